@@ -1,0 +1,19 @@
+"""URL map: public pages, the organizer pages, the REST API and its schema, the admin."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from tournaments import views as tournament_views
+
+urlpatterns = [
+    path("", tournament_views.home, name="home"),
+    path("t/", include("tournaments.urls")),
+    path("t/", include("scoring.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+]

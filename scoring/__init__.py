@@ -1,0 +1,1 @@
+"""Scoring: results, standings with the WCC tiebreaks, scorecards and their workflow."""

@@ -1,0 +1,159 @@
+"""One round: every player shoots all their discs once, then the board is counted.
+
+A round is kept as the points each side earned (2-1-0), the 20s each side sank and, when known,
+the board totals the points came from. The invariants checked here are the ones any scorecard must
+satisfy whatever the category; the ones that depend on how many discs a side has are in
+:func:`check_round`, because the number of discs depends on the category (WCC Tournament Scoring
+Information: 8 discs each in singles, 6 each in doubles, 5 or 6 with cues).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import EngineInputError, show
+
+#: WCC Tournament Scoring Information: "Adult and Recreational Singles: 8 discs each per round".
+DEFAULT_DISCS = 8
+
+#: Every region of the board is worth a multiple of 5 (NCA 6a: 20, 15, 10 and 5).
+DISC_VALUE_STEP = 5
+TWENTY = 20
+#: The most a disc can score without being a 20 (NCA 6a: the region around the hole counts 15).
+FIFTEEN = 15
+
+#: NCA 2a iv: higher score 2 points, a tie 1 each; WCC Tournament Scoring Information: a round in
+#: which no disc was shot before time expired is 0-0.
+ROUND_POINTS = frozenset({(2, 0), (1, 1), (0, 2), (0, 0)})
+TIME_EXPIRED = (0, 0)
+
+Pair = tuple[int, int]
+
+
+def _is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def as_pair(value: object, what: str) -> Pair:
+    """Check that ``value`` is two whole numbers (one per side) and return it as a tuple."""
+    if (
+        not isinstance(value, tuple | list)
+        or len(value) != 2
+        or not _is_whole(value[0])
+        or not _is_whole(value[1])
+    ):
+        raise EngineInputError(
+            f"{what} {show(value)} must be a pair of whole numbers, one per side"
+        )
+    return (value[0], value[1])
+
+
+def points_from_score(score: Pair) -> Pair:
+    """The round points that follow from the board totals.
+
+    NCA 2a iv: "The player or team with the higher score shall receive 2 points. If the round is
+    tied, each player or team shall receive 1 point." (WCC Scoring says the same.)
+    """
+    a, b = score
+    if a > b:
+        return (2, 0)
+    if a < b:
+        return (0, 2)
+    return (1, 1)
+
+
+def _check_score(score: Pair, twenties: Pair) -> None:
+    for value in score:
+        if value < 0 or value % DISC_VALUE_STEP:
+            raise EngineInputError(
+                f"board score {show(score)} is impossible; every disc counts 5, 10, 15 or 20, "
+                "so a board score is a multiple of 5 and never negative"
+            )
+    for value, count in zip(score, twenties, strict=True):
+        if value < TWENTY * count:
+            raise EngineInputError(
+                f"board score {show(score)} is impossible with 20s {show(twenties)}; "
+                f"{count} 20s alone make {TWENTY * count} (the score includes the 20s)"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """The result of one round for the two sides of a game, side ``a`` first.
+
+    ``points`` are the round points (2-0, 1-1, 0-2, or 0-0 when time expired before a disc was
+    shot), ``twenties`` the 20s each side sank (tiebreak material), ``score`` the board totals
+    including the 20s when the scorecard has them. Lists are accepted and stored as tuples.
+    """
+
+    points: Pair
+    twenties: Pair
+    score: Pair | None = None
+
+    def __post_init__(self) -> None:
+        twenties = as_pair(self.twenties, "20s")
+        if twenties[0] < 0 or twenties[1] < 0:
+            raise EngineInputError(f"20s {show(twenties)} cannot be negative")
+        points = as_pair(self.points, "points")
+        if self.score is not None:
+            score = as_pair(self.score, "board score")
+            _check_score(score, twenties)
+            expected = points_from_score(score)
+            if points != expected:
+                raise EngineInputError(
+                    f"points {show(points)} do not follow from board score {show(score)}, "
+                    f"which gives {show(expected)}"
+                )
+            object.__setattr__(self, "score", score)
+        elif points not in ROUND_POINTS:
+            raise EngineInputError(
+                f"points {show(points)} are impossible; a round scores 2-0, 1-1, 0-2, "
+                "or 0-0 when time expired"
+            )
+        if points == TIME_EXPIRED and twenties != (0, 0):
+            raise EngineInputError(
+                f"points [0, 0] mean time expired before a disc was shot, so there can be no "
+                f"20s, but 20s are {show(twenties)}"
+            )
+        object.__setattr__(self, "points", points)
+        object.__setattr__(self, "twenties", twenties)
+
+    @classmethod
+    def from_score(cls, score: Pair, twenties: Pair) -> Round:
+        """Build a round from the board totals (20s included); the points follow from them."""
+        pair = as_pair(score, "board score")
+        return cls(points=points_from_score(pair), twenties=twenties, score=pair)
+
+    @classmethod
+    def time_expired(cls) -> Round:
+        """A round time ran out on before a disc was shot.
+
+        WCC Tournament Scoring Information: "For any round where no discs are shot before time
+        expires, both teams will record a zero for that round."
+        """
+        return cls(points=TIME_EXPIRED, twenties=(0, 0))
+
+
+def check_round(round_: Round, discs: int = DEFAULT_DISCS) -> None:
+    """Check what depends on the number of discs a side shoots in a round.
+
+    A side cannot sink more 20s than it has discs, and its board total cannot exceed 20 for each
+    20 plus 15 for every other disc (NCA 6a; WCC Tournament Scoring Information gives the disc
+    counts per category). ``discs`` is per side: 8 in singles, 12 for a doubles team of two.
+    """
+    if not _is_whole(discs) or discs < 1:
+        raise EngineInputError(f"discs per side must be a whole number of at least 1, not {discs}")
+    for count in round_.twenties:
+        if count > discs:
+            raise EngineInputError(
+                f"20s {show(round_.twenties)} are impossible; a side has only {discs} discs"
+            )
+    if round_.score is None:
+        return
+    for value, count in zip(round_.score, round_.twenties, strict=True):
+        most = TWENTY * count + FIFTEEN * (discs - count)
+        if value > most:
+            raise EngineInputError(
+                f"board score {show(round_.score)} is impossible; {discs} discs with {count} "
+                f"20s make at most {most}"
+            )

@@ -1,0 +1,55 @@
+"""Shoot-outs: the last resort of the WCC Tie-Breaking Procedure.
+
+WCC Shoot-Out Procedure: "All tied contestants will use 12 opportunities (6 each for doubles) to
+shoot for the "20" at the same board. ... Top scorer(s) after all shots are taken will advance.
+If still tied, repeat Shoot-out from the beginning."
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import EngineInputError
+
+#: 12 shots for a singles player, 6 for each partner of a doubles team: 12 per entry either way.
+SHOTS_PER_ENTRY = 12
+
+
+@dataclass(frozen=True, slots=True)
+class Shootout:
+    """One shoot-out: the 20s each entry in it made, by entry name."""
+
+    twenties: dict[str, int]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.twenties, dict) or len(self.twenties) < 2:
+            raise EngineInputError(
+                "a shoot-out needs the 20s of at least two tied entries, by name"
+            )
+        for entry, made in self.twenties.items():
+            if not isinstance(entry, str) or not entry:
+                raise EngineInputError(f"shoot-out entries must be names, not {entry!r}")
+            if isinstance(made, bool) or not isinstance(made, int) or made < 0:
+                made_ok = False
+            else:
+                made_ok = made <= SHOTS_PER_ENTRY
+            if not made_ok:
+                raise EngineInputError(
+                    f"{entry} made {made!r} 20s; a shoot-out is {SHOTS_PER_ENTRY} shots per entry "
+                    "(6 each for doubles), so 0 to 12"
+                )
+
+    @property
+    def label(self) -> str:
+        """The entries, as messages name the shoot-out: ``CARL, DAN``."""
+        return ", ".join(sorted(self.twenties))
+
+    def finishing_order(self) -> list[list[str]]:
+        """The entries grouped by 20s made, most first; each group sorted by name.
+
+        The top scorers advance; a group of more than one is still tied and shoots again.
+        """
+        by_made: dict[int, list[str]] = {}
+        for entry, made in self.twenties.items():
+            by_made.setdefault(made, []).append(entry)
+        return [sorted(by_made[made]) for made in sorted(by_made, reverse=True)]

@@ -1,0 +1,265 @@
+"""Scoring systems: how board scores become points, and when a game ends.
+
+Each system is looked up by name in :data:`SYSTEMS` (see :func:`get_system`). Given the board
+scores of the rounds played so far, one tuple per round with one score per side (``None`` for a
+round in which time expired before a disc was shot), :meth:`ScoringSystem.play` says the points
+each round gave, the totals, whether the game is over and which side won.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .errors import EngineInputError, show
+from .games import GAME_ROUNDS
+from .rounds import DISC_VALUE_STEP
+
+Scores = Sequence[int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Where a game stands: points per round and in total, whether it is over, who won.
+
+    ``winner`` is the index of the winning side (0 for the first), or None while nobody has won
+    (the game goes on, or ended level where the system allows a draw).
+    """
+
+    round_points: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    over: bool
+    winner: int | None
+
+
+def _leader(totals: Sequence[int]) -> int | None:
+    best = max(totals)
+    leaders = [side for side, total in enumerate(totals) if total == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+class ScoringSystem(ABC):
+    """A way of scoring a game; subclasses say what a round is worth and when the game ends."""
+
+    name: str = ""
+    sides: int = 2
+
+    @abstractmethod
+    def round_points(self, scores: Sequence[int]) -> tuple[int, ...]:
+        """Points for one counted round, from the board scores (20s included) of each side."""
+
+    @abstractmethod
+    def status(self, history: Sequence[tuple[int, ...]]) -> tuple[bool, int | None]:
+        """``(over, winner)`` given the totals before any round and after each round so far."""
+
+    def play(self, rounds: Sequence[Scores]) -> GameState:
+        """Score the rounds played so far; a round played after the game was over is an error."""
+        totals = (0,) * self.sides
+        history = [totals]
+        per_round: list[tuple[int, ...]] = []
+        over, winner = self.status(history)
+        for number, scores in enumerate(rounds, 1):
+            if over:
+                raise EngineInputError(
+                    f"{self.name}: round {number} was played after the game was over "
+                    f"(after round {number - 1})"
+                )
+            points = (0,) * self.sides if scores is None else self._points(scores, number)
+            per_round.append(points)
+            totals = tuple(t + p for t, p in zip(totals, points, strict=True))
+            history.append(totals)
+            over, winner = self.status(history)
+        return GameState(tuple(per_round), totals, over, winner)
+
+    def _points(self, scores: Sequence[int], number: int) -> tuple[int, ...]:
+        if len(scores) != self.sides or any(
+            isinstance(s, bool) or not isinstance(s, int) or s < 0 or s % DISC_VALUE_STEP
+            for s in scores
+        ):
+            raise EngineInputError(
+                f"{self.name}: round {number}: board scores {show(list(scores))} must be "
+                f"{self.sides} non-negative multiples of 5, one per side"
+            )
+        return self.round_points(scores)
+
+
+def two_one_zero(scores: Sequence[int]) -> tuple[int, int]:
+    """NCA 2a iv: the higher score receives 2 points; a tied round gives each 1 point."""
+    a, b = scores
+    if a == b:
+        return (1, 1)
+    return (2, 0) if a > b else (0, 2)
+
+
+class Nca(ScoringSystem):
+    """NCA competitive rules: 2-1-0 per round (NCA 2a iv), a game is 4 rounds (NCA 2b).
+
+    With ``playoff=True`` a game tied after 4 rounds plays a 5th (WCC Scoring: "a 5th round will
+    be played as a winner has to be determined"); should that be tied as well, deciding rounds
+    continue, since the rule requires a winner. Without it a game tied after 4 rounds is a draw.
+    """
+
+    name = "nca"
+
+    def __init__(self, rounds: int = GAME_ROUNDS, playoff: bool = False) -> None:
+        self.rounds = rounds
+        self.playoff = playoff
+
+    def round_points(self, scores: Sequence[int]) -> tuple[int, ...]:
+        return two_one_zero(scores)
+
+    def status(self, history: Sequence[tuple[int, ...]]) -> tuple[bool, int | None]:
+        leader = _leader(history[-1])
+        if len(history) - 1 < self.rounds:
+            return False, None
+        if self.playoff and leader is None:
+            return False, None
+        return True, leader
+
+
+class FirstTo(ScoringSystem):
+    """Play until a side reaches the target with the lead; a tie there plays one more round.
+
+    Subclasses choose the round points. Family rulebook Scoring 6 ("Play to 100 points. Should
+    there be a tie, play one final determining round") and the Match-Play Rule ("Play to 8
+    points. Should players/partnerships tie, play one final determining round"): the game ends
+    once a side has reached the target and leads alone; a determining round that is tied again
+    settles nothing, so rounds go on until one side leads.
+    """
+
+    def __init__(self, target: int) -> None:
+        if isinstance(target, bool) or not isinstance(target, int) or target < 1:
+            raise EngineInputError(f"{self.name}: the target must be at least 1, not {target!r}")
+        self.target = target
+
+    def status(self, history: Sequence[tuple[int, ...]]) -> tuple[bool, int | None]:
+        totals = history[-1]
+        if max(totals) < self.target:
+            return False, None
+        leader = _leader(totals)
+        return leader is not None, leader
+
+
+class DifferenceTo100(FirstTo):
+    """Family rulebook Scoring 5-6: the round winner adds the difference of the board scores.
+
+    "Only the difference between the higher and lower scores is added to the score of the winning
+    player/partnership, with the second place ... scoring 0 for that round. In the event of a tie,
+    neither ... adds to their scores for that round." Play to 100; a tie plays one more round.
+    """
+
+    name = "difference-to-100"
+
+    def __init__(self, target: int = 100) -> None:
+        super().__init__(target)
+
+    def round_points(self, scores: Sequence[int]) -> tuple[int, ...]:
+        a, b = scores
+        return (a - b, 0) if a > b else (0, b - a)
+
+
+class MatchPlayTo8(FirstTo):
+    """Family rulebook, Optional Match-Play Rule: 2 points for the higher score, 1 each for a tie.
+
+    "Play to 8 points. Should players/partnerships tie, play one final determining round."
+    """
+
+    name = "match-play-to-8"
+
+    def __init__(self, target: int = 8) -> None:
+        super().__init__(target)
+
+    def round_points(self, scores: Sequence[int]) -> tuple[int, ...]:
+        return two_one_zero(scores)
+
+
+class ThreePlayer(FirstTo):
+    """Family rulebook, Three-Player Game, Option Two, scored by the Match-Play Rule.
+
+    "The player with the highest score gets 2 points, while the second highest gets 1 point, and
+    the third player receives 0 points. If two players tie for first, they each receive 1 point
+    while the third player receives 0 points. Should the second highest score be a tie, both
+    players receive 0 points. Play to 8 points." The rulebook is silent on all three tying; like
+    a tie for first, each of them receives 1 point.
+    """
+
+    name = "three-player"
+    sides = 3
+
+    def __init__(self, target: int = 8) -> None:
+        super().__init__(target)
+
+    def round_points(self, scores: Sequence[int]) -> tuple[int, ...]:
+        best = max(scores)
+        first = [side for side, s in enumerate(scores) if s == best]
+        if len(first) > 1:
+            return tuple(1 if s == best else 0 for s in scores)
+        rest = [s for s in scores if s != best]
+        second = max(rest)
+        if rest.count(second) > 1:
+            return tuple(2 if s == best else 0 for s in scores)
+        return tuple(2 if s == best else 1 if s == second else 0 for s in scores)
+
+
+class FirstToN(ScoringSystem):
+    """Event practice: 2-1-0 per round (NCA 2a iv), the first side to ``target`` points wins.
+
+    When both sides stand at ``target - 1`` a tied round would take both over the line together,
+    so from that point the game goes on by pairs of rounds (the even-number-of-rounds rule): a
+    side wins once it leads after an even number of extra rounds, so that both sides have had the
+    hammer (the last shot) equally often (NCA 4b: players alternate starting each round).
+    """
+
+    name = "first-to-N"
+
+    def __init__(self, target: int) -> None:
+        if isinstance(target, bool) or not isinstance(target, int) or target < 1:
+            raise EngineInputError(f"first-to-N: the target must be at least 1, not {target!r}")
+        self.target = target
+        self.name = f"first-to-{target}"
+
+    def round_points(self, scores: Sequence[int]) -> tuple[int, ...]:
+        return two_one_zero(scores)
+
+    def status(self, history: Sequence[tuple[int, ...]]) -> tuple[bool, int | None]:
+        level = (self.target - 1, self.target - 1)
+        start = next((i for i, totals in enumerate(history) if totals == level), None)
+        leader = _leader(history[-1])
+        if start is None:
+            if max(history[-1]) >= self.target:
+                return True, leader
+            return False, None
+        extra = len(history) - 1 - start
+        if extra > 0 and extra % 2 == 0 and leader is not None:
+            return True, leader
+        return False, None
+
+
+#: Every scoring system by name; the values build a system from keyword parameters.
+SYSTEMS: dict[str, Callable[..., ScoringSystem]] = {
+    Nca.name: Nca,
+    DifferenceTo100.name: DifferenceTo100,
+    MatchPlayTo8.name: MatchPlayTo8,
+    ThreePlayer.name: ThreePlayer,
+    "first-to-N": FirstToN,
+}
+
+_FIRST_TO = re.compile(r"first-to-(\d+)")
+
+
+def get_system(name: str, **params: object) -> ScoringSystem:
+    """Build the scoring system called ``name`` (``first-to-11`` is ``first-to-N`` with 11)."""
+    match = _FIRST_TO.fullmatch(name)
+    if match:
+        return FirstToN(int(match.group(1)))
+    try:
+        factory = SYSTEMS[name]
+    except KeyError:
+        known = ", ".join(sorted(SYSTEMS))
+        raise EngineInputError(f"unknown scoring system {name!r}; known: {known}") from None
+    try:
+        return factory(**params)
+    except TypeError as error:
+        raise EngineInputError(f"{name}: {error}") from None

@@ -1,0 +1,120 @@
+"""Reads: from the database to the pure scoring engine and back.
+
+This is the one place where Django rows become ``scoring.engine`` values. Each function runs a
+fixed number of queries whatever the size of the stage, so a 400-player standings page costs the
+same number of queries as a 12-player one.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Q
+
+from scoring import engine
+from scoring.charts import BarChart, standings_chart
+from scoring.models import ShootOutScore
+from tournaments.models import Entry, Round, Stage
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    """One row of a stage's standings, with the entry it is about."""
+
+    rank: int
+    entry: Entry
+    games: int
+    points: int
+    twenties: int
+    tiebreak: str | None
+    advances: bool
+
+
+@dataclass(frozen=True)
+class StageStandings:
+    stage: Stage
+    lines: list[StandingLine]
+    shootouts_required: list[list[Entry]]
+
+    @property
+    def chart(self) -> BarChart:
+        return standings_chart(
+            [(x.rank, x.entry.name, x.points, x.twenties, x.advances) for x in self.lines]
+        )
+
+
+def stage_games(stage: Stage) -> list[engine.Game]:
+    """Every recorded game of the stage as engine games, keyed by entry id (one query)."""
+    rows = (
+        Round.objects.filter(game__match__stage=stage, game__match__entry_b__isnull=False)
+        .order_by("game_id", "number")
+        .values_list(
+            "game_id",
+            "game__match__entry_a_id",
+            "game__match__entry_b_id",
+            "points_a",
+            "points_b",
+            "twenties_a",
+            "twenties_b",
+            "score_a",
+            "score_b",
+        )
+    )
+    by_game: dict[int, tuple[int, int, list[engine.Round]]] = {}
+    for game_id, a, b, pa, pb, ta, tb, sa, sb in rows:
+        score = (sa, sb) if sa is not None else None
+        rnd = engine.Round(points=(pa, pb), twenties=(ta, tb), score=score)
+        by_game.setdefault(game_id, (a, b, []))[2].append(rnd)
+    return [engine.Game(a=str(a), b=str(b), rounds=rs) for a, b, rs in by_game.values()]
+
+
+def stage_shootouts(stage: Stage) -> list[engine.Shootout]:
+    """The stage's shoot-outs in the order they were shot (one query)."""
+    grouped: dict[int, dict[str, int]] = defaultdict(dict)
+    scores = ShootOutScore.objects.filter(shootout__stage=stage).order_by(
+        "shootout__order", "entry_id"
+    )
+    for shootout_id, entry_id, twenties in scores.values_list(
+        "shootout_id", "entry_id", "twenties"
+    ):
+        grouped[shootout_id][str(entry_id)] = twenties
+    return [engine.Shootout(twenties=t) for t in grouped.values()]
+
+
+def stage_entries(stage: Stage) -> dict[str, Entry]:
+    """Entries taking part in the stage: those drawn into its matches or pools, or every active
+    entry of the category before the draw (one query)."""
+    qs = Entry.objects.select_related("player", "team__player_one", "team__player_two")
+    drawn = Q(matches_as_a__stage=stage) | Q(matches_as_b__stage=stage) | Q(pools__stage=stage)
+    entry_ids = Entry.objects.filter(drawn).values("id")
+    entries = {str(e.id): e for e in qs.filter(id__in=entry_ids)}
+    if not entries:
+        entries = {str(e.id): e for e in qs.filter(category=stage.category, withdrawn=False)}
+    return entries
+
+
+def stage_standings(stage: Stage) -> StageStandings:
+    """The stage's standings: points, then the stage's tiebreak chain (WCC by default)."""
+    entries = stage_entries(stage)
+    result = engine.compute_standings(
+        stage_games(stage),
+        chain=stage.chain,
+        shootouts=stage_shootouts(stage),
+        entries=list(entries),
+    )
+    advance = stage.advance_count or 0
+    lines = [
+        StandingLine(
+            rank=row.rank,
+            entry=entries[row.entry],
+            games=row.games,
+            points=row.points,
+            twenties=row.twenties,
+            tiebreak=row.tiebreak,
+            advances=row.rank <= advance,
+        )
+        for row in result.rows
+    ]
+    required = [[entries[e] for e in group] for group in result.shootouts_required]
+    return StageStandings(stage=stage, lines=lines, shootouts_required=required)

@@ -1,0 +1,17 @@
+"""Simulation: the physics of the board, the rules of play, AI players, dry runs and replays.
+
+Importing this package is cheap: it neither imports Django nor compiles the physics. The public
+entry points are loaded on first use.
+"""
+
+from typing import Any
+
+__all__ = ["simulate_shot"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from simulation import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'simulation' has no attribute {name!r}")

@@ -1,0 +1,1 @@
+"""Stored dry runs and previews live here."""

@@ -1,0 +1,21 @@
+"""The rules of crokinole as pure functions over plain data.
+
+Nothing here imports Django or the compiled physics: the rules judge the *facts of a shot* (where
+every disc ended, what touched what, which disc crossed the shooting line or left the surface),
+whatever produced them. The governing texts are the NCA competitive rules and the WCC tournament
+rules; the family rulebook and the board maker's leaflet supply the named variants.
+
+Modules, each named for what it decides:
+
+- ``geometry``: the board's radii and line width the rules measure against.
+- ``variants``: the named rule sets ("nca", "wcc", "family") and their switches.
+- ``seats``: seat numbering, turn order and who starts each round and game (NCA 2a, 4, 5).
+- ``placement``: where a shot may start and how it leaves the finger (NCA 7d).
+- ``regions``: which scoring region a disc counts in (NCA 6).
+- ``facts``: the plain-data facts of a shot that the rules judge.
+- ``validity``: whether a shot is valid (NCA 3a).
+- ``removal``: what leaves play after a shot (NCA 3b, 8c-8f).
+- ``ruling``: the whole ruling on one shot.
+- ``tally``: board totals and the 2-1-0 round points (NCA 2a).
+- ``round``: a round's turn keeping (NCA 2a, 4a, 5a).
+"""

@@ -1,0 +1,1 @@
+"""Tournaments: who plays, in which category and stage, against whom, on which board."""

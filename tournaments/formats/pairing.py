@@ -1,0 +1,85 @@
+"""The plain values every format produces: who plays whom, and on which board.
+
+Each format module (preliminary, round robin, Swiss, knockout) hands back `Pairing` values so that
+the Django side translates one shape into matches, whatever format made them. A bye is a pairing
+whose `b` is None: the scoring side decides what a bye is worth, so the format only says who had it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+EntryId = str
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One game (or match) between two entries; `b` is None for a bye.
+
+    `a` is the entry listed first, the one that shoots first in the first round where the format
+    cares (round robin colours, see `round_robin.berger_rounds`). `board` is filled in by
+    `boards.assign_boards`.
+    """
+
+    a: EntryId
+    b: EntryId | None
+    board: int | None = None
+
+    @property
+    def is_bye(self) -> bool:
+        return self.b is None
+
+    @property
+    def entries(self) -> tuple[EntryId, ...]:
+        return (self.a,) if self.b is None else (self.a, self.b)
+
+
+Round = list[Pairing]
+
+
+def pair_key(a: EntryId, b: EntryId) -> frozenset[EntryId]:
+    """The unordered key of a meeting, so that A v B and B v A count as the same pairing."""
+    return frozenset((a, b))
+
+
+def played_pairs(rounds: Iterable[Iterable[Pairing]]) -> set[frozenset[EntryId]]:
+    """Every pair of entries that has already met in `rounds` (byes excluded)."""
+    return {pair_key(p.a, p.b) for rnd in rounds for p in rnd if p.b is not None}
+
+
+def byes_taken(rounds: Iterable[Iterable[Pairing]]) -> list[EntryId]:
+    """The entries that sat out, once per bye, in round order."""
+    return [p.a for rnd in rounds for p in rnd if p.b is None]
+
+
+def check_rounds(rounds: Sequence[Sequence[Pairing]], *, meetings: int = 1) -> None:
+    """Raise ValueError if an entry appears twice in a round or a pair meets too often.
+
+    Organizers sometimes edit a draw by hand; the Django side runs this before saving it.
+    `meetings` is how often two entries may meet: 1, or 2 for a double round robin.
+    """
+    seen: dict[frozenset[EntryId], int] = {}
+    for number, rnd in enumerate(rounds, start=1):
+        in_round: set[EntryId] = set()
+        for pairing in rnd:
+            if pairing.a == pairing.b:
+                raise ValueError(f"round {number}: {pairing.a} is paired with itself")
+            for entry in pairing.entries:
+                if entry in in_round:
+                    raise ValueError(f"round {number}: {entry} is drawn twice")
+                in_round.add(entry)
+            if pairing.b is not None:
+                key = pair_key(pairing.a, pairing.b)
+                seen[key] = seen.get(key, 0) + 1
+                if seen[key] > meetings:
+                    raise ValueError(f"round {number}: {pairing.a} and {pairing.b} meet again")
+
+
+def check_unique(entries: Sequence[EntryId]) -> None:
+    """Raise ValueError naming the first entry listed twice: every format needs distinct ids."""
+    seen: set[EntryId] = set()
+    for entry in entries:
+        if entry in seen:
+            raise ValueError(f"entry {entry!r} is listed twice")
+        seen.add(entry)

@@ -1,0 +1,27 @@
+"""The data model of a crokinole tournament.
+
+Invariants that the rules fix (points per round, 20s per side, board scores) are enforced twice:
+as database constraints, so no path can store an impossible result, and in ``clean()``, so forms
+and the API can say exactly what is wrong before anything is written.
+"""
+
+from tournaments.models.boards import Board
+from tournaments.models.categories import Category
+from tournaments.models.events import Tournament
+from tournaments.models.matches import Game, Match, Round
+from tournaments.models.people import Entry, Player, Team
+from tournaments.models.stages import Pool, Stage
+
+__all__ = [
+    "Board",
+    "Category",
+    "Entry",
+    "Game",
+    "Match",
+    "Player",
+    "Pool",
+    "Round",
+    "Stage",
+    "Team",
+    "Tournament",
+]

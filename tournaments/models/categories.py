@@ -1,0 +1,99 @@
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from tournaments.presets import PRESETS
+
+
+class Category(models.Model):
+    """A competition inside a tournament: who plays (singles or doubles), how, and for what."""
+
+    class Kind(models.TextChoices):
+        SINGLES = "singles", "Singles"
+        DOUBLES = "doubles", "Doubles"
+
+    class Discipline(models.TextChoices):
+        FINGERS = "fingers", "Fingers"
+        CUE = "cue", "Cue"
+
+    class ScoringSystem(models.TextChoices):
+        NCA = "nca", "NCA: 2-1-0 per round, games of 4 rounds"
+        DIFFERENCE_TO_100 = "difference-to-100", "Family rulebook: difference, play to 100"
+        MATCH_PLAY_TO_8 = "match-play-to-8", "Family rulebook: match play, first to 8"
+        THREE_PLAYER = "three-player", "Family rulebook: three players, 2-1-0"
+        FIRST_TO_N = "first-to-N", "Event practice: 2-1-0, first to N points"
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="categories"
+    )
+    name = models.CharField(max_length=100)
+    preset = models.CharField(
+        max_length=40, blank=True, choices=[(k, p.name) for k, p in PRESETS.items()]
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.SINGLES)
+    discipline = models.CharField(
+        max_length=10, choices=Discipline.choices, default=Discipline.FINGERS
+    )
+    discs_per_player = models.PositiveSmallIntegerField(default=8)
+    rounds_per_game = models.PositiveSmallIntegerField(default=4)
+    scoring_system = models.CharField(
+        max_length=20, choices=ScoringSystem.choices, default=ScoringSystem.NCA
+    )
+    target_points = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="N for first-to-N (and 100/8 for the family systems)."
+    )
+
+    class Meta:
+        ordering = ["tournament", "name"]
+        verbose_name_plural = "categories"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="category_unique_name"),
+            models.CheckConstraint(
+                condition=models.Q(discs_per_player__gte=1, discs_per_player__lte=12),
+                name="category_discs_per_player_1_to_12",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(rounds_per_game__gte=1), name="category_rounds_per_game_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} — {self.name}"
+
+    @property
+    def players_per_side(self) -> int:
+        return 2 if self.kind == self.Kind.DOUBLES else 1
+
+    @property
+    def discs_per_side(self) -> int:
+        """All the discs one side shoots in a round: the most 20s it can make in it."""
+        return self.discs_per_player * self.players_per_side
+
+    @property
+    def shootout_shots_per_player(self) -> int:
+        """WCC Shoot-Out Procedure: 12 opportunities, 6 each for doubles."""
+        return 12 // self.players_per_side
+
+    def clean(self) -> None:
+        if self.scoring_system == self.ScoringSystem.FIRST_TO_N and not self.target_points:
+            raise ValidationError({"target_points": "first-to-N needs the target N."})
+
+    @classmethod
+    def from_preset(cls, tournament, key: str, **overrides) -> "Category":
+        """A category with the WCC preset's discs and rounds (unsaved)."""
+        try:
+            p = PRESETS[key]
+        except KeyError:
+            raise ValueError(
+                f"unknown category preset {key!r}; known presets: {', '.join(PRESETS)}"
+            ) from None
+        fields = {
+            "name": p.name,
+            "preset": p.key,
+            "kind": p.kind,
+            "discipline": p.discipline,
+            "discs_per_player": p.discs_per_player,
+            "rounds_per_game": p.rounds_per_game,
+            "scoring_system": p.scoring_system,
+        }
+        fields.update(overrides)
+        return cls(tournament=tournament, **fields)

@@ -1,0 +1,36 @@
+from django.db import models
+from django.urls import reverse
+
+
+class Tournament(models.Model):
+    """One event: a club night, a tour stop or the WCC."""
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=200, unique=True)
+    venue = models.CharField(max_length=200, blank=True)
+    starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
+    #: WCC standings count cards verified at the scoring table; a club night may trust cards
+    #: as soon as the opponent has validated them.
+    count_validated_cards = models.BooleanField(default=False)
+    game_minutes = models.PositiveSmallIntegerField(
+        default=30, help_text="Time limit per game; the buzzer ends play (WCC timing rule)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_on__isnull=True)
+                | models.Q(starts_on__isnull=True)
+                | models.Q(ends_on__gte=models.F("starts_on")),
+                name="tournament_ends_after_start",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:detail", args=[self.slug])

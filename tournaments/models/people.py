@@ -1,0 +1,120 @@
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+
+
+class Player(models.Model):
+    """A person registered at a tournament, with the ID number printed on their scorecard."""
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="players"
+    )
+    first_name = models.CharField(max_length=100)
+    last_name = models.CharField(max_length=100)
+    number = models.PositiveIntegerField(help_text="Player ID number as on the scorecard.")
+    club = models.CharField(max_length=100, blank=True)
+    country = models.CharField(max_length=60, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+    )
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="player_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return self.full_name
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+
+class Team(models.Model):
+    """Two partners of a doubles category: they sit opposite and share a colour (NCA 5a)."""
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="teams"
+    )
+    name = models.CharField(max_length=200, blank=True)
+    player_one = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_two = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(player_one=models.F("player_two")),
+                name="team_two_different_players",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or f"{self.player_one.full_name} / {self.player_two.full_name}"
+
+    def clean(self) -> None:
+        if self.player_one_id and self.player_one_id == self.player_two_id:
+            raise ValidationError("A team needs two different players.")
+
+
+class Entry(models.Model):
+    """Who plays one side in a category: a player (singles) or a team (doubles)."""
+
+    category = models.ForeignKey(
+        "tournaments.Category", on_delete=models.CASCADE, related_name="entries"
+    )
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
+    )
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
+    )
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    checked_in = models.BooleanField(default=False)
+    withdrawn = models.BooleanField(default=False)
+
+    class Meta:
+        verbose_name_plural = "entries"
+        ordering = ["category", "seed", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(player__isnull=False, team__isnull=True)
+                | models.Q(player__isnull=True, team__isnull=False),
+                name="entry_player_xor_team",
+            ),
+            models.UniqueConstraint(
+                fields=["category", "player"], name="entry_unique_player_per_category"
+            ),
+            models.UniqueConstraint(
+                fields=["category", "team"], name="entry_unique_team_per_category"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return str(self.player if self.player_id else self.team)
+
+    @property
+    def number(self) -> str:
+        """The ID printed on scorecards: the player's, or both partners' for a team."""
+        if self.player_id:
+            return str(self.player.number)
+        return f"{self.team.player_one.number}/{self.team.player_two.number}"
+
+    def clean(self) -> None:
+        if (self.player_id is None) == (self.team_id is None):
+            raise ValidationError("An entry is either one player or one team.")
+        if self.category_id:
+            doubles = self.category.kind == self.category.Kind.DOUBLES
+            if doubles and self.player_id:
+                raise ValidationError("A doubles category takes teams, not single players.")
+            if not doubles and self.team_id:
+                raise ValidationError("A singles category takes players, not teams.")

@@ -1,0 +1,111 @@
+from django.core.exceptions import ValidationError
+from django.db import models
+
+#: Tiebreak steps the scoring engine knows, by name (see scoring.engine).
+TIEBREAK_STEPS = (
+    "twenties",
+    "head-to-head",
+    "twenties-among-tied",
+    "twenties-all-games",
+    "shoot-out",
+)
+
+
+class Stage(models.Model):
+    """One phase of a category (preliminary, round robin, knockout, Swiss, shoot-out).
+
+    Stages are chained by ``order``; each advances ``advance_count`` entries to the next by its
+    standings, which rank by points and then by the stage's tiebreak chain.
+    """
+
+    class Kind(models.TextChoices):
+        PRELIMINARY = "preliminary", "Preliminary rounds"
+        ROUND_ROBIN = "round-robin", "Round-robin playoff"
+        KNOCKOUT = "knockout", "Knockout bracket"
+        SWISS = "swiss", "Swiss"
+        SHOOTOUT = "shoot-out", "Shoot-out"
+
+    #: WCC Tie-Breaking Procedure: preliminary rounds use 20s then a shoot-out; a round-robin
+    #: playoff uses head-to-head, 20s among the tied, 20s in all games, then a shoot-out.
+    DEFAULT_CHAINS = {
+        Kind.PRELIMINARY: ["twenties", "shoot-out"],
+        Kind.SWISS: ["twenties", "shoot-out"],
+        Kind.ROUND_ROBIN: ["head-to-head", "twenties-among-tied", "twenties-all-games", "shoot-out"],
+        Kind.KNOCKOUT: ["twenties", "shoot-out"],
+        Kind.SHOOTOUT: ["shoot-out"],
+    }
+
+    category = models.ForeignKey(
+        "tournaments.Category", on_delete=models.CASCADE, related_name="stages"
+    )
+    name = models.CharField(max_length=100)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    order = models.PositiveSmallIntegerField(default=1)
+    advance_count = models.PositiveIntegerField(
+        null=True, blank=True, help_text="How many entries go on to the next stage."
+    )
+    games_per_entry = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Preliminary/Swiss: games each entry plays."
+    )
+    best_of = models.PositiveSmallIntegerField(
+        default=1, help_text="Games per match: 1, or best of N (WCC final: best 2 of 3)."
+    )
+    tiebreak_chain = models.JSONField(
+        default=list, blank=True, help_text="Tiebreak steps after points; empty = the default."
+    )
+    bye_points = models.PositiveSmallIntegerField(
+        default=8, help_text="Points credited for a bye (odd fields)."
+    )
+    bye_twenties = models.PositiveSmallIntegerField(default=0)
+    seed = models.PositiveIntegerField(default=1, help_text="Random seed for draws.")
+
+    class Meta:
+        ordering = ["category", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["category", "order"], name="stage_unique_order"),
+            models.CheckConstraint(
+                condition=models.Q(best_of__gte=1), name="stage_best_of_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.category.name}: {self.name}"
+
+    @property
+    def chain(self) -> list[str]:
+        return list(self.tiebreak_chain) or list(self.DEFAULT_CHAINS[self.Kind(self.kind)])
+
+    @property
+    def standings_method(self) -> str:
+        return "round-robin" if self.kind == self.Kind.ROUND_ROBIN else "preliminary"
+
+    def clean(self) -> None:
+        if not isinstance(self.tiebreak_chain, list):
+            raise ValidationError({"tiebreak_chain": "A list of tiebreak step names."})
+        unknown = [s for s in self.tiebreak_chain if s not in TIEBREAK_STEPS]
+        if unknown:
+            raise ValidationError(
+                {
+                    "tiebreak_chain": f"Unknown tiebreak step(s) {', '.join(map(str, unknown))}; "
+                    f"known steps: {', '.join(TIEBREAK_STEPS)}."
+                }
+            )
+        if self.best_of % 2 == 0:
+            raise ValidationError({"best_of": "Best of N needs an odd N (1, 3, 5…)."})
+
+
+class Pool(models.Model):
+    """A round-robin group within a stage, e.g. WCC's two pools of 8 (A and B)."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="pools")
+    name = models.CharField(max_length=20)
+    entries = models.ManyToManyField("tournaments.Entry", related_name="pools", blank=True)
+
+    class Meta:
+        ordering = ["stage", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "name"], name="pool_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage} — pool {self.name}"

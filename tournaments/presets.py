@@ -1,0 +1,35 @@
+"""Category presets from the WCC tournament rules ("Tournament Scoring Information").
+
+Kept free of Django so that forms, the API, the demo loader and tests share one table.
+"""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class CategoryPreset:
+    key: str
+    name: str
+    kind: str  # "singles" or "doubles"
+    discipline: str  # "fingers" or "cue"
+    discs_per_player: int
+    rounds_per_game: int = 4
+    scoring_system: str = "nca"
+
+
+#: WCC: "Competitive and Recreational Doubles 6 discs each per round; Cue Doubles 5 discs each;
+#: Adult and Recreational Singles 8 discs each; Cue Singles 6 discs each; Junior and
+#: Intermediate 6 discs each", all "X 4 rounds = 1 game".
+PRESETS: dict[str, CategoryPreset] = {
+    p.key: p
+    for p in (
+        CategoryPreset("competitive-singles", "Competitive Singles", "singles", "fingers", 8),
+        CategoryPreset("recreational-singles", "Recreational Singles", "singles", "fingers", 8),
+        CategoryPreset("cue-singles", "Cue Singles", "singles", "cue", 6),
+        CategoryPreset("competitive-doubles", "Competitive Doubles", "doubles", "fingers", 6),
+        CategoryPreset("recreational-doubles", "Recreational Doubles", "doubles", "fingers", 6),
+        CategoryPreset("cue-doubles", "Cue Doubles", "doubles", "cue", 5),
+        CategoryPreset("junior", "Junior", "singles", "fingers", 6),
+        CategoryPreset("intermediate", "Intermediate", "singles", "fingers", 6),
+    )
+}

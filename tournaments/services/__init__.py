@@ -1,0 +1,1 @@
+"""Writes: every change to a tournament goes through a service function here."""

@@ -1,0 +1,33 @@
+"""Tournament pages. Views stay thin: they read through selectors and render."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from scoring.selectors import stage_standings
+from tournaments.models import Tournament
+from tournaments.selectors import featured_tournament, tournament_categories
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """The front page: the current tournament's standings, stage by stage."""
+    tournament = featured_tournament()
+    return _tournament_page(request, tournament, template="tournaments/home.html")
+
+
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return _tournament_page(request, tournament, template="tournaments/detail.html")
+
+
+def _tournament_page(
+    request: HttpRequest, tournament: Tournament | None, *, template: str
+) -> HttpResponse:
+    categories = list(tournament_categories(tournament)) if tournament else []
+    standings = [
+        stage_standings(stage) for category in categories for stage in category.stages.all()
+    ]
+    return render(
+        request,
+        template,
+        {"tournament": tournament, "categories": categories, "standings": standings},
+    )
