@@ -51,6 +51,8 @@ def standings_chart(rows: list[tuple[int, str, int, int, bool]]) -> BarChart:
         )
     width = LABEL_WIDTH + BAR_AREA + 40
     return BarChart(
-        width=width, height=max(ROW_HEIGHT, len(rows) * ROW_HEIGHT), label_width=LABEL_WIDTH,
+        width=width,
+        height=max(ROW_HEIGHT, len(rows) * ROW_HEIGHT),
+        label_width=LABEL_WIDTH,
         bars=bars,
     )

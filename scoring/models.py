@@ -40,6 +40,9 @@ class ShootOutScore(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.entry}: {self.twenties}"
+
     def clean(self) -> None:
         if self.twenties is not None and self.twenties > 12:
             raise ValidationError({"twenties": "A shoot-out has 12 shots per entry (6 each)."})

@@ -83,13 +83,14 @@ def stage_shootouts(stage: Stage) -> list[engine.Shootout]:
 
 
 def stage_entries(stage: Stage) -> dict[str, Entry]:
-    """Entries taking part in the stage: those drawn into its matches or pools, or every active
-    entry of the category before the draw (one query)."""
+    """Entries taking part in the stage: those drawn into its matches or pools; before the draw
+    of a category's first stage, every active entry (so check-in shows a table of zeros)."""
     qs = Entry.objects.select_related("player", "team__player_one", "team__player_two")
     drawn = Q(matches_as_a__stage=stage) | Q(matches_as_b__stage=stage) | Q(pools__stage=stage)
     entry_ids = Entry.objects.filter(drawn).values("id")
     entries = {str(e.id): e for e in qs.filter(id__in=entry_ids)}
-    if not entries:
+    first_stage = not Stage.objects.filter(category=stage.category, order__lt=stage.order).exists()
+    if not entries and first_stage:
         entries = {str(e.id): e for e in qs.filter(category=stage.category, withdrawn=False)}
     return entries
 

@@ -14,7 +14,7 @@ def stage_standings(request: HttpRequest, slug: str, stage_id: int) -> HttpRespo
         category__tournament__slug=slug,
     )
     standings = select_stage_standings(stage)
-    template = (
-        "scoring/_standings_table.html" if request.htmx else "scoring/stage_standings.html"
+    template = "scoring/_standings_table.html" if request.htmx else "scoring/stage_standings.html"
+    return render(
+        request, template, {"standings": standings, "tournament": stage.category.tournament}
     )
-    return render(request, template, {"standings": standings, "tournament": stage.category.tournament})

@@ -160,7 +160,7 @@ class PhysicsParams:
         """Centre distance from which a flat disc touches the shooting line.
 
         The painted line is a band of width ``line_width`` centred on ``shooting_line_radius``; a
-        disc touches it once its outer edge reaches the band's inner edge (NCA rule 4e: the bottom
+        disc touches it once its outer edge reaches the band's inner edge (NCA rule 6e: the bottom
         edge over any part of the line), i.e. when its centre is at least
         ``shooting_line_radius - line_width/2 - disc_radius`` from the board's centre.
         """

@@ -82,7 +82,7 @@ class BoardGeometry:
         return distance + self.disc_radius >= line_radius - self.half_line
 
     def touches_or_within(self, distance: float, line_radius: float) -> bool:
-        """Whether a disc centred ``distance`` from the centre touches the line or lies inside it."""
+        """Whether a disc centred ``distance`` from the centre touches the line or is inside it."""
         return distance - self.disc_radius <= line_radius + self.half_line
 
     def touches_shooting_line_or_beyond(self, x: float, y: float) -> bool:

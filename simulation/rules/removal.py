@@ -2,9 +2,10 @@
 
 Out of play on its own account (whatever the validity of the shot):
 
-- ``ditch``: the disc left the playing surface. WCC: "A disc that at any time leaves the perimeter of
-  the raised playing surface is deemed to be officially out of bounds". That holds for a disc that
-  bounced back onto the board too: NCA 8f, the damage stays rule — "this disc is out-of-play" — and
+- ``ditch``: the disc left the playing surface. WCC: "A disc that at any time leaves the perimeter
+  of the raised playing surface is deemed to be officially out of bounds". That holds for a disc
+  that bounced back onto the board too: NCA 8f, the damage stays rule — "this disc is
+  out-of-play" — and
   the WCC damage rule — "An out-of-bounds disc that re-enters the playing surface must be removed
   from play." Even a 20 it drops into does not count ("except for an out-of-play disc").
 - ``line``: the disc came to rest touching or beyond the shooting line (NCA 8c; WCC: "A disc that
@@ -65,9 +66,7 @@ def disturbed_by_returning(
     rule 8: "all disks disturbed after the ricochet are replaced to their original positions".
     """
     tainted: dict[str, float] = {
-        d.id: d.returned_at
-        for d in discs.values()
-        if d.returned_at is not None and d.left_surface
+        d.id: d.returned_at for d in discs.values() if d.returned_at is not None and d.left_surface
     }
     for contact in contacts:
         for source, other in ((contact.a, contact.b), (contact.b, contact.a)):
@@ -94,11 +93,14 @@ def foul_scope(
         for disc_id in pair:
             if disc_id == shooter:
                 continue
-            own = discs[disc_id].side == side
-            if scope is RemovalScope.ALL_STRUCK:
-                removed.add(disc_id)
-            elif scope is RemovalScope.OWN_STRUCK and own:
-                removed.add(disc_id)
-            elif scope is RemovalScope.OWN_TOUCHED and own and shooter in pair:
+            if _in_scope(scope, discs[disc_id].side == side, shooter in pair):
                 removed.add(disc_id)
     return removed
+
+
+def _in_scope(scope: RemovalScope, own: bool, touched_by_shooter: bool) -> bool:
+    if scope is RemovalScope.ALL_STRUCK:
+        return True
+    if scope is RemovalScope.OWN_STRUCK:
+        return own
+    return own and touched_by_shooter

@@ -50,7 +50,9 @@ def seat_angle(seat: int) -> float:
 def check_seat(seat: object) -> int:
     """The seat number, or ``ValueError`` when it is not one of 0-3."""
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
-        raise ValueError(f"unknown seat {seat!r}: seats are 0 (south), 1 (west), 2 (north), 3 (east)")
+        raise ValueError(
+            f"unknown seat {seat!r}: seats are 0 (south), 1 (west), 2 (north), 3 (east)"
+        )
     return seat
 
 
@@ -73,7 +75,9 @@ def check_seating(seats: Mapping[int, int]) -> dict[int, int]:
                 "are neighbours; use seats 0 and 2 or 1 and 3"
             )
         if checked[a] == checked[b]:
-            raise ValueError("singles opponents play different colours (NCA 4a): give them sides 0 and 1")
+            raise ValueError(
+                "singles opponents play different colours (NCA 4a): give them sides 0 and 1"
+            )
         return checked
     if len(occupied) == 4:
         if checked[0] != checked[2] or checked[1] != checked[3] or checked[0] == checked[1]:
@@ -151,7 +155,7 @@ def round_first_seat(seats: Mapping[int, int], game_first_seat: int, round_index
 
 
 def game_first_seat(seats: Mapping[int, int], match_first_seat: int, game_index: int) -> int:
-    """Who opens game ``game_index`` (0-based) of a multi-game match: sides alternate (NCA 4b, 5b)."""
+    """Who opens game ``game_index`` (0-based) of a match: the sides alternate (NCA 4b, 5b)."""
     return round_first_seat(seats, match_first_seat, game_index)
 
 

@@ -7,10 +7,10 @@ followed in time order from the shot disc, through the shooter's own discs only:
 once a disc of that chain strikes an opposing disc. Partners' discs (doubles) are the shooter's own
 colour.
 
-NCA 3a(ii), the no hiding rule: "If there are no opposing discs in play, then the shooting disc or at
-least one disc struck during the shot must end up touching or within the 15 line. (A 20 is considered
-within the 15 line)". The disc must end up in play: one removed for touching the shooting line or
-for leaving the surface does not count.
+NCA 3a(ii), the no hiding rule: "If there are no opposing discs in play, then the shooting disc or
+at least one disc struck during the shot must end up touching or within the 15 line. (A 20 is
+considered within the 15 line)". The disc must end up in play: one removed for touching the
+shooting line or for leaving the surface does not count.
 
 A disc that has left the playing surface is out of play from that moment (NCA 8c, 8f; WCC: "A disc
 that at any time leaves the perimeter of the raised playing surface is deemed to be officially out
@@ -33,7 +33,7 @@ class Foul(StrEnum):
     """Opposing discs were in play and none was struck (NCA 3a(i))."""
 
     NOT_TO_THE_15 = "not-to-the-15"
-    """No opposing disc was in play and nothing ended touching or inside the 15 line (NCA 3a(ii))."""
+    """No opposing disc was in play and nothing ended touching or inside the 15 line (NCA 3a ii)."""
 
 
 def in_play_chain(

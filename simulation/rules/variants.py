@@ -23,8 +23,8 @@ are the places where their texts differ:
 
 ``quadrant_overhang`` — how far past the quadrant line a shot may start, as the fraction of a disc
     radius its centre may pass the line. NCA 7d and WCC: the disc may overhang but must still touch
-    the quadrant line (1.0). Family rule 2: "no more than halfway over" (0.0: the centre stays on the
-    line or inside the quadrant).
+    the quadrant line (1.0). Family rule 2: "no more than halfway over" (0.0: the centre stays on
+    the line or inside the quadrant).
 """
 
 from __future__ import annotations

@@ -200,9 +200,7 @@ def single_elimination(
     while size < count:
         size *= 2
     total_rounds = size.bit_length() - 1
-    per_round = (
-        [best_of] * total_rounds if isinstance(best_of, int) else [int(n) for n in best_of]
-    )
+    per_round = [best_of] * total_rounds if isinstance(best_of, int) else [int(n) for n in best_of]
     if len(per_round) != total_rounds:
         raise ValueError(f"best_of lists {len(per_round)} rounds; this bracket has {total_rounds}")
     for n in per_round:

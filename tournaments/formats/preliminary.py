@@ -88,4 +88,3 @@ def preliminary_rounds(
         rnd.sort(key=lambda p: p.b is None)  # the bye, if any, listed last
         rounds.append(rnd)
     return rounds
-

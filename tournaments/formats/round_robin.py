@@ -18,6 +18,7 @@ import networkx as nx
 
 from .pairing import EntryId, Pairing, Round, check_unique
 
+
 def berger_round(players: int, index: int) -> list[tuple[int, int]]:
     """Round `index` (from 0) of the Berger table for `players` numbers (even).
 
@@ -134,7 +135,10 @@ def snake_pools(
     if len(ranked) < pools:
         raise ValueError(f"{len(ranked)} entries cannot fill {pools} pools")
     default = snake_slots(len(ranked), pools)
-    tiers = [list(range(start, min(start + pools, len(ranked)))) for start in range(0, len(ranked), pools)]
+    tiers = [
+        list(range(start, min(start + pools, len(ranked))))
+        for start in range(0, len(ranked), pools)
+    ]
     placement = list(default)
     if clubs and any(clubs.get(e) is not None for e in ranked):
         club_of = [clubs.get(e) for e in ranked]

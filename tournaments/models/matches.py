@@ -5,6 +5,8 @@ from django.db.models.functions import Mod
 from django.db.models.lookups import Exact
 from simple_history.models import HistoricalRecords
 
+from scoring.engine import points_from_score
+
 
 class Match(models.Model):
     """Games between the same two entries (WCC preliminary: 1 game; final: best 2 of 3)."""
@@ -38,9 +40,7 @@ class Match(models.Model):
         ordering = ["stage", "round_of_play", "board__number", "id"]
         verbose_name_plural = "matches"
         constraints = [
-            models.CheckConstraint(
-                condition=~Q(entry_a=F("entry_b")), name="match_entries_differ"
-            ),
+            models.CheckConstraint(condition=~Q(entry_a=F("entry_b")), name="match_entries_differ"),
             models.CheckConstraint(condition=Q(best_of__gte=1), name="match_best_of_positive"),
         ]
 
@@ -189,7 +189,7 @@ class Round(models.Model):
         if (self.score_a is None) != (self.score_b is None):
             errors["score_b"] = f"{where}: give both board scores or neither."
         elif self.score_a is not None and not self.time_expired and not errors:
-            expected = _points_from_scores(self.score_a, self.score_b)
+            expected = points_from_score((self.score_a, self.score_b))
             if expected != pts:
                 errors["points_a"] = (
                     f"{where}: board scores {self.score_a}-{self.score_b} give points "
@@ -197,11 +197,3 @@ class Round(models.Model):
                 )
         if errors:
             raise ValidationError(errors)
-
-
-def _points_from_scores(a: int, b: int) -> tuple[int, int]:
-    if a > b:
-        return (2, 0)
-    if a < b:
-        return (0, 2)
-    return (1, 1)

@@ -30,7 +30,12 @@ class Stage(models.Model):
     DEFAULT_CHAINS = {
         Kind.PRELIMINARY: ["twenties", "shoot-out"],
         Kind.SWISS: ["twenties", "shoot-out"],
-        Kind.ROUND_ROBIN: ["head-to-head", "twenties-among-tied", "twenties-all-games", "shoot-out"],
+        Kind.ROUND_ROBIN: [
+            "head-to-head",
+            "twenties-among-tied",
+            "twenties-all-games",
+            "shoot-out",
+        ],
         Kind.KNOCKOUT: ["twenties", "shoot-out"],
         Kind.SHOOTOUT: ["shoot-out"],
     }

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from scoring.engine import points_from_score
 from tournaments.models import Game, Round
 
 
@@ -30,8 +31,6 @@ def record_game(game: Game, rounds: Sequence[RoundInput]) -> list[Round]:
     Raises ``ValidationError`` naming the game and the round at fault; on error the rounds
     stored before the call are left exactly as they were.
     """
-    from scoring.engine import round_points
-
     category = game.match.stage.category
     limit = category.rounds_per_game + (1 if game.is_playoff else 0)
     label = f"game {game.number} ({game.match})"
@@ -43,7 +42,7 @@ def record_game(game: Game, rounds: Sequence[RoundInput]) -> list[Round]:
             raise ValidationError(f"{label}, round {number}: give the points or board scores.")
         points = r.points
         if points is None:
-            points = (0, 0) if r.time_expired else round_points(*r.score)
+            points = (0, 0) if r.time_expired else points_from_score(r.score)
         obj = Round(
             game=game,
             number=number,
@@ -64,7 +63,9 @@ def record_game(game: Game, rounds: Sequence[RoundInput]) -> list[Round]:
         built.append(obj)
     fields = [f.name for f in Round._meta.concrete_fields if f.name not in ("id", "game", "number")]
     with transaction.atomic():
-        existing = {r.number: r for r in game.rounds.select_for_update()}
+        existing = {
+            r.number: r for r in game.rounds.order_by("number").select_for_update(of=("self",))
+        }
         saved = []
         for obj in built:
             # Update rounds in place so their history reads as a sequence of versions.

@@ -1,0 +1,141 @@
+"""Keeping a round: whose turn it is, the discs each player has left, the 20s set aside.
+
+NCA 2a(i): each player in turn, clockwise, attempts a valid shot. NCA 4a: singles players each
+begin with 8 discs and alternate turns; NCA 5a: doubles players each begin with 6. The number of
+discs is a category setting (WCC Tournament Scoring Information: 5 or 6 with cues, 6 for juniors),
+so it is a parameter here. NCA 2a(ii): 20s are set aside after each turn "until the end of the
+round"; NCA 2a(iii): the board is counted along with them at the end.
+
+A round may end early when time runs out (NCA 8b, WCC: "If some discs have not been shot when the
+ending buzzer sounds they will remain non played"); it is then counted as it stands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from simulation.rules.geometry import DEFAULT_GEOMETRY, BoardGeometry
+from simulation.rules.ruling import Ruling
+from simulation.rules.seats import (
+    check_seat,
+    check_seating,
+    default_discs_per_player,
+    hammer_seat,
+    turn_order,
+)
+from simulation.rules.state import BoardState
+from simulation.rules.tally import board_scores, round_points
+
+SIDE_LETTERS = "ab"
+"""Default disc ids: side 0 shoots a1, a2, ...; side 1 shoots b1, b2, ..."""
+
+
+@dataclass
+class RoundKeeper:
+    """The running state of one round."""
+
+    seats: Mapping[int, int]
+    discs_per_player: int
+    first_seat: int
+    state: BoardState = field(init=False)
+    shots_taken: int = field(default=0, init=False)
+    twenties: list[int] = field(default_factory=lambda: [0, 0], init=False)
+    shot_per_side: list[int] = field(default_factory=lambda: [0, 0], init=False)
+    order: list[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.seats = check_seating(self.seats)
+        check_seat(self.first_seat)
+        if self.first_seat not in self.seats:
+            raise ValueError(
+                f"first seat {self.first_seat} is not occupied: occupied seats are "
+                f"{sorted(self.seats)}"
+            )
+        if (
+            isinstance(self.discs_per_player, bool)
+            or not isinstance(self.discs_per_player, int)
+            or self.discs_per_player < 1
+        ):
+            raise ValueError(
+                f"discs per player must be a whole number of at least 1, not "
+                f"{self.discs_per_player!r}"
+            )
+        self.order = turn_order(self.seats, self.first_seat, self.discs_per_player)
+        self.state = BoardState(discs=(), seats=dict(self.seats))
+
+    @classmethod
+    def start(
+        cls,
+        seats: Mapping[int, int],
+        discs_per_player: int | None = None,
+        first_seat: int | None = None,
+    ) -> RoundKeeper:
+        """A new round: discs per player default to the NCA figure, the first seat to the lowest."""
+        checked = check_seating(seats)
+        return cls(
+            seats=checked,
+            discs_per_player=(
+                default_discs_per_player(checked) if discs_per_player is None else discs_per_player
+            ),
+            first_seat=min(checked) if first_seat is None else first_seat,
+        )
+
+    @property
+    def hammer(self) -> int:
+        """The seat that shoots last."""
+        return hammer_seat(self.seats, self.first_seat)
+
+    @property
+    def finished(self) -> bool:
+        """Whether every player has shot all their discs."""
+        return self.shots_taken >= len(self.order)
+
+    @property
+    def next_seat(self) -> int | None:
+        """The seat to shoot next, or None when the round is over."""
+        return None if self.finished else self.order[self.shots_taken]
+
+    def discs_left(self, seat: int) -> int:
+        """How many discs the player in ``seat`` has still to shoot."""
+        return self.order[self.shots_taken :].count(seat)
+
+    def check_turn(self, seat: object) -> int:
+        """The seat, if it is its turn; otherwise ``ValueError`` saying whose turn it is."""
+        seat = check_seat(seat)
+        if seat not in self.seats:
+            raise ValueError(f"seat {seat} is not in play: occupied seats are {sorted(self.seats)}")
+        if self.finished:
+            raise ValueError(
+                f"seat {seat} has no discs left: every player has shot all "
+                f"{self.discs_per_player} discs"
+            )
+        expected = self.order[self.shots_taken]
+        if seat != expected:
+            raise ValueError(
+                f"shot {self.shots_taken + 1}: it is seat {expected}'s turn, not seat {seat}'s "
+                "(play proceeds clockwise, NCA 2a)"
+            )
+        return seat
+
+    def default_id(self, seat: int) -> str:
+        """An id for the next disc from ``seat``: its side's letter and running number."""
+        side = self.seats[seat]
+        return f"{SIDE_LETTERS[side]}{self.shot_per_side[side] + 1}"
+
+    def record(self, seat: int, ruling: Ruling) -> None:
+        """Apply a shot's ruling: the board after it, and its 20s set aside (NCA 2a(ii))."""
+        self.check_turn(seat)
+        self.state = ruling.state_after(self.state)
+        for twenty in ruling.twenties:
+            self.twenties[twenty.side] += 1
+        self.shot_per_side[self.seats[seat]] += 1
+        self.shots_taken += 1
+
+    def scores(self, geometry: BoardGeometry = DEFAULT_GEOMETRY) -> tuple[int, int]:
+        """The board totals, 20s included (NCA 2a(iii))."""
+        return board_scores(self.state.discs, (self.twenties[0], self.twenties[1]), geometry)
+
+    def points(self, geometry: BoardGeometry = DEFAULT_GEOMETRY) -> tuple[int, int]:
+        """The round points (NCA 2a(iv)); 0-0 if no disc was shot."""
+        return round_points(self.scores(geometry), self.shots_taken)

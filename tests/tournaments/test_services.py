@@ -1,0 +1,95 @@
+"""Recording results and drawing a stage go through services that check everything first."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from tests.factories import CategoryFactory, EntryFactory, GameFactory, StageFactory
+from tournaments.models import Board, Round
+from tournaments.services.draws import draw_preliminary
+from tournaments.services.results import RoundInput, record_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_points_follow_from_board_scores():
+    """NCA 2a iv: the higher board score takes 2 points, a tie 1 each."""
+    game = GameFactory()
+    rounds = record_game(
+        game,
+        [
+            RoundInput(score=(65, 40), twenties=(2, 1)),
+            RoundInput(score=(30, 30)),
+            RoundInput(score=(0, 45), twenties=(0, 1)),
+            RoundInput(time_expired=True),
+        ],
+    )
+    assert [(r.points_a, r.points_b) for r in rounds] == [(2, 0), (1, 1), (0, 2), (0, 0)]
+
+
+def test_a_bad_round_names_game_and_round_and_keeps_what_was_saved():
+    game = GameFactory()
+    good = [RoundInput(points=(2, 0), twenties=(1, 0))] * 4
+    record_game(game, good)
+    bad = [*good[:2], RoundInput(points=(2, 0), twenties=(9, 0)), *good[3:]]
+    with pytest.raises(ValidationError) as exc:
+        record_game(game, bad)
+    message = " ".join(exc.value.messages)
+    assert "game 1" in message and "round 3" in message and "9 20s" in message
+    assert list(game.rounds.values_list("twenties_a", flat=True)) == [1, 1, 1, 1]
+
+
+def test_too_many_rounds_refused_but_playoff_gets_a_fifth():
+    """WCC: a championship game tied after 4 rounds plays a 5th round."""
+    game = GameFactory()
+    five = [RoundInput(points=(1, 1))] * 5
+    with pytest.raises(ValidationError, match="at most 4"):
+        record_game(game, five)
+    game.is_playoff = True
+    game.save()
+    assert len(record_game(game, five)) == 5
+
+
+def test_correction_updates_in_place_and_keeps_history():
+    game = GameFactory()
+    record_game(game, [RoundInput(points=(2, 0))] * 4)
+    record_game(game, [RoundInput(points=(0, 2))] + [RoundInput(points=(2, 0))] * 3)
+    first = Round.objects.get(game=game, number=1)
+    versions = list(first.history.order_by("history_date").values_list("points_a", flat=True))
+    assert versions == [2, 0]
+
+
+def test_doubles_allow_twelve_twenties_singles_eight():
+    """WCC: doubles shoot 6 discs each, so a side has 12 discs; singles 8."""
+    doubles = CategoryFactory(kind="doubles", discs_per_player=6)
+    game = GameFactory(match__stage__category=doubles)
+    record_game(game, [RoundInput(points=(2, 0), twenties=(12, 0))])
+    singles = GameFactory()
+    with pytest.raises(ValidationError, match="only 8 discs"):
+        record_game(singles, [RoundInput(points=(2, 0), twenties=(12, 0))])
+
+
+def test_draw_preliminary_no_rematches_and_boards():
+    """WCC preliminary: each game against a different opponent."""
+    stage = StageFactory(games_per_entry=4)
+    entries = [EntryFactory(category=stage.category) for _ in range(10)]
+    Board.objects.bulk_create(
+        Board(tournament=stage.category.tournament, number=n, in_service=n != 2)
+        for n in range(1, 7)
+    )
+    matches = draw_preliminary(stage)
+    pairs = [frozenset((m.entry_a_id, m.entry_b_id)) for m in matches]
+    assert len(pairs) == len(set(pairs)) == 10 * 4 // 2
+    for e in entries:
+        assert sum(e.id in p for p in pairs) == 4
+    assert all(m.board is not None and m.board.number != 2 for m in matches)
+    with pytest.raises(ValueError, match="already drawn"):
+        draw_preliminary(stage)
+
+
+def test_draw_refuses_more_games_than_opponents():
+    stage = StageFactory(games_per_entry=5)
+    for _ in range(4):
+        EntryFactory(category=stage.category)
+    with pytest.raises(ValueError, match="opponents"):
+        draw_preliminary(stage)
+    assert not stage.matches.exists()

@@ -1,0 +1,76 @@
+"""Pairing and scheduling, free of Django: plain values in, plain values out.
+
+The tournament app's services translate models to and from these values in one place, so the
+draw logic can be tested on its own, run from the command line, and reused by a Celery worker.
+"""
+
+from .boards import TimeSlot, assign_boards, assign_boards_in_slots, board_repeats, time_slots
+from .knockout import (
+    THIRD_PLACE,
+    Bracket,
+    Match,
+    Slot,
+    Source,
+    advance,
+    bracket_order,
+    crossover_seeds,
+    match_winner,
+    pool_crossover,
+    single_elimination,
+    wins_needed,
+)
+from .pairing import EntryId, Pairing, Round, byes_taken, check_rounds, played_pairs
+from .preliminary import preliminary_rounds
+from .round_robin import (
+    berger_round,
+    berger_rounds,
+    berger_table,
+    club_conflicts,
+    pool_label,
+    snake_pools,
+    snake_slots,
+)
+from .shootout import CutLineTie, RankedEntry, shootout_at_cut
+from .swiss import SwissStanding, swiss_round
+from .timing import equalising_shot, timed_round_points
+
+__all__ = [
+    "THIRD_PLACE",
+    "Bracket",
+    "CutLineTie",
+    "EntryId",
+    "Match",
+    "Pairing",
+    "RankedEntry",
+    "Round",
+    "Slot",
+    "Source",
+    "SwissStanding",
+    "TimeSlot",
+    "advance",
+    "assign_boards",
+    "assign_boards_in_slots",
+    "berger_round",
+    "berger_rounds",
+    "berger_table",
+    "board_repeats",
+    "bracket_order",
+    "byes_taken",
+    "check_rounds",
+    "club_conflicts",
+    "crossover_seeds",
+    "equalising_shot",
+    "match_winner",
+    "played_pairs",
+    "pool_crossover",
+    "pool_label",
+    "preliminary_rounds",
+    "shootout_at_cut",
+    "single_elimination",
+    "snake_pools",
+    "snake_slots",
+    "swiss_round",
+    "time_slots",
+    "timed_round_points",
+    "wins_needed",
+]
