@@ -33,7 +33,7 @@ INSTALLED_APPS = [
     "django_filters",
     "django_htmx",
     "simple_history",
-    "rules.apps.AutodiscoverRulesConfig",
+    "rules",
     "tournaments",
     "scoring",
     "simulation",

@@ -6,3 +6,6 @@ class ScoringConfig(AppConfig):
 
     name = "scoring"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from scoring import permissions  # noqa: F401  (registers the permissions)

@@ -6,3 +6,6 @@ class TournamentsConfig(AppConfig):
 
     name = "tournaments"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from tournaments import permissions  # noqa: F401  (registers the permissions)

@@ -16,7 +16,7 @@ seat's centre line (for seat 0 the +y direction), positive counterclockwise; ``s
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from simulation.rules.geometry import DEFAULT_GEOMETRY, BoardGeometry
@@ -29,6 +29,62 @@ QUADRANT_HALF_WIDTH = 45.0
 
 _TOLERANCE = 1e-9
 """Round-off allowance (metres) when judging touching."""
+
+DEFAULT_SHOT_ID = "shot"
+"""The shot disc's id when the shot does not name one."""
+
+SHOT_KEYS = ("seat", "position", "angle", "speed", "radius", "id")
+
+
+@dataclass(frozen=True)
+class ShotRequest:
+    """A shot as asked for: seat, position and angle (degrees), speed (m/s), optional radius (m)."""
+
+    seat: int
+    position: float
+    angle: float
+    speed: float
+    radius: float | None = None
+    id: str = DEFAULT_SHOT_ID
+
+    def to_json(self) -> dict[str, object]:
+        """The shot in the interface's JSON form."""
+        data: dict[str, object] = {
+            "seat": self.seat,
+            "position": self.position,
+            "angle": self.angle,
+            "speed": self.speed,
+        }
+        if self.radius is not None:
+            data["radius"] = self.radius
+        data["id"] = self.id
+        return data
+
+
+def parse_shot(raw: object) -> ShotRequest:
+    """A :class:`ShotRequest` from its JSON form, with ``ValueError`` naming what is missing."""
+    if not isinstance(raw, Mapping):
+        raise ValueError(
+            f"a shot must be an object with seat, position, angle and speed, not {raw!r}"
+        )
+    unknown = sorted(set(raw) - set(SHOT_KEYS))
+    if unknown:
+        raise ValueError(f"shot has unknown keys {unknown}: the keys are {list(SHOT_KEYS)}")
+    missing = [key for key in ("seat", "position", "angle", "speed") if key not in raw]
+    if missing:
+        raise ValueError(f"shot is missing {missing}: it needs seat, position, angle and speed")
+    shot_id = raw.get("id", DEFAULT_SHOT_ID)
+    if not isinstance(shot_id, str) or not shot_id:
+        raise ValueError(f"shot id must be a non-empty string, not {shot_id!r}")
+    radius = raw.get("radius")
+    return ShotRequest(
+        seat=check_seat(raw["seat"]),
+        position=_finite_number("position", raw["position"]),
+        angle=_finite_number("angle", raw["angle"]),
+        speed=_finite_number("speed", raw["speed"]),
+        radius=None if radius is None else _finite_number("radius", radius),
+        id=shot_id,
+    )
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,10 @@ def _complete(facts: ShotFacts, state: BoardState) -> dict[str, DiscFacts]:
             if disc_id != facts.shooter:
                 raise ValueError(f"disc {disc_id!r} is in the facts but was not on the board")
             complete[disc_id] = given
+    for contact in facts.contacts:
+        for disc_id in (contact.a, contact.b):
+            if disc_id not in complete:
+                raise ValueError(f"contact {contact} names disc {disc_id!r}, not on the board")
     return complete
 
 

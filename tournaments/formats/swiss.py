@@ -86,11 +86,12 @@ def _pair(
     """The best perfect matching of `players`, or None when there is none without rematches.
 
     Weights are integers (networkx then computes exactly): a score gap costs its square times a
-    factor larger than any sum of rank gaps, so that rank only breaks ties between equal gaps; a
-    rematch, when allowed, costs more than every score and rank term together.
+    factor larger than any sum of squared rank gaps, so that rank only breaks ties between equal
+    gaps (1 v 2 and 3 v 4 in a group, and a pairing that floats 1 v 3 and 2 v 4 rather than 1 v 4
+    and 2 v 3); a rematch, when allowed, costs more than every score and rank term together.
     """
     count = len(players)
-    rank_factor = count * count + 1
+    rank_factor = count**3 + 1
     gaps = {
         (x, y): round((score[x] - score[y]) ** 2 * 1000)
         for i, x in enumerate(players)
@@ -105,7 +106,7 @@ def _pair(
         rematch = pair_key(x, y) in met
         if rematch and not allow_rematches:
             continue
-        cost = gap * rank_factor + abs(rank[x] - rank[y]) + (rematch_cost if rematch else 0)
+        cost = gap * rank_factor + (rank[x] - rank[y]) ** 2 + (rematch_cost if rematch else 0)
         graph.add_edge(x, y, weight=base - cost)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if 2 * len(matching) != count:

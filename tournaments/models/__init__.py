@@ -10,6 +10,7 @@ from tournaments.models.categories import Category
 from tournaments.models.events import Tournament
 from tournaments.models.matches import Game, Match, Round
 from tournaments.models.people import Entry, Player, Team
+from tournaments.models.roles import TournamentRole
 from tournaments.models.stages import Pool, Stage
 
 __all__ = [
@@ -24,4 +25,5 @@ __all__ = [
     "Stage",
     "Team",
     "Tournament",
+    "TournamentRole",
 ]

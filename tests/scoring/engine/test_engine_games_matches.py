@@ -80,7 +80,9 @@ def test_an_entry_cannot_play_itself():
 
 
 def test_check_game_names_the_round_over_the_disc_count():
-    g = Game("ANNA", "BEN", [Round(points=WIN, twenties=(1, 0)), Round(points=WIN, twenties=(7, 0))])
+    g = Game(
+        "ANNA", "BEN", [Round(points=WIN, twenties=(1, 0)), Round(points=WIN, twenties=(7, 0))]
+    )
     check_game(g, 1, discs=8)
     with pytest.raises(EngineInputError, match=r"game 4 \(ANNA v BEN\), round 2: .* only 6 discs"):
         check_game(g, 4, discs=6)

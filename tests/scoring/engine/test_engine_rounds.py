@@ -7,7 +7,13 @@ from scoring.engine import DEFAULT_DISCS, EngineInputError, Round, check_round, 
 
 @pytest.mark.parametrize(
     ("score", "points"),
-    [((65, 40), (2, 0)), ((40, 65), (0, 2)), ((50, 50), (1, 1)), ((0, 0), (1, 1)), ((5, 0), (2, 0))],
+    [
+        ((65, 40), (2, 0)),
+        ((40, 65), (0, 2)),
+        ((50, 50), (1, 1)),
+        ((0, 0), (1, 1)),
+        ((5, 0), (2, 0)),
+    ],
 )
 def test_nca_2a_iv_higher_score_gets_two_points_and_a_tie_one_each(score, points):
     """NCA 2a iv: "The player or team with the higher score shall receive 2 points. If the round

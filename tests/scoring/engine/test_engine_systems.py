@@ -20,7 +20,7 @@ def test_unknown_system_is_refused():
         get_system("bowls")
 
 
-# --- nca ---------------------------------------------------------------------------------------
+# --- nca ------------------------------------------------------------------------------------------
 
 
 def test_nca_2a_iv_round_points_and_2b_four_round_game():
@@ -66,7 +66,7 @@ def test_board_scores_must_be_multiples_of_five_one_per_side():
         get_system("nca").play([(65, 40, 5)])
 
 
-# --- difference-to-100 ---------------------------------------------------------------------------
+# --- difference-to-100 ----------------------------------------------------------------------------
 
 
 def test_family_rulebook_scoring_5_winner_adds_the_difference():
@@ -94,7 +94,7 @@ def test_difference_target_is_a_parameter():
     assert state.over and state.winner == 0
 
 
-# --- match-play-to-8 -----------------------------------------------------------------------------
+# --- match-play-to-8 ------------------------------------------------------------------------------
 
 
 def test_family_rulebook_match_play_rule_two_one_zero_to_eight():
@@ -119,7 +119,7 @@ def test_family_rulebook_match_play_tie_plays_a_determining_round():
     assert state.over and state.winner == 1 and state.totals == (9, 11)
 
 
-# --- three-player ----------------------------------------------------------------------------------
+# --- three-player ---------------------------------------------------------------------------------
 
 
 def three(*scores):
@@ -133,13 +133,13 @@ def test_family_rulebook_three_player_highest_two_second_one_third_zero():
 
 
 def test_family_rulebook_three_player_tie_for_first():
-    """"If two players tie for first, they each receive 1 point while the third player receives
+    """ "If two players tie for first, they each receive 1 point while the third player receives
     0 points.\""""
     assert three(50, 20, 50) == (1, 0, 1)
 
 
 def test_family_rulebook_three_player_tie_for_second():
-    """"Should the second highest score be a tie, both players receive 0 points.\""""
+    """ "Should the second highest score be a tie, both players receive 0 points.\""""
     assert three(35, 60, 35) == (0, 2, 0)
 
 
@@ -158,7 +158,7 @@ def test_family_rulebook_three_player_play_to_eight():
         system.play([(60, 30)])
 
 
-# --- first-to-N ------------------------------------------------------------------------------------
+# --- first-to-N -----------------------------------------------------------------------------------
 
 
 def test_first_to_n_by_name_and_parameter():

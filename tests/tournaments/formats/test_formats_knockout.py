@@ -106,7 +106,7 @@ def test_any_results_advance_until_there_is_a_champion(count, seed):
     assert all(m.winner is not None for m in bracket.matches)
     # every entry but the champion lost exactly once
     losers = [m.loser for m in bracket.matches]
-    assert sorted(losers + [bracket.champion]) == sorted(seeds(count))
+    assert sorted([*losers, bracket.champion]) == sorted(seeds(count))
 
 
 def test_the_third_place_match_takes_the_semifinal_losers():

@@ -100,7 +100,9 @@ def test_snake_gives_every_pool_one_entry_per_tier_in_serpentine_order(count, po
     for tier_start in range(0, count, pools):
         tier = slots[tier_start : tier_start + pools]
         assert len(set(tier)) == len(tier)
-        expected = list(range(pools)) if (tier_start // pools) % 2 == 0 else list(range(pools))[::-1]
+        expected = (
+            list(range(pools)) if (tier_start // pools) % 2 == 0 else list(range(pools))[::-1]
+        )
         assert tier == expected[: len(tier)]
     for pool_index, pool in enumerate(result):
         assert pool == [names(count)[rank] for rank, slot in enumerate(slots) if slot == pool_index]
@@ -145,7 +147,9 @@ def test_club_mates_are_separated_whenever_a_tier_swap_allows_it(case):
     # Still a snake up to swaps inside a tier: each pool has one entry of every full tier.
     slots = snake_slots(len(ranked), pools)
     pool_of = {e: i for i, pool in enumerate(result) for e in pool}
-    for tier_entries, tier_slots in zip(tiers_of(ranked, pools), tiers_of(slots, pools), strict=True):
+    for tier_entries, tier_slots in zip(
+        tiers_of(ranked, pools), tiers_of(slots, pools), strict=True
+    ):
         assert sorted(pool_of[e] for e in tier_entries) == sorted(tier_slots)
 
 

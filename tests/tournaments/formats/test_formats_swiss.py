@@ -130,7 +130,12 @@ def test_no_rematch_free_round_raises_or_falls_back_to_fewest_rematches():
 def test_fallback_uses_as_few_rematches_as_possible():
     standings = [SwissStanding(e, 0) for e in "ABCDEF"]
     # Everyone has met everyone except A-F and B-E: one rematch (C-D) is unavoidable.
-    met = [(a, b) for a in "ABCDEF" for b in "ABCDEF" if a < b and (a, b) not in {("A", "F"), ("B", "E")}]
+    met = [
+        (a, b)
+        for a in "ABCDEF"
+        for b in "ABCDEF"
+        if a < b and (a, b) not in {("A", "F"), ("B", "E")}
+    ]
     previous = [[Pairing(a, b)] for a, b in met]
     rnd = swiss_round(standings, previous, allow_rematches=True)
     assert {frozenset(p.entries) for p in rnd} == {

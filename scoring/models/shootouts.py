@@ -1,4 +1,4 @@
-"""Shoot-outs recorded at the table (scorecards join them in this app)."""
+"""Shoot-outs recorded at the table."""
 
 from django.core.exceptions import ValidationError
 from django.db import models

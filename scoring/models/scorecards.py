@@ -1,0 +1,90 @@
+"""Scorecards, as at the WCC: each player (or team) keeps one card per stage, a row per game.
+
+A row is a claim by one side about one game. It moves through the workflow
+``filled -> validated (by the opponent) -> verified (by the scoring table)``, may be ``voided``
+with a reason, and goes to ``disputed`` when the two sides' rows disagree. Rows never lose what
+they said: every change is a new historical version (who, when, what), and corrections after
+validation carry a referee's initials. The official result that standings read is written to
+``tournaments.Round`` once a row counts.
+"""
+
+from django.conf import settings
+from django.db import models
+from simple_history.models import HistoricalRecords
+
+
+class ScoreCard(models.Model):
+    """One entry's card for one stage: full name, ID and category are printed on it."""
+
+    stage = models.ForeignKey("tournaments.Stage", on_delete=models.CASCADE, related_name="cards")
+    entry = models.ForeignKey("tournaments.Entry", on_delete=models.CASCADE, related_name="cards")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "entry"], name="scorecard_unique_per_stage"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Scorecard of {self.entry} — {self.stage}"
+
+
+class CardRow(models.Model):
+    """One game on a card, from the card owner's side: ``rounds`` holds, per round,
+    ``{"points": [own, opponent], "twenties": [own, opponent], "score": [own, opponent] | null,
+    "time_expired": bool}``; totals are computed from it, never typed."""
+
+    class Status(models.TextChoices):
+        FILLED = "filled", "Filled"
+        VALIDATED = "validated", "Validated by the opponent"
+        VERIFIED = "verified", "Verified at the scoring table"
+        VOIDED = "voided", "Voided"
+        DISPUTED = "disputed", "Disputed"
+
+    card = models.ForeignKey(ScoreCard, on_delete=models.CASCADE, related_name="rows")
+    game = models.ForeignKey("tournaments.Game", on_delete=models.CASCADE, related_name="card_rows")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.FILLED)
+    rounds = models.JSONField(default=list)
+    version = models.PositiveIntegerField(default=1)
+    simulated = models.BooleanField(default=False)
+
+    filled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    validated_number = models.CharField(max_length=20, blank=True)
+    validated_initials = models.CharField(max_length=5, blank=True)
+    validated_at = models.DateTimeField(null=True, blank=True)
+    referee_initials = models.CharField(max_length=5, blank=True)
+    verified_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    verified_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.CharField(max_length=200, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["card", "game__match__round_of_play", "game__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["card", "game"], name="cardrow_unique_game"),
+            models.CheckConstraint(
+                condition=~models.Q(status="voided") | ~models.Q(void_reason=""),
+                name="cardrow_void_has_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.card.entry} — {self.game}"
+
+    @property
+    def total_points(self) -> int:
+        return sum(r["points"][0] for r in self.rounds)
+
+    @property
+    def total_points_against(self) -> int:
+        return sum(r["points"][1] for r in self.rounds)
+
+    @property
+    def total_twenties(self) -> int:
+        return sum(r["twenties"][0] for r in self.rounds)

@@ -1,0 +1,1 @@
+"""Writes of the scoring app: the scorecard workflow and shoot-outs."""

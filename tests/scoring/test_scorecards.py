@@ -1,0 +1,194 @@
+"""The scorecard workflow: fill, validate, verify or void, correct, dispute (WCC scorecards)."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
+
+from scoring.models import CardRow
+from scoring.services.scorecards import (
+    ScorecardError,
+    StaleRowError,
+    card_for,
+    fill_row,
+    resolve_dispute,
+    validate_row,
+    verify_card,
+    void_card,
+)
+from tests.factories import EntryFactory, PlayerFactory, StageFactory
+from tournaments.models import Game, Match, TournamentRole
+
+pytestmark = pytest.mark.django_db
+Role = TournamentRole.Role
+
+WIN = [{"points": [2, 0], "twenties": [3, 1]}] * 3 + [{"points": [0, 2], "twenties": [1, 2]}]
+
+
+def mirror(rounds):
+    return [{"points": r["points"][::-1], "twenties": r["twenties"][::-1]} for r in rounds]
+
+
+@pytest.fixture
+def world():
+    stage = StageFactory()
+    t = stage.category.tournament
+    users = {
+        name: User.objects.create_user(name) for name in ("ann", "bob", "ref", "table", "head")
+    }
+    a = EntryFactory(category=stage.category, player=PlayerFactory(tournament=t, user=users["ann"]))
+    b = EntryFactory(category=stage.category, player=PlayerFactory(tournament=t, user=users["bob"]))
+    for name, role in (
+        ("ref", Role.REFEREE),
+        ("table", Role.SCORING_TABLE),
+        ("head", Role.HEAD_REFEREE),
+    ):
+        TournamentRole.objects.create(tournament=t, user=users[name], role=role)
+    match = Match.objects.create(stage=stage, entry_a=a, entry_b=b)
+    game = Game.objects.create(match=match, number=1)
+    return stage, a, b, game, users
+
+
+def test_full_workflow_counts_only_after_verification(world):
+    """WCC: players mark their cards, the opponent validates with ID and initials, the scoring
+    table verifies; standings use verified cards."""
+    stage, a, b, game, u = world
+    card = card_for(stage, a)
+    row = fill_row(card=card, game=game, rounds=WIN, user=u["ann"])
+    assert (
+        row.status == CardRow.Status.FILLED and row.total_points == 6 and row.total_twenties == 10
+    )
+    assert not game.rounds.exists()
+    row = validate_row(row=row, opponent_number=str(b.player.number), initials="bs", user=u["ann"])
+    assert row.status == CardRow.Status.VALIDATED and row.validated_initials == "BS"
+    assert not game.rounds.exists()
+    verify_card(card=card, user=u["table"])
+    assert list(game.rounds.values_list("points_a", "points_b")) == [(2, 0)] * 3 + [(0, 2)]
+
+
+def test_event_may_count_validated_cards(world):
+    stage, a, b, game, u = world
+    t = stage.category.tournament
+    t.count_validated_cards = True
+    t.save()
+    row = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["ann"])
+    validate_row(row=row, opponent_number=str(b.player.number), initials="B", user=u["ann"])
+    assert game.rounds.count() == 4
+
+
+@pytest.mark.parametrize(
+    ("rounds", "message"),
+    [
+        ([{"points": [2, 2], "twenties": [0, 0]}], "impossible"),
+        ([{"points": [2, 0], "twenties": [9, 0]}], "9"),
+        ([{"score": [42, 20], "twenties": [0, 0]}], "multiple of 5"),
+        ([{"points": [2, 0], "twenties": [0, 0]}] * 5, "at most 4"),
+    ],
+)
+def test_impossible_rows_refused_with_the_round_named(world, rounds, message):
+    stage, a, _, game, u = world
+    with pytest.raises(ScorecardError) as exc:
+        fill_row(card=card_for(stage, a), game=game, rounds=rounds, user=u["ann"])
+    assert message in str(exc.value) and "game 1" in str(exc.value)
+    assert not CardRow.objects.exists()
+
+
+def test_card_for_an_unscheduled_game_is_refused(world):
+    stage, a, _, _, u = world
+    other_stage = StageFactory(category=stage.category)
+    c = EntryFactory(category=stage.category)
+    d = EntryFactory(category=stage.category)
+    foreign = Game.objects.create(
+        match=Match.objects.create(stage=other_stage, entry_a=c, entry_b=d)
+    )
+    with pytest.raises(ScorecardError, match="not scheduled"):
+        fill_row(card=card_for(stage, a), game=foreign, rounds=WIN, user=u["ann"])
+
+
+def test_only_the_opponent_validates(world):
+    """WCC: the opponent records their ID number and initials."""
+    stage, a, b, game, u = world
+    row = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["ann"])
+    with pytest.raises(ScorecardError, match="only the opponent"):
+        validate_row(row=row, opponent_number=str(a.player.number), initials="AB", user=u["ann"])
+    with pytest.raises(PermissionDenied):
+        validate_row(row=row, opponent_number=str(b.player.number), initials="BS", user=u["ref"])
+    row.refresh_from_db()
+    assert row.status == CardRow.Status.FILLED
+
+
+def test_correction_after_validation_needs_a_referee_and_keeps_history(world):
+    """WCC: any corrections made on your score card must be initialled by a referee."""
+    stage, a, b, game, u = world
+    row = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["ann"])
+    row = validate_row(row=row, opponent_number=str(b.player.number), initials="BS", user=u["bob"])
+    fixed = [*WIN[:3], {"points": [1, 1], "twenties": [1, 1]}]
+    with pytest.raises(PermissionDenied):
+        fill_row(card=row.card, game=game, rounds=fixed, user=u["ann"], version=row.version)
+    with pytest.raises(ScorecardError, match="initialled"):
+        fill_row(card=row.card, game=game, rounds=fixed, user=u["ref"], version=row.version)
+    row = fill_row(
+        card=row.card,
+        game=game,
+        rounds=fixed,
+        user=u["ref"],
+        version=row.version,
+        referee_initials="jr",
+    )
+    assert row.referee_initials == "JR" and row.total_points == 7
+    history = list(row.history.order_by("history_date"))
+    assert [h.rounds[3]["points"] for h in history][0] == [0, 2]
+    assert history[-1].rounds[3]["points"] == [1, 1]
+    assert history[-1].history_change_reason.startswith("corrected")
+
+
+def test_second_submission_racing_the_first_is_told_to_reload(world):
+    stage, a, _, game, u = world
+    row = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["ann"])
+    seen = row.version
+    fill_row(card=row.card, game=game, rounds=mirror(WIN), user=u["ann"], version=seen)
+    with pytest.raises(StaleRowError, match="Reload"):
+        fill_row(card=row.card, game=game, rounds=WIN, user=u["ref"], version=seen)
+    row.refresh_from_db()
+    assert row.rounds[0]["points"] == [0, 2]
+
+
+def test_disagreeing_cards_go_to_the_dispute_queue_and_the_head_referee_rules(world):
+    stage, a, b, game, u = world
+    ra = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["ann"])
+    validate_row(row=ra, opponent_number=str(b.player.number), initials="BS", user=u["ann"])
+    wrong = mirror([*WIN[:3], {"points": [2, 0], "twenties": [1, 2]}])
+    rb = fill_row(card=card_for(stage, b), game=game, rounds=wrong, user=u["bob"])
+    validate_row(row=rb, opponent_number=str(a.player.number), initials="AB", user=u["bob"])
+    statuses = set(CardRow.objects.filter(game=game).values_list("status", flat=True))
+    assert statuses == {CardRow.Status.DISPUTED}
+    assert not game.rounds.exists()
+    with pytest.raises(PermissionDenied):
+        resolve_dispute(game=game, rounds_a=WIN, user=u["ref"], initials="R")
+    resolve_dispute(game=game, rounds_a=WIN, user=u["head"], initials="HR")
+    assert set(CardRow.objects.filter(game=game).values_list("status", flat=True)) == {
+        CardRow.Status.VERIFIED
+    }
+    assert game.rounds.count() == 4
+
+
+def test_void_needs_a_reason_and_withdraws_the_result(world):
+    """WCC: cards missing full name, ID or category, or not legible, may be voided."""
+    stage, a, b, game, u = world
+    card = card_for(stage, a)
+    row = fill_row(card=card, game=game, rounds=WIN, user=u["ann"])
+    validate_row(row=row, opponent_number=str(b.player.number), initials="BS", user=u["bob"])
+    verify_card(card=card, user=u["table"])
+    with pytest.raises(ScorecardError, match="why"):
+        void_card(card=card, reason=" ", user=u["table"])
+    with pytest.raises(PermissionDenied):
+        void_card(card=card, reason="illegible", user=u["ann"])
+    void_card(card=card, reason="illegible", user=u["table"])
+    row.refresh_from_db()
+    assert row.status == CardRow.Status.VOIDED and row.void_reason == "illegible"
+    assert not game.rounds.exists()
+
+
+def test_players_cannot_fill_someone_elses_card(world):
+    stage, a, _, game, u = world
+    with pytest.raises(PermissionDenied):
+        fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["bob"])
