@@ -136,7 +136,7 @@ def test_correction_after_validation_needs_a_referee_and_keeps_history(world):
     )
     assert row.referee_initials == "JR" and row.total_points == 7
     history = list(row.history.order_by("history_date"))
-    assert [h.rounds[3]["points"] for h in history][0] == [0, 2]
+    assert history[0].rounds[3]["points"] == [0, 2]
     assert history[-1].rounds[3]["points"] == [1, 1]
     assert history[-1].history_change_reason.startswith("corrected")
 
