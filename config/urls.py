@@ -5,12 +5,13 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from tournaments import views as tournament_views
+from tournaments.views import pages as tournament_pages
 
 urlpatterns = [
-    path("", tournament_views.home, name="home"),
+    path("", tournament_pages.home, name="home"),
     path("t/", include("tournaments.urls")),
     path("t/", include("scoring.urls")),
+    path("api/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

@@ -1,9 +1,11 @@
-from django.urls import path
+from django.urls import include, path
 
-from tournaments import views
+from tournaments.views import pages
 
 app_name = "tournaments"
 
 urlpatterns = [
-    path("<slug:slug>/", views.tournament_detail, name="detail"),
+    path("<slug:slug>/", pages.tournament_detail, name="detail"),
+    path("<slug:slug>/", include("tournaments.urls_public")),
+    path("<slug:slug>/manage/", include("tournaments.urls_organizer")),
 ]

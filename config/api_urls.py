@@ -1,0 +1,3 @@
+"""REST API routes (Django REST framework)."""
+
+urlpatterns: list = []

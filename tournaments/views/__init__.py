@@ -1,0 +1,1 @@
+"""Tournament views, one module per audience: public pages, organizer pages."""
