@@ -36,6 +36,8 @@ class StageStandings:
     stage: Stage
     lines: list[StandingLine]
     shootouts_required: list[list[Entry]]
+    #: Why recorded shoot-outs could not be applied (e.g. results changed after them), if so.
+    problem: str = ""
 
     @property
     def chart(self) -> BarChart:
@@ -98,12 +100,17 @@ def stage_entries(stage: Stage) -> dict[str, Entry]:
 def stage_standings(stage: Stage) -> StageStandings:
     """The stage's standings: points, then the stage's tiebreak chain (WCC by default)."""
     entries = stage_entries(stage)
-    result = engine.compute_standings(
-        stage_games(stage),
-        chain=stage.chain,
-        shootouts=stage_shootouts(stage),
-        entries=list(entries),
-    )
+    games = stage_games(stage)
+    problem = ""
+    try:
+        result = engine.compute_standings(
+            games, chain=stage.chain, shootouts=stage_shootouts(stage), entries=list(entries)
+        )
+    except engine.EngineInputError as exc:
+        # A shoot-out recorded for a tie that later corrections undid: show the standings
+        # without shoot-outs and say why, rather than failing the page.
+        problem = f"Recorded shoot-outs no longer match the ties: {exc}"
+        result = engine.compute_standings(games, chain=stage.chain, entries=list(entries))
     advance = stage.advance_count or 0
     lines = [
         StandingLine(
@@ -118,4 +125,4 @@ def stage_standings(stage: Stage) -> StageStandings:
         for row in result.rows
     ]
     required = [[entries[e] for e in group] for group in result.shootouts_required]
-    return StageStandings(stage=stage, lines=lines, shootouts_required=required)
+    return StageStandings(stage=stage, lines=lines, shootouts_required=required, problem=problem)

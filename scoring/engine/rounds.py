@@ -36,6 +36,8 @@ def _is_whole(value: object) -> bool:
 
 def as_pair(value: object, what: str) -> Pair:
     """Check that ``value`` is two whole numbers (one per side) and return it as a tuple."""
+    if type(value) is tuple and len(value) == 2 and type(value[0]) is type(value[1]) is int:
+        return value  # the common case, kept cheap: standings pages build thousands of rounds
     if (
         not isinstance(value, tuple | list)
         or len(value) != 2
@@ -104,7 +106,8 @@ class Round:
                     f"points {show(points)} do not follow from board score {show(score)}, "
                     f"which gives {show(expected)}"
                 )
-            object.__setattr__(self, "score", score)
+            if score is not self.score:
+                object.__setattr__(self, "score", score)
         elif points not in ROUND_POINTS:
             raise EngineInputError(
                 f"points {show(points)} are impossible; a round scores 2-0, 1-1, 0-2, "
@@ -115,8 +118,10 @@ class Round:
                 f"points [0, 0] mean time expired before a disc was shot, so there can be no "
                 f"20s, but 20s are {show(twenties)}"
             )
-        object.__setattr__(self, "points", points)
-        object.__setattr__(self, "twenties", twenties)
+        if points is not self.points:
+            object.__setattr__(self, "points", points)
+        if twenties is not self.twenties:
+            object.__setattr__(self, "twenties", twenties)
 
     @classmethod
     def from_score(cls, score: Pair, twenties: Pair) -> Round:

@@ -118,3 +118,19 @@ def test_first_stage_before_the_draw_lists_every_active_entry():
     entries[2].save()
     names = {line.entry.id for line in stage_standings(stage).lines}
     assert names == {entries[0].id, entries[1].id}
+
+
+def test_stale_shootout_is_reported_not_a_500(client):
+    """A shoot-out recorded for a tie that a later correction undid must not break the page."""
+    stage = StageFactory()
+    a, b = (EntryFactory(category=stage.category) for _ in range(2))
+    shootout = ShootOut.objects.create(stage=stage, order=1)
+    ShootOutScore.objects.create(shootout=shootout, entry=a, twenties=5)
+    ShootOutScore.objects.create(shootout=shootout, entry=b, twenties=7)
+    play(stage, a, b, [((2, 0), (2, 0))] * 4)
+    standings = stage_standings(stage)
+    assert "no longer match" in standings.problem
+    assert [line.entry for line in standings.lines] == [a, b]
+    url = reverse("scoring:standings", args=[stage.category.tournament.slug, stage.id])
+    response = client.get(url)
+    assert response.status_code == 200 and b"no longer match" in response.content
