@@ -139,9 +139,8 @@ def main() -> None:
     small = build(40, 10, "bench-small")
     big = build(400, 10, "bench-big")
     games = Game.objects.filter(match__stage=big).count()
-    print(
-        f"field: 400 players, {games} games, {Round.objects.filter(game__match__stage=big).count()} rounds"
-    )
+    rounds = Round.objects.filter(game__match__stage=big).count()
+    print(f"field: 400 players, {games} games, {rounds} rounds")
 
     standings_s = best_of(lambda: stage_standings(big))
     naive_s = best_of(lambda: naive_standings(big), repeat=2)

@@ -323,6 +323,10 @@ def run_shot(
     out_flags: np.ndarray,
     out_contact: np.ndarray,
     out_moved_by: np.ndarray,
+    out_times: np.ndarray,
+    cl_t: np.ndarray,
+    cl_i: np.ndarray,
+    cl_j: np.ndarray,
     ev_t: np.ndarray,
     ev_kind: np.ndarray,
     ev_i: np.ndarray,
@@ -338,14 +342,17 @@ def run_shot(
     sgl_k: np.ndarray,
     sgl_o: np.ndarray,
     pair_t: np.ndarray,
-) -> tuple[int, bool, float]:
+) -> tuple[int, bool, float, int]:
     """Simulate one shot from the given state until every disc rests (or the event cap).
 
     Inputs: positions (N, 2), velocities (N, 2), spins (N,), statuses (N,) as ``codes``; the
-    packed parameters and the peg centres (K, 2). Outputs are written into the ``out_*`` arrays
-    and, if ``record``, the ``ev_*`` arrays (capacity ``max_events``). ``st`` ... ``pair_t`` are
-    scratch space (N x NS, N, N, N, N, N, N x N). Returns (number of events, whether the cap cut
-    the shot short, time of the last event).
+    packed parameters and the peg centres (K, 2). Outputs are written into the ``out_*`` arrays:
+    final state, flags, ``out_contact`` (N, N) time of each pair's first contact (inf if none),
+    ``out_moved_by``, ``out_times`` (N, 2) time each disc first left the surface and last flew
+    back onto it (NaN if never); every disc-disc contact goes to the log ``cl_*`` while it has
+    room; if ``record``, every event goes to the ``ev_*`` arrays (capacity ``max_events``).
+    ``st`` ... ``pair_t`` are scratch space (N x NS, N, N, N, N, N, N x N). Returns (number of
+    events, whether the cap cut the shot short, time of the last event, number of contacts).
     """
     n = pos.shape[0]
     touch_r = prm[P_TOUCH_R]
@@ -363,7 +370,9 @@ def run_shot(
         band[i] = 0
         zone[i] = 0
         for k in range(n):
-            out_contact[i, k] = 0
+            out_contact[i, k] = INF
+        out_times[i, 0] = np.nan
+        out_times[i, 1] = np.nan
         st[i, S_TZONE] = 0.0
         st[i, S_TEDGE] = 0.0
         x = pos[i, 0]
@@ -488,10 +497,14 @@ def run_shot(
             )
             _after_pair_hit(st, i, j, t, vix, viy, wi, rest_i, status, flags, out_moved_by, prm)
             _after_pair_hit(st, j, i, t, vjx, vjy, wj, rest_j, status, flags, out_moved_by, prm)
-            if out_contact[i, j] == 0:
-                n_contact += 1
-                out_contact[i, j] = n_contact
-                out_contact[j, i] = n_contact
+            if out_contact[i, j] == INF:
+                out_contact[i, j] = t
+                out_contact[j, i] = t
+            if n_contact < cl_t.shape[0]:
+                cl_t[n_contact] = t
+                cl_i[n_contact] = i
+                cl_j[n_contact] = j
+            n_contact += 1
         elif kind == EV_RAIL:
             x, y = position(st, i, t)
             vx, vy = velocity(st, i, t)
@@ -528,12 +541,15 @@ def run_shot(
             st[i, S_TEDGE] = t
             _rebase(st, i, t, vx, vy, w, status, prm)
             flags[i] |= F_LEFT_SURFACE | F_TOUCHED_LINE
+            if np.isnan(out_times[i, 0]):
+                out_times[i, 0] = t
         elif kind == EV_RETURN:
             vx, vy = velocity(st, i, t)
             w = spin(st, i, t)
             status[i] = SURFACE
             _rebase(st, i, t, vx, vy, w, status, prm)
             flags[i] |= F_RETURNED
+            out_times[i, 1] = t
         elif kind == EV_DITCH:
             _rebase(st, i, t, 0.0, 0.0, 0.0, status, prm)
             status[i] = DITCH
@@ -574,7 +590,7 @@ def run_shot(
         out_spin[i] = spin(st, i, t)
         if status[i] == SURFACE and x * x + y * y >= touch2:
             flags[i] |= F_TOUCHED_LINE
-    return n_ev, hit_cap, t
+    return n_ev, hit_cap, t, n_contact
 
 
 @njit(cache=True)
@@ -595,11 +611,14 @@ def simulate_batch_kernel(
     out_flags: np.ndarray,
     out_contact: np.ndarray,
     out_moved_by: np.ndarray,
+    out_times: np.ndarray,
     out_n_events: np.ndarray,
     out_hit_cap: np.ndarray,
     out_t_end: np.ndarray,
 ) -> None:
     """Simulate B shots, each from its own resting state (B, N, 2) with its statuses (B, N).
+
+    Outputs per shot as in ``run_shot`` (no contact log, no event record).
 
     Shot b puts disc ``shooter[b]`` at ``shot_pos[b]`` on the surface with velocity
     ``shot_vel[b]`` and spin ``shot_spin[b]``; every other disc starts at rest. Events are not
@@ -618,6 +637,9 @@ def simulate_batch_kernel(
     sgl_k = np.empty(n, dtype=np.int64)
     sgl_o = np.empty(n, dtype=np.int64)
     pair_t = np.empty((n, n))
+    cl_t = np.empty(0)
+    cl_i = np.empty(0, dtype=np.int32)
+    cl_j = np.empty(0, dtype=np.int32)
     ev_t = np.empty(0)
     ev_k = np.empty(0, dtype=np.int32)
     ev_i = np.empty(0, dtype=np.int32)
@@ -641,7 +663,7 @@ def simulate_batch_kernel(
         vel[k, 1] = shot_vel[b, 1]
         spin0[k] = shot_spin[b]
         status_in[k] = SURFACE
-        n_ev, cap, t_end = run_shot(
+        n_ev, cap, t_end, _ = run_shot(
             pos,
             vel,
             spin0,
@@ -657,6 +679,10 @@ def simulate_batch_kernel(
             out_flags[b],
             out_contact[b],
             out_moved_by[b],
+            out_times[b],
+            cl_t,
+            cl_i,
+            cl_j,
             ev_t,
             ev_k,
             ev_i,
@@ -695,6 +721,10 @@ def simulate_one_kernel(
     out_flags: np.ndarray,
     out_contact: np.ndarray,
     out_moved_by: np.ndarray,
+    out_times: np.ndarray,
+    cl_t: np.ndarray,
+    cl_i: np.ndarray,
+    cl_j: np.ndarray,
     ev_t: np.ndarray,
     ev_kind: np.ndarray,
     ev_i: np.ndarray,
@@ -703,7 +733,7 @@ def simulate_one_kernel(
     ev_vel: np.ndarray,
     ev_spin: np.ndarray,
     ev_status: np.ndarray,
-) -> tuple[int, bool, float]:
+) -> tuple[int, bool, float, int]:
     """One shot from an arbitrary state (any disc may be moving), with its scratch space."""
     n = pos.shape[0]
     st = np.zeros((n, NS))
@@ -729,6 +759,10 @@ def simulate_one_kernel(
         out_flags,
         out_contact,
         out_moved_by,
+        out_times,
+        cl_t,
+        cl_i,
+        cl_j,
         ev_t,
         ev_kind,
         ev_i,
