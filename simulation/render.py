@@ -42,7 +42,7 @@ TRAY_GAP = 0.03
 
 
 def _mm(value: float) -> str:
-    return f"{value * 1000:.2f}"
+    return f"{value * 1000:.3f}"
 
 
 def _point(x: float, y: float) -> tuple[str, str]:

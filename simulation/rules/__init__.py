@@ -19,3 +19,71 @@ Modules, each named for what it decides:
 - ``tally``: board totals and the 2-1-0 round points (NCA 2a).
 - ``round``: a round's turn keeping (NCA 2a, 4a, 5a).
 """
+
+from simulation.rules.facts import Contact, DiscFacts, EndStatus, ShotFacts
+from simulation.rules.geometry import DEFAULT_GEOMETRY, BoardGeometry
+from simulation.rules.placement import Placement, ShotRequest, parse_shot, place_shot
+from simulation.rules.regions import disc_value, reaches_the_15, region_value
+from simulation.rules.removal import Reason
+from simulation.rules.round import RoundKeeper
+from simulation.rules.ruling import Removal, Ruling, Twenty, judge_shot
+from simulation.rules.seats import (
+    DOUBLES,
+    SINGLES,
+    game_first_seat,
+    hammer_seat,
+    next_seat,
+    round_first_seat,
+    turn_order,
+)
+from simulation.rules.state import BoardState, Disc, parse_seats, parse_state
+from simulation.rules.tally import board_scores, round_points
+from simulation.rules.validity import Foul
+from simulation.rules.variants import (
+    RULE_SETS,
+    RemovalScope,
+    ReturningDamage,
+    RuleSet,
+    get_rules,
+)
+
+__all__ = [
+    "DEFAULT_GEOMETRY",
+    "DOUBLES",
+    "RULE_SETS",
+    "SINGLES",
+    "BoardGeometry",
+    "BoardState",
+    "Contact",
+    "Disc",
+    "DiscFacts",
+    "EndStatus",
+    "Foul",
+    "Placement",
+    "Reason",
+    "Removal",
+    "RemovalScope",
+    "ReturningDamage",
+    "RoundKeeper",
+    "RuleSet",
+    "Ruling",
+    "ShotFacts",
+    "ShotRequest",
+    "Twenty",
+    "board_scores",
+    "disc_value",
+    "game_first_seat",
+    "get_rules",
+    "hammer_seat",
+    "judge_shot",
+    "next_seat",
+    "parse_seats",
+    "parse_shot",
+    "parse_state",
+    "place_shot",
+    "reaches_the_15",
+    "region_value",
+    "round_first_seat",
+    "round_points",
+    "turn_order",
+]

@@ -73,6 +73,14 @@ class BoardGeometry:
         """Half the painted line width."""
         return self.line_width / 2
 
+    @property
+    def hole_support_radius(self) -> float:
+        """How close to the hole's centre a flat disc's centre may lie before the disc drops in.
+
+        Its centre of mass is unsupported within sqrt(R_hole² - r²) of the hole's centre.
+        """
+        return math.sqrt(max(self.hole_radius**2 - self.disc_radius**2, 0.0))
+
     def touches_or_beyond(self, distance: float, line_radius: float) -> bool:
         """Whether a disc centred ``distance`` from the centre reaches the line or passes it.
 

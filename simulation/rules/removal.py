@@ -5,15 +5,15 @@ Out of play on its own account (whatever the validity of the shot):
 - ``ditch``: the disc left the playing surface. WCC: "A disc that at any time leaves the perimeter
   of the raised playing surface is deemed to be officially out of bounds". That holds for a disc
   that bounced back onto the board too: NCA 8f, the damage stays rule — "this disc is
-  out-of-play" — and
-  the WCC damage rule — "An out-of-bounds disc that re-enters the playing surface must be removed
-  from play." Even a 20 it drops into does not count ("except for an out-of-play disc").
+  out-of-play" — and the WCC damage rule — "An out-of-bounds disc that re-enters the playing
+  surface must be removed from play." Even a 20 it drops into does not count ("except for an
+  out-of-play disc").
 - ``line``: the disc came to rest touching or beyond the shooting line (NCA 8c; WCC: "A disc that
   stops on the playing surface and is touching the outer line is deemed out of play"). Under NCA
   8e, the spinning disc rule, a disc that touched or crossed the line and came back inside is still
   in play only if it "does not strike anything other than the playing surface while touching or
-  across the outer boundary line"; the WCC text asks only that it "does not leave the raised
-  playing surface" (rule-set switch ``line_strike_puts_out``).
+  across the outer boundary line" (and the WCC's "returns under its own momentum" asks the same);
+  the family rulebook has no such rule (rule-set switch ``line_strike_puts_out``).
 
 Out of play because the shot was not valid (``foul``): NCA 3b, "the shooting disc and all of the
 other discs that were struck, including any 20's made, shall be removed" — with the scope of "the

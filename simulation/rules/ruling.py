@@ -3,7 +3,9 @@
 The order of judgement follows the rulebooks:
 
 1. Under family rule 8, discs disturbed by a disc that came back onto the board are put back where
-   they were before the shot, and what that disc set off is forgotten (see :mod:`removal`).
+   they lay before the shot, and the contacts that disc set off are forgotten (see
+   :mod:`removal`). "Original positions" is read as the positions before the shot, the only ones
+   on record; the shot disc, which lay nowhere before, stays where it ended.
 2. Each disc's own fate: into the ditch, out on the line, in the 20 hole, a leaner, or in play
    (NCA 8c-8f, 6c).
 3. The valid shot rule (NCA 3a), judged on what the shot did in play.

@@ -143,6 +143,12 @@ def parse_state(raw: object, geometry: BoardGeometry = DEFAULT_GEOMETRY) -> Boar
                 f"{where} is marked a leaner but its centre is {disc.distance:.4f} m from the "
                 f"centre, outside the 20 hole (radius {geometry.hole_radius} m)"
             )
+        if not leaner and disc.distance < geometry.hole_support_radius:
+            raise ValueError(
+                f"{where} at ({x}, {y}) lies over the 20 hole and would drop in: a flat disc in "
+                f"play has its centre at least {geometry.hole_support_radius:.6f} m from the "
+                "centre (mark a disc tilted in the hole as a leaner)"
+            )
         if geometry.touches_shooting_line_or_beyond(x, y):
             limit = geometry.shooting_line_radius - geometry.half_line - geometry.disc_radius
             raise ValueError(

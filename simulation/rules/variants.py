@@ -13,9 +13,10 @@ are the places where their texts differ:
 
 ``line_strike_puts_out`` — when a disc that touched or crossed the shooting line and came back is
     still in play. NCA 8e (the spinning disc rule) requires that it "does not strike anything other
-    than the playing surface while touching or across the outer boundary line"; the WCC text only
-    requires that it "does not leave the raised playing surface"; the family rulebook removes only
-    discs that come to rest touching the line or leave the surface.
+    than the playing surface while touching or across the outer boundary line"; the WCC text
+    requires that it "returns under its own momentum", which a disc that struck something out
+    there (or was struck) did not; the family rulebook removes only discs that come to rest
+    touching the line (scoring 3) or leave the surface (rule 8).
 
 ``returning_damage`` — what happens to discs moved by a disc that left the surface and came back.
     NCA 8f and the WCC damage rule: the damage stays and 20s made count. Family rule 8: "all disks
@@ -87,7 +88,6 @@ WCC = RuleSet(
     name="wcc",
     no_hit_removal=RemovalScope.OWN_STRUCK,
     no_hiding_removal=RemovalScope.OWN_STRUCK,
-    line_strike_puts_out=False,
     description="World Crokinole Championship tournament rules.",
 )
 

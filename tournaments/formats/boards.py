@@ -8,8 +8,8 @@ boards, the extra games wait for a second time slot of that round.
 Each slot is an assignment problem (games to boards, a cost for a player meeting the board they
 just used). Games keep the board their list position gives them unless that repeats a board;
 a repeat is repaired by a swap with another game or a move to a free board, which always succeeds
-when at least four games are played or enough boards are free. Small rooms (few boards) are
-solved exactly over all rounds together, because there a choice in one round can corner the next.
+when at least four games are played or enough boards are free. Small rooms (few boards and
+games) are solved exactly, by trying every arrangement of the slot.
 """
 
 from __future__ import annotations
@@ -79,10 +79,6 @@ def assign_boards_in_slots(
         slots[0] = slots[0] + [replace(p, board=None) for p in rnd if p.b is None]
         split.append(slots)
 
-    if all(len(slots) == 1 for slots in split) and _small(split, working):
-        placed = _exact_over_rounds([slots[0] for slots in split], working)
-        return [[rnd] for rnd in placed]
-
     result: list[list[Round]] = []
     previous: dict[EntryId, int] = {}
     for slots in split:
@@ -151,16 +147,6 @@ def _arrangements(games: int, boards: int) -> int:
     return result
 
 
-def _small(split: list[list[list[Pairing]]], working: list[int]) -> bool:
-    return all(
-        _arrangements(_count_games(slots[0]), len(working)) <= _EXACT_LIMIT for slots in split
-    )
-
-
-def _count_games(slot: Sequence[Pairing]) -> int:
-    return sum(1 for p in slot if p.b is not None)
-
-
 def _cost(
     game: Pairing, index: int, position: int, previous: dict[EntryId, int], board: int
 ) -> int:
@@ -225,61 +211,3 @@ def _greedy_with_repair(
                 position[i], position[k] = position[k], position[i]
                 break
     return position
-
-
-def _exact_over_rounds(rounds: list[list[Pairing]], working: list[int]) -> list[Round]:
-    """Fewest repeats over all rounds together (then boards closest to list order), by dynamic
-    programming over each round's arrangements; only used when every round has few of them."""
-    layers = []
-    for rnd in rounds:
-        games = [p for p in rnd if p.b is not None]
-        orders = list(itertools.permutations(range(len(working)), len(games)))
-        layers.append((games, [p for p in rnd if p.b is None], orders))
-
-    def boards_of(games: list[Pairing], order: tuple[int, ...]) -> dict[EntryId, int]:
-        return {e: working[pos] for g, pos in zip(games, order, strict=True) for e in g.entries}
-
-    def own_cost(games: list[Pairing], order: tuple[int, ...]) -> int:
-        return sum(abs(i - pos) for i, pos in enumerate(order))
-
-    best: list[tuple[int, int | None]] = []  # per arrangement of the latest round: cost, parent
-    history: list[list[tuple[int, int | None]]] = []
-    for number, (games, _byes, orders) in enumerate(layers):
-        layer = []
-        for order in orders:
-            own = own_cost(games, order)
-            if number == 0:
-                layer.append((own, None))
-                continue
-            prev_games, _, prev_orders = layers[number - 1]
-            choice: tuple[int, int | None] | None = None
-            for index, prev_order in enumerate(prev_orders):
-                before = boards_of(prev_games, prev_order)
-                cost = (
-                    best[index][0]
-                    + own
-                    + sum(
-                        _REPEAT
-                        for g, pos in zip(games, order, strict=True)
-                        for e in g.entries
-                        if before.get(e) == working[pos]
-                    )
-                )
-                if choice is None or cost < choice[0]:
-                    choice = (cost, index)
-            assert choice is not None
-            layer.append(choice)
-        best = layer
-        history.append(layer)
-
-    pick = min(range(len(best)), key=lambda index: best[index][0]) if best else 0
-    placed: list[Round] = [[] for _ in layers]
-    for number in range(len(layers) - 1, -1, -1):
-        games, byes, orders = layers[number]
-        order = orders[pick]
-        placed[number] = [
-            replace(g, board=working[pos]) for g, pos in zip(games, order, strict=True)
-        ] + byes
-        parent = history[number][pick][1]
-        pick = parent if parent is not None else 0
-    return placed

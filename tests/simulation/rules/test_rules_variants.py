@@ -36,7 +36,8 @@ def test_returning_damage_and_overhang_switches():
     assert get_rules("nca").quadrant_overhang == 1.0
     assert get_rules("family").quadrant_overhang == 0.0
     assert get_rules("nca").line_strike_puts_out
-    assert not get_rules("wcc").line_strike_puts_out
+    assert get_rules("wcc").line_strike_puts_out
+    assert not get_rules("family").line_strike_puts_out
 
 
 def test_rule_sets_are_frozen_and_checked():

@@ -94,6 +94,18 @@ def test_a_rematch_is_avoided_even_at_the_cost_of_a_score_gap():
     assert swiss_round(standings, previous) == [Pairing("A", "C"), Pairing("B", "D")]
 
 
+def test_one_big_score_gap_costs_more_than_smaller_ones_spread_out():
+    """Squared gaps: 2, 8 and 1 (69) beat 9, 0 and 0 (81) although the plain sum is larger."""
+    scores = [("A", 10), ("B", 8), ("C", 8), ("D", 1), ("E", 0), ("F", 0)]
+    standings = [SwissStanding(e, s) for e, s in scores]
+    previous = [[Pairing("A", "C")], [Pairing("C", "D")], [Pairing("D", "F")]]
+    assert swiss_round(standings, previous) == [
+        Pairing("A", "B"),
+        Pairing("C", "F"),
+        Pairing("D", "E"),
+    ]
+
+
 def test_the_bye_goes_to_the_lowest_ranked_entry_without_one():
     standings = [SwissStanding(e, s) for e, s in [("A", 4), ("B", 2), ("C", 2), ("D", 0), ("E", 0)]]
     assert swiss_round(standings)[-1] == Pairing("E", None)

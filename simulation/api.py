@@ -1,0 +1,324 @@
+"""The simulation's public entry points: one shot, or a scripted round, JSON-compatible in and out.
+
+``simulate_shot`` places the shot (refusing an illegal one), runs the physics core on the board, and
+has the rules judge what happened. ``run_round`` plays a list of shots as a round, checking whose
+turn it is and the discs each player has left, and counts the board at the end.
+
+Units: metres, seconds, m/s, degrees; origin at the board's centre, x to the right, y up, seen from
+above. The physics core is imported on first use, so that importing this module (and a command
+line that only reports bad input) stays quick.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from simulation.rules.facts import Contact, DiscFacts, EndStatus, ShotFacts
+from simulation.rules.geometry import DEFAULT_GEOMETRY, BoardGeometry
+from simulation.rules.placement import Placement, ShotRequest, parse_shot, place_shot
+from simulation.rules.round import RoundKeeper
+from simulation.rules.ruling import Ruling, judge_shot
+from simulation.rules.state import BoardState, parse_seats, parse_state
+from simulation.rules.variants import DEFAULT_RULES, RuleSet, get_rules
+
+if TYPE_CHECKING:
+    from simulation.physics import PhysicsParams, ShotResult
+
+__all__ = ["run_round", "simulate_shot"]
+
+RELEASE = "release"
+"""Kind of the first event of every shot: the disc leaves the finger."""
+
+
+@lru_cache(maxsize=1)
+def _physics_params() -> PhysicsParams:
+    from simulation.physics import DEFAULT_PARAMS
+
+    return DEFAULT_PARAMS
+
+
+def geometry_from_params(params: PhysicsParams) -> BoardGeometry:
+    """The rules' view of the board, taken from the physics parameters so both agree."""
+    return BoardGeometry(
+        surface_radius=params.surface_radius,
+        shooting_line_radius=params.shooting_line_radius,
+        line_10_5_radius=params.ten_five_radius,
+        line_15_10_radius=params.peg_circle_radius,
+        hole_radius=params.hole_radius,
+        disc_radius=params.disc_radius,
+        line_width=params.line_width,
+        peg_radius=params.peg_radius,
+    )
+
+
+def _geometry() -> BoardGeometry:
+    """The board the rules measure: the tournament board the physics core simulates by default.
+
+    Taken from the rules' own figures so that checking input never has to load (and compile) the
+    physics; a test keeps them equal to the physics defaults.
+    """
+    return DEFAULT_GEOMETRY
+
+
+def _check_seed(seed: object) -> int | None:
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a whole number of at least 0 or null, not {seed!r}")
+    return seed
+
+
+def _status(code: int) -> EndStatus:
+    from simulation.physics import codes
+
+    if code == codes.SURFACE:
+        return EndStatus.SURFACE
+    if code == codes.CAPTURED:
+        return EndStatus.HOLE
+    if code == codes.LEANER:
+        return EndStatus.LEANER
+    # In the ditch, or still over it when the event cap cut the shot short: off the surface.
+    return EndStatus.DITCH
+
+
+def _time(value: float) -> float | None:
+    return None if math.isnan(value) else float(value)
+
+
+def _facts(ids: list[str], sides: list[int], result: ShotResult) -> ShotFacts:
+    """The facts of the shot, as the rules want them, from the physics result."""
+    discs = tuple(
+        DiscFacts(
+            id=ids[k],
+            side=sides[k],
+            x=float(result.positions[k, 0]),
+            y=float(result.positions[k, 1]),
+            status=_status(int(result.status[k])),
+            touched_line=bool(result.touched_line[k]),
+            struck_beyond_line=bool(result.struck_beyond_line[k]),
+            left_surface_at=_time(result.left_surface_at[k]),
+            returned_at=_time(result.returned_at[k]),
+        )
+        for k in range(len(ids))
+    )
+    contacts = tuple(
+        # The striker first: the disc that set the other moving, where the physics says so.
+        Contact(t=t, a=ids[j], b=ids[i]) if result.moved_by[i] == j else Contact(t, ids[i], ids[j])
+        for t, i, j in result.contact_log
+    )
+    return ShotFacts(shooter=ids[-1], discs=discs, contacts=contacts)
+
+
+def _disc_state(disc_id: str, x: float, y: float, vx: float, vy: float, status: str) -> dict:
+    return {"id": disc_id, "x": x, "y": y, "vx": vx, "vy": vy, "status": status}
+
+
+def _events(ids: list[str], result: ShotResult, placement: Placement) -> list[dict[str, Any]]:
+    """The event record as JSON: each event with the state, just after it, of every disc that
+    moved since the previous record or took part in it (the rest lie where they were)."""
+    from simulation.physics import codes
+
+    shooter = ids[-1]
+    events: list[dict[str, Any]] = [
+        {
+            "t": 0.0,
+            "kind": RELEASE,
+            "ids": [shooter],
+            "discs": [
+                _disc_state(
+                    shooter, placement.x, placement.y, placement.vx, placement.vy, "surface"
+                )
+            ],
+            "deceleration": result.params.decel,
+        }
+    ]
+    previous_pos = result.initial_positions
+    previous_vel = result.initial_velocities
+    previous_status = result.initial_status
+    for event in result.events:
+        involved = [event.disc]
+        entry: dict[str, Any] = {"t": event.t, "kind": event.kind}
+        if event.code in (codes.EV_DISC_DISC, codes.EV_DITCH_DISC) and event.other >= 0:
+            involved.append(event.other)
+        elif event.code == codes.EV_DISC_PEG:
+            entry["peg"] = event.other
+        entry["ids"] = [ids[k] for k in involved]
+        states = []
+        for k, disc_id in enumerate(ids):
+            changed = (
+                k in involved
+                or int(event.status[k]) != int(previous_status[k])
+                or bool((event.positions[k] != previous_pos[k]).any())
+                or bool((event.velocities[k] != previous_vel[k]).any())
+            )
+            if changed:
+                states.append(
+                    _disc_state(
+                        disc_id,
+                        float(event.positions[k, 0]),
+                        float(event.positions[k, 1]),
+                        float(event.velocities[k, 0]),
+                        float(event.velocities[k, 1]),
+                        codes.STATUS_NAMES[int(event.status[k])],
+                    )
+                )
+        entry["discs"] = states
+        events.append(entry)
+        previous_pos, previous_vel, previous_status = (
+            event.positions,
+            event.velocities,
+            event.status,
+        )
+    return events
+
+
+def _simulate(
+    board: BoardState, request: ShotRequest, rules: RuleSet, geometry: BoardGeometry
+) -> tuple[Ruling, list[dict[str, Any]]]:
+    """Place, simulate and judge one shot: the ruling and the JSON event record."""
+    if request.seat not in board.seats:
+        raise ValueError(
+            f"seat {request.seat} is not in play: the occupied seats are {sorted(board.seats)}"
+        )
+    if any(disc.id == request.id for disc in board.discs):
+        raise ValueError(
+            f"shot id {request.id!r} is already on the board: give the shot its own id"
+        )
+    placement = place_shot(
+        request.seat,
+        request.position,
+        request.angle,
+        request.speed,
+        rules,
+        radius=request.radius,
+        discs=board.discs,
+        geometry=geometry,
+    )
+    from simulation.physics import codes, simulate
+
+    ids = [disc.id for disc in board.discs] + [request.id]
+    sides = [disc.side for disc in board.discs] + [board.side_of(request.seat)]
+    positions = [(disc.x, disc.y) for disc in board.discs] + [(placement.x, placement.y)]
+    velocities = [(0.0, 0.0)] * len(board.discs) + [(placement.vx, placement.vy)]
+    status = [codes.LEANER if disc.leaner else codes.SURFACE for disc in board.discs]
+    status.append(codes.SURFACE)
+    result = simulate(positions, velocities, None, status, _physics_params())
+    ruling = judge_shot(board, _facts(ids, sides, result), rules, geometry)
+    return ruling, _events(ids, result, placement)
+
+
+def _outcome(ruling: Ruling, events: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "valid": ruling.valid,
+        "foul": None if ruling.foul is None else str(ruling.foul),
+        "discs": [disc.to_json() for disc in ruling.discs],
+        "twenties": [{"id": t.id, "side": t.side} for t in ruling.twenties],
+        "removed": [{"id": r.id, "reason": str(r.reason)} for r in ruling.removed],
+        "events": events,
+        "touched": [list(pair) for pair in ruling.touched],
+    }
+
+
+def simulate_shot(
+    state: Mapping[str, Any] | None,
+    shot: Mapping[str, Any],
+    rules: str = DEFAULT_RULES,
+    seed: int | None = None,
+) -> dict[str, Any]:
+    """Simulate one shot from ``state`` and rule on it.
+
+    ``state``: ``{"discs": [{"id", "side", "x", "y"}, ...], "seats": {"0": 0, "2": 1}}``.
+    ``shot``: ``{"seat", "position", "angle", "speed", "radius"?, "id"?}`` (id default "shot").
+    Returns ``{"valid", "foul", "discs", "twenties", "removed", "events", "touched"}``:
+
+    - ``discs``: the discs in play after the shot, as in ``state`` (a leaner: ``"leaner": true``);
+    - ``twenties``: ``{"id", "side"}`` of each disc that ended flat in the 20 hole and counts;
+    - ``removed``: ``{"id", "reason"}``, the reason ``"ditch"`` (left the surface, even if it came
+      back), ``"line"`` (at rest touching or beyond the shooting line, or back inside after
+      striking something out there) or ``"foul"`` (taken off by an invalid shot);
+    - ``events``: a ``"release"`` event (t = 0, with the board's ``deceleration`` in m/s²) and then
+      every physics event (``"disc-disc"``, ``"disc-peg"`` with its ``"peg"``, ``"rail"``,
+      ``"line"``, ``"edge"``, ``"return"``, ``"ditch"``, ``"hole"``, ``"leaner"``, ``"stop"``, ...)
+      with ``"t"``, ``"ids"`` and, in ``"discs"``, the position, velocity and status just after it
+      of every disc that moved since the previous event or took part in it;
+    - ``touched``: each pair of discs that touched (the striker first where the physics knows it),
+      in the order of first contact.
+
+    Raises ``ValueError`` for an illegal shot or malformed input, saying what is wrong.
+
+    The physics is deterministic: the same input gives the same outcome, whatever ``seed``
+    (accepted, and checked, for the interface's sake).
+    """
+    rule_set = get_rules(rules)
+    _check_seed(seed)
+    geometry = _geometry()
+    board = parse_state(state, geometry)
+    ruling, events = _simulate(board, parse_shot(shot), rule_set, geometry)
+    return _outcome(ruling, events)
+
+
+def run_round(
+    shots: Sequence[Mapping[str, Any]],
+    seats: Mapping[Any, int] | None = None,
+    discs_per_player: int | None = None,
+    rules: str = DEFAULT_RULES,
+    first_seat: int | None = None,
+    seed: int | None = None,
+) -> dict[str, Any]:
+    """Play a scripted round: each shot in turn from an empty board, then count the board.
+
+    ``shots``: shot dicts as for :func:`simulate_shot`, in the order they are shot; each must come
+    from the seat whose turn it is (clockwise from ``first_seat``, default the lowest occupied
+    seat) while that player has discs left (``discs_per_player``, default 8 in singles, 6 in
+    doubles). A shot without an id gets its side's letter and number (a1, a2, ... for side 0; b1,
+    ... for side 1). Fewer shots than a full round is a round cut short by time (NCA 8b).
+
+    Returns the seats, the first and last seat, every shot with its outcome, the board ``score``
+    (20s included), the ``points`` (2-1-0; 0-0 when no disc was shot), the ``twenties`` per side,
+    the 20 discs ``set_aside`` and the final ``state``. Raises ``ValueError`` naming the shot at
+    fault.
+    """
+    rule_set = get_rules(rules)
+    _check_seed(seed)
+    if isinstance(shots, str | bytes) or not isinstance(shots, Sequence):
+        raise ValueError(f"shots must be a list of shot objects, not {shots!r}")
+    seating = parse_seats(seats)
+    keeper = RoundKeeper.start(seating, discs_per_player, first_seat)
+    geometry = _geometry()
+    records: list[dict[str, Any]] = []
+    set_aside: list[dict[str, Any]] = []
+    for number, raw in enumerate(shots, start=1):
+        try:
+            if not isinstance(raw, Mapping):
+                raise ValueError(f"a shot must be an object, not {raw!r}")
+            request = parse_shot(raw)
+            seat = keeper.check_turn(request.seat)
+            if "id" not in raw:
+                request = replace(request, id=keeper.default_id(seat))
+            ruling, events = _simulate(keeper.state, request, rule_set, geometry)
+        except ValueError as error:
+            raise ValueError(f"shot {number}: {error}") from None
+        keeper.record(seat, ruling)
+        outcome = _outcome(ruling, events)
+        set_aside.extend(outcome["twenties"])
+        records.append({"seat": seat, "shot": request.to_json(), "outcome": outcome})
+    score = keeper.scores(geometry)
+    points = keeper.points(geometry)
+    return {
+        "rules": rule_set.name,
+        "seats": {str(seat): side for seat, side in sorted(keeper.seats.items())},
+        "discs_per_player": keeper.discs_per_player,
+        "first": keeper.first_seat,
+        "hammer": keeper.hammer,
+        "complete": keeper.finished,
+        "shots": records,
+        "score": list(score),
+        "points": list(points),
+        "twenties": list(keeper.twenties),
+        "set_aside": set_aside,
+        "state": keeper.state.to_json(),
+    }
