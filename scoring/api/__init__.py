@@ -1,0 +1,1 @@
+"""REST API for scorecards, their workflow and the standings."""

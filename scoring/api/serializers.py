@@ -1,0 +1,214 @@
+"""Serializers for scorecards, their workflow actions and the standings.
+
+Input serializers check only the shape of a request (pairs of whole numbers, required fields);
+the rules of the game (2-1-0 points, 20s within the discs a side had, board scores in 5s) are the
+scoring services' to check, so the API says exactly what the card pages say, round named.
+"""
+
+from typing import Any
+
+from rest_framework import serializers
+
+from scoring.models import CardRow, ScoreCard
+from tournaments.api.serializers import EntrySummarySerializer
+from tournaments.models import Entry, Game, Stage
+
+
+def pair(help_text: str, **kwargs: Any) -> serializers.ListField:
+    """Two whole numbers, the first for the side the row (or ruling) is written from."""
+    return serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        min_length=2,
+        max_length=2,
+        help_text=help_text,
+        **kwargs,
+    )
+
+
+class RoundLineSerializer(serializers.Serializer):
+    """A round as stored on a card row: the first number of each pair is the card owner's."""
+
+    points = pair("Round points: [own, opponent].", read_only=True)
+    twenties = pair("20s: [own, opponent].", read_only=True)
+    score = pair("Board totals, 20s included, when given.", read_only=True, allow_null=True)
+    time_expired = serializers.BooleanField(read_only=True)
+
+
+class RoundListSerializer(serializers.ListSerializer):
+    """A list of rounds whose errors are keyed ``"round 1"``, ``"round 2"``..., as players and
+    the service messages count them, rather than by position from 0."""
+
+    def to_internal_value(self, data: Any) -> list[dict[str, Any]]:
+        try:
+            return super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            detail = exc.detail
+            if isinstance(detail, dict) and all(isinstance(k, int) for k in detail):
+                raise serializers.ValidationError(
+                    {f"round {k + 1}": v for k, v in sorted(detail.items())}
+                ) from None
+            if isinstance(detail, list) and all(isinstance(e, dict) for e in detail):
+                raise serializers.ValidationError(
+                    {f"round {i}": e for i, e in enumerate(detail, start=1) if e}
+                ) from None
+            raise
+
+
+class RoundInputSerializer(serializers.Serializer):
+    """One round as a player writes it: points, or the board totals the points follow from."""
+
+    class Meta:
+        list_serializer_class = RoundListSerializer
+
+    points = pair("Round points: 2-0, 1-1 or 0-2.", required=False, allow_null=True)
+    score = pair("Board totals, 20s included (instead of points).", required=False, allow_null=True)
+    twenties = pair("20s sunk by each side.", required=False, default=[0, 0])
+    time_expired = serializers.BooleanField(
+        default=False, help_text="Time ran out before any disc was shot: 0-0 (WCC)."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs["time_expired"] and attrs.get("points") is None and not attrs.get("score"):
+            raise serializers.ValidationError("Give the points or the board scores of the round.")
+        return attrs
+
+
+class CardRowSerializer(serializers.ModelSerializer):
+    """One game on a card. ``version`` goes back with every change, so that two people editing
+    the same row cannot overwrite each other unknowingly."""
+
+    match = serializers.IntegerField(source="game.match_id", read_only=True)
+    round_of_play = serializers.IntegerField(source="game.match.round_of_play", read_only=True)
+    game_number = serializers.IntegerField(source="game.number", read_only=True)
+    rounds = RoundLineSerializer(many=True, read_only=True)
+    total_points = serializers.IntegerField(read_only=True)
+    total_points_against = serializers.IntegerField(read_only=True)
+    total_twenties = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = CardRow
+        fields = [
+            "id",
+            "card",
+            "game",
+            "match",
+            "round_of_play",
+            "game_number",
+            "status",
+            "version",
+            "rounds",
+            "total_points",
+            "total_points_against",
+            "total_twenties",
+            "simulated",
+            "validated_number",
+            "validated_initials",
+            "validated_at",
+            "referee_initials",
+            "verified_at",
+            "void_reason",
+            "updated_at",
+        ]
+        read_only_fields = fields
+
+
+class ScoreCardSerializer(serializers.ModelSerializer):
+    entry = EntrySummarySerializer(read_only=True)
+    category = serializers.CharField(source="stage.category.name", read_only=True)
+    tournament = serializers.CharField(source="stage.category.tournament.slug", read_only=True)
+    rows = CardRowSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = ScoreCard
+        fields = ["id", "tournament", "category", "stage", "entry", "created_at", "rows"]
+        read_only_fields = fields
+
+
+class OpenCardSerializer(serializers.Serializer):
+    """Open (or find) the card of an entry for a stage."""
+
+    stage = serializers.PrimaryKeyRelatedField(
+        queryset=Stage.objects.select_related("category__tournament")
+    )
+    entry = serializers.PrimaryKeyRelatedField(
+        queryset=Entry.objects.select_related("player", "team__player_one", "team__player_two")
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["entry"].category_id != attrs["stage"].category_id:
+            raise serializers.ValidationError(
+                {"entry": f"{attrs['entry']} does not play in {attrs['stage']}."}
+            )
+        return attrs
+
+
+class FillRowSerializer(serializers.Serializer):
+    game = serializers.PrimaryKeyRelatedField(queryset=Game.objects.all())
+    rounds = RoundInputSerializer(many=True, allow_empty=False)
+    version = serializers.IntegerField(
+        min_value=0,
+        required=False,
+        allow_null=True,
+        help_text="The row's version as you read it; leave out for a new row. A row saved by "
+        "someone else since then is refused with 409.",
+    )
+    referee_initials = serializers.CharField(
+        max_length=5,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="A correction after validation: the referee's initials.",
+    )
+
+
+class ValidateRowSerializer(serializers.Serializer):
+    opponent_number = serializers.CharField(
+        max_length=20, help_text="The opponent's player ID number, as on their card."
+    )
+    initials = serializers.CharField(max_length=5, help_text="The opponent's initials.")
+    version = serializers.IntegerField(
+        min_value=0, help_text="The row's version as the opponent read it."
+    )
+
+
+class VoidCardSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        max_length=200, help_text="Why, e.g. missing full name, ID or category, or not legible."
+    )
+    rows = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Row ids to void; leave out to void every row of the card.",
+    )
+
+
+class ResolveDisputeSerializer(serializers.Serializer):
+    rounds = RoundInputSerializer(
+        many=True, allow_empty=False, help_text="The ruling, from entry A's side of the match."
+    )
+    initials = serializers.CharField(max_length=5, help_text="The head referee's initials.")
+
+
+class StandingLineSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    entry = EntrySummarySerializer()
+    games = serializers.IntegerField()
+    points = serializers.IntegerField()
+    twenties = serializers.IntegerField()
+    tiebreak = serializers.CharField(
+        allow_null=True, help_text="The tiebreak step that set the entry apart, if any."
+    )
+    advances = serializers.BooleanField(help_text="Goes on to the next stage.")
+
+
+class StageStandingsSerializer(serializers.Serializer):
+    stage = serializers.IntegerField(source="stage.id")
+    name = serializers.CharField(source="stage.name")
+    chain = serializers.ListField(
+        source="stage.chain", child=serializers.CharField(), help_text="Tiebreaks after points."
+    )
+    lines = StandingLineSerializer(many=True)
+    shootouts_required = serializers.ListField(
+        child=EntrySummarySerializer(many=True),
+        help_text="Groups of entries still tied after every tiebreak: each needs a shoot-out.",
+    )

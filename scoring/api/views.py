@@ -1,0 +1,261 @@
+"""Scorecard endpoints: the WCC card workflow as actions over ``scoring.services.scorecards``.
+
+The views only parse the request and call the service; the service checks the permission (the
+card's players fill, the opponent validates, the scoring table verifies and voids, the head
+referee settles disputes) and the rules. Refusals come back as 400 with the reason (the round
+named), 403 for a role that may not act, 409 when someone saved the row since it was read.
+"""
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import exceptions, mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring.api import filters
+from scoring.api.permissions import may_open_card, visible_cards, visible_rows
+from scoring.api.serializers import (
+    CardRowSerializer,
+    FillRowSerializer,
+    OpenCardSerializer,
+    ResolveDisputeSerializer,
+    ScoreCardSerializer,
+    StageStandingsSerializer,
+    ValidateRowSerializer,
+    VoidCardSerializer,
+)
+from scoring.models import CardRow, ScoreCard
+from scoring.selectors import stage_standings
+from scoring.services import scorecards
+from tournaments.api.errors import Conflict, ServiceErrorsMixin
+from tournaments.api.serializers import GameSerializer
+from tournaments.models import Game, Stage
+
+ENTRY_PEOPLE = ("entry__player", "entry__team__player_one", "entry__team__player_two")
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField(help_text="What is wrong, and where.")
+
+
+def refusals(*codes: int) -> dict[int, OpenApiResponse]:
+    """Documented error responses of an action."""
+    words = {
+        400: "Refused: the body says what is wrong (the round is named) or gives field errors.",
+        403: "Your role at the tournament does not allow this.",
+        404: "No such object, or not one you may see.",
+        409: "Someone saved this row since you read it: reload it; nothing was lost.",
+    }
+    return {code: OpenApiResponse(ErrorSerializer, description=words[code]) for code in codes}
+
+
+class ScoringErrorsMixin(ServiceErrorsMixin):
+    """A stale row is a conflict to reload, not a bad request."""
+
+    def as_api_exception(self, exc: Exception) -> Exception:
+        if isinstance(exc, scorecards.StaleRowError):
+            return Conflict(" ".join(exc.messages))
+        return super().as_api_exception(exc)
+
+
+def parse(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data, context={"request": request})
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def card_queryset(cards: QuerySet[ScoreCard]) -> QuerySet[ScoreCard]:
+    """Cards with everything their serializer shows, in a fixed number of queries."""
+    rows = CardRow.objects.select_related("game__match")
+    return (
+        cards.select_related("stage__category__tournament", *ENTRY_PEOPLE)
+        .prefetch_related(Prefetch("rows", queryset=rows))
+        .order_by("stage_id", "entry_id")
+    )
+
+
+@extend_schema_view(
+    create=extend_schema(
+        summary="Open a scorecard",
+        description="Open the card of an entry for a stage, or find it if it is open already "
+        "(200). For the entry's players, referees, the scoring table and the organizers.",
+        request=OpenCardSerializer,
+        responses={200: ScoreCardSerializer, 201: ScoreCardSerializer, **refusals(400, 403)},
+    ),
+)
+class ScoreCardViewSet(
+    ScoringErrorsMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Scorecards: one per entry and stage, a row per game. Visible to the card's players, their
+    opponents in the stage and the tournament's officials."""
+
+    serializer_class = ScoreCardSerializer
+    permission_classes = [IsAuthenticated]
+    filterset_class = filters.ScoreCardFilter
+
+    def get_queryset(self) -> QuerySet[ScoreCard]:
+        return card_queryset(visible_cards(self.request.user))
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = parse(OpenCardSerializer, request)
+        stage, entry = data["stage"], data["entry"]
+        if not may_open_card(request.user, stage, entry):
+            raise exceptions.PermissionDenied("You may not open this scorecard.")
+        existed = ScoreCard.objects.filter(stage=stage, entry=entry).exists()
+        card = scorecards.card_for(stage, entry)
+        return Response(
+            self.get_serializer(self._reloaded(card)).data,
+            status=status.HTTP_200_OK if existed else status.HTTP_201_CREATED,
+        )
+
+    @extend_schema(
+        summary="Fill or correct a row",
+        description="Write the card's row for a game: the card's players before validation; "
+        "afterwards a referee, with their initials. Send the version you read.",
+        request=FillRowSerializer,
+        responses={
+            200: CardRowSerializer,
+            201: CardRowSerializer,
+            **refusals(400, 403, 404, 409),
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def fill(self, request: Request, pk: str | None = None) -> Response:
+        card = self.get_object()
+        data = parse(FillRowSerializer, request)
+        row = scorecards.fill_row(
+            card=card,
+            game=data["game"],
+            rounds=data["rounds"],
+            user=request.user,
+            version=data.get("version"),
+            referee_initials=data["referee_initials"],
+        )
+        created = row.version == 1
+        return Response(
+            CardRowSerializer(row).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+    @extend_schema(
+        summary="Verify a card",
+        description="The scoring table verifies every validated row of the card.",
+        request=None,
+        responses={200: ScoreCardSerializer, **refusals(400, 403, 404)},
+    )
+    @action(detail=True, methods=["post"])
+    def verify(self, request: Request, pk: str | None = None) -> Response:
+        card = self.get_object()
+        scorecards.verify_card(card=card, user=request.user)
+        return Response(self.get_serializer(self._reloaded(card)).data)
+
+    @extend_schema(
+        summary="Void a card",
+        description="The scoring table voids the card (or some of its rows), with the reason; "
+        "their results stop counting.",
+        request=VoidCardSerializer,
+        responses={200: ScoreCardSerializer, **refusals(400, 403, 404)},
+    )
+    @action(detail=True, methods=["post"])
+    def void(self, request: Request, pk: str | None = None) -> Response:
+        card = self.get_object()
+        data = parse(VoidCardSerializer, request)
+        rows = None
+        if "rows" in data:
+            wanted = set(data["rows"])
+            rows = list(card.rows.filter(pk__in=wanted).select_related("game"))
+            missing = sorted(wanted - {row.pk for row in rows})
+            if missing:
+                raise exceptions.ValidationError(
+                    {"rows": f"Not rows of this card: {', '.join(map(str, missing))}."}
+                )
+        scorecards.void_card(card=card, reason=data["reason"], user=request.user, rows=rows)
+        return Response(self.get_serializer(self._reloaded(card)).data)
+
+    def _reloaded(self, card: ScoreCard) -> ScoreCard:
+        return card_queryset(ScoreCard.objects.filter(pk=card.pk)).get()
+
+
+class CardRowViewSet(ScoringErrorsMixin, viewsets.ReadOnlyModelViewSet):
+    """Card rows, e.g. ``?status=disputed`` for the head referee's queue."""
+
+    serializer_class = CardRowSerializer
+    permission_classes = [IsAuthenticated]
+    filterset_class = filters.CardRowFilter
+
+    def get_queryset(self) -> QuerySet[CardRow]:
+        return (
+            visible_rows(self.request.user)
+            .select_related("game__match")
+            .order_by("card_id", "game__match__round_of_play", "game__number", "id")
+        )
+
+    @extend_schema(
+        summary="Validate a row",
+        description="The opponent signs the row with their player ID number and initials.",
+        request=ValidateRowSerializer,
+        responses={200: CardRowSerializer, **refusals(400, 403, 404, 409)},
+    )
+    @action(detail=True, methods=["post"], url_path="validate")
+    def validate_row(self, request: Request, pk: str | None = None) -> Response:
+        row = self.get_object()
+        data = parse(ValidateRowSerializer, request)
+        row = scorecards.validate_row(
+            row=row,
+            opponent_number=data["opponent_number"],
+            initials=data["initials"],
+            user=request.user,
+            version=data["version"],
+        )
+        return Response(CardRowSerializer(row).data)
+
+
+class GameViewSet(ScoringErrorsMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """A game with its official rounds; the head referee settles its dispute here."""
+
+    serializer_class = GameSerializer
+    queryset = Game.objects.select_related(
+        "match__stage__category__tournament", "match__entry_a", "match__entry_b"
+    ).prefetch_related("rounds")
+
+    @extend_schema(
+        summary="Settle a dispute",
+        description="The head referee rules on a game whose two cards disagree: both rows take "
+        "the ruling, verified, and it becomes the official result.",
+        request=ResolveDisputeSerializer,
+        responses={200: GameSerializer, **refusals(400, 403, 404)},
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="resolve-dispute",
+        permission_classes=[IsAuthenticated],
+    )
+    def resolve_dispute(self, request: Request, pk: str | None = None) -> Response:
+        game = self.get_object()
+        data = parse(ResolveDisputeSerializer, request)
+        scorecards.resolve_dispute(
+            game=game, rounds_a=data["rounds"], user=request.user, initials=data["initials"]
+        )
+        return Response(self.get_serializer(self.get_queryset().get(pk=game.pk)).data)
+
+
+class StageStandingsView(ScoringErrorsMixin, APIView):
+    """A stage's standings: points, then its tiebreak chain (WCC by default). Public."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: StageStandingsSerializer, **refusals(404)})
+    def get(self, request: Request, pk: int) -> Response:
+        stage = get_object_or_404(Stage.objects.select_related("category__tournament"), pk=pk)
+        return Response(StageStandingsSerializer(stage_standings(stage)).data)

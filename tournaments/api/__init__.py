@@ -1,0 +1,1 @@
+"""REST API for tournaments, categories, players, teams, entries, stages and matches."""

@@ -1,0 +1,62 @@
+"""How refusals from models and services reach an API client.
+
+Services raise Django's ``ValidationError`` and ``PermissionDenied`` with messages that say what
+is wrong and where; the default DRF handler would turn a ``ValidationError`` into a 500. Here
+each refusal becomes the status a client can act on: 400 with the message (or the field errors),
+409 when the data changed underneath the request, 404 for something that does not exist.
+"""
+
+from django.core.exceptions import NON_FIELD_ERRORS, ObjectDoesNotExist
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError
+from django.db.models import ProtectedError
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+
+
+class Conflict(exceptions.APIException):
+    """409: the request was fine but the stored data no longer allows it."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "The data changed since you read it; reload it and try again."
+    default_code = "conflict"
+
+
+def validation_error(exc: DjangoValidationError) -> exceptions.ValidationError:
+    """Field errors stay keyed by field; a message about the whole request is ``detail``."""
+    if hasattr(exc, "error_dict"):
+        errors = {
+            ("non_field_errors" if field == NON_FIELD_ERRORS else field): messages
+            for field, messages in exc.message_dict.items()
+        }
+        return exceptions.ValidationError(errors)
+    return exceptions.ValidationError({"detail": " ".join(exc.messages)})
+
+
+def as_api_exception(exc: Exception) -> Exception:
+    """The DRF exception for a model or service refusal; anything else is returned unchanged."""
+    if isinstance(exc, DjangoValidationError):
+        return validation_error(exc)
+    if isinstance(exc, ObjectDoesNotExist):
+        return exceptions.NotFound(str(exc) or "Not found.")
+    if isinstance(exc, ProtectedError):
+        used_by = sorted({str(obj._meta.verbose_name_plural) for obj in exc.protected_objects})
+        return Conflict(
+            f"This is still used by {', '.join(used_by)}; remove or change those first."
+        )
+    if isinstance(exc, IntegrityError):
+        return Conflict(
+            "This conflicts with data saved a moment ago (a duplicate, or something it refers "
+            "to was removed). Reload and try again; nothing was changed."
+        )
+    return exc
+
+
+class ServiceErrorsMixin:
+    """For API views: translate model and service refusals before DRF's handler sees them."""
+
+    def as_api_exception(self, exc: Exception) -> Exception:
+        return as_api_exception(exc)
+
+    def handle_exception(self, exc: Exception) -> Response:
+        return super().handle_exception(self.as_api_exception(exc))  # type: ignore[misc]

@@ -1,0 +1,128 @@
+"""Tournament endpoints: thin viewsets over serializers and the setup/registration services.
+
+Anyone may read; signed-in users may create a tournament (and become its organizer); the rest of
+the writes need the organizer role on the tournament concerned. Every list is fetched with its
+related rows joined or prefetched, so a page of 100 costs as many queries as a page of 3.
+"""
+
+from django.db import transaction
+from django.db.models import Model, Prefetch, QuerySet
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import mixins, viewsets
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.serializers import BaseSerializer
+
+from tournaments.api import filters, serializers
+from tournaments.api.errors import ServiceErrorsMixin
+from tournaments.api.permissions import ManageTournamentOrReadOnly
+from tournaments.models import Category, Entry, Game, Match, Player, Stage, Team, Tournament
+
+ENTRY_PEOPLE = ("player", "team__player_one", "team__player_two")
+
+
+class TournamentResourceViewSet(ServiceErrorsMixin, viewsets.ModelViewSet):
+    """Read for everyone; create, change and delete for the tournament's organizers."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly, ManageTournamentOrReadOnly]
+    #: The validated field whose tournament the organizer check applies to on create.
+    parent_field = ""
+
+    # Each write runs in its own savepoint: should the database still refuse it (a race with
+    # another request), only the savepoint rolls back and the error becomes a 409, not a 500.
+
+    def perform_create(self, serializer: BaseSerializer) -> None:
+        # The parent is known only once the body is parsed, so the organizer check comes here.
+        if self.parent_field:
+            self.check_object_permissions(
+                self.request, serializer.validated_data[self.parent_field]
+            )
+        with transaction.atomic():
+            serializer.save()
+
+    def perform_update(self, serializer: BaseSerializer) -> None:
+        with transaction.atomic():
+            serializer.save()
+
+    def perform_destroy(self, instance: Model) -> None:
+        with transaction.atomic():
+            instance.delete()
+
+
+@extend_schema_view(
+    create=extend_schema(description="Create a tournament; you become its organizer."),
+)
+class TournamentViewSet(
+    ServiceErrorsMixin,
+    mixins.CreateModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.ListModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Tournaments, by slug. Deleting one (and everything played in it) is left to the admin."""
+
+    queryset = Tournament.objects.all()
+    serializer_class = serializers.TournamentSerializer
+    permission_classes = [IsAuthenticatedOrReadOnly, ManageTournamentOrReadOnly]
+    lookup_field = "slug"
+
+
+class CategoryViewSet(TournamentResourceViewSet):
+    serializer_class = serializers.CategorySerializer
+    filterset_class = filters.CategoryFilter
+    parent_field = "tournament"
+
+    def get_queryset(self) -> QuerySet[Category]:
+        return Category.objects.select_related("tournament").order_by("tournament_id", "name")
+
+
+class PlayerViewSet(TournamentResourceViewSet):
+    serializer_class = serializers.PlayerSerializer
+    filterset_class = filters.PlayerFilter
+    parent_field = "tournament"
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return Player.objects.select_related("tournament").order_by("last_name", "first_name", "id")
+
+
+class TeamViewSet(TournamentResourceViewSet):
+    serializer_class = serializers.TeamSerializer
+    filterset_class = filters.TeamFilter
+    parent_field = "tournament"
+
+    def get_queryset(self) -> QuerySet[Team]:
+        return Team.objects.select_related("tournament", "player_one", "player_two").order_by("id")
+
+
+class EntryViewSet(TournamentResourceViewSet):
+    serializer_class = serializers.EntrySerializer
+    filterset_class = filters.EntryFilter
+    parent_field = "category"
+
+    def get_queryset(self) -> QuerySet[Entry]:
+        return Entry.objects.select_related("category__tournament", *ENTRY_PEOPLE).order_by(
+            "category_id", "seed", "id"
+        )
+
+
+class StageViewSet(TournamentResourceViewSet):
+    serializer_class = serializers.StageSerializer
+    filterset_class = filters.StageFilter
+    parent_field = "category"
+
+    def get_queryset(self) -> QuerySet[Stage]:
+        return Stage.objects.select_related("category__tournament").order_by("category_id", "order")
+
+
+class MatchViewSet(viewsets.ReadOnlyModelViewSet):
+    """Matches with their games and official rounds. Draws create them; results arrive through
+    the scorecards, so there is nothing to write here."""
+
+    serializer_class = serializers.MatchSerializer
+    filterset_class = filters.MatchFilter
+
+    def get_queryset(self) -> QuerySet[Match]:
+        people = [f"entry_{side}__{path}" for side in "ab" for path in ENTRY_PEOPLE]
+        return Match.objects.select_related("pool", "board", *people).prefetch_related(
+            Prefetch("games", queryset=Game.objects.prefetch_related("rounds"))
+        )
