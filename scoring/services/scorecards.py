@@ -175,7 +175,9 @@ def fill_row(
         )
         return _after_change(_save(row, "filled"))
     _check_version(row, version)
-    if row.status == Status.FILLED and not referee_initials:
+    if row.status == Status.FILLED:
+        # Not validated yet: the owner (or a referee on their behalf) may still change it, and
+        # it still needs the opponent's validation whoever typed it.
         _require(user, "scoring.fill_row", row, "fill this scorecard")
         row.rounds = clean
         return _save(row, "refilled")
@@ -259,6 +261,8 @@ def resolve_dispute(*, game: Game, rounds_a: Sequence[RoundData], user, initials
     """The head referee rules on a disputed game: both rows take the ruling, verified."""
     probe = CardRow.objects.filter(game=game).select_related("card").first()
     _require(user, "scoring.resolve_dispute", probe or game.match, "settle disputes")
+    if not initials.strip():
+        raise ScorecardError(f"{_label(game)}: the head referee's initials are missing.")
     clean = normalise_rounds(game, rounds_a)
     match = game.match
     for entry, rounds in ((match.entry_a, clean), (match.entry_b, _mirror(clean))):

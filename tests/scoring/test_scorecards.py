@@ -192,3 +192,21 @@ def test_players_cannot_fill_someone_elses_card(world):
     stage, a, _, game, u = world
     with pytest.raises(PermissionDenied):
         fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["bob"])
+
+
+def test_referee_filling_before_validation_still_needs_the_opponent(world):
+    stage, a, _, game, u = world
+    row = fill_row(
+        card=card_for(stage, a), game=game, rounds=WIN, user=u["ref"], referee_initials="JR"
+    )
+    row = fill_row(
+        card=row.card, game=game, rounds=mirror(WIN), user=u["ref"], referee_initials="JR"
+    )
+    assert row.status == CardRow.Status.FILLED
+    assert not game.rounds.exists()
+
+
+def test_a_ruling_needs_the_head_referees_initials(world):
+    stage, _, _, game, u = world
+    with pytest.raises(ScorecardError, match="initials"):
+        resolve_dispute(game=game, rounds_a=WIN, user=u["head"], initials=" ")
