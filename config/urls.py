@@ -5,10 +5,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from tournaments.views import organizer
 from tournaments.views import pages as tournament_pages
 
 urlpatterns = [
     path("", tournament_pages.home, name="home"),
+    path("new/", organizer.create_tournament_view, name="tournament-create"),
     path("t/", include("tournaments.urls")),
     path("t/", include("scoring.urls")),
     path("api/", include("config.api_urls")),

@@ -1,0 +1,434 @@
+"""Reading a registration spreadsheet: CSV bytes in, one checked row per player out.
+
+Pure (no Django): the organizer pages, a command-line tool and tests all call ``parse`` with the
+file and what the tournament already holds (its categories and registered players), and get back
+every row with its parsed values and the reasons it cannot be imported. Nothing is written here;
+the registration service imports the valid rows of a preview it re-checks against the database.
+
+Files come from spreadsheets, so they are read generously: a UTF-8 byte-order mark, UTF-16 with a
+byte-order mark, ``,`` ``;`` or tab between values, headers in any case with spaces or
+underscores, and common header spellings (``ID``, ``Surname``). Anything that cannot be read
+raises ``CsvFileError`` with a message saying what is wrong and how to fix it.
+"""
+
+import csv
+import hashlib
+import io
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+#: The columns, in the order of the example file. Only the names are required.
+COLUMNS = ("first_name", "last_name", "number", "club", "country", "categories")
+REQUIRED = ("first_name", "last_name")
+
+#: What each column means, shown on the import page next to the example file.
+COLUMN_HELP = {
+    "first_name": "First name (required).",
+    "last_name": "Last name (required).",
+    "number": "Player ID number printed on the scorecard: a whole number above 0. Leave it "
+    "blank to give the player the next free ID.",
+    "club": "Club (optional).",
+    "country": "Country (optional).",
+    "categories": "Singles categories to enter, by name, separated by | (for example "
+    "Competitive Singles|Cue Singles). Optional. Doubles teams are paired on the Teams page.",
+}
+
+#: Other spellings people use for the same column (after lower-casing and spaces -> "_").
+ALIASES = {
+    "first": "first_name",
+    "firstname": "first_name",
+    "given_name": "first_name",
+    "last": "last_name",
+    "lastname": "last_name",
+    "surname": "last_name",
+    "family_name": "last_name",
+    "id": "number",
+    "id_number": "number",
+    "player_id": "number",
+    "player_number": "number",
+    "no": "number",
+    "category": "categories",
+}
+
+CATEGORY_SEPARATOR = "|"
+DELIMITERS = (",", ";", "\t")
+MAX_ROWS = 5000
+#: The database's limits on each text column (tournaments.models.Player).
+MAX_LENGTHS = {"first_name": 100, "last_name": 100, "club": 100, "country": 60}
+MAX_NUMBER = 2_147_483_647  # PositiveIntegerField's upper bound on every supported database
+
+EXAMPLE_CSV = (
+    "first_name,last_name,number,club,country,categories\n"
+    "Anna,Brubacher,101,Tavistock,Canada,Competitive Singles\n"
+    "Ben,Schmidt,102,Tavistock,Canada,Competitive Singles|Cue Singles\n"
+    "Carla,Martin,,Kitchener,Canada,Recreational Singles\n"
+    '"Dan ""Flick""",Okafor,,,Canada,\n'
+)
+
+
+def example_csv(singles_categories: Sequence[str] = ()) -> str:
+    """The example file, naming the tournament's own singles categories when it has some."""
+    if not singles_categories:
+        return EXAMPLE_CSV
+    first, *rest = singles_categories
+    both = CATEGORY_SEPARATOR.join([first, *rest[:1]])
+    return (
+        "first_name,last_name,number,club,country,categories\n"
+        f"Anna,Brubacher,101,Tavistock,Canada,{_quoted(first)}\n"
+        f"Ben,Schmidt,102,Tavistock,Canada,{_quoted(both)}\n"
+        f"Carla,Martin,,Kitchener,Canada,{_quoted(first)}\n"
+        '"Dan ""Flick""",Okafor,,,Canada,\n'
+    )
+
+
+def _quoted(value: str) -> str:
+    """A CSV cell: quoted when it holds a delimiter, a quote or a line break."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="").writerow([value])
+    return out.getvalue()
+
+
+class CsvFileError(ValueError):
+    """The file as a whole cannot be read (empty, binary, wrong encoding, wrong header)."""
+
+
+@dataclass(frozen=True)
+class KnownCategory:
+    """A category of the tournament, as the import needs to know it."""
+
+    name: str
+    doubles: bool = False
+
+
+@dataclass(frozen=True)
+class KnownPlayer:
+    """A player already registered at the tournament."""
+
+    number: int
+    first_name: str
+    last_name: str
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    """One data row: its values as parsed, and why it cannot be imported (if it cannot).
+
+    ``number`` is the ID from the file or, for a valid row that left it blank, the next free
+    one (``number_assigned`` is then true). ``categories`` holds the tournament's own spelling
+    of each category name. Warnings do not stop the import; errors do.
+    """
+
+    line: int
+    first_name: str
+    last_name: str
+    number: int | None
+    number_assigned: bool
+    club: str
+    country: str
+    categories: tuple[str, ...]
+    raw_number: str = ""
+    raw_categories: str = ""
+    errors: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+
+@dataclass(frozen=True)
+class ImportPreview:
+    """Every data row of a file, checked; ``ignored_columns`` were in the header but unused."""
+
+    rows: tuple[ImportRow, ...]
+    delimiter: str
+    ignored_columns: tuple[str, ...] = field(default=())
+
+    @property
+    def delimiter_name(self) -> str:
+        return {",": "comma", ";": "semicolon", "\t": "tab"}.get(self.delimiter, self.delimiter)
+
+    @property
+    def valid_rows(self) -> tuple[ImportRow, ...]:
+        return tuple(r for r in self.rows if r.valid)
+
+    @property
+    def invalid_rows(self) -> tuple[ImportRow, ...]:
+        return tuple(r for r in self.rows if not r.valid)
+
+    @property
+    def fingerprint(self) -> str:
+        """Identifies exactly what an import would write, so a confirmation can check that
+        nothing changed (a new registration, a renamed category) since the preview."""
+        digest = hashlib.sha256()
+        for r in self.valid_rows:
+            digest.update(
+                repr(
+                    (r.line, r.number, r.first_name, r.last_name, r.club, r.country, r.categories)
+                ).encode()
+            )
+        return digest.hexdigest()
+
+
+def decode(data: bytes) -> str:
+    """The file's text; UTF-8 (with or without a byte-order mark) or UTF-16 with one.
+
+    Raises ``CsvFileError`` for binary files and for text in another encoding, naming the line
+    of the first byte that cannot be read.
+    """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise CsvFileError(
+                "The file starts like UTF-16 text but cannot be read as such. Save it from "
+                "your spreadsheet program as 'CSV UTF-8' and upload it again."
+            ) from None
+    if b"\x00" in data[:8192] or data.startswith(b"PK\x03\x04"):
+        raise CsvFileError(
+            "This is not a CSV text file (it holds binary data: a spreadsheet or another "
+            "document?). Save it from your spreadsheet program as 'CSV UTF-8' and upload that."
+        )
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise CsvFileError(
+            f"The file is not UTF-8 text: line {line} holds the byte 0x{data[exc.start]:02X}, "
+            "which UTF-8 cannot read (the file was probably saved as Windows or Mac text). "
+            "Save it from your spreadsheet program as 'CSV UTF-8' and upload it again."
+        ) from None
+
+
+def normalise_header(name: str) -> str:
+    key = re.sub(r"[\s\-.]+", "_", name.strip().lower()).strip("_")
+    return ALIASES.get(key, key)
+
+
+def _fold(text: str) -> str:
+    """Case- and spacing-insensitive key for names."""
+    return " ".join(text.split()).casefold()
+
+
+def sniff_delimiter(header_line: str) -> str:
+    """The delimiter the header uses most: spreadsheets in many locales write ``;``."""
+    counts = {d: header_line.count(d) for d in DELIMITERS}
+    best = max(counts, key=lambda d: counts[d])
+    return best if counts[best] else ","
+
+
+def parse(
+    data: bytes | str,
+    *,
+    categories: Iterable[KnownCategory] = (),
+    registered: Iterable[KnownPlayer] = (),
+) -> ImportPreview:
+    """Check every row of a registration file against the file itself and the tournament.
+
+    Row errors: a missing first or last name, a value too long, an ID number that is not a whole
+    number above 0, an ID used twice in the file or already registered, an unknown or doubles
+    category, more values than columns. Raises ``CsvFileError`` when the file as a whole cannot
+    be read (see ``decode``), is empty, has no player rows, or its header lacks the name
+    columns.
+    """
+    text = decode(data) if isinstance(data, bytes) else data.removeprefix("\ufeff")
+    if not text.strip():
+        raise CsvFileError("The file is empty: it needs a header line and one line per player.")
+    first_line = text.lstrip("\r\n").splitlines()[0]
+    delimiter = sniff_delimiter(first_line)
+    try:
+        records = _read_records(text, delimiter)
+    except csv.Error as exc:
+        raise CsvFileError(f"The file cannot be read as CSV: {exc}.") from None
+    header_line, header = records[0]
+    columns = [normalise_header(h) for h in header]
+    _check_header(header, columns, header_line)
+    ignored = tuple(h.strip() for h, c in zip(header, columns, strict=True) if c not in COLUMNS)
+    body = [(line, values) for line, values in records[1:] if any(v.strip() for v in values)]
+    if not body:
+        raise CsvFileError("The file has a header line but no player rows.")
+    if len(body) > MAX_ROWS:
+        raise CsvFileError(
+            f"The file has {len(body)} player rows; at most {MAX_ROWS} can be imported at once. "
+            "Split it into smaller files."
+        )
+    rows = _check_rows(
+        [(line, _cells(columns, values), len(values)) for line, values in body],
+        width=len(columns),
+        categories=list(categories),
+        registered=list(registered),
+    )
+    return ImportPreview(rows=tuple(rows), delimiter=delimiter, ignored_columns=ignored)
+
+
+def _read_records(text: str, delimiter: str) -> list[tuple[int, list[str]]]:
+    """(line number where the record starts, values) for every record, blank lines dropped."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False)
+    records = []
+    start = 1
+    for values in reader:
+        if values:
+            records.append((start, values))
+        start = reader.line_num + 1
+    if not records:
+        raise CsvFileError("The file is empty: it needs a header line and one line per player.")
+    return records
+
+
+def _check_header(header: Sequence[str], columns: Sequence[str], line: int) -> None:
+    expected = ", ".join(COLUMNS)
+    missing = [c for c in REQUIRED if c not in columns]
+    if missing:
+        found = ", ".join(repr(h.strip()) for h in header[:8])
+        raise CsvFileError(
+            f"The header (line {line}) must name the columns; {' and '.join(missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} missing. Found: {found}. "
+            f"Expected the header: {expected} (only first_name and last_name are required)."
+        )
+    twice = sorted(c for c, n in Counter(c for c in columns if c in COLUMNS).items() if n > 1)
+    if twice:
+        raise CsvFileError(
+            f"The header (line {line}) names the column {', '.join(twice)} more than once "
+            "(perhaps under two spellings, such as number and ID)."
+        )
+
+
+def _cells(columns: Sequence[str], values: Sequence[str]) -> dict[str, str]:
+    """The row's values by column; a short row (trailing cells left out) reads as blanks."""
+    cells = dict.fromkeys(COLUMNS, "")
+    for column, value in zip(columns, values, strict=False):
+        if column in COLUMNS:
+            cells[column] = value.strip()
+    return cells
+
+
+@dataclass
+class _Draft:
+    line: int
+    cells: dict[str, str]
+    number: int | None = None
+    categories: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _check_rows(
+    parsed: list[tuple[int, dict[str, str], int]],
+    *,
+    width: int,
+    categories: list[KnownCategory],
+    registered: list[KnownPlayer],
+) -> list[ImportRow]:
+    by_category = {_fold(c.name): c for c in categories}
+    by_number = {p.number: p for p in registered}
+    by_name = {_fold(p.full_name): p for p in registered}
+    drafts = [_check_one(line, cells, count, width, by_category) for line, cells, count in parsed]
+
+    lines_by_number: dict[int, list[int]] = defaultdict(list)
+    lines_by_name: dict[str, list[int]] = defaultdict(list)
+    for d in drafts:
+        if d.number is not None:
+            lines_by_number[d.number].append(d.line)
+        name = _fold(f"{d.cells['first_name']} {d.cells['last_name']}")
+        if name:
+            lines_by_name[name].append(d.line)
+    for d in drafts:
+        if d.number is not None:
+            others = [n for n in lines_by_number[d.number] if n != d.line]
+            if others:
+                d.errors.append(
+                    f"ID {d.number} is used more than once in the file (also on line "
+                    f"{', '.join(map(str, others))})."
+                )
+            if d.number in by_number:
+                d.errors.append(
+                    f"ID {d.number} is already registered ({by_number[d.number].full_name})."
+                )
+        name = _fold(f"{d.cells['first_name']} {d.cells['last_name']}")
+        if name in by_name:
+            known = by_name[name]
+            d.warnings.append(f"A player of this name is already registered (ID {known.number}).")
+        others = [n for n in lines_by_name.get(name, []) if n != d.line]
+        if others:
+            d.warnings.append(f"Same name as line {', '.join(map(str, others))}.")
+
+    # Blank IDs of valid rows get the next free numbers, above every ID already in use or
+    # written in the file, so an import never takes a number someone else expects.
+    taken = set(by_number) | set(lines_by_number)
+    next_free = max(taken, default=0) + 1
+    rows = []
+    for d in drafts:
+        number, assigned = d.number, False
+        if number is None and not d.errors:
+            number, assigned = next_free, True
+            next_free += 1
+        rows.append(
+            ImportRow(
+                line=d.line,
+                first_name=d.cells["first_name"],
+                last_name=d.cells["last_name"],
+                number=number,
+                number_assigned=assigned,
+                club=d.cells["club"],
+                country=d.cells["country"],
+                categories=tuple(d.categories),
+                raw_number=d.cells["number"],
+                raw_categories=d.cells["categories"],
+                errors=tuple(d.errors),
+                warnings=tuple(d.warnings),
+            )
+        )
+    return rows
+
+
+def _check_one(
+    line: int,
+    cells: dict[str, str],
+    count: int,
+    width: int,
+    by_category: dict[str, KnownCategory],
+) -> _Draft:
+    d = _Draft(line=line, cells=cells)
+    if count > width:
+        d.errors.append(
+            f"{count} values but the header has {width} columns (a value holding the "
+            "delimiter must be in double quotes)."
+        )
+    for column, label in (("first_name", "first name"), ("last_name", "last name")):
+        if not cells[column]:
+            d.errors.append(f"The {label} is missing.")
+    for column, limit in MAX_LENGTHS.items():
+        value = cells[column]
+        if len(value) > limit:
+            label = column.replace("_", " ")
+            d.errors.append(f"The {label} is {len(value)} characters long; at most {limit}.")
+    raw_number = cells["number"]
+    if raw_number:
+        if re.fullmatch(r"\d+", raw_number) and 0 < int(raw_number) <= MAX_NUMBER:
+            d.number = int(raw_number)
+        else:
+            d.errors.append(f"ID number {raw_number!r} is not a whole number above 0.")
+    for name in cells["categories"].split(CATEGORY_SEPARATOR):
+        if not name.strip():
+            continue
+        known = by_category.get(_fold(name))
+        if known is None:
+            names = ", ".join(sorted(c.name for c in by_category.values())) or "none yet"
+            d.errors.append(f"Unknown category {name.strip()!r} (categories: {names}).")
+        elif known.doubles:
+            d.errors.append(
+                f"{known.name} is a doubles category: pair its teams on the Teams page."
+            )
+        elif known.name not in d.categories:
+            d.categories.append(known.name)
+    return d

@@ -1,0 +1,298 @@
+"""Forms of the organizer pages. They check the shape of the input; the services check the
+rules that need the database (free ID numbers, one team per player and category...)."""
+
+from django import forms
+from django.utils.text import slugify
+
+from tournaments.models import Category, Player, Stage, Tournament
+from tournaments.models.stages import TIEBREAK_STEPS
+from tournaments.presets import PRESETS
+
+MAX_UPLOAD_BYTES = 1_000_000
+
+STEP_LABELS = {
+    "twenties": "20s",
+    "head-to-head": "Head-to-head",
+    "twenties-among-tied": "20s among the tied",
+    "twenties-all-games": "20s in all games",
+    "shoot-out": "Shoot-out",
+}
+
+#: The tiebreak chains on offer: the stage kind's WCC default, each WCC chain by name, or a
+#: custom order of steps.
+TIEBREAK_CHOICES = [
+    ("default", "WCC default for the stage's kind"),
+    ("preliminary", "WCC preliminary: 20s, then shoot-out"),
+    (
+        "round-robin",
+        "WCC round robin: head-to-head, 20s among the tied, 20s in all games, shoot-out",
+    ),
+    ("custom", "Custom order (steps below)"),
+]
+NAMED_CHAINS = {
+    "preliminary": Stage.DEFAULT_CHAINS[Stage.Kind.PRELIMINARY],
+    "round-robin": Stage.DEFAULT_CHAINS[Stage.Kind.ROUND_ROBIN],
+}
+CUSTOM_STEPS = 5
+
+
+class TournamentForm(forms.ModelForm):
+    """Creating a tournament; the web address is made from the name when left blank."""
+
+    slug = forms.SlugField(
+        required=False,
+        max_length=200,
+        label="Web address",
+        help_text="Letters, digits and dashes; made from the name when left blank.",
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "slug",
+            "venue",
+            "starts_on",
+            "ends_on",
+            "game_minutes",
+            "count_validated_cards",
+        ]
+        widgets = {
+            "starts_on": forms.DateInput(attrs={"type": "date"}),
+            "ends_on": forms.DateInput(attrs={"type": "date"}),
+        }
+
+    def clean_slug(self) -> str:
+        slug = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))
+        if not slug:
+            raise forms.ValidationError("Give a web address: letters, digits and dashes.")
+        if Tournament.objects.filter(slug=slug).exists():
+            raise forms.ValidationError(f"The web address {slug!r} is taken; choose another.")
+        return slug
+
+    def clean(self):
+        data = super().clean()
+        starts, ends = data.get("starts_on"), data.get("ends_on")
+        if starts and ends and ends < starts:
+            self.add_error("ends_on", "The last day cannot be before the first.")
+        return data
+
+
+class PresetCategoriesForm(forms.Form):
+    presets = forms.MultipleChoiceField(
+        choices=[
+            (
+                p.key,
+                f"{p.name} ({p.kind}, {p.discipline}, {p.discs_per_player} discs each, "
+                f"{p.rounds_per_game} rounds a game)",
+            )
+            for p in PRESETS.values()
+        ],
+        widget=forms.CheckboxSelectMultiple,
+        label="WCC categories",
+    )
+
+
+class CategoryForm(forms.ModelForm):
+    class Meta:
+        model = Category
+        fields = [
+            "name",
+            "kind",
+            "discipline",
+            "discs_per_player",
+            "rounds_per_game",
+            "scoring_system",
+            "target_points",
+        ]
+        widgets = {
+            "discs_per_player": forms.NumberInput(attrs={"min": 1, "max": 12}),
+            "rounds_per_game": forms.NumberInput(attrs={"min": 1}),
+        }
+
+    def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.instance.tournament = tournament
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if self.instance.tournament.categories.filter(name__iexact=name).exists():
+            raise forms.ValidationError(f"The tournament already has a category named {name}.")
+        return name
+
+
+class PlayerForm(forms.Form):
+    first_name = forms.CharField(max_length=100, widget=forms.TextInput(attrs={"autofocus": True}))
+    last_name = forms.CharField(max_length=100)
+    number = forms.IntegerField(
+        label="ID number",
+        min_value=1,
+        max_value=2_147_483_647,
+        required=False,
+        help_text="Printed on the scorecard; left blank, the next free ID is used.",
+    )
+    club = forms.CharField(max_length=100, required=False)
+    country = forms.CharField(max_length=60, required=False)
+    categories = forms.ModelMultipleChoiceField(
+        queryset=Category.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Singles categories; doubles teams are paired on the Teams page.",
+    )
+
+    def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["categories"].queryset = tournament.categories.filter(
+            kind=Category.Kind.SINGLES
+        ).order_by("name")
+        self.fields["categories"].label_from_instance = lambda c: c.name
+
+
+class EnterPlayerForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), label="Player")
+
+    def __init__(self, *args, category: Category, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["player"]
+        field.queryset = category.tournament.players.exclude(entries__category=category).order_by(
+            "number"
+        )
+        field.label_from_instance = lambda p: f"{p.number} · {p.full_name}"
+
+
+class CsvUploadForm(forms.Form):
+    file = forms.FileField(label="CSV file")
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(
+                f"The file is {upload.size // 1000} kB; at most {MAX_UPLOAD_BYTES // 1000} kB "
+                "can be imported at once. Split it into smaller files."
+            )
+        return upload
+
+
+class CsvConfirmForm(forms.Form):
+    """The previewed file travels back with the confirmation (see registration.encode_upload)."""
+
+    data = forms.CharField(widget=forms.HiddenInput)
+    fingerprint = forms.CharField(widget=forms.HiddenInput, max_length=64)
+
+
+class TeamForm(forms.Form):
+    category = forms.ModelChoiceField(queryset=Category.objects.none(), label="Doubles category")
+    player_one = forms.ModelChoiceField(queryset=Player.objects.none(), label="Player")
+    player_two = forms.ModelChoiceField(queryset=Player.objects.none(), label="Partner")
+    name = forms.CharField(max_length=200, required=False, label="Team name (optional)")
+
+    def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["category"].queryset = tournament.categories.filter(
+            kind=Category.Kind.DOUBLES
+        ).order_by("name")
+        self.fields["category"].label_from_instance = lambda c: c.name
+        players = tournament.players.order_by("number")
+        for name in ("player_one", "player_two"):
+            self.fields[name].queryset = players
+            self.fields[name].label_from_instance = lambda p: f"{p.number} · {p.full_name}"
+
+    def clean(self):
+        data = super().clean()
+        one, two = data.get("player_one"), data.get("player_two")
+        if one is not None and one == two:
+            self.add_error("player_two", "A team needs two different players.")
+        return data
+
+
+STAGE_FIELDS = [
+    "name",
+    "kind",
+    "order",
+    "advance_count",
+    "games_per_entry",
+    "best_of",
+    "bye_points",
+    "seed",
+]
+
+
+class StageForm(forms.Form):
+    """A stage with its tiebreak chain: a WCC chain or a custom order of steps.
+
+    A plain form over the model's fields: the stage is validated and saved by
+    ``registration.add_stage``, which knows the category's other stages.
+    """
+
+    def __init__(self, *args, next_order: int, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields.update(
+            forms.fields_for_model(
+                Stage,
+                fields=STAGE_FIELDS,
+                widgets={"best_of": forms.NumberInput(attrs={"min": 1, "step": 2})},
+            )
+        )
+        self.fields["order"].required = False
+        self.fields["order"].initial = next_order
+        self.fields["order"].help_text = "Position in the category: 1 is played first."
+        self.fields["tiebreak"] = forms.ChoiceField(
+            choices=TIEBREAK_CHOICES,
+            initial="default",
+            widget=forms.RadioSelect,
+            label="Tiebreaks after points",
+        )
+        step_choices = [("", "—"), *((s, STEP_LABELS.get(s, s)) for s in TIEBREAK_STEPS)]
+        for n in range(1, CUSTOM_STEPS + 1):
+            self.fields[f"step_{n}"] = forms.ChoiceField(
+                choices=step_choices, required=False, label=f"Custom step {n}"
+            )
+
+    @property
+    def main_fields(self) -> list:
+        return [self[name] for name in STAGE_FIELDS]
+
+    @property
+    def step_fields(self) -> list:
+        return [self[f"step_{n}"] for n in range(1, CUSTOM_STEPS + 1)]
+
+    def clean(self):
+        data = super().clean()
+        choice = data.get("tiebreak")
+        if choice == "custom":
+            steps = [data[f"step_{n}"] for n in range(1, CUSTOM_STEPS + 1) if data.get(f"step_{n}")]
+            if not steps:
+                self.add_error("tiebreak", "Choose the steps of the custom order.")
+            twice = sorted({s for s in steps if steps.count(s) > 1})
+            if twice:
+                labels = ", ".join(STEP_LABELS.get(s, s) for s in twice)
+                self.add_error("tiebreak", f"Use each step once; chosen twice: {labels}.")
+            data["tiebreak_chain"] = steps
+        else:
+            data["tiebreak_chain"] = list(NAMED_CHAINS.get(choice, []))
+        return data
+
+    def stage_fields(self) -> dict:
+        """The cleaned values as ``registration.add_stage`` takes them."""
+        return {name: self.cleaned_data.get(name) for name in [*STAGE_FIELDS, "tiebreak_chain"]}
+
+
+class StageRunForm(forms.Form):
+    """Options of a draw or an advance; each applies only to the stage kinds that use it."""
+
+    method = forms.ChoiceField(
+        choices=[("random", "Random opponents"), ("rotation", "Rotation (fixed schedule)")],
+        required=False,
+        label="Pairing",
+    )
+    pool_count = forms.IntegerField(min_value=1, max_value=64, required=False, label="Pools")
+    double = forms.BooleanField(required=False, label="Double round robin")
+    third_place = forms.BooleanField(required=False, label="Match for 3rd place")
+
+    def options(self) -> dict:
+        """The options given, without the blanks, so the service's defaults apply."""
+        return {k: v for k, v in self.cleaned_data.items() if v not in (None, "", False)}
+
+
+class BoardCountForm(forms.Form):
+    count = forms.IntegerField(min_value=0, max_value=500, label="Number of boards")

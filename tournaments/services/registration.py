@@ -1,0 +1,369 @@
+"""Registration writes: categories, players and their entries, CSV imports, doubles teams,
+check-in and withdrawals; and the organizer's set-up of stages and boards.
+
+Every function checks its input first and raises ``ValidationError`` saying what is wrong (and,
+as a dict, on which form field) before anything is written, so the organizer pages and the API
+can show the message next to the field and nothing already saved is lost.
+"""
+
+import base64
+import binascii
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max, Q
+
+from tournaments import csv_import
+from tournaments.models import Board, Category, Entry, Match, Player, Stage, Team, Tournament
+from tournaments.presets import PRESETS
+
+
+def next_free_number(tournament: Tournament) -> int:
+    """The ID number to suggest for the next player: one above the highest in use."""
+    highest = tournament.players.aggregate(highest=Max("number"))["highest"]
+    return (highest or 0) + 1
+
+
+def _lock(tournament: Tournament) -> None:
+    """Serialise registrations of one tournament, so two desks cannot take the same ID."""
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+
+
+# Categories -------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def create_categories_from_presets(
+    *, tournament: Tournament, keys: Sequence[str]
+) -> list[Category]:
+    """The WCC categories named by preset key (discs and rounds from the rules), all or none."""
+    unknown = [k for k in keys if k not in PRESETS]
+    if unknown:
+        raise ValidationError(
+            {"presets": f"Unknown preset(s) {', '.join(unknown)}; known: {', '.join(PRESETS)}."}
+        )
+    if not keys:
+        raise ValidationError({"presets": "Choose at least one category."})
+    existing = set(tournament.categories.values_list("name", flat=True))
+    taken = [PRESETS[k].name for k in keys if PRESETS[k].name in existing]
+    if taken:
+        raise ValidationError(
+            {"presets": f"The tournament already has {', '.join(taken)}; leave it unticked."}
+        )
+    categories = [Category.from_preset(tournament, key) for key in dict.fromkeys(keys)]
+    for category in categories:
+        category.full_clean()
+        category.save()
+    return categories
+
+
+@transaction.atomic
+def create_category(*, tournament: Tournament, **fields: Any) -> Category:
+    """A category set up by hand (discs per player, rounds per game, scoring system...)."""
+    category = Category(tournament=tournament, **fields)
+    category.full_clean()
+    category.save()
+    return category
+
+
+# Players and entries ----------------------------------------------------------------------------
+
+
+def _check_singles(tournament: Tournament, categories: Iterable[Category]) -> list[Category]:
+    categories = list(categories)
+    for category in categories:
+        if category.tournament_id != tournament.pk:
+            raise ValidationError({"categories": f"{category.name} is not in {tournament}."})
+        if category.kind == Category.Kind.DOUBLES:
+            raise ValidationError(
+                {
+                    "categories": f"{category.name} is a doubles category: players enter it as "
+                    "a team (pair them on the Teams page)."
+                }
+            )
+    return categories
+
+
+@transaction.atomic
+def register_player(
+    *,
+    tournament: Tournament,
+    first_name: str,
+    last_name: str,
+    number: int | None = None,
+    club: str = "",
+    country: str = "",
+    categories: Iterable[Category] = (),
+) -> Player:
+    """Register a player (with the next free ID when ``number`` is None) and enter them into
+    the given singles categories."""
+    categories = _check_singles(tournament, categories)
+    _lock(tournament)
+    if number is None:
+        number = next_free_number(tournament)
+    holder = tournament.players.filter(number=number).first()
+    if holder is not None:
+        raise ValidationError(
+            {
+                "number": f"ID {number} is already registered to {holder.full_name}; the next "
+                f"free ID is {next_free_number(tournament)}."
+            }
+        )
+    player = Player(
+        tournament=tournament,
+        first_name=first_name.strip(),
+        last_name=last_name.strip(),
+        number=number,
+        club=club.strip(),
+        country=country.strip(),
+    )
+    player.full_clean()
+    player.save()
+    Entry.objects.bulk_create(Entry(category=c, player=player) for c in categories)
+    return player
+
+
+@transaction.atomic
+def enter_player(*, player: Player, category: Category) -> Entry:
+    """Enter a registered player into one more singles category."""
+    _check_singles(player.tournament, [category])
+    if category.entries.filter(player=player).exists():
+        raise ValidationError({"player": f"{player} is already entered in {category.name}."})
+    return Entry.objects.create(category=category, player=player)
+
+
+# CSV import -------------------------------------------------------------------------------------
+
+
+def import_preview(*, tournament: Tournament, data: bytes | str) -> csv_import.ImportPreview:
+    """Check a registration file against the tournament as it is now; writes nothing.
+
+    Raises ``csv_import.CsvFileError`` when the file as a whole cannot be read.
+    """
+    categories = [
+        csv_import.KnownCategory(name=name, doubles=kind == Category.Kind.DOUBLES)
+        for name, kind in tournament.categories.values_list("name", "kind")
+    ]
+    registered = [
+        csv_import.KnownPlayer(number=n, first_name=f, last_name=la)
+        for n, f, la in tournament.players.values_list("number", "first_name", "last_name")
+    ]
+    return csv_import.parse(data, categories=categories, registered=registered)
+
+
+class ImportChangedError(ValidationError):
+    """What the import would write differs from the preview the organizer confirmed."""
+
+    def __init__(self, preview: csv_import.ImportPreview) -> None:
+        super().__init__(
+            "The registrations or categories changed since the preview, so the rows to import "
+            "changed too. Check the new preview and confirm again."
+        )
+        self.preview = preview
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    preview: csv_import.ImportPreview
+    players: list[Player]
+    entries: int
+
+
+def encode_upload(data: bytes) -> str:
+    """The uploaded bytes as text for a hidden form field, so the confirmation re-reads
+    exactly the previewed file and nothing needs storing between the two requests."""
+    return base64.b64encode(data).decode("ascii")
+
+
+def decode_upload(token: str) -> bytes:
+    try:
+        return base64.b64decode(token.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError):
+        raise csv_import.CsvFileError(
+            "The confirmation lost the previewed file; upload it again."
+        ) from None
+
+
+@transaction.atomic
+def import_players(*, tournament: Tournament, data: bytes | str, fingerprint: str) -> ImportResult:
+    """Import the valid rows of a registration file; rows with errors are skipped.
+
+    The file is checked again under the tournament's lock; when the rows to import are not
+    the ones previewed (``fingerprint`` from ``ImportPreview.fingerprint``), nothing is written
+    and ``ImportChangedError`` carries the new preview. Raises ``csv_import.CsvFileError`` for a
+    file that cannot be read and ``ValidationError`` when no row can be imported.
+    """
+    _lock(tournament)
+    preview = import_preview(tournament=tournament, data=data)
+    if preview.fingerprint != fingerprint:
+        raise ImportChangedError(preview)
+    rows = preview.valid_rows
+    if not rows:
+        raise ValidationError("No row of the file can be imported: correct the errors first.")
+    players = [
+        Player(
+            tournament=tournament,
+            first_name=r.first_name,
+            last_name=r.last_name,
+            number=r.number,
+            club=r.club,
+            country=r.country,
+        )
+        for r in rows
+    ]
+    # PostgreSQL and SQLite (3.35+) return the new ids from one insert.
+    Player.objects.bulk_create(players)
+    category_ids = dict(tournament.categories.values_list("name", "pk"))
+    entries = [
+        Entry(category_id=category_ids[name], player=player)
+        for r, player in zip(rows, players, strict=True)
+        for name in r.categories
+    ]
+    Entry.objects.bulk_create(entries)
+    return ImportResult(preview=preview, players=players, entries=len(entries))
+
+
+# Doubles teams ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def pair_team(
+    *, category: Category, player_one: Player, player_two: Player, name: str = ""
+) -> Entry:
+    """Enter two registered players as a team in a doubles category.
+
+    A partnership already formed for another doubles category is reused, so the same two
+    players are one team across categories. Refuses a player who already plays in a team of
+    this category.
+    """
+    if category.kind != Category.Kind.DOUBLES:
+        raise ValidationError(
+            {"category": f"{category.name} is a singles category: enter players, not teams."}
+        )
+    if player_one.pk == player_two.pk:
+        raise ValidationError({"player_two": "A team needs two different players."})
+    for field, player in (("player_one", player_one), ("player_two", player_two)):
+        if player.tournament_id != category.tournament_id:
+            raise ValidationError({field: f"{player} is not registered at this tournament."})
+    Category.objects.select_for_update().filter(pk=category.pk).first()
+    for field, player in (("player_one", player_one), ("player_two", player_two)):
+        taken = (
+            category.entries.filter(Q(team__player_one=player) | Q(team__player_two=player))
+            .select_related("team__player_one", "team__player_two")
+            .first()
+        )
+        if taken is not None:
+            raise ValidationError(
+                {field: f"{player} already plays in {category.name} in the team {taken.team}."}
+            )
+    pair = [player_one.pk, player_two.pk]
+    team = Team.objects.filter(
+        tournament_id=category.tournament_id, player_one__in=pair, player_two__in=pair
+    ).first()
+    if team is None:
+        team = Team(
+            tournament_id=category.tournament_id,
+            player_one=player_one,
+            player_two=player_two,
+            name=name.strip(),
+        )
+        team.full_clean()
+        team.save()
+    elif name.strip() and not team.name:
+        team.name = name.strip()
+        team.save(update_fields=["name"])
+    return Entry.objects.create(category=category, team=team)
+
+
+# On the day -------------------------------------------------------------------------------------
+
+
+def set_checked_in(*, entry: Entry, checked_in: bool) -> Entry:
+    """Mark an entry present (or not) at the check-in desk."""
+    if checked_in and entry.withdrawn:
+        raise ValidationError(f"{entry} has withdrawn; reinstate the entry to check it in.")
+    entry.checked_in = checked_in
+    entry.save(update_fields=["checked_in"])
+    return entry
+
+
+def set_withdrawn(*, entry: Entry, withdrawn: bool) -> Entry:
+    """Withdraw an entry (or reinstate it). A withdrawn entry stays in the data, with the games
+    it played, and is left out of every draw made from now on."""
+    entry.withdrawn = withdrawn
+    if withdrawn:
+        entry.checked_in = False
+    entry.save(update_fields=["withdrawn", "checked_in"])
+    return entry
+
+
+# Stages and boards ------------------------------------------------------------------------------
+
+
+def next_stage_order(category: Category) -> int:
+    highest = category.stages.aggregate(highest=Max("order"))["highest"]
+    return (highest or 0) + 1
+
+
+@transaction.atomic
+def add_stage(*, category: Category, **fields: Any) -> Stage:
+    """Add a stage to a category; ``order`` defaults to after the last stage."""
+    if fields.get("order") is None:
+        fields["order"] = next_stage_order(category)
+    if category.stages.filter(order=fields["order"]).exists():
+        raise ValidationError(
+            {"order": f"{category.name} already has a stage number {fields['order']}."}
+        )
+    if fields.get("kind") in (Stage.Kind.PRELIMINARY, Stage.Kind.SWISS) and not fields.get(
+        "games_per_entry"
+    ):
+        raise ValidationError(
+            {"games_per_entry": "Preliminary and Swiss stages need the games each entry plays."}
+        )
+    stage = Stage(category=category, **fields)
+    stage.full_clean()
+    stage.save()
+    return stage
+
+
+@transaction.atomic
+def set_board_count(*, tournament: Tournament, count: int) -> list[Board]:
+    """Number the boards 1..count: add the missing ones, remove those above ``count``.
+
+    A board that already has matches on it is not removed (its matches would lose their
+    board); mark it out of service instead.
+    """
+    if count < 0:
+        raise ValidationError({"count": "The number of boards cannot be negative."})
+    boards = list(Board.objects.select_for_update().filter(tournament=tournament))
+    surplus = [b for b in boards if b.number > count]
+    used = sorted(
+        set(Match.objects.filter(board__in=surplus).values_list("board__number", flat=True))
+    )
+    if used:
+        raise ValidationError(
+            {
+                "count": f"Board {', '.join(map(str, used))} already has matches; keep "
+                f"{max(used)} boards or more and mark the ones you cannot use out of service."
+            }
+        )
+    Board.objects.filter(pk__in=[b.pk for b in surplus]).delete()
+    have = {b.number for b in boards}
+    Board.objects.bulk_create(
+        Board(tournament=tournament, number=n) for n in range(1, count + 1) if n not in have
+    )
+    return list(tournament.boards.order_by("number"))
+
+
+def set_board_in_service(*, board: Board, in_service: bool, note: str | None = None) -> Board:
+    """Take a board out of service (or back): draws made from now on leave it empty."""
+    board.in_service = in_service
+    fields = ["in_service"]
+    if note is not None:
+        board.note = note.strip()[:200]
+        fields.append("note")
+    board.save(update_fields=fields)
+    return board
