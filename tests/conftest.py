@@ -4,8 +4,13 @@ default, PostgreSQL in CI)."""
 import os
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ARTIFACTS = os.path.join(os.path.dirname(__file__), "artifacts")
+
+# Property tests run on small shared machines: a slow example is not a failure.
+settings.register_profile("project", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("project")
 
 
 @pytest.fixture
@@ -13,12 +18,3 @@ def artifacts_dir() -> str:
     """Where tests save pictures (SVG boards, screenshots, rendered PDF pages) for people."""
     os.makedirs(ARTIFACTS, exist_ok=True)
     return ARTIFACTS
-
-
-# Property tests run on small shared machines: a slow example is not a failure.
-from hypothesis import HealthCheck, settings  # noqa: E402
-
-settings.register_profile(
-    "project", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=False
-)
-settings.load_profile("project")
