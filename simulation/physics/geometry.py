@@ -60,31 +60,36 @@ def _distance(x: float, y: float) -> float:
     return math.hypot(x, y)
 
 
-def touched_regions(
-    x: float, y: float, params: PhysicsParams = DEFAULT_PARAMS
-) -> frozenset[int]:
+def _line_thresholds(params: PhysicsParams) -> tuple[tuple[int, float], ...]:
+    """(region, radius of its outer line) from the centre outwards; 0 is the out-of-play band."""
+    return (
+        (15, params.peg_circle_radius),
+        (10, params.ten_five_radius),
+        (5, params.shooting_line_radius),
+    )
+
+
+def touched_regions(x: float, y: float, params: PhysicsParams = DEFAULT_PARAMS) -> frozenset[int]:
     """Scoring regions a flat disc centred at (x, y) touches: a subset of {15, 10, 5, 0}.
 
-    0 stands for the shooting line and beyond (out of play). Each region spans radii from the
-    inner edge of the line below it (exclusive) to the inner edge of its own outer line; the disc
-    covers radii [d − r, d + r]. (20 is not a position: a disc is in the hole or not.)
+    0 stands for the shooting line and beyond (out of play). A line's painted band counts for the
+    lower region, so a region spans the radii from the inner edge of the band below it to the
+    inner edge of its own outer band. The disc covers radii [d - r, d + r]: it reaches out into
+    the next region once d >= R_line - w/2 - r (the expression the engine uses for the shooting
+    line, ``PhysicsParams.touch_radius``), and its inner edge is still in a region while
+    d < R_line - w/2 + r. (20 is not a position: a disc is in the hole or not.)
     """
     r = params.disc_radius
     half = 0.5 * params.line_width
     d = _distance(x, y)
-    lo = max(d - r, 0.0)
-    hi = d + r
-    bounds = (
-        (15, 0.0, params.peg_circle_radius - half),
-        (10, params.peg_circle_radius - half, params.ten_five_radius - half),
-        (5, params.ten_five_radius - half, params.shooting_line_radius - half),
-        (0, params.shooting_line_radius - half, math.inf),
-    )
     out = set()
-    for value, inner, outer in bounds:
-        # region is [inner, outer); the disc's closed span [lo, hi] meets it
-        if hi >= inner and lo < outer:
+    inner_reached = True  # the disc reaches the region below the first line (none: region 15)
+    for value, line in _line_thresholds(params):
+        if inner_reached and d < line - half + r:
             out.add(value)
+        inner_reached = d >= line - half - r
+    if d >= params.touch_radius:
+        out.add(0)
     return frozenset(out)
 
 
@@ -94,7 +99,15 @@ def score_region(x: float, y: float, params: PhysicsParams = DEFAULT_PARAMS) -> 
     15 only when wholly inside the 15 line's painted band; 0 when it touches the shooting line
     (out of play, NCA 8c).
     """
-    return min(touched_regions(x, y, params))
+    d = _distance(x, y)
+    r = params.disc_radius
+    half = 0.5 * params.line_width
+    for value, line in _line_thresholds(params):
+        if value == 5:
+            return 5 if d < params.touch_radius else 0
+        if d < line - half - r:
+            return value
+    return 0
 
 
 def touches_shooting_line(x: float, y: float, params: PhysicsParams = DEFAULT_PARAMS) -> bool:
@@ -136,7 +149,9 @@ def angle_from_centre_line(x: float, y: float, seat: int) -> float:
 
 
 def shooting_position(
-    seat: int, position_deg: float, radius: float | None = None,
+    seat: int,
+    position_deg: float,
+    radius: float | None = None,
     params: PhysicsParams = DEFAULT_PARAMS,
 ) -> tuple[float, float]:
     """Centre of a disc placed ``position_deg`` around the board from ``seat``'s centre line

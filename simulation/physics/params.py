@@ -62,30 +62,30 @@ class PhysicsParams:
     g: float = 9.81
     """Gravitational acceleration, m/s²."""
     mu_board: float = 0.15
-    """Disc–board sliding friction (waxed board), board.md range 0.10–0.25; calibrate."""
+    """Disc-board sliding friction (waxed board), board.md range 0.10-0.25; calibrate."""
     e_disc: float = 0.9
-    """Disc–disc restitution (maple on maple), board.md range 0.8–0.95; calibrate."""
+    """Disc-disc restitution (maple on maple), board.md range 0.8-0.95; calibrate."""
     mu_disc: float = 0.1
-    """Disc–disc friction capping the tangential impulse, board.md range 0.05–0.3; calibrate."""
+    """Disc-disc friction capping the tangential impulse, board.md range 0.05-0.3; calibrate."""
     e_peg: float = 0.7
-    """Disc–peg restitution (rubber sleeve), board.md range 0.5–0.8; calibrate."""
+    """Disc-peg restitution (rubber sleeve), board.md range 0.5-0.8; calibrate."""
     mu_peg: float = 0.2
-    """Disc–peg friction, board.md range 0.1–0.5; calibrate."""
+    """Disc-peg friction, board.md range 0.1-0.5; calibrate."""
     e_rail: float = 0.75
-    """Disc–rail restitution (hardwood rail). No published value; calibrate."""
+    """Disc-rail restitution (hardwood rail). No published value; calibrate."""
     mu_rail: float = 0.2
-    """Disc–rail friction. No published value; calibrate."""
+    """Disc-rail friction. No published value; calibrate."""
     disc_radius: float = 0.015875
     """Disc radius: Ø 1 1/4 in (board.md)."""
     disc_mass: float = 0.0055
-    """Disc mass ≈ volume × maple density (board.md; no published value). Equal discs make the
+    """Disc mass ≈ volume x maple density (board.md; no published value). Equal discs make the
     motion independent of it; it sets the impulses reported in the event record."""
     peg_radius: float = 0.0048
     """Peg radius, ≈ Ø 3/8 in rubber sleeved (board.md; no official value)."""
     peg_circle_radius: float = 0.1016
     """The 15/10 line, r 4 in, on which the eight pegs stand (board.md)."""
     line_width: float = 0.002
-    """Painted line width, 1/16–1/8 in (board.md default 0.002)."""
+    """Painted line width, 1/16-1/8 in (board.md default 0.002)."""
     shooting_line_radius: float = 0.3048
     """Shooting line (outer line of the 5 zone), r 12 in: NCA-sanctioned 24 in (board.md)."""
     ten_five_radius: float = 0.2032
@@ -98,7 +98,7 @@ class PhysicsParams:
     """The 20 hole, Ø 1 3/8 in (board.md)."""
     hole_capture_depth: float = 0.001
     """h_c: how far the unsupported leading edge must fall before the far rim for the disc to
-    drop into the hole (board.md range 0.5–2 mm); calibrate."""
+    drop into the hole (board.md range 0.5-2 mm); calibrate."""
     leaner_fraction: float = 0.9
     """A disc that crosses the hole having fallen at least this fraction of h_c (but not all of
     it) catches its leading edge on the far rim and stops tilted: a leaner, 15 points. No
@@ -108,7 +108,7 @@ class PhysicsParams:
     surface edge) and still fly back onto the surface: half the 9.5 mm disc thickness. No
     published value; calibrate."""
     spin_friction_factor: float = 4.0 / 3.0
-    """Spin decays at factor × mu_board × g / r (rad/s²). A flat disc of uniform pressure
+    """Spin decays at factor x mu_board x g / r (rad/s²). A flat disc of uniform pressure
     spinning in place feels the friction torque (2/3) mu m g r against inertia m r²/2, which
     gives 4/3. Spin does not bend the path (board.md)."""
 
@@ -168,7 +168,7 @@ class PhysicsParams:
 
     @property
     def hole_support_radius(self) -> float:
-        """ρ = sqrt(R_hole² − r²): a disc whose centre is closer than this to the hole's centre
+        """rho = sqrt(R_hole² - r²): a disc whose centre is closer than this to the hole's centre
         has its centre of mass over the hole, beyond the chord where disc and rim meet, and is
         unsupported (board.md, the 20 hole)."""
         return math.sqrt(self.hole_radius**2 - self.disc_radius**2)
@@ -185,7 +185,7 @@ class PhysicsParams:
 
     @property
     def lean_time(self) -> float:
-        """Unsupported time in which the leading edge falls leaner_fraction × h_c."""
+        """Unsupported time in which the leading edge falls leaner_fraction x h_c."""
         return math.sqrt(2.0 * self.leaner_fraction * self.hole_capture_depth / self.g)
 
     @property

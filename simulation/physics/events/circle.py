@@ -1,8 +1,8 @@
 """Where a straight path meets a circle: the root-finding shared by most events (compiled).
 
 A disc at p0 moving along the unit direction u is at p0 + u s after path length s. Its distance
-to a centre c equals R where g(s) = |p0 − c + u s|² − R² = s² + 2bs + cc vanishes, with
-b = (p0 − c)·u and cc = |p0 − c|² − R². The discriminant is computed as R² − ((p0 − c) × u)², from
+to a centre c equals R where g(s) = |p0 - c + u s|² - R² = s² + 2bs + cc vanishes, with
+b = (p0 - c)·u and cc = |p0 - c|² - R². The discriminant is computed as R² - ((p0 - c) x u)², from
 the perpendicular offset directly, so a grazing contact (offset within 1e-9 m of R) is decided by
 the offset itself, not by the difference of two large squares. Roots use the product form
 s_lo · s_hi = cc to avoid cancellation.
@@ -27,10 +27,12 @@ import math
 import numpy as np
 from numba import njit
 
+from simulation.physics.nbtypes import b1, f8
+
 INF = np.inf
 
 
-@njit(cache=True)
+@njit(f8(f8, f8, f8, f8, f8, f8, f8, b1), cache=True, no_cpython_wrapper=True)
 def enter_path(
     px: float, py: float, ux: float, uy: float, cx: float, cy: float, rad: float, strict: bool
 ) -> float:
@@ -55,8 +57,10 @@ def enter_path(
     return cc / s_hi
 
 
-@njit(cache=True)
-def exit_path(px: float, py: float, ux: float, uy: float, cx: float, cy: float, rad: float) -> float:
+@njit(f8(f8, f8, f8, f8, f8, f8, f8), cache=True, no_cpython_wrapper=True)
+def exit_path(
+    px: float, py: float, ux: float, uy: float, cx: float, cy: float, rad: float
+) -> float:
     """Path length at which the centre moves out through the circle of radius ``rad``.
 
     Returns the larger root of g, clamped at 0; ``inf`` when the line of travel misses the circle.
@@ -78,7 +82,7 @@ def exit_path(px: float, py: float, ux: float, uy: float, cx: float, cy: float, 
     return s_hi if s_hi > 0.0 else 0.0
 
 
-@njit(cache=True)
+@njit(f8(f8, f8, f8, f8, f8, f8, f8), cache=True, no_cpython_wrapper=True)
 def exit_normal_speed(
     px: float, py: float, ux: float, uy: float, cx: float, cy: float, rad: float
 ) -> float:

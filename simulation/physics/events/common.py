@@ -6,13 +6,15 @@ import numpy as np
 from numba import njit
 
 from simulation.physics.kinematics import stop_path, time_at_path
+from simulation.physics.nbtypes import F2, b1, f8, i8
 
 INF = np.inf
 
 
-@njit(cache=True)
-def time_ahead(st: np.ndarray, i: int, t_now: float, s_now: float, s_ahead: float,
-               inclusive: bool) -> float:
+@njit(f8(F2, i8, f8, f8, f8, b1), cache=True, no_cpython_wrapper=True)
+def time_ahead(
+    st: np.ndarray, i: int, t_now: float, s_now: float, s_ahead: float, inclusive: bool
+) -> float:
     """Absolute time at which disc ``i`` is ``s_ahead`` further along its segment than now.
 
     ``inf`` if it stops first. ``inclusive`` lets an event fall exactly at the stopping point

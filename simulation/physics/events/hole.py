@@ -1,6 +1,6 @@
 """The 20 hole (compiled): capture, riding over, and leaners (board.md, the 20 hole).
 
-A disc whose centre is within rho = sqrt(R_hole² − r²) (≈ 7.3 mm) of the hole's centre has its
+A disc whose centre is within rho = sqrt(R_hole² - r²) (≈ 7.3 mm) of the hole's centre has its
 centre of mass beyond the chord where disc and rim meet: it is unsupported and starts to tip in.
 The events keep a per-disc flag ``in_zone`` and the time it entered:
 
@@ -23,11 +23,12 @@ from simulation.physics.codes import EV_HOLE, EV_HOLE_ENTER, EV_HOLE_EXIT, EV_LE
 from simulation.physics.events.circle import enter_path, exit_path
 from simulation.physics.events.common import time_ahead
 from simulation.physics.kinematics import S_TZONE, S_UX, S_UY, path_length, position
+from simulation.physics.nbtypes import F2, F8_I8, b1, f8, i8
 
 INF = np.inf
 
 
-@njit(cache=True)
+@njit(F8_I8(F2, i8, f8, b1, f8, f8, f8), cache=True, no_cpython_wrapper=True)
 def next_hole(
     st: np.ndarray,
     i: int,

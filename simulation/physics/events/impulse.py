@@ -2,7 +2,7 @@
 
 Per unit disc mass, since all discs are equal (board.md, Motion). Signs: spin w is
 counterclockwise seen from above; the contact normal n points from the disc to what it hits,
-the tangent is t = z × n = (−n_y, n_x). The contact point of a disc of radius r spinning at w
+the tangent is t = z x n = (-n_y, n_x). The contact point of a disc of radius r spinning at w
 moves at v + w r t.
 
 * Disc on an immovable body (peg, rail, disc lying in the ditch): normal impulse (1 + e) v_n; the
@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from numba import njit
 
+from simulation.physics.nbtypes import F8x4, F8x7, f8
 
-@njit(cache=True)
+
+@njit(F8x4(f8, f8, f8, f8, f8, f8, f8, f8), cache=True)
 def resolve_fixed(
     vx: float, vy: float, w: float, nx: float, ny: float, e: float, mu: float, r: float
 ) -> tuple[float, float, float, float]:
@@ -41,7 +43,7 @@ def resolve_fixed(
     return vx - jn * nx - jt * tx, vy - jn * ny - jt * ty, w - 2.0 * jt / r, jn
 
 
-@njit(cache=True)
+@njit(F8x7(f8, f8, f8, f8, f8, f8, f8, f8, f8, f8, f8), cache=True)
 def resolve_pair(
     vix: float,
     viy: float,

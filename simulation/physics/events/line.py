@@ -1,7 +1,7 @@
 """The shooting line: when a disc starts or stops touching it (compiled).
 
 A disc touches the painted band (width w, centred on r = 0.3048) once its centre is at least
-R_touch = 0.3048 − w/2 − r_disc from the centre (board.md; NCA rule 6e: the bottom edge over any
+R_touch = 0.3048 - w/2 - r_disc from the centre (board.md; NCA rule 6e: the bottom edge over any
 part of the line). The events keep a per-disc flag ``outside`` (touching or beyond): crossing
 outward ("line") sets the disc's touched-the-line flag, which the spinning disc rule (NCA 8e)
 needs; crossing inward ("line-in") clears ``outside``.
@@ -16,11 +16,12 @@ from simulation.physics.codes import EV_LINE, EV_LINE_IN
 from simulation.physics.events.circle import enter_path, exit_path
 from simulation.physics.events.common import time_ahead
 from simulation.physics.kinematics import S_UX, S_UY, path_length, position
+from simulation.physics.nbtypes import F2, F8_I8, b1, f8, i8
 
 INF = np.inf
 
 
-@njit(cache=True)
+@njit(F8_I8(F2, i8, f8, b1, f8), cache=True, no_cpython_wrapper=True)
 def next_line(
     st: np.ndarray, i: int, t_now: float, outside: bool, touch_r: float
 ) -> tuple[float, int]:

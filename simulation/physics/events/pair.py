@@ -1,23 +1,23 @@
-"""Disc–disc contact (compiled): when two discs first touch, found robustly.
+"""Disc-disc contact (compiled): when two discs first touch, found robustly.
 
 One disc at rest: the mover's path meets a circle of radius 2r around the resting disc, a
 quadratic in path length (``circle.enter_path``).
 
 Both moving: with relative position Q(t) = P + V t + A t²/2 (each disc decelerates along its own
-direction, or not at all over the ditch) the contact condition f(t) = |Q(t)|² − (2r)² = 0 is a
+direction, or not at all over the ditch) the contact condition f(t) = |Q(t)|² - (2r)² = 0 is a
 quartic in t, valid until the first of the two stops (after which the pair is predicted again).
 Its first entering root is found without missing grazing contacts and without spurious roots:
 
 1. f''(t)/2 = 1.5|A|² t² + 3 (V·A) t + |V|² + P·A is a quadratic: its roots split [0, T] into
    pieces on which f' is monotone;
 2. on each such piece f' changes sign at most once: that root (a critical point of f) is refined
-   by safeguarded Newton–bisection; the critical points split [0, T] into pieces on which f is
+   by safeguarded Newton-bisection; the critical points split [0, T] into pieces on which f is
    monotone;
 3. the first monotone piece on which f goes from > 0 to ≤ 0 holds the contact; it is refined the
    same way. A grazing contact is a piece ending at a local minimum just below zero, so it is
    found as long as the minimum is, which the refinement gives to round-off.
 
-f and its derivatives are evaluated from the vectors (|Q|² − D², 2 Q·W, ...), not from expanded
+f and its derivatives are evaluated from the vectors (|Q|² - D², 2 Q·W, ...), not from expanded
 coefficients, to keep round-off at the level of |Q|² ε. Touching and separating (f(0) ≤ 0 with
 f'(0) ≥ 0) is no event; touching and approaching is an event now.
 """
@@ -32,14 +32,15 @@ from numba import njit
 from simulation.physics.events.circle import enter_path
 from simulation.physics.events.common import time_ahead
 from simulation.physics.kinematics import S_A, S_UX, S_UY, path_length, position, velocity
+from simulation.physics.nbtypes import F2, F8x2, b1, f8, i8
 
 INF = np.inf
 MAX_ITER = 200
 
 
-@njit(cache=True)
+@njit(F8x2(f8, f8, f8, f8, f8, f8, f8, f8), cache=True, no_cpython_wrapper=True)
 def _f(t: float, px: float, py: float, vx: float, vy: float, ax: float, ay: float, d2: float):
-    """f(t) = |Q|² − D² and f'(t) = 2 Q·W, with W = V + A t."""
+    """f(t) = |Q|² - D² and f'(t) = 2 Q·W, with W = V + A t."""
     qx = px + t * (vx + 0.5 * ax * t)
     qy = py + t * (vy + 0.5 * ay * t)
     wx = vx + ax * t
@@ -47,7 +48,7 @@ def _f(t: float, px: float, py: float, vx: float, vy: float, ax: float, ay: floa
     return qx * qx + qy * qy - d2, 2.0 * (qx * wx + qy * wy)
 
 
-@njit(cache=True)
+@njit(F8x2(f8, f8, f8, f8, f8, f8, f8), cache=True, no_cpython_wrapper=True)
 def _fp(t: float, px: float, py: float, vx: float, vy: float, ax: float, ay: float):
     """f'(t) = 2 Q·W and f''(t) = 2 (|W|² + Q·A)."""
     qx = px + t * (vx + 0.5 * ax * t)
@@ -57,7 +58,7 @@ def _fp(t: float, px: float, py: float, vx: float, vy: float, ax: float, ay: flo
     return 2.0 * (qx * wx + qy * wy), 2.0 * (wx * wx + wy * wy + qx * ax + qy * ay)
 
 
-@njit(cache=True)
+@njit(f8(b1, f8, f8, f8, f8, f8, f8, f8, f8, f8, f8), cache=True, no_cpython_wrapper=True)
 def _refine(
     deriv: bool,
     lo: float,
@@ -103,7 +104,7 @@ def _refine(
     return hi if not deriv else 0.5 * (lo + hi)
 
 
-@njit(cache=True)
+@njit(f8(f8, f8, f8, f8, f8, f8, f8, f8), cache=True)
 def first_contact(
     px: float,
     py: float,
@@ -120,9 +121,8 @@ def first_contact(
     """
     d2 = dist * dist
     f0, fp0 = _f(0.0, px, py, vx, vy, ax, ay, d2)
-    if f0 <= 0.0:
-        if fp0 < 0.0:
-            return 0.0
+    if f0 <= 0.0 and fp0 < 0.0:
+        return 0.0
     if not horizon > 0.0:
         return INF
     # Inflection points: roots of f''/2 = c2 t² + c1 t + c0 inside (0, horizon).
@@ -183,7 +183,7 @@ def first_contact(
     return INF
 
 
-@njit(cache=True)
+@njit(f8(F2, i8, i8, f8, f8, f8), cache=True, no_cpython_wrapper=True)
 def next_pair_resting(
     st: np.ndarray, mover: int, rest: int, t_now: float, dist: float, s_limit: float
 ) -> float:
@@ -199,7 +199,7 @@ def next_pair_resting(
     return time_ahead(st, mover, t_now, path_length(st, mover, t_now), s, False)
 
 
-@njit(cache=True)
+@njit(f8(F2, i8, i8, f8, f8, f8), cache=True, no_cpython_wrapper=True)
 def next_pair_moving(
     st: np.ndarray, i: int, j: int, t_now: float, t_end: float, dist: float
 ) -> float:

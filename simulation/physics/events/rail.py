@@ -1,7 +1,7 @@
 """The rail and the discs lying in the ditch: what a disc flying over the ditch can strike.
 
 The rail's inner face is a circle of radius surface_r + ditch_width (board.md: the ditch is at
-least 2 in wide); a disc inside it touches it when its centre is rail_r − r_disc from the board's
+least 2 in wide); a disc inside it touches it when its centre is rail_r - r_disc from the board's
 centre. Discs lying in the ditch are immovable obstacles (wedged between rail and board) that only
 a flying disc can reach: a disc on the surface passes above them. Both collisions use the
 immovable-body impulse of ``impulse.resolve_fixed``.
@@ -16,6 +16,7 @@ from simulation.physics.codes import DITCH
 from simulation.physics.events.circle import enter_path, exit_normal_speed, exit_path
 from simulation.physics.events.common import time_ahead
 from simulation.physics.kinematics import S_PX, S_PY, S_UX, S_UY, path_length, position
+from simulation.physics.nbtypes import F2, F8_I8, I8_1, f8, i8
 
 INF = np.inf
 MIN_NORMAL = 1e-12
@@ -23,7 +24,7 @@ MIN_NORMAL = 1e-12
 no event (it would otherwise be found again at the same instant forever)."""
 
 
-@njit(cache=True)
+@njit(f8(F2, i8, f8, f8), cache=True, no_cpython_wrapper=True)
 def next_rail(st: np.ndarray, i: int, t_now: float, rail_contact_r: float) -> float:
     """Time flying disc ``i`` strikes the rail; ``inf`` if its path is tangent to it."""
     x, y = position(st, i, t_now)
@@ -35,7 +36,7 @@ def next_rail(st: np.ndarray, i: int, t_now: float, rail_contact_r: float) -> fl
     return time_ahead(st, i, t_now, path_length(st, i, t_now), s, False)
 
 
-@njit(cache=True)
+@njit(F8_I8(F2, i8, f8, I8_1, f8), cache=True, no_cpython_wrapper=True)
 def next_ditch_disc(
     st: np.ndarray, i: int, t_now: float, status: np.ndarray, contact_r: float
 ) -> tuple[float, int]:

@@ -6,11 +6,12 @@ import numpy as np
 from numba import njit
 
 from simulation.physics.kinematics import S_TSTOP, S_V
+from simulation.physics.nbtypes import F2, f8, i8
 
 INF = np.inf
 
 
-@njit(cache=True)
+@njit(f8(F2, i8), cache=True, no_cpython_wrapper=True)
 def next_stop(st: np.ndarray, i: int) -> float:
     """Time disc ``i`` stops; ``inf`` if it is at rest or has no friction (over the ditch)."""
     if st[i, S_V] <= 0.0:

@@ -1,0 +1,29 @@
+"""Numba type aliases for the explicit signatures of the compiled functions.
+
+Every compiled function declares its signature: it is then compiled once, for exactly these types
+(never again for literal constants passed at a call site, which would multiply the compile time),
+and loaded from the on-disk cache on later imports. Functions only ever called from compiled code
+also skip the CPython wrapper (``no_cpython_wrapper=True``), another share of the compile time.
+"""
+
+from __future__ import annotations
+
+from numba import types
+
+f8 = types.float64
+i8 = types.int64
+b1 = types.boolean
+F1 = types.Array(types.float64, 1, "C")
+F2 = types.Array(types.float64, 2, "C")
+F3 = types.Array(types.float64, 3, "C")
+I1 = types.Array(types.int64, 1, "C")
+I8_1 = types.Array(types.int8, 1, "C")
+I8_2 = types.Array(types.int8, 2, "C")
+I32_1 = types.Array(types.int32, 1, "C")
+I32_2 = types.Array(types.int32, 2, "C")
+B1_1 = types.Array(types.boolean, 1, "C")
+F8x2 = types.UniTuple(types.float64, 2)
+F8x4 = types.UniTuple(types.float64, 4)
+F8x7 = types.UniTuple(types.float64, 7)
+F8_I8 = types.Tuple((types.float64, types.int64))
+SHOT_OUT = types.Tuple((types.int64, types.boolean, types.float64, types.int64))
