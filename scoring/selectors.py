@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Q
+from django.db.models import Count, Q
 
 from scoring import engine
 from scoring.charts import BarChart, standings_chart
@@ -87,7 +87,13 @@ def stage_shootouts(stage: Stage) -> list[engine.Shootout]:
 def stage_entries(stage: Stage) -> dict[str, Entry]:
     """Entries taking part in the stage: those drawn into its matches or pools; before the draw
     of a category's first stage, every active entry (so check-in shows a table of zeros)."""
-    qs = Entry.objects.select_related("player", "team__player_one", "team__player_two")
+    qs = Entry.objects.select_related("player", "team__player_one", "team__player_two").annotate(
+        # Byes ride along in the same query, so crediting them costs nothing extra.
+        byes=Count(
+            "matches_as_a",
+            filter=Q(matches_as_a__stage=stage, matches_as_a__entry_b__isnull=True),
+        )
+    )
     drawn = Q(matches_as_a__stage=stage) | Q(matches_as_b__stage=stage) | Q(pools__stage=stage)
     entry_ids = Entry.objects.filter(drawn).values("id")
     entries = {str(e.id): e for e in qs.filter(id__in=entry_ids)}
@@ -103,14 +109,12 @@ def stage_standings(stage: Stage) -> StageStandings:
     games = stage_games(stage)
     problem = ""
     try:
-        result = engine.compute_standings(
-            games, chain=stage.chain, shootouts=stage_shootouts(stage), entries=list(entries)
-        )
+        result = rank_entries(stage, games, entries, stage_shootouts(stage))
     except engine.EngineInputError as exc:
         # A shoot-out recorded for a tie that later corrections undid: show the standings
         # without shoot-outs and say why, rather than failing the page.
         problem = f"Recorded shoot-outs no longer match the ties: {exc}"
-        result = engine.compute_standings(games, chain=stage.chain, entries=list(entries))
+        result = rank_entries(stage, games, entries, [])
     advance = stage.advance_count or 0
     lines = [
         StandingLine(
@@ -126,3 +130,55 @@ def stage_standings(stage: Stage) -> StageStandings:
     ]
     required = [[entries[e] for e in group] for group in result.shootouts_required]
     return StageStandings(stage=stage, lines=lines, shootouts_required=required, problem=problem)
+
+
+#: Opponents invented for crediting byes; see ``rank_entries``.
+_BYE, _BYE_FLOOR = "\x00bye", "\x00bye-floor"
+
+
+def rank_entries(
+    stage: Stage,
+    games: list[engine.Game],
+    entries: dict[str, Entry],
+    shootouts: list[engine.Shootout],
+) -> engine.Standings:
+    """``engine.compute_standings`` with every bye credited: ``stage.bye_points`` points,
+    ``stage.bye_twenties`` 20s and one game to the entry that sat out (entries carry their bye
+    count in ``byes``, as ``stage_entries`` annotates them). A knockout bye only passes the entry
+    to the next round and credits nothing.
+
+    The engine knows only games, so a bye is played against an invented opponent. That opponent
+    and a second one are given more points than any real entry can have, so they rank 1 and 2
+    alone, never join a tie (no tiebreak step or shoot-out of the real entries sees them), and
+    are removed again before the ranks are returned.
+    """
+    byes = {key: getattr(entry, "byes", 0) for key, entry in entries.items()}
+    if stage.kind == Stage.Kind.KNOCKOUT or not any(byes.values()):
+        return engine.compute_standings(
+            games, chain=stage.chain, shootouts=shootouts, entries=list(entries)
+        )
+    pts, twenties = stage.bye_points, stage.bye_twenties
+    credit = [engine.Round(points=(2, 0), twenties=(0, 0))] * (pts // 2)
+    credit += [engine.Round(points=(1, 1), twenties=(0, 0))] * (pts % 2)
+    credit = credit or [engine.Round(points=(0, 2), twenties=(0, 0))]
+    credit[0] = engine.Round(points=credit[0].points, twenties=(twenties, 0))
+    bye_games = [
+        engine.Game(a=key, b=_BYE, rounds=credit) for key, n in byes.items() for _ in range(n)
+    ]
+    best = {key: pts * n for key, n in byes.items()}
+    for game in games:
+        for side, points in zip((game.a, game.b), game.points, strict=True):
+            best[side] = best.get(side, 0) + points
+    floor = max(best.values(), default=0) // 2 + 1  # rounds that outscore every real entry
+    apart = [engine.Round(points=(2, 0), twenties=(0, 0))] * (floor + 1)
+    apart += [engine.Round(points=(0, 2), twenties=(0, 0))] * floor
+    bye_games.append(engine.Game(a=_BYE, b=_BYE_FLOOR, rounds=apart))
+    result = engine.compute_standings(
+        [*games, *bye_games], chain=stage.chain, shootouts=shootouts, entries=list(entries)
+    )
+    rows = [
+        engine.StandingRow(r.rank - 2, r.entry, r.games, r.points, r.twenties, r.tiebreak)
+        for r in result.rows
+        if r.entry not in (_BYE, _BYE_FLOOR)
+    ]
+    return engine.Standings(rows=rows, shootouts_required=result.shootouts_required)

@@ -1,5 +1,21 @@
-"""Public pages: schedule by board, who plays where now, brackets, player pages."""
+"""Public pages: schedule by board, who plays where now, brackets, pools, player pages."""
 
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from tournaments.views import public
+
+urlpatterns = [
+    path("now/", public.tournament_now, name="now"),
+    path("players/", public.player_lookup, name="player_lookup"),
+    path("players/<int:number>/", public.player_page, name="player"),
+    path("stages/<int:stage_id>/schedule/", public.stage_schedule, name="schedule"),
+    path("stages/<int:stage_id>/rounds/<int:round_of_play>/", public.round_schedule, name="round"),
+    path(
+        "stages/<int:stage_id>/rounds/<int:round_of_play>/now/",
+        public.round_now,
+        name="round_now",
+    ),
+    path("stages/<int:stage_id>/bracket/", public.stage_bracket, name="bracket"),
+    path("stages/<int:stage_id>/bracket.svg", public.stage_bracket_svg, name="bracket_svg"),
+    path("stages/<int:stage_id>/pools/", public.stage_pools, name="pools"),
+]

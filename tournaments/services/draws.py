@@ -1,11 +1,26 @@
 """Drawing a stage: from the pure formats to matches, games and boards in the database."""
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
 
+from scoring.selectors import stage_standings
 from tournaments import formats
-from tournaments.models import Board, Entry, Game, Match, Stage
+from tournaments.models import Board, Entry, Game, Match, Pool, Stage
+from tournaments.selectors_public import (
+    BRACKET_POOL,
+    BRACKET_POOL_THIRD,
+    ENTRY_RELATED,
+    FIELD_POOL,
+    knockout_state,
+    seeded_entries,
+    stage_matches,
+    stage_outcomes,
+)
 
 
 @transaction.atomic
@@ -53,3 +68,479 @@ def draw_preliminary(
         Game(match=m, number=1, is_playoff=False) for m in matches if m.entry_b is not None
     )
     return matches
+
+
+# --- every kind of stage ----------------------------------------------------------------------
+#
+# Games are created with their match, all ``best_of`` of them up front: scorecards for a best-of-3
+# can be printed before play, and a game the match did not need simply stays without rounds (the
+# pages show it as not needed). Playoff games (knockout) have ``is_playoff=True``, so a game tied
+# after 4 rounds takes a 5th (WCC Scoring). In a best-of-N the sides take turns to shoot first in
+# round 1, game by game.
+
+
+def draw_stage(
+    stage: Stage,
+    *,
+    method: str = "random",
+    pool_count: int | None = None,
+    double: bool = False,
+    third_place: bool = False,
+) -> list[Match]:
+    """Draw a stage by its kind; the options apply to the kinds that use them.
+
+    ``method``: preliminary ("random" or "rotation"); ``pool_count``, ``double``: round robin;
+    ``third_place``: knockout. A Swiss stage gets its first round (see
+    ``draw_next_swiss_round`` for the later ones). Raises ``ValueError`` for a stage already
+    drawn or one that is not drawn at all (a shoot-out).
+    """
+    kind = Stage.Kind(stage.kind)
+    if kind == Stage.Kind.PRELIMINARY:
+        entries = _seeded(stage) or None
+        return draw_preliminary(stage, entries, method=method)
+    if kind == Stage.Kind.ROUND_ROBIN:
+        return draw_round_robin(stage, pool_count=pool_count, double=double)
+    if kind == Stage.Kind.KNOCKOUT:
+        return draw_knockout(stage, third_place=third_place)
+    if kind == Stage.Kind.SWISS:
+        if stage.matches.exists():
+            raise ValueError(
+                f"{stage} is already drawn; draw its next round with draw_next_swiss_round."
+            )
+        return draw_next_swiss_round(stage)
+    raise ValueError(
+        f"{stage} is a shoot-out: it is not drawn but created when a tie sits on the cut line, "
+        "and its result is recorded with record_shootout."
+    )
+
+
+@transaction.atomic
+def draw_round_robin(
+    stage: Stage,
+    pools: Sequence[Sequence[Entry]] | None = None,
+    *,
+    pool_count: int | None = None,
+    double: bool = False,
+) -> list[Match]:
+    """Every round of a round robin (single or double) in each pool, by the Berger tables.
+
+    ``pools`` lists the entries of each pool, best seed first (``advance`` passes them). Without
+    it the stage's pools as already filled are used, or else the category's active entries are
+    seeded into ``pool_count`` pools (default: the stage's empty pools, or one) in snake order
+    with club mates kept apart. Round k of every pool is round of play k; the matches of a round
+    of play are laid on the boards together.
+    """
+    _check_kind(stage, Stage.Kind.ROUND_ROBIN)
+    _check_not_drawn(stage)
+    if pools is None:
+        pools = _filled_pools(stage)
+    if not pools:
+        entries = _category_entries(stage)
+        count = pool_count or stage.pools.count() or 1
+        by_id = {str(e.id): e for e in entries}
+        if len(entries) < 2 * count:
+            raise ValueError(
+                f"{stage}: {len(entries)} entries cannot fill {count} pools of at least two."
+            )
+        groups = formats.snake_pools(list(by_id), count, clubs=entry_clubs(entries))
+        pools = [[by_id[e] for e in group] for group in groups]
+    for index, group in enumerate(pools):
+        if len(group) < 2:
+            raise ValueError(
+                f"{stage}: pool {formats.pool_label(index)} has {len(group)} entries; "
+                "a round robin needs at least two."
+            )
+    pool_rows = _fill_pools(stage, pools)
+    by_id = {str(e.id): e for group in pools for e in group}
+    pool_of = {str(e.id): pool for pool, group in zip(pool_rows, pools, strict=True) for e in group}
+    schedules = [
+        formats.berger_rounds([str(e.id) for e in group], double=double) for group in pools
+    ]
+    rounds = [
+        [p for schedule in schedules if number < len(schedule) for p in schedule[number]]
+        for number in range(max(len(s) for s in schedules))
+    ]
+    boards = _boards(stage)
+    if any(b.in_service for b in boards):
+        slots = formats.assign_boards_in_slots(
+            rounds,
+            [b.number for b in boards],
+            out_of_service=[b.number for b in boards if not b.in_service],
+        )
+        rounds = [[p for slot in round_slots for p in slot] for round_slots in slots]
+    matches = []
+    for number, rnd in enumerate(rounds, start=1):
+        matches += _new_matches(stage, number, rnd, by_id, boards, pool_of=pool_of, playoff=False)
+    return matches
+
+
+@transaction.atomic
+def draw_knockout(
+    stage: Stage, seeds: Sequence[Entry] | None = None, *, third_place: bool = False
+) -> list[Match]:
+    """A single-elimination bracket with standard seeding (1 v 16, 8 v 9 ...), byes for the
+    top seeds when the field is not a power of two, best-of-``stage.best_of`` matches and, if
+    asked, a match for third place between the losing semifinalists.
+
+    ``seeds`` are the entries best first (``advance`` passes them, in the WCC crossover order
+    1A, 1B, 2A, 2B when they come from two pools, which seeding turns into 1A v 2B and 1B v 2A);
+    by default the category's active entries by their seed. The seeding is kept in the stage's
+    bracket pool; the matches whose two entries are known are created now, the others by
+    ``tournaments.services.stages.advance_knockout`` as results come in.
+    """
+    _check_kind(stage, Stage.Kind.KNOCKOUT)
+    _check_not_drawn(stage)
+    seeds = list(seeds) if seeds is not None else _category_entries(stage)
+    # Checks the field, best_of and the third-place match before anything is written.
+    formats.single_elimination(
+        [str(e.id) for e in seeds], best_of=stage.best_of, third_place=third_place
+    )
+    name = BRACKET_POOL_THIRD if third_place else BRACKET_POOL
+    store_pool(stage, name, seeds)
+    return open_knockout_matches(stage)
+
+
+def open_knockout_matches(stage: Stage) -> list[Match]:
+    """Create the knockout matches whose two entries are now known and that do not exist yet.
+
+    A stored match whose entries no longer agree with the bracket (an earlier result was
+    corrected) is updated while none of its games has a round; once it has been played the
+    conflict is reported with a ``ValidationError`` naming the match.
+    """
+    state = knockout_state(stage)
+    if state is None:
+        raise ValueError(f"{stage} has not been drawn yet.")
+    created: list[Match] = []
+    for planned in state.bracket.matches:
+        a, b = planned.entries
+        if a is None or b is None:
+            continue
+        stored = state.matches.get(planned.id)
+        if stored is None:
+            created += _new_matches(
+                stage,
+                planned.round,
+                [formats.Pairing(a, b)],
+                state.entries,
+                [],
+                playoff=True,
+                best_of=planned.best_of,
+                bracket_slot=planned.id,
+            )
+            continue
+        if {str(stored.entry_a_id), str(stored.entry_b_id)} == {a, b}:
+            continue
+        if state.outcomes[stored.id].started:
+            raise ValidationError(
+                f"{stage}, {planned.id}: {stored} has been played, but after a corrected result "
+                f"the bracket now sends {state.entries[a].name} v {state.entries[b].name} there. "
+                "Void that match's games before the bracket can go on."
+            )
+        stored.entry_a, stored.entry_b = state.entries[a], state.entries[b]
+        stored.save(update_fields=["entry_a", "entry_b"])
+    if created:
+        _place_opened(stage, created, state)
+    return created
+
+
+@transaction.atomic
+def draw_next_swiss_round(stage: Stage) -> list[Match]:
+    """Pair the next round of a Swiss stage by the standings so far, never a rematch.
+
+    Entries on equal points meet where possible (``formats.swiss_round``: the whole round is
+    chosen at once, so the last rounds never get stuck); with an odd field the lowest-placed
+    entry without a bye sits out and is credited with the stage's bye. The stage plays
+    ``games_per_entry`` rounds; the next one is drawn only once the current one is finished.
+    """
+    _check_kind(stage, Stage.Kind.SWISS)
+    total = stage.games_per_entry
+    if not total:
+        raise ValueError(f"{stage}: set how many rounds the Swiss plays (games per entry).")
+    matches = stage_matches(stage)
+    outcomes = stage_outcomes(stage, matches)
+    current = max((m.round_of_play for m in matches), default=0)
+    unfinished = [m for m in matches if m.round_of_play == current and not outcomes[m.id].complete]
+    if unfinished:
+        raise ValidationError(
+            f"{stage}: round {current} is not finished ({len(unfinished)} matches to play, "
+            f"e.g. {unfinished[0]}); the next round is paired from its results."
+        )
+    if current >= total:
+        raise ValueError(f"{stage}: all {total} rounds are drawn.")
+    field = _seeded(stage) or _category_entries(stage)
+    by_id = {str(e.id): e for e in field}
+    seed_order = {key: index for index, key in enumerate(by_id)}
+    if current == 0:
+        standings = [formats.SwissStanding(key, 0) for key in by_id]
+    else:
+        lines = sorted(
+            (line for line in stage_standings(stage).lines if str(line.entry.id) in by_id),
+            key=lambda line: (line.rank, seed_order[str(line.entry.id)]),
+        )
+        standings = [formats.SwissStanding(str(line.entry.id), line.points) for line in lines]
+    previous = [
+        [
+            formats.Pairing(str(m.entry_a_id), str(m.entry_b_id) if m.entry_b_id else None)
+            for m in matches
+            if m.round_of_play == number
+        ]
+        for number in range(1, current + 1)
+    ]
+    try:
+        pairings = formats.swiss_round(standings, previous)
+    except ValueError as exc:
+        raise ValueError(f"{stage}, round {current + 1}: {exc}") from exc
+    last = {
+        key: m.board.number
+        for m in matches
+        if m.round_of_play == current and m.board_id
+        for key in (str(m.entry_a_id), str(m.entry_b_id))
+    }
+    boards = _boards(stage)
+    placed = place_round(pairings, last, boards)
+    return _new_matches(stage, current + 1, placed, by_id, boards, playoff=False)
+
+
+@transaction.atomic
+def assign_boards(stage: Stage, round_of_play: int) -> list[Match]:
+    """(Re)lay one round of play on the boards in service.
+
+    Nobody plays on the board they used in the round before where that can be avoided (boards
+    differ in speed and wax, so players rotate); boards out of service are skipped; a round with
+    more games than working boards plays in time slots (a board carries one game per slot).
+    Games keep their current board unless it repeats one, so a second call changes nothing.
+    """
+    matches = list(
+        Match.objects.filter(stage=stage, round_of_play=round_of_play)
+        .select_related("board")
+        .order_by("board__number", "id")
+    )
+    if not matches:
+        raise ValueError(f"{stage} has no round {round_of_play} to lay on boards.")
+    before = Match.objects.filter(stage=stage, round_of_play=round_of_play - 1).exclude(board=None)
+    last = {
+        str(key): number
+        for a, b, number in before.values_list("entry_a_id", "entry_b_id", "board__number")
+        for key in (a, b)
+        if key is not None
+    }
+    games = [m for m in matches if m.entry_b_id is not None]
+    pairings = [formats.Pairing(str(m.entry_a_id), str(m.entry_b_id)) for m in games]
+    # formats keeps a game on the board its list position gives it: list each game's current
+    # board at its position, so that only the games that must move do.
+    boards = _boards(stage)
+    current = list(dict.fromkeys(m.board_id for m in games if m.board_id))
+    rank = {board_id: index for index, board_id in enumerate(current)}
+    boards.sort(key=lambda b: (rank.get(b.id, len(rank)), b.number))
+    placed = place_round(pairings, last, boards)
+    by_number = {b.number: b for b in boards}
+    for match, pairing in zip(games, placed, strict=True):
+        match.board = by_number.get(pairing.board) if pairing.board is not None else None
+    Match.objects.bulk_update(games, ["board"])
+    return matches
+
+
+def place_round(
+    pairings: Sequence[formats.Pairing],
+    last: Mapping[str, int],
+    boards: Sequence[Board],
+    busy: Collection[int] = (),
+) -> list[formats.Pairing]:
+    """Boards for one round's games (in the order given), given the board each entry used last.
+
+    ``tournaments.formats`` avoids repeats between consecutive rounds of one list; here the
+    round before is already on the boards. It is handed to formats as a round that keeps its
+    boards: one game per working board, in board order (entries that sat on the same board pair
+    up, empty places get stand-ins), which formats leaves where it is because nothing precedes
+    it. Where formats searches small rooms exhaustively it may move that round too; then the
+    round is placed here by trying every arrangement (few, by the same token).
+    Boards out of service or ``busy`` are skipped; without one free the games get no board.
+    """
+    games = [p for p in pairings if p.b is not None]
+    byes = [replace(p, board=None) for p in pairings if p.b is None]
+    numbers = [b.number for b in boards]
+    unusable = {b.number for b in boards if not b.in_service} | set(busy)
+    working = [n for n in numbers if n not in unusable]
+    if not games or not working:
+        return [replace(p, board=None) for p in games] + byes
+    seated: dict[int, list[str]] = {n: [] for n in working}
+    for entry, number in last.items():
+        if number in seated:
+            seated[number].append(entry)
+    layers = max((len(es) + 1) // 2 for es in seated.values())
+    stand_in = (f"\x00stand-in-{k}" for k in itertools.count())
+    kept: list[formats.Pairing] = []
+    for layer in range(layers):
+        for number in working:
+            pair = seated[number][2 * layer : 2 * layer + 2]
+            pair += [next(stand_in) for _ in range(2 - len(pair))]
+            kept.append(formats.Pairing(pair[0], pair[1]))
+    if not kept:  # nobody has played yet
+        placed = formats.assign_boards_in_slots([games], numbers, out_of_service=unusable)
+        return [p for slot in placed[0] for p in slot] + byes
+    placed = formats.assign_boards_in_slots([kept, games], numbers, out_of_service=unusable)
+    held = [p.board for slot in placed[0] for p in slot]
+    if held == [working[i % len(working)] for i in range(len(kept))]:
+        return [p for slot in placed[1] for p in slot] + byes
+    return _search(games, last, working) + byes
+
+
+def _search(
+    games: list[formats.Pairing], last: Mapping[str, int], working: list[int]
+) -> list[formats.Pairing]:
+    """Every arrangement of a few games on a few boards: fewest repeats, then fewest moves."""
+
+    def cost(order: tuple[int, ...]) -> tuple[int, int]:
+        repeats = sum(
+            last.get(e) == working[pos]
+            for game, pos in zip(games, order, strict=True)
+            for e in game.entries
+        )
+        return repeats, sum(abs(i - pos) for i, pos in enumerate(order))
+
+    best = min(itertools.permutations(range(len(working)), len(games)), key=cost)
+    return [replace(g, board=working[pos]) for g, pos in zip(games, best, strict=True)]
+
+
+def _place_opened(stage: Stage, created: list[Match], state) -> None:
+    """Boards for knockout matches opened as results come in: a free board (not holding an
+    unfinished match of the stage) that neither entry has just played on."""
+    busy = {
+        m.board.number
+        for m in state.matches.values()
+        if m.board_id and not state.outcomes[m.id].complete
+    }
+    last: dict[str, int] = {}
+    for m in sorted(state.matches.values(), key=lambda m: (m.round_of_play, m.id)):
+        if m.board_id:
+            for key in (str(m.entry_a_id), str(m.entry_b_id)):
+                last[key] = m.board.number
+    boards = _boards(stage)
+    pairings = [formats.Pairing(str(m.entry_a_id), str(m.entry_b_id)) for m in created]
+    placed = place_round(pairings, last, boards, busy)
+    by_number = {b.number: b for b in boards}
+    for match, pairing in zip(created, placed, strict=True):
+        match.board = by_number.get(pairing.board) if pairing.board is not None else None
+    Match.objects.bulk_update(created, ["board"])
+
+
+def _new_matches(
+    stage: Stage,
+    round_of_play: int,
+    pairings: Sequence[formats.Pairing],
+    by_id: Mapping[str, Entry],
+    boards: Sequence[Board],
+    *,
+    playoff: bool,
+    pool_of: Mapping[str, Pool] | None = None,
+    best_of: int | None = None,
+    bracket_slot: str = "",
+) -> list[Match]:
+    board_by_number = {b.number: b for b in boards}
+    best_of = best_of or stage.best_of
+    matches = [
+        Match(
+            stage=stage,
+            pool=pool_of.get(p.a) if pool_of else None,
+            round_of_play=round_of_play,
+            entry_a=by_id[p.a],
+            entry_b=by_id[p.b] if p.b is not None else None,
+            best_of=best_of,
+            board=board_by_number.get(p.board) if p.board is not None else None,
+            bracket_slot=bracket_slot,
+        )
+        for p in pairings
+    ]
+    Match.objects.bulk_create(matches)
+    Game.objects.bulk_create(
+        Game(
+            match=m,
+            number=number,
+            is_playoff=playoff,
+            first_side=Game.Side.A if number % 2 else Game.Side.B,
+        )
+        for m in matches
+        if m.entry_b is not None
+        for number in range(1, best_of + 1)
+    )
+    return matches
+
+
+def _check_kind(stage: Stage, kind: Stage.Kind) -> None:
+    if stage.kind != kind:
+        raise ValueError(f"{stage} is a {stage.get_kind_display()} stage, not {kind.label}.")
+
+
+def _check_not_drawn(stage: Stage) -> None:
+    if (
+        stage.matches.exists()
+        or stage.pools.filter(name__in=(BRACKET_POOL, BRACKET_POOL_THIRD)).exists()
+    ):
+        raise ValueError(f"{stage} is already drawn; delete its matches to draw again.")
+
+
+def _boards(stage: Stage) -> list[Board]:
+    return list(Board.objects.filter(tournament_id=stage.category.tournament_id).order_by("number"))
+
+
+def _category_entries(stage: Stage) -> list[Entry]:
+    """The category's active entries, best seed first (unseeded last, then by registration)."""
+    return list(
+        Entry.objects.filter(category_id=stage.category_id, withdrawn=False)
+        .select_related(*ENTRY_RELATED)
+        .order_by(F("seed").asc(nulls_last=True), "id")
+    )
+
+
+def _seeded(stage: Stage) -> list[Entry]:
+    """The field ``advance`` seeded into a preliminary or Swiss stage, best first."""
+    if not stage.pools.filter(name=FIELD_POOL).exists():
+        return []
+    return seeded_entries(stage)
+
+
+def _filled_pools(stage: Stage) -> list[list[Entry]]:
+    """The stage's pools that already hold entries, each in the order they were put in."""
+    groups: dict[int, list[Entry]] = {}
+    through = (
+        Pool.entries.through.objects.filter(pool__stage=stage)
+        .exclude(pool__name__in=(BRACKET_POOL, BRACKET_POOL_THIRD, FIELD_POOL))
+        .select_related(*(f"entry__{name}" for name in ENTRY_RELATED))
+        .order_by("pool__name", "id")
+    )
+    for row in through:
+        groups.setdefault(row.pool_id, []).append(row.entry)
+    return list(groups.values())
+
+
+def _fill_pools(stage: Stage, groups: Sequence[Sequence[Entry]]) -> list[Pool]:
+    """Pools A, B, ... holding ``groups``; an existing pool of that name is reused."""
+    return [
+        store_pool(stage, formats.pool_label(index), group) for index, group in enumerate(groups)
+    ]
+
+
+def store_pool(stage: Stage, name: str, entries: Sequence[Entry]) -> Pool:
+    """A pool whose entries keep the order given: the link rows are written in that order, and
+    readers sort by them (``selectors_public.seeded_entries``)."""
+    pool, _ = Pool.objects.get_or_create(stage=stage, name=name)
+    through = Pool.entries.through
+    present = set(through.objects.filter(pool=pool).values_list("entry_id", flat=True))
+    through.objects.bulk_create(
+        through(pool_id=pool.id, entry_id=e.id) for e in entries if e.id not in present
+    )
+    return pool
+
+
+def entry_clubs(entries: Sequence[Entry]) -> dict[str, str | None]:
+    """Each entry's club for keeping club mates apart: the player's, or a team's when both
+    partners share it."""
+    clubs: dict[str, str | None] = {}
+    for e in entries:
+        if e.player_id:
+            club = e.player.club
+        else:
+            one, two = e.team.player_one.club, e.team.player_two.club
+            club = one if one == two else None
+        clubs[str(e.id)] = club or None
+    return clubs

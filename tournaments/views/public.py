@@ -1,0 +1,205 @@
+"""Public pages: anyone may read them, no login (a tournament's draw, schedule and results are
+public by nature, like the sheets pinned up in the hall). Views only read through
+``tournaments.selectors_public`` and render; an unknown tournament, stage, round or player gets
+a 404 page that says which one was not found.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET
+
+from tournaments import selectors_public as select
+from tournaments.models import Stage, Tournament
+from tournaments.svg import bracket_svg
+
+#: How often the hall screen reloads its boards, in seconds.
+SCREEN_REFRESH_S = 20
+
+
+def _missing(request: HttpRequest, tournament: Tournament | None, message: str) -> HttpResponse:
+    return render(
+        request,
+        "tournaments/public/missing.html",
+        {"tournament": tournament, "message": message},
+        status=404,
+    )
+
+
+def _stage(slug: str, stage_id: int) -> Stage | None:
+    return select.stage_for_page(slug, stage_id)
+
+
+@require_GET
+def tournament_now(request: HttpRequest, slug: str) -> HttpResponse:
+    """The hall screen: who plays where now, every stage in play; refreshes itself."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    context = {
+        "tournament": tournament,
+        "screens": select.now_playing(tournament),
+        "refresh_url": request.path,
+        "refresh_s": SCREEN_REFRESH_S,
+    }
+    if request.htmx:
+        return render(request, "tournaments/public/_screen.html", context)
+    return render(request, "tournaments/public/now.html", context)
+
+
+@require_GET
+def stage_schedule(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    """A stage's schedule: its first round still in play (or its last round when finished)."""
+    stage = _stage(slug, stage_id)
+    if stage is None:
+        return _missing(request, None, f"There is no stage {stage_id} at this tournament.")
+    tournament = stage.category.tournament
+    rounds = select.stage_rounds(stage)
+    if not rounds:
+        return render(
+            request,
+            "tournaments/public/schedule.html",
+            {"tournament": tournament, "stage": stage, "schedule": None, "ties": _ties(stage)},
+        )
+    current = select.current_round(stage) or rounds[-1]
+    return redirect("tournaments:round", slug, stage.id, current)
+
+
+def _ties(stage: Stage):
+    if stage.kind != Stage.Kind.SHOOTOUT:
+        return None
+    return select.shootout_page(stage)
+
+
+@require_GET
+def round_schedule(
+    request: HttpRequest, slug: str, stage_id: int, round_of_play: int
+) -> HttpResponse:
+    """The board list of one round of play: board, time, who plays whom, results so far."""
+    stage = _stage(slug, stage_id)
+    if stage is None:
+        return _missing(request, None, f"There is no stage {stage_id} at this tournament.")
+    schedule = select.round_schedule(stage, round_of_play)
+    tournament = stage.category.tournament
+    if not schedule.rows:
+        return _missing(request, tournament, _no_round(stage, round_of_play, schedule.rounds))
+    return render(
+        request,
+        "tournaments/public/schedule.html",
+        {"tournament": tournament, "stage": stage, "schedule": schedule, "ties": None},
+    )
+
+
+@require_GET
+def round_now(request: HttpRequest, slug: str, stage_id: int, round_of_play: int) -> HttpResponse:
+    """One round of play for the hall screen: big type, refreshes itself."""
+    stage = _stage(slug, stage_id)
+    if stage is None:
+        return _missing(request, None, f"There is no stage {stage_id} at this tournament.")
+    schedule = select.round_schedule(stage, round_of_play)
+    tournament = stage.category.tournament
+    if not schedule.rows:
+        return _missing(request, tournament, _no_round(stage, round_of_play, schedule.rounds))
+    context = {
+        "tournament": tournament,
+        "screens": [schedule],
+        "refresh_url": request.path,
+        "refresh_s": SCREEN_REFRESH_S,
+    }
+    if request.htmx:
+        return render(request, "tournaments/public/_screen.html", context)
+    return render(request, "tournaments/public/now.html", context)
+
+
+def _no_round(stage: Stage, number: int, rounds: list[int]) -> str:
+    if not rounds:
+        return f"{stage.name} has not been drawn yet."
+    return (
+        f"{stage.name} has no round {number}; the rounds drawn are "
+        f"{', '.join(str(r) for r in rounds)}."
+    )
+
+
+@require_GET
+def stage_bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    """The knockout bracket, drawn as SVG."""
+    stage = _stage(slug, stage_id)
+    if stage is None or stage.kind != Stage.Kind.KNOCKOUT:
+        return _missing(request, None, f"There is no knockout stage {stage_id} here.")
+    rounds = select.bracket_rounds(stage)
+    svg = bracket_svg(rounds, title=f"{stage.category.name}: {stage.name}")
+    return render(
+        request,
+        "tournaments/public/bracket.html",
+        {
+            "tournament": stage.category.tournament,
+            "stage": stage,
+            "drawn": bool(rounds),
+            # Built with ElementTree, which escapes every name.
+            "svg": mark_safe(svg),
+        },
+    )
+
+
+@require_GET
+def stage_bracket_svg(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    """The bracket picture alone, for printing or another screen."""
+    stage = _stage(slug, stage_id)
+    if stage is None or stage.kind != Stage.Kind.KNOCKOUT:
+        return _missing(request, None, f"There is no knockout stage {stage_id} here.")
+    svg = bracket_svg(select.bracket_rounds(stage), title=f"{stage.category.name}: {stage.name}")
+    return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+
+
+@require_GET
+def stage_pools(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    """Round-robin pools: each pool's standings and crosstable."""
+    stage = _stage(slug, stage_id)
+    if stage is None or stage.kind != Stage.Kind.ROUND_ROBIN:
+        return _missing(request, None, f"There is no round-robin stage {stage_id} here.")
+    return render(
+        request,
+        "tournaments/public/pools.html",
+        {
+            "tournament": stage.category.tournament,
+            "stage": stage,
+            "tables": select.pool_tables(stage),
+        },
+    )
+
+
+@require_GET
+def player_lookup(request: HttpRequest, slug: str) -> HttpResponse:
+    """Find a player's page by the ID number on their scorecard."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    raw = request.GET.get("number", "").strip()
+    error = ""
+    if raw:
+        if raw.isdigit():
+            return redirect("tournaments:player", slug, int(raw))
+        error = f"“{raw}” is not a player ID; the ID is the number on the scorecard."
+    return render(
+        request,
+        "tournaments/public/player_lookup.html",
+        {"tournament": tournament, "error": error, "number": raw},
+        status=400 if error else 200,
+    )
+
+
+@require_GET
+def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A player's games: opponents, results, 20s, board and time, in every category."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    page = select.player_page(tournament, number)
+    if page is None:
+        return _missing(request, tournament, f"No player has ID {number} at {tournament.name}.")
+    return render(
+        request,
+        "tournaments/public/player.html",
+        {
+            "tournament": tournament,
+            "page": page,
+            "lookup": reverse("tournaments:player_lookup", args=[slug]),
+        },
+    )
