@@ -132,10 +132,6 @@ def stage_standings(stage: Stage) -> StageStandings:
     return StageStandings(stage=stage, lines=lines, shootouts_required=required, problem=problem)
 
 
-#: Opponents invented for crediting byes; see ``rank_entries``.
-_BYE, _BYE_FLOOR = "\x00bye", "\x00bye-floor"
-
-
 def rank_entries(
     stage: Stage,
     games: list[engine.Game],
@@ -145,40 +141,18 @@ def rank_entries(
     """``engine.compute_standings`` with every bye credited: ``stage.bye_points`` points,
     ``stage.bye_twenties`` 20s and one game to the entry that sat out (entries carry their bye
     count in ``byes``, as ``stage_entries`` annotates them). A knockout bye only passes the entry
-    to the next round and credits nothing.
-
-    The engine knows only games, so a bye is played against an invented opponent. That opponent
-    and a second one are given more points than any real entry can have, so they rank 1 and 2
-    alone, never join a tie (no tiebreak step or shoot-out of the real entries sees them), and
-    are removed again before the ranks are returned.
-    """
-    byes = {key: getattr(entry, "byes", 0) for key, entry in entries.items()}
-    if stage.kind == Stage.Kind.KNOCKOUT or not any(byes.values()):
-        return engine.compute_standings(
-            games, chain=stage.chain, shootouts=shootouts, entries=list(entries)
-        )
-    pts, twenties = stage.bye_points, stage.bye_twenties
-    credit = [engine.Round(points=(2, 0), twenties=(0, 0))] * (pts // 2)
-    credit += [engine.Round(points=(1, 1), twenties=(0, 0))] * (pts % 2)
-    credit = credit or [engine.Round(points=(0, 2), twenties=(0, 0))]
-    credit[0] = engine.Round(points=credit[0].points, twenties=(twenties, 0))
-    bye_games = [
-        engine.Game(a=key, b=_BYE, rounds=credit) for key, n in byes.items() for _ in range(n)
-    ]
-    best = {key: pts * n for key, n in byes.items()}
-    for game in games:
-        for side, points in zip((game.a, game.b), game.points, strict=True):
-            best[side] = best.get(side, 0) + points
-    floor = max(best.values(), default=0) // 2 + 1  # rounds that outscore every real entry
-    apart = [engine.Round(points=(2, 0), twenties=(0, 0))] * (floor + 1)
-    apart += [engine.Round(points=(0, 2), twenties=(0, 0))] * floor
-    bye_games.append(engine.Game(a=_BYE, b=_BYE_FLOOR, rounds=apart))
-    result = engine.compute_standings(
-        [*games, *bye_games], chain=stage.chain, shootouts=shootouts, entries=list(entries)
+    to the next round and credits nothing."""
+    credits = {}
+    if stage.kind != Stage.Kind.KNOCKOUT:
+        credits = {
+            key: engine.Credit(
+                games=entry.byes,
+                points=stage.bye_points * entry.byes,
+                twenties=stage.bye_twenties * entry.byes,
+            )
+            for key, entry in entries.items()
+            if getattr(entry, "byes", 0)
+        }
+    return engine.compute_standings(
+        games, chain=stage.chain, shootouts=shootouts, entries=list(entries), credits=credits
     )
-    rows = [
-        engine.StandingRow(r.rank - 2, r.entry, r.games, r.points, r.twenties, r.tiebreak)
-        for r in result.rows
-        if r.entry not in (_BYE, _BYE_FLOOR)
-    ]
-    return engine.Standings(rows=rows, shootouts_required=result.shootouts_required)

@@ -11,6 +11,7 @@ from .rounds import DEFAULT_DISCS, Round, check_round, points_from_score
 from .shootouts import SHOTS_PER_ENTRY, Shootout
 from .standings import StandingRow, Standings, compute_standings
 from .systems import SYSTEMS, GameState, ScoringSystem, get_system
+from .tallies import Credit
 from .tiebreaks import METHODS, STEPS, TiebreakStep, resolve_chain
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "SHOTS_PER_ENTRY",
     "STEPS",
     "SYSTEMS",
+    "Credit",
     "EngineInputError",
     "Game",
     "GameState",

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from .errors import EngineInputError
 from .games import Game, check_game
 from .shootouts import Shootout
-from .tallies import Tally, tally_games
+from .tallies import Credit, Tally, tally_games
 from .tiebreaks import SHOOT_OUT, STEPS, resolve_chain
 
 
@@ -143,6 +143,7 @@ def compute_standings(
     shootouts: Sequence[Shootout] = (),
     entries: Iterable[str] | None = None,
     discs: int | None = None,
+    credits: Mapping[str, Credit] | None = None,
 ) -> Standings:
     """Rank the entries of a stage.
 
@@ -152,6 +153,7 @@ def compute_standings(
     (head-to-head, 20s among the tied, 20s in all games, shoot-out). ``shootouts`` are applied in
     the order they were shot. ``entries`` adds entries that have no game yet (they show zeros).
     ``discs`` (per side) also checks each round's 20s and board scores against that many discs.
+    ``credits`` adds byes (games, points, 20s awarded without play) to the entries' totals.
 
     Entries still tied after every step share a rank (1, 2, 3, 3, 5), are listed by name within
     it, and appear as a group in ``shootouts_required``.
@@ -160,7 +162,7 @@ def compute_standings(
     games = list(games)
     for number, game in enumerate(games, 1):
         check_game(game, number, discs)
-    tallies = tally_games(games, () if entries is None else entries)
+    tallies = tally_games(games, () if entries is None else entries, credits)
 
     by_points: dict[int, list[str]] = {}
     for entry, tally in tallies.items():

@@ -7,7 +7,7 @@ costs the number of games of the tied entries, not the number of games in the st
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .games import Game
@@ -27,9 +27,30 @@ class Tally:
     against: dict[str, list[int]] = field(default_factory=dict)
 
 
-def tally_games(games: Iterable[Game], entries: Iterable[str] = ()) -> dict[str, Tally]:
-    """Add up every game once; ``entries`` without games get an empty tally."""
+@dataclass(frozen=True, slots=True)
+class Credit:
+    """Games, points and 20s awarded without a game being played: a bye in an odd field.
+
+    The event decides what a bye is worth; the credit counts in the entry's totals (points, 20s,
+    games) but not against any opponent, so no head-to-head step ever sees it.
+    """
+
+    games: int = 1
+    points: int = 0
+    twenties: int = 0
+
+
+def tally_games(
+    games: Iterable[Game], entries: Iterable[str] = (), credits: Mapping[str, Credit] | None = None
+) -> dict[str, Tally]:
+    """Add up every game once; ``entries`` without games get an empty tally; ``credits`` (byes)
+    are added to the totals of their entries."""
     tallies: dict[str, Tally] = {entry: Tally() for entry in entries}
+    for entry, credit in (credits or {}).items():
+        tally = tallies.setdefault(entry, Tally())
+        tally.games += credit.games
+        tally.points += credit.points
+        tally.twenties += credit.twenties
     for game in games:
         points_a = points_b = twenties_a = twenties_b = 0
         for round_ in game.rounds:

@@ -456,3 +456,18 @@ def test_four_hundred_players_ten_games_each_well_under_100_ms():
             best = min(best, time.perf_counter() - start)
         assert len(result.rows) == 400
         assert best < 0.1, f"{method}: {best * 1000:.1f} ms"
+
+
+def test_bye_credit_counts_in_totals_but_not_head_to_head():
+    """A bye (odd field) is worth what the event sets; it never counts against an opponent."""
+    from scoring.engine import Credit, Game, Round, compute_standings
+
+    games = [Game("ANNA", "BEN", [Round(points=(2, 0), twenties=(1, 0))] * 2)]
+    standings = compute_standings(
+        games, chain=["head-to-head"], credits={"BEN": Credit(games=1, points=4, twenties=2)}
+    )
+    rows = {r.entry: r for r in standings.rows}
+    assert (rows["BEN"].games, rows["BEN"].points, rows["BEN"].twenties) == (2, 4, 2)
+    # Tied on 4 points: head-to-head looks only at their game, which ANNA won.
+    assert [r.entry for r in standings.rows] == ["ANNA", "BEN"]
+    assert standings.rows[0].tiebreak == "head-to-head"
