@@ -15,7 +15,7 @@ from django.db.models import Count, Q
 from scoring import engine
 from scoring.charts import BarChart, standings_chart
 from scoring.models import ShootOutScore
-from tournaments.models import Entry, Round, Stage
+from tournaments.models import Entry, Pool, Round, Stage
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,7 @@ class StageStandings:
     shootouts_required: list[list[Entry]]
     #: Why recorded shoot-outs could not be applied (e.g. results changed after them), if so.
     problem: str = ""
+    pool: Pool | None = None
 
     @property
     def chart(self) -> BarChart:
@@ -46,22 +47,22 @@ class StageStandings:
         )
 
 
-def stage_games(stage: Stage) -> list[engine.Game]:
-    """Every recorded game of the stage as engine games, keyed by entry id (one query)."""
-    rows = (
-        Round.objects.filter(game__match__stage=stage, game__match__entry_b__isnull=False)
-        .order_by("game_id", "number")
-        .values_list(
-            "game_id",
-            "game__match__entry_a_id",
-            "game__match__entry_b_id",
-            "points_a",
-            "points_b",
-            "twenties_a",
-            "twenties_b",
-            "score_a",
-            "score_b",
-        )
+def stage_games(stage: Stage, pool: Pool | None = None) -> list[engine.Game]:
+    """Every recorded game of the stage (or of one pool) as engine games, keyed by entry id
+    (one query)."""
+    rounds = Round.objects.filter(game__match__stage=stage, game__match__entry_b__isnull=False)
+    if pool is not None:
+        rounds = rounds.filter(game__match__pool=pool)
+    rows = rounds.order_by("game_id", "number").values_list(
+        "game_id",
+        "game__match__entry_a_id",
+        "game__match__entry_b_id",
+        "points_a",
+        "points_b",
+        "twenties_a",
+        "twenties_b",
+        "score_a",
+        "score_b",
     )
     by_game: dict[int, tuple[int, int, list[engine.Round]]] = {}
     for game_id, a, b, pa, pb, ta, tb, sa, sb in rows:
@@ -84,7 +85,7 @@ def stage_shootouts(stage: Stage) -> list[engine.Shootout]:
     return [engine.Shootout(twenties=t) for t in grouped.values()]
 
 
-def stage_entries(stage: Stage) -> dict[str, Entry]:
+def stage_entries(stage: Stage, pool: Pool | None = None) -> dict[str, Entry]:
     """Entries taking part in the stage: those drawn into its matches or pools; before the draw
     of a category's first stage, every active entry (so check-in shows a table of zeros)."""
     qs = Entry.objects.select_related("player", "team__player_one", "team__player_two").annotate(
@@ -95,21 +96,30 @@ def stage_entries(stage: Stage) -> dict[str, Entry]:
         )
     )
     drawn = Q(matches_as_a__stage=stage) | Q(matches_as_b__stage=stage) | Q(pools__stage=stage)
+    if pool is not None:
+        drawn = Q(pools=pool)
     entry_ids = Entry.objects.filter(drawn).values("id")
     entries = {str(e.id): e for e in qs.filter(id__in=entry_ids)}
     first_stage = not Stage.objects.filter(category=stage.category, order__lt=stage.order).exists()
-    if not entries and first_stage:
+    if not entries and first_stage and pool is None:
         entries = {str(e.id): e for e in qs.filter(category=stage.category, withdrawn=False)}
     return entries
 
 
-def stage_standings(stage: Stage) -> StageStandings:
-    """The stage's standings: points, then the stage's tiebreak chain (WCC by default)."""
-    entries = stage_entries(stage)
-    games = stage_games(stage)
+def stage_standings(stage: Stage, pool: Pool | None = None) -> StageStandings:
+    """The stage's standings: points, then the stage's tiebreak chain (WCC by default).
+
+    With ``pool``, the standings of that round-robin pool alone: its games, its entries, and the
+    shoot-outs among its entries (WCC: the round-robin tiebreaks look at the games of the pool).
+    """
+    entries = stage_entries(stage, pool)
+    games = stage_games(stage, pool)
+    shootouts = stage_shootouts(stage)
+    if pool is not None:
+        shootouts = [s for s in shootouts if set(s.twenties) <= set(entries)]
     problem = ""
     try:
-        result = rank_entries(stage, games, entries, stage_shootouts(stage))
+        result = rank_entries(stage, games, entries, shootouts)
     except engine.EngineInputError as exc:
         # A shoot-out recorded for a tie that later corrections undid: show the standings
         # without shoot-outs and say why, rather than failing the page.
@@ -129,7 +139,9 @@ def stage_standings(stage: Stage) -> StageStandings:
         for row in result.rows
     ]
     required = [[entries[e] for e in group] for group in result.shootouts_required]
-    return StageStandings(stage=stage, lines=lines, shootouts_required=required, problem=problem)
+    return StageStandings(
+        stage=stage, lines=lines, shootouts_required=required, problem=problem, pool=pool
+    )
 
 
 def rank_entries(
@@ -156,3 +168,15 @@ def rank_entries(
     return engine.compute_standings(
         games, chain=stage.chain, shootouts=shootouts, entries=list(entries), credits=credits
     )
+
+
+def standings_blocks(stage: Stage) -> list[StageStandings]:
+    """What a tournament page shows for a stage: one table, or one per round-robin pool (WCC:
+    two pools of 8); nothing for a shoot-out stage, whose result shows in the stage it settles."""
+    if stage.kind == Stage.Kind.SHOOTOUT:
+        return []
+    if stage.kind == Stage.Kind.ROUND_ROBIN:
+        pools = list(stage.pools.filter(matches__isnull=False).distinct().order_by("name"))
+        if pools:
+            return [stage_standings(stage, pool) for pool in pools]
+    return [stage_standings(stage)]

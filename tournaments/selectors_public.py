@@ -27,10 +27,9 @@ from tournaments.svg.bracket import BracketMatch, BracketRound, BracketSide
 #: Pool names that carry a knockout's seeding (entrants in seed order); the second also records
 #: that a match for third place is played. See ``tournaments.services.draws.draw_knockout``.
 BRACKET_POOL = "bracket"
-BRACKET_POOL_THIRD = "bracket+3rd"
 #: The pool that holds a Swiss or preliminary field seeded by ``advance``.
 FIELD_POOL = "field"
-_SEEDING_POOLS = (BRACKET_POOL, BRACKET_POOL_THIRD, FIELD_POOL)
+_SEEDING_POOLS = (BRACKET_POOL, FIELD_POOL)
 
 DASH = "\u2013"  # the en dash of a printed score
 ENTRY_RELATED = ("player", "team__player_one", "team__player_two")
@@ -234,10 +233,10 @@ def knockout_state(stage: Stage) -> KnockoutState | None:
     ``bracket_slot``). When the previous stage was played in pools the seeds are labelled by
     place and pool ("1A", "2B"), as on the WCC draw sheet.
     """
-    pools = list(Pool.objects.filter(stage=stage, name__in=(BRACKET_POOL, BRACKET_POOL_THIRD)))
+    pools = list(Pool.objects.filter(stage=stage, name=BRACKET_POOL))
     if not pools:
         return None
-    third_place = any(p.name == BRACKET_POOL_THIRD for p in pools)
+    third_place = stage.third_place
     seeds = seeded_entries(stage)
     entries = {str(e.id): e for e in seeds}
     labels = _crossover_labels(stage, [str(e.id) for e in seeds])

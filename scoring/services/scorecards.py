@@ -21,6 +21,7 @@ from scoring import engine
 from scoring.models import CardRow, ScoreCard
 from tournaments.models import Entry, Game, Stage
 from tournaments.services.results import RoundInput, record_game
+from tournaments.services.stages import advance_knockout
 
 Status = CardRow.Status
 RoundData = dict[str, Any]
@@ -332,6 +333,15 @@ def _after_change(row: CardRow) -> CardRow:
 
 
 def _record_official(game: Game, rounds_a: Sequence[RoundData]) -> None:
+    """Write the official result; in a knockout, open the matches it decides (the winner's next
+    match, the third-place match)."""
+    _write_official(game, rounds_a)
+    stage = game.match.stage
+    if stage.kind == Stage.Kind.KNOCKOUT:
+        advance_knockout(stage)
+
+
+def _write_official(game: Game, rounds_a: Sequence[RoundData]) -> None:
     record_game(
         game,
         [

@@ -210,3 +210,38 @@ def test_a_ruling_needs_the_head_referees_initials(world):
     stage, _, _, game, u = world
     with pytest.raises(ScorecardError, match="initials"):
         resolve_dispute(game=game, rounds_a=WIN, user=u["head"], initials=" ")
+
+
+def test_verified_knockout_results_open_the_next_match():
+    """Best of 3 (WCC championship): two verified game wins send the winner to the final."""
+    from tests.factories import CategoryFactory
+    from tournaments.services.draws import draw_knockout
+    from tournaments.services.results import RoundInput, record_game
+
+    category = CategoryFactory()
+    stage = StageFactory(category=category, kind="knockout", best_of=3, name="Playoff")
+    entries = [EntryFactory(category=category) for _ in range(4)]
+    table = User.objects.create_user("table")
+    TournamentRole.objects.create(
+        tournament=category.tournament, user=table, role=Role.SCORING_TABLE
+    )
+    draw_knockout(stage, entries)
+    semi = stage.matches.get(bracket_slot="SF1")
+    card = card_for(stage, semi.entry_a)
+    referee = User.objects.create_user("ref")
+    TournamentRole.objects.create(tournament=category.tournament, user=referee, role=Role.REFEREE)
+    owner = User.objects.create_user("owner")
+    semi.entry_a.player.user = owner
+    semi.entry_a.player.save()
+    for game in semi.games.order_by("number")[:2]:
+        row = fill_row(card=card, game=game, rounds=WIN, user=owner)
+        validate_row(
+            row=row, opponent_number=str(semi.entry_b.player.number), initials="X", user=owner
+        )
+    other = stage.matches.get(bracket_slot="SF2")
+    for game in other.games.order_by("number")[:2]:
+        record_game(game, [RoundInput(points=(2, 0))] * 4)
+    assert not stage.matches.filter(bracket_slot="F").exists()  # SF1 is not verified yet
+    verify_card(card=card, user=table)
+    final = stage.matches.get(bracket_slot="F")
+    assert {final.entry_a, final.entry_b} == {semi.entry_a, other.entry_a}

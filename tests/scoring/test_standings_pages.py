@@ -134,3 +134,28 @@ def test_stale_shootout_is_reported_not_a_500(client):
     url = reverse("scoring:standings", args=[stage.category.tournament.slug, stage.id])
     response = client.get(url)
     assert response.status_code == 200 and b"no longer match" in response.content
+
+
+def test_round_robin_pools_rank_separately_and_shootout_stages_hide():
+    """WCC round-robin playoff in two pools: each pool's tiebreaks look at its own games."""
+    from scoring.selectors import standings_blocks
+    from tournaments.models import Pool
+
+    category = CategoryFactory()
+    rr = StageFactory(category=category, kind="round-robin", name="Playoff pools")
+    pools = []
+    for name in "AB":
+        pool = Pool.objects.create(stage=rr, name=name)
+        members = [EntryFactory(category=category) for _ in range(2)]
+        pool.entries.set(members)
+        match = Match.objects.create(stage=rr, pool=pool, entry_a=members[0], entry_b=members[1])
+        game = Game.objects.create(match=match, number=1)
+        record_game(game, [RoundInput(points=(2, 0))] * 4)
+        pools.append((pool, members))
+    blocks = standings_blocks(rr)
+    assert [b.pool for b in blocks] == [p for p, _ in pools]
+    for block, (_, members) in zip(blocks, pools, strict=True):
+        assert [line.entry for line in block.lines] == members
+        assert [line.rank for line in block.lines] == [1, 2]
+    shootout_stage = StageFactory(category=category, kind="shoot-out")
+    assert standings_blocks(shootout_stage) == []

@@ -58,6 +58,10 @@ class Stage(models.Model):
     tiebreak_chain = models.JSONField(
         default=list, blank=True, help_text="Tiebreak steps after points; empty = the default."
     )
+    third_place = models.BooleanField(
+        default=False,
+        help_text="Knockout: a 3rd/4th place match between the losing semifinalists.",
+    )
     bye_points = models.PositiveSmallIntegerField(
         default=8, help_text="Points credited for a bye (odd fields)."
     )

@@ -13,7 +13,6 @@ from tournaments import formats
 from tournaments.models import Board, Entry, Game, Match, Pool, Stage
 from tournaments.selectors_public import (
     BRACKET_POOL,
-    BRACKET_POOL_THIRD,
     ENTRY_RELATED,
     FIELD_POOL,
     knockout_state,
@@ -195,8 +194,10 @@ def draw_knockout(
     formats.single_elimination(
         [str(e.id) for e in seeds], best_of=stage.best_of, third_place=third_place
     )
-    name = BRACKET_POOL_THIRD if third_place else BRACKET_POOL
-    store_pool(stage, name, seeds)
+    if stage.third_place != third_place:
+        stage.third_place = third_place
+        stage.save(update_fields=["third_place"])
+    store_pool(stage, BRACKET_POOL, seeds)
     return open_knockout_matches(stage)
 
 
@@ -474,7 +475,7 @@ def _check_kind(stage: Stage, kind: Stage.Kind) -> None:
 def _check_not_drawn(stage: Stage) -> None:
     if (
         stage.matches.exists()
-        or stage.pools.filter(name__in=(BRACKET_POOL, BRACKET_POOL_THIRD)).exists()
+        or stage.pools.filter(name__in=(BRACKET_POOL,)).exists()
     ):
         raise ValueError(f"{stage} is already drawn; delete its matches to draw again.")
 
@@ -504,7 +505,7 @@ def _filled_pools(stage: Stage) -> list[list[Entry]]:
     groups: dict[int, list[Entry]] = {}
     through = (
         Pool.entries.through.objects.filter(pool__stage=stage)
-        .exclude(pool__name__in=(BRACKET_POOL, BRACKET_POOL_THIRD, FIELD_POOL))
+        .exclude(pool__name__in=(BRACKET_POOL, FIELD_POOL))
         .select_related(*(f"entry__{name}" for name in ENTRY_RELATED))
         .order_by("pool__name", "id")
     )

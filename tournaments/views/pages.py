@@ -3,7 +3,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from scoring.selectors import stage_standings
+from scoring.selectors import standings_blocks
 from tournaments.models import Tournament
 from tournaments.selectors import featured_tournament, tournament_categories
 
@@ -24,7 +24,10 @@ def _tournament_page(
 ) -> HttpResponse:
     categories = list(tournament_categories(tournament)) if tournament else []
     standings = [
-        stage_standings(stage) for category in categories for stage in category.stages.all()
+        standings
+        for category in categories
+        for stage in category.stages.all()
+        for standings in standings_blocks(stage)
     ]
     return render(
         request,
