@@ -13,6 +13,7 @@ urlpatterns = [
     path("new/", organizer.create_tournament_view, name="tournament-create"),
     path("t/", include("tournaments.urls")),
     path("t/", include("scoring.urls")),
+    path("t/", include("simulation.urls")),
     path("api/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
