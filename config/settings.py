@@ -151,4 +151,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
+    # WeasyPrint logs every laid-out page at INFO; a batch of 200 cards would flood the worker.
+    "loggers": {"weasyprint.progress": {"level": "WARNING"}},
 }

@@ -20,3 +20,6 @@ def standings_snapshot(stage_id: int) -> list[dict]:
         }
         for line in standings.lines
     ]
+
+
+from scoring.tasks_pdf import render_round_cards  # noqa: E402, F401  (autodiscovery finds it here)

@@ -26,18 +26,20 @@ HEAD = 30
 PAD = 10
 NAME_CHARS = 22
 
+# Longhand font properties: WeasyPrint (printed bracket sheets) misreads the `font` shorthand
+# with a weight in front (Kozea/WeasyPrint#2255); browsers draw both the same.
 STYLE = """
-.round{font:600 13px system-ui,sans-serif;fill:#7a3e12}
+.round{font-weight:600;font-size:13px;font-family:system-ui,sans-serif;fill:#7a3e12}
 .box{fill:#fff;stroke:#bbb}
 .side{fill:#fff}
 .side.win{fill:#e3f1dc}
-.seed{font:11px system-ui,sans-serif;fill:#666}
-.name{font:13px system-ui,sans-serif;fill:#222}
+.seed{font-size:11px;font-family:system-ui,sans-serif;fill:#666}
+.name{font-size:13px;font-family:system-ui,sans-serif;fill:#222}
 .win .name,.name.win{font-weight:700}
 .tbd{font-style:italic;fill:#888}
-.games{font:11px system-ui,sans-serif;fill:#666}
-.wins{font:700 13px system-ui,sans-serif;fill:#222}
-.note{font:10px system-ui,sans-serif;fill:#666}
+.games{font-size:11px;font-family:system-ui,sans-serif;fill:#666}
+.wins{font-weight:700;font-size:13px;font-family:system-ui,sans-serif;fill:#222}
+.note{font-size:10px;font-family:system-ui,sans-serif;fill:#666}
 .link{fill:none;stroke:#999;stroke-width:1.5}
 """
 

@@ -1,0 +1,1 @@
+"""Printed paper: scorecards, standings and bracket sheets rendered with WeasyPrint."""
