@@ -8,7 +8,7 @@ same number of queries as a 12-player one.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db.models import Count, Q
 
@@ -39,6 +39,8 @@ class StageStandings:
     #: Why recorded shoot-outs could not be applied (e.g. results changed after them), if so.
     problem: str = ""
     pool: Pool | None = None
+    #: A knockout's bracket drawn as SVG, shown in place of the table.
+    bracket_svg: str = ""
 
     @property
     def chart(self) -> BarChart:
@@ -175,6 +177,14 @@ def standings_blocks(stage: Stage) -> list[StageStandings]:
     two pools of 8); nothing for a shoot-out stage, whose result shows in the stage it settles."""
     if stage.kind == Stage.Kind.SHOOTOUT:
         return []
+    if stage.kind == Stage.Kind.KNOCKOUT:
+        from tournaments.selectors_public import bracket_rounds
+        from tournaments.svg.bracket import bracket_svg
+
+        rounds = bracket_rounds(stage)
+        if rounds:
+            standings = stage_standings(stage)
+            return [replace(standings, bracket_svg=bracket_svg(rounds, title=stage.name))]
     if stage.kind == Stage.Kind.ROUND_ROBIN:
         pools = list(stage.pools.filter(matches__isnull=False).distinct().order_by("name"))
         if pools:

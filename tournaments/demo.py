@@ -1,5 +1,6 @@
-"""A demo tournament: 12 players, a 4-game preliminary with results, and an empty playoff.
+"""A demo tournament: 12 players, a played 4-game preliminary, and its best-of-3 playoff drawn.
 
+Officials and players get logins (password "demo") so that people can try every page.
 Results come from a small seeded model of play (each side's 20s and board scores drawn from the
 player's skill) so the demo is the same on every machine and its standings show real ties.
 """
@@ -7,11 +8,13 @@ player's skill) so the demo is the same on every machine and its standings show 
 import random
 from datetime import date
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from tournaments.models import Board, Category, Entry, Player, Stage, Tournament
+from tournaments.models import Board, Category, Entry, Player, Stage, Tournament, TournamentRole
 from tournaments.services.draws import draw_preliminary
 from tournaments.services.results import RoundInput, record_game
+from tournaments.services.stages import CutLineTieError, advance, record_shootout
 
 DEMO_SLUG = "demo-club-open"
 
@@ -75,6 +78,7 @@ def load_demo(seed: int = 2026) -> Tournament:
     Stage.objects.create(
         category=category, name="Playoff", kind=Stage.Kind.KNOCKOUT, order=2, best_of=3
     )
+    _create_demo_users(tournament)
     for match in draw_preliminary(prelim):
         for game in match.games.all():
             rounds = [
@@ -84,4 +88,41 @@ def load_demo(seed: int = 2026) -> Tournament:
                 for _ in range(category.rounds_per_game)
             ]
             record_game(game, rounds)
+    _advance_with_shootouts(prelim, rng)
     return tournament
+
+
+def _advance_with_shootouts(stage: Stage, rng: random.Random) -> None:
+    """Seed the playoff; a tie on the cut line is settled by shoot-outs, as at the WCC."""
+    for _ in range(10):
+        try:
+            advance(stage, third_place=True)
+            return
+        except CutLineTieError as tie:
+            for group in tie.ties:
+                record_shootout(stage, {e: rng.randint(3, 9) for e in group.entries})
+
+
+#: Logins for trying the app with the demo (password "demo"); never created outside the demo.
+DEMO_PASSWORD = "demo"
+DEMO_OFFICIALS = {
+    "organizer": TournamentRole.Role.ORGANIZER,
+    "headref": TournamentRole.Role.HEAD_REFEREE,
+    "referee": TournamentRole.Role.REFEREE,
+    "table": TournamentRole.Role.SCORING_TABLE,
+}
+
+
+def _create_demo_users(tournament: Tournament) -> None:
+    User = get_user_model()
+    for username, role in DEMO_OFFICIALS.items():
+        user = User.objects.filter(username=username).first() or User.objects.create_user(
+            username, password=DEMO_PASSWORD
+        )
+        TournamentRole.objects.create(tournament=tournament, user=user, role=role)
+    for player in tournament.players.all():
+        username = player.first_name.lower()
+        player.user = User.objects.filter(username=username).first() or User.objects.create_user(
+            username, password=DEMO_PASSWORD, first_name=player.first_name
+        )
+        player.save(update_fields=["user"])
