@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from simulation import board
+
 # Indices into the packed parameter array (read by the compiled code as compile-time constants).
 P_G = 0
 P_MU_BOARD = 1
@@ -75,26 +77,26 @@ class PhysicsParams:
     """Disc-rail restitution (hardwood rail). No published value; calibrate."""
     mu_rail: float = 0.2
     """Disc-rail friction. No published value; calibrate."""
-    disc_radius: float = 0.015875
+    disc_radius: float = board.DISC_RADIUS
     """Disc radius: Ø 1 1/4 in (board.md)."""
     disc_mass: float = 0.0055
     """Disc mass ≈ volume x maple density (board.md; no published value). Equal discs make the
     motion independent of it; it sets the impulses reported in the event record."""
-    peg_radius: float = 0.0048
+    peg_radius: float = board.PEG_RADIUS
     """Peg radius, ≈ Ø 3/8 in rubber sleeved (board.md; no official value)."""
-    peg_circle_radius: float = 0.1016
+    peg_circle_radius: float = board.LINE_15_10_RADIUS
     """The 15/10 line, r 4 in, on which the eight pegs stand (board.md)."""
-    line_width: float = 0.002
+    line_width: float = board.LINE_WIDTH
     """Painted line width, 1/16-1/8 in (board.md default 0.002)."""
-    shooting_line_radius: float = 0.3048
+    shooting_line_radius: float = board.SHOOTING_LINE_RADIUS
     """Shooting line (outer line of the 5 zone), r 12 in: NCA-sanctioned 24 in (board.md)."""
-    ten_five_radius: float = 0.2032
+    ten_five_radius: float = board.LINE_10_5_RADIUS
     """The 10/5 line, r 8 in (board.md). Geometry only: scoring regions."""
-    surface_radius: float = 0.3302
+    surface_radius: float = board.SURFACE_RADIUS
     """Edge of the playing surface, r 13 in: a disc whose centre passes it falls (board.md)."""
     ditch_width: float = 0.051
     """Ditch width ≥ 2 in (board.md); the rail's inner face is at surface_radius + ditch_width."""
-    hole_radius: float = 0.017463
+    hole_radius: float = board.HOLE_RADIUS
     """The 20 hole, Ø 1 3/8 in (board.md)."""
     hole_capture_depth: float = 0.001
     """h_c: how far the unsupported leading edge must fall before the far rim for the disc to

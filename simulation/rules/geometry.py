@@ -5,9 +5,9 @@ Figures are those of an NCA / WCC tournament board (24 in shooting line, 26 in p
 the disc's bottom edge is over any part of the painted line, so a disc touches the line of radius
 ``R`` when its radial extent ``[d - r, d + r]`` meets the band ``[R - w/2, R + w/2]``.
 
-The physics core keeps its own copy of these figures (its geometry module and parameters); the
-simulation entry point builds a :class:`BoardGeometry` from them so that the rules and the physics
-always agree on where a line is.
+The figures come from :mod:`simulation.board`, as the physics parameters' defaults do; the
+simulation entry point builds a :class:`BoardGeometry` from the physics parameters in use so that
+the rules and the physics always agree on where a line is.
 """
 
 from __future__ import annotations
@@ -15,29 +15,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-SURFACE_RADIUS = 0.3302
-"""Playing surface, 26 in across: a disc whose centre passes this edge falls into the ditch."""
-
-SHOOTING_LINE_RADIUS = 0.3048
-"""Shooting line (the outer line of the 5 region), 24 in across as NCA events require."""
-
-LINE_10_5_RADIUS = 0.2032
-"""The line between the 10 and the 5 regions, 16 in across."""
-
-LINE_15_10_RADIUS = 0.1016
-"""The line between the 15 and the 10 regions, 8 in across; the pegs stand on it."""
-
-HOLE_RADIUS = 0.017463
-"""The 20 hole, 1 3/8 in across."""
-
-DISC_RADIUS = 0.015875
-"""A disc, 1 1/4 in across."""
-
-LINE_WIDTH = 0.002
-"""Painted line width; boards vary from 1/16 to 1/8 in."""
-
-PEG_RADIUS = 0.0048
-"""Peg radius (rubber sleeved, about 3/8 in across; no official figure)."""
+from simulation.board import (
+    DISC_RADIUS,
+    HOLE_RADIUS,
+    LINE_10_5_RADIUS,
+    LINE_15_10_RADIUS,
+    LINE_WIDTH,
+    PEG_RADIUS,
+    SHOOTING_LINE_RADIUS,
+    SURFACE_RADIUS,
+)
 
 
 @dataclass(frozen=True)
