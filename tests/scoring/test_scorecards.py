@@ -207,7 +207,7 @@ def test_referee_filling_before_validation_still_needs_the_opponent(world):
 
 
 def test_a_ruling_needs_the_head_referees_initials(world):
-    stage, _, _, game, u = world
+    _, _, _, game, u = world
     with pytest.raises(ScorecardError, match="initials"):
         resolve_dispute(game=game, rounds_a=WIN, user=u["head"], initials=" ")
 
