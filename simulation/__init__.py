@@ -6,10 +6,14 @@ entry points are loaded on first use.
 
 from typing import Any
 
-__all__ = ["simulate_shot"]
+__all__ = ["play_game", "simulate_shot"]
 
 
 def __getattr__(name: str) -> Any:
+    if name == "play_game":
+        from simulation.game import play_game
+
+        return play_game
     if name in __all__:
         from simulation import api
 

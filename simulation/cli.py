@@ -5,6 +5,10 @@
     python -m simulation round FILE|-    a scripted round: {"shots": [...], "seats": ...,
                                          "discs_per_player": ..., "rules": ..., "first_seat": ...,
                                          "seed": ...} -> the round record
+    python -m simulation game FILE|-     a game by AI players: {"players": ["best", "novice"],
+                                         "rules": "nca", "seed": 1, "rounds": 4,
+                                         "playoff": false, "discs_per_player": ...,
+                                         "first_seat": ...} -> the game record
 
 ``-`` reads standard input. The result goes to standard output (exit 0); bad input — unreadable
 file, malformed JSON, an illegal shot, a shot out of turn — gets a clear message on standard error
@@ -23,6 +27,7 @@ EXIT_BAD_INPUT = 2
 
 SHOT_KEYS = ("state", "shot", "rules", "seed")
 ROUND_KEYS = ("shots", "seats", "discs_per_player", "rules", "first_seat", "seed")
+GAME_KEYS = ("players", "rules", "seed", "rounds", "playoff", "discs_per_player", "first_seat")
 
 
 class InputError(Exception):
@@ -91,9 +96,28 @@ def _round(data: Any) -> dict[str, Any]:
     )
 
 
+def _game(data: Any) -> dict[str, Any]:
+    from simulation.game import GAME_ROUNDS, play_game
+
+    args = _object(data, GAME_KEYS, ("players",))
+    options: dict[str, Any] = {}
+    for key in ("discs_per_player", "first_seat"):
+        if args.get(key) is not None:
+            options[key] = args[key]
+    return play_game(
+        args["players"],
+        rules=args.get("rules") or "nca",
+        seed=args.get("seed"),
+        rounds=GAME_ROUNDS if args.get("rounds") is None else args["rounds"],
+        playoff=False if args.get("playoff") is None else args["playoff"],
+        **options,
+    )
+
+
 COMMANDS: dict[str, tuple[Callable[[Any], dict[str, Any]], str]] = {
     "shot": (_shot, "simulate one shot and rule on it"),
     "round": (_round, "play a scripted round and count it"),
+    "game": (_game, "play a game between AI players"),
 }
 
 

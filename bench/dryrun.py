@@ -1,0 +1,171 @@
+"""Benchmark of the AI players: how fast they decide, and what a WCC dry run would cost.
+
+Measurements, each a function (the tournament dry run through Django is to be added beside them):
+
+- decisions per second of CPU at each skill level, in seeded self-play games (the search, the
+  chosen shot re-simulated with its events, the game bookkeeping: everything ``play_game`` does);
+- physics shots per second during play (the noisy executions the searches simulate, per second of
+  play);
+- games per second for best v novice;
+- the baseline, in the same run: a naive player that gives every candidate the same number of
+  samples (as many as the halving search gives its finalists) without halving; the ratio of the
+  decision rates;
+- the estimated wall time of an 88-player WCC singles dry run (about 500 games x 4 rounds x 16
+  shots = 32,000 decisions) on 2 worker processes, from the measured mixed-level decision rate.
+
+Run: ``python bench/dryrun.py [--games N]``. Prints readable figures and ends with one ``RESULT``
+line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+LEVELS = ("novice", "recreational", "competitive", "top", "best")
+WCC_DECISIONS = 500 * 4 * 16
+WORKERS = 2
+TARGET_DRYRUN_S = 120.0
+
+
+def _play(players: Sequence[Any], seed: int, make_player: Callable[..., Any] | None = None):
+    """One game; ``make_player`` replaces how a seat's player is built (for the baseline)."""
+    from simulation import game as game_module
+    from simulation.players import player as player_module
+
+    if make_player is None:
+        return game_module.play_game(players, seed=seed)
+    original = player_module.AIPlayer.of
+    player_module.AIPlayer.of = make_player  # type: ignore[method-assign]
+    try:
+        return game_module.play_game(players, seed=seed)
+    finally:
+        player_module.AIPlayer.of = original  # type: ignore[method-assign]
+
+
+def _decisions(game: dict[str, Any]) -> int:
+    return sum(len(r["shots"]) for r in game["rounds"])
+
+
+def measure_level(level: str, games: int, seed: int = 1000) -> dict[str, float]:
+    """Decisions per CPU second and physics shots per second in ``level`` v ``level`` games."""
+    from simulation.players.player import AIPlayer
+
+    made: list[AIPlayer] = []
+    original = AIPlayer.of
+
+    def tracked(spec: Any, **options: Any) -> AIPlayer:
+        player = original(spec, **options)
+        made.append(player)
+        return player
+
+    decisions = 0
+    wall, cpu = time.perf_counter(), time.process_time()
+    for k in range(games):
+        decisions += _decisions(_play([level, level], seed + k, tracked))
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    shots = sum(p.shots_simulated for p in made)
+    return {
+        "decisions": decisions,
+        "decisions_per_s": decisions / cpu,
+        "ms_per_decision": 1000.0 * cpu / decisions,
+        "shots_per_decision": shots / decisions,
+        "shots_per_s": shots / wall,
+    }
+
+
+def measure_games(games: int, seed: int = 2000) -> dict[str, float]:
+    """Best v novice: games per second and the best player's share of wins."""
+    wins = 0
+    wall = time.perf_counter()
+    for k in range(games):
+        players = ["best", "novice"] if k % 2 == 0 else ["novice", "best"]
+        game = _play(players, seed + k)
+        best = 0 if k % 2 == 0 else 1
+        wins += game["points"][best] > game["points"][1 - best]
+    wall = time.perf_counter() - wall
+    return {"games_per_s": games / wall, "best_win_rate": wins / games}
+
+
+def measure_naive(level: str, games: int, seed: int = 1000) -> dict[str, float]:
+    """The baseline: the same games with every seat's search sampling all candidates alike."""
+    from simulation.players.player import AIPlayer
+
+    original = AIPlayer.of
+
+    def naive(spec: Any, **options: Any) -> AIPlayer:
+        return original(spec, uniform=True, **options)
+
+    decisions = 0
+    cpu = time.process_time()
+    for k in range(games):
+        decisions += _decisions(_play([level, level], seed + k, naive))
+    cpu = time.process_time() - cpu
+    return {"decisions_per_s": decisions / cpu}
+
+
+def warm_up() -> None:
+    """Load (or compile) the physics and the evaluator before anything is timed."""
+    _play(["best", "novice"], 0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=6, help="games per measurement")
+    args = parser.parse_args(argv)
+    games = max(1, args.games)
+    warm_up()
+
+    print(f"AI decisions, {games} self-play games per level (CPU time, one process):")
+    rates: dict[str, float] = {}
+    shots_per_s: list[float] = []
+    for level in LEVELS:
+        m = measure_level(level, games)
+        rates[level] = m["decisions_per_s"]
+        shots_per_s.append(m["shots_per_s"])
+        print(
+            f"  {level:13s} {m['decisions_per_s']:7.0f} decisions/s  "
+            f"{m['ms_per_decision']:5.2f} ms/decision  "
+            f"{m['shots_per_decision']:5.0f} physics shots/decision  "
+            f"{m['shots_per_s']:7.0f} physics shots simulated per s of play"
+        )
+    mixed = len(rates) / sum(1.0 / r for r in rates.values())
+    physics = sum(shots_per_s) / len(shots_per_s)
+
+    naive = measure_naive("competitive", games)["decisions_per_s"]
+    ratio = rates["competitive"] / naive
+    print(
+        f"baseline (naive: all candidates sampled alike, no halving), competitive: "
+        f"{naive:.0f} decisions/s; halving is {ratio:.2f}x faster"
+    )
+
+    g = measure_games(max(games, 10))
+    print(
+        f"best v novice: {g['games_per_s']:.2f} games/s, best wins {100 * g['best_win_rate']:.0f} %"
+    )
+    estimate = WCC_DECISIONS / (WORKERS * mixed)
+    verdict = "within" if estimate < TARGET_DRYRUN_S else "OVER"
+    print(
+        f"WCC singles dry run ({WCC_DECISIONS} decisions) on {WORKERS} workers: about "
+        f"{estimate:.0f} s of AI time ({verdict} the {TARGET_DRYRUN_S:.0f} s budget)"
+    )
+    fields = " ".join(f"decisions_per_s_{level}={rates[level]:.0f}" for level in LEVELS)
+    print(
+        f"RESULT {fields} decisions_per_s_mixed={mixed:.0f} shots_per_s={physics:.0f} "
+        f"games_per_s={g['games_per_s']:.2f} best_win_rate={g['best_win_rate']:.3f} "
+        f"naive_decisions_per_s={naive:.0f} ratio_vs_naive={ratio:.2f} "
+        f"wcc_dryrun_est_s={estimate:.0f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

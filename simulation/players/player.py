@@ -1,0 +1,75 @@
+"""An AI player: a skill profile, the shot-selection search, and the hand that releases the shot.
+
+The player plans with its own noise (it knows how well it shoots), picks the nominal shot with
+:func:`simulation.players.search.choose`, then releases it with a fresh error from the same noise.
+Everything random comes from the generator handed in, so a seeded game replays exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from simulation.players.candidates import KINDS
+from simulation.players.evaluate import DEFAULT_WEIGHTS, Weights
+from simulation.players.noise import execute
+from simulation.players.profiles import SkillProfile, get_profile
+from simulation.players.search import DEFAULT_BUDGET, Budget, Choice, budget_for, choose
+from simulation.players.situation import Situation
+
+
+@dataclass
+class AIPlayer:
+    """A simulated player of the given skill."""
+
+    profile: SkillProfile
+    budget: Budget = DEFAULT_BUDGET
+    weights: Weights = DEFAULT_WEIGHTS
+    uniform: bool = False
+    """Use the naive baseline search (every candidate sampled alike); for benchmarks."""
+    decisions: int = field(default=0, init=False)
+    shots_simulated: int = field(default=0, init=False)
+
+    @property
+    def search_budget(self) -> Budget:
+        """The search budget: the profile's shots and repertoire within the player's budget."""
+        return budget_for(self.profile, self.budget)
+
+    @classmethod
+    def of(cls, spec: str | Mapping[str, Any] | SkillProfile, **options: Any) -> AIPlayer:
+        """A player from a level name, a profile dict or a :class:`SkillProfile`."""
+        return cls(get_profile(spec), **options)
+
+    def decide(self, sit: Situation, rng: np.random.Generator) -> Choice:
+        """The shot this player means to play."""
+        choice = choose(sit, self.profile, rng, self.search_budget, self.weights, self.uniform)
+        self.decisions += 1
+        self.shots_simulated += choice.shots_simulated
+        return choice
+
+    def release(
+        self, choice: Choice, seat: int, shot_id: str, rng: np.random.Generator
+    ) -> dict[str, Any]:
+        """The shot actually played: the chosen one with this player's execution error."""
+        nominal = {
+            "seat": seat,
+            "position": choice.position,
+            "angle": choice.angle,
+            "speed": choice.speed,
+            "id": shot_id,
+        }
+        return execute(nominal, self.profile, rng)
+
+
+def aim_record(choice: Choice) -> dict[str, Any]:
+    """What the player aimed at, for the game record: the nominal shot and its purpose."""
+    return {
+        "kind": KINDS[choice.kind],
+        "position": choice.position,
+        "angle": choice.angle,
+        "speed": choice.speed,
+        "expected": round(choice.value, 3),
+    }

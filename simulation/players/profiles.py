@@ -1,0 +1,174 @@
+"""Skill profiles: how precisely a player executes the shot they choose.
+
+A player picks a shot (start position, direction, speed) and their hand misses it by a Gaussian
+error on the direction (``angle_sd``, degrees) and on the speed (``speed_sd``, a fraction of the
+speed). That error is most of what skill is. The rest is how well they read the board: ``shots``
+is how many noisy executions the player's search may simulate per decision, and ``repertoire``
+which shots they consider — ``"basic"``: open 20s, take-outs (full hits and cuts), doubles and
+bumps; ``"full"``: also hit-and-roll behind a peg, hiding draws and a local refinement of the
+leading shots. Novices and recreational players read the board less well, as they do at a real
+board (with execution alone, an AI novice plays the strong players' game with a shaky hand and
+takes far more rounds off the best than novices do).
+
+The named profiles are calibrated to the NCA 2023-24 open-20 success rates quoted in the project's
+board facts (best 75.6 %, top about 65 %, competitive about 55 %, recreational about 45 %, novice
+about 35 %). The speed error of each level is set by hand (a ladder from 2.5 % to 8 %: speed
+matters less than direction for an open 20, whose capture window is wide); the direction error is
+then found with the real physics by :func:`simulation.players.calibrate.calibrate_profiles`
+(2,000 seeded attempts of the standard open 20, bisection on ``angle_sd``). The constants below
+are its output (``python -m simulation.players.calibrate``); rerun it after a change of physics.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+LEVELS = ("novice", "recreational", "competitive", "top", "best")
+"""The named skill levels, weakest first."""
+
+OPEN_20_TARGETS: Mapping[str, float] = MappingProxyType(
+    {"novice": 0.35, "recreational": 0.45, "competitive": 0.55, "top": 0.65, "best": 0.756}
+)
+"""Open-20 success rate of each level (NCA 2023-24 season statistics, board facts)."""
+
+SPEED_SD: Mapping[str, float] = MappingProxyType(
+    {"novice": 0.08, "recreational": 0.06, "competitive": 0.045, "top": 0.035, "best": 0.025}
+)
+"""Relative speed error of each level: chosen, not calibrated (one rate fixes one parameter)."""
+
+REPERTOIRES = ("basic", "full")
+"""The shot repertoires (see the module docstring)."""
+
+SEARCH: Mapping[str, tuple[int, str]] = MappingProxyType(
+    {
+        "novice": (40, "basic"),
+        "recreational": (100, "basic"),
+        "competitive": (160, "full"),
+        "top": (200, "full"),
+        "best": (240, "full"),
+    }
+)
+"""Physics shots per decision and repertoire of each level: set by hand."""
+
+
+@dataclass(frozen=True)
+class SkillProfile:
+    """A player's execution noise (direction error in degrees, relative speed error) and how
+    well they read the board (physics shots per decision, shot repertoire)."""
+
+    name: str
+    angle_sd: float
+    speed_sd: float
+    shots: int = 240
+    repertoire: str = "full"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.shots, bool) or not isinstance(self.shots, int) or self.shots < 1:
+            raise ValueError(f"shots must be a whole number of at least 1, not {self.shots!r}")
+        if self.repertoire not in REPERTOIRES:
+            raise ValueError(
+                f"repertoire must be one of {', '.join(REPERTOIRES)}, not {self.repertoire!r}"
+            )
+        for field_name in ("angle_sd", "speed_sd"):
+            value = getattr(self, field_name)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ValueError(f"{field_name} must be a number, not {value!r}")
+            if not math.isfinite(value) or value < 0:
+                raise ValueError(f"{field_name} must be a finite number of at least 0, not {value}")
+        if self.angle_sd > 45 or self.speed_sd > 1:
+            raise ValueError(
+                f"noise too large to be a player (angle_sd {self.angle_sd} degrees, speed_sd "
+                f"{self.speed_sd}): angle_sd is at most 45 degrees, speed_sd at most 1"
+            )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "angle_sd": self.angle_sd,
+            "speed_sd": self.speed_sd,
+            "shots": self.shots,
+            "repertoire": self.repertoire,
+        }
+
+
+# Calibrated by simulation.players.calibrate (2,000 attempts each, seed 2024): see the docstring.
+PROFILES: Mapping[str, SkillProfile] = MappingProxyType(
+    {
+        "novice": SkillProfile(
+            "novice",
+            angle_sd=2.465,
+            speed_sd=SPEED_SD["novice"],
+            shots=SEARCH["novice"][0],
+            repertoire=SEARCH["novice"][1],
+        ),
+        "recreational": SkillProfile(
+            "recreational",
+            angle_sd=2.016,
+            speed_sd=SPEED_SD["recreational"],
+            shots=SEARCH["recreational"][0],
+            repertoire=SEARCH["recreational"][1],
+        ),
+        "competitive": SkillProfile(
+            "competitive",
+            angle_sd=1.659,
+            speed_sd=SPEED_SD["competitive"],
+            shots=SEARCH["competitive"][0],
+            repertoire=SEARCH["competitive"][1],
+        ),
+        "top": SkillProfile(
+            "top",
+            angle_sd=1.337,
+            speed_sd=SPEED_SD["top"],
+            shots=SEARCH["top"][0],
+            repertoire=SEARCH["top"][1],
+        ),
+        "best": SkillProfile(
+            "best",
+            angle_sd=1.058,
+            speed_sd=SPEED_SD["best"],
+            shots=SEARCH["best"][0],
+            repertoire=SEARCH["best"][1],
+        ),
+    }
+)
+
+PROFILE_KEYS = ("name", "angle_sd", "speed_sd", "shots", "repertoire")
+
+
+def get_profile(spec: str | Mapping[str, Any] | SkillProfile) -> SkillProfile:
+    """The profile named ``spec``, or built from a dict ``{"angle_sd", "speed_sd", "name"?,
+    "shots"?, "repertoire"?}`` (a custom profile searches like the best by default).
+
+    Raises ``ValueError`` naming the known levels or the offending key.
+    """
+    if isinstance(spec, SkillProfile):
+        return spec
+    if isinstance(spec, str):
+        if spec in PROFILES:
+            return PROFILES[spec]
+        raise ValueError(f"unknown skill profile {spec!r}: the levels are {', '.join(LEVELS)}")
+    if isinstance(spec, Mapping):
+        unknown = sorted(set(spec) - set(PROFILE_KEYS))
+        if unknown:
+            raise ValueError(f"skill profile has unknown keys {unknown}: use {list(PROFILE_KEYS)}")
+        missing = [key for key in ("angle_sd", "speed_sd") if key not in spec]
+        if missing:
+            raise ValueError(f"skill profile is missing {missing}")
+        name = spec.get("name", "custom")
+        if not isinstance(name, str):
+            raise ValueError(f"skill profile name must be a string, not {name!r}")
+        return SkillProfile(
+            name=name,
+            angle_sd=spec["angle_sd"],
+            speed_sd=spec["speed_sd"],
+            shots=spec.get("shots", 240),
+            repertoire=spec.get("repertoire", "full"),
+        )
+    raise ValueError(
+        f"a player is a skill level ({', '.join(LEVELS)}) or a dict with angle_sd and speed_sd, "
+        f"not {spec!r}"
+    )

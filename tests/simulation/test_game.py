@@ -1,0 +1,223 @@
+"""``play_game``: a whole game by AI players, its record, its rotation, its reproducibility, and
+skill showing in the results; and the ``game`` subcommand of the command line."""
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from simulation.cli import main
+from simulation.game import play_game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def singles():
+    return play_game(["best", "novice"], seed=1)
+
+
+@pytest.fixture(scope="module")
+def doubles():
+    return play_game(["top", "competitive", "recreational", "best"], seed=2)
+
+
+def check_record(game, seats, discs):
+    assert set(game) >= {"seats", "points", "twenties", "rounds"}
+    assert game["seats"] == seats
+    assert sum(game["points"]) == 2 * len(game["rounds"])
+    for side in (0, 1):
+        assert game["points"][side] == sum(r["points"][side] for r in game["rounds"])
+        assert game["twenties"][side] == sum(r["twenties"][side] for r in game["rounds"])
+    occupied = sorted(int(s) for s in seats)
+    for r in game["rounds"]:
+        assert set(r) >= {"first", "hammer", "score", "points", "twenties", "shots"}
+        assert sorted(r["points"]) in ([0, 2], [1, 1])
+        assert r["points"][0] == 2 * (r["score"][0] > r["score"][1]) + (
+            r["score"][0] == r["score"][1]
+        )
+        assert len(r["shots"]) == discs * len(seats)
+        assert r["shots"][0]["seat"] == r["first"]
+        assert r["shots"][-1]["seat"] == r["hammer"]
+        for k, shot in enumerate(r["shots"]):
+            position = occupied.index(r["first"])
+            assert shot["seat"] == occupied[(position + k) % len(occupied)]
+            assert set(shot) >= {"seat", "shot", "outcome"}
+            assert shot["shot"]["seat"] == shot["seat"]
+            outcome = shot["outcome"]
+            assert set(outcome) == {
+                "valid",
+                "foul",
+                "discs",
+                "twenties",
+                "removed",
+                "events",
+                "touched",
+            }
+            assert outcome["events"][0]["kind"] == "release"
+        for side in (0, 1):
+            assert 0 <= r["twenties"][side] <= discs * len(seats) // 2
+            assert r["score"][side] >= 20 * r["twenties"][side]
+        made = [0, 0]
+        for shot in r["shots"]:
+            for twenty in shot["outcome"]["twenties"]:
+                made[twenty["side"]] += 1
+        assert made == r["twenties"]
+
+
+def test_singles_record(singles):
+    check_record(singles, {"0": 0, "2": 1}, 8)
+    assert len(singles["rounds"]) == 4
+    assert [r["first"] for r in singles["rounds"]] == [0, 2, 0, 2]
+    assert [r["hammer"] for r in singles["rounds"]] == [2, 0, 2, 0]
+
+
+def test_doubles_record(doubles):
+    check_record(doubles, {"0": 0, "1": 1, "2": 0, "3": 1}, 6)
+    assert [r["first"] for r in doubles["rounds"]] == [0, 1, 2, 3]
+    assert [r["hammer"] for r in doubles["rounds"]] == [3, 0, 1, 2]
+
+
+def test_ids_follow_the_sides_and_replay_the_board(singles):
+    from simulation.api import simulate_shot
+
+    r = singles["rounds"][0]
+    ids = [s["shot"]["id"] for s in r["shots"]]
+    assert ids[:4] == ["a1", "b1", "a2", "b2"]
+    state = {"discs": [], "seats": singles["seats"]}
+    for shot in r["shots"][:6]:
+        again = simulate_shot(state, shot["shot"])
+        assert again == shot["outcome"]
+        state = {"discs": again["discs"], "seats": singles["seats"]}
+
+
+def test_same_seed_same_game(singles):
+    assert play_game(["best", "novice"], seed=1) == singles
+    other = play_game(["best", "novice"], seed=3)
+    assert other["rounds"][0]["shots"] != singles["rounds"][0]["shots"]
+
+
+def test_fewer_discs_for_cue_categories():
+    game = play_game(["competitive", "competitive"], seed=4, rounds=1, discs_per_player=5)
+    check_record(game, {"0": 0, "2": 1}, 5)
+    assert game["discs_per_player"] == 5
+
+
+def test_playoff_adds_a_fifth_round_only_when_tied():
+    tied = played = 0
+    for seed in range(40):
+        game = play_game(
+            ["novice", "novice"], seed=seed, rounds=2, playoff=True, discs_per_player=2
+        )
+        first_two = [sum(r["points"][side] for r in game["rounds"][:2]) for side in (0, 1)]
+        if first_two[0] == first_two[1]:
+            tied += 1
+            assert len(game["rounds"]) == 3
+            assert game["rounds"][2]["first"] == 0
+        else:
+            played += 1
+            assert len(game["rounds"]) == 2
+        if tied and played:
+            break
+    assert tied and played
+
+
+def test_no_playoff_round_without_playoff():
+    for seed in range(40):
+        game = play_game(["novice", "novice"], seed=seed, rounds=2, discs_per_player=2)
+        assert len(game["rounds"]) == 2
+
+
+def test_best_beats_novice_in_more_than_95_percent_of_games():
+    wins = 0
+    games = 100
+    for seed in range(games):
+        players = ["best", "novice"] if seed % 2 == 0 else ["novice", "best"]
+        game = play_game(players, seed=seed)
+        best = 0 if seed % 2 == 0 else 1
+        wins += game["points"][best] > game["points"][1 - best]
+    assert wins / games > 0.95, wins
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"players": ["best"]}, "1 players"),
+        ({"players": "best"}, "list of skill profiles"),
+        ({"players": ["best", "wizard"]}, "player 2: unknown skill profile"),
+        ({"players": ["best", "best"], "rules": "street"}, "unknown rules"),
+        ({"players": ["best", "best"], "seed": -1}, "seed"),
+        ({"players": ["best", "best"], "rounds": 0}, "rounds"),
+        ({"players": ["best", "best"], "playoff": "yes"}, "playoff"),
+        ({"players": ["best", "best"], "discs_per_player": 0}, "discs_per_player"),
+        ({"players": ["best", "best"], "first_seat": 1}, "first_seat"),
+    ],
+)
+def test_bad_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        play_game(**kwargs)
+
+
+def run(argv, text=""):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.StringIO(text), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_cli_game_from_standard_input():
+    data = {"players": ["best", "novice"], "rules": "nca", "seed": 1, "rounds": 4, "playoff": False}
+    code, out, err = run(["game", "-"], json.dumps(data))
+    assert code == 0, err
+    assert json.loads(out) == json.loads(json.dumps(play_game(["best", "novice"], seed=1)))
+
+
+def test_cli_game_from_a_file(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"players": ["top", "top"], "seed": 5, "rounds": 1}))
+    code, out, _ = run(["game", str(path)])
+    assert code == 0
+    assert len(json.loads(out)["rounds"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{", "not valid JSON"),
+        ("[]", "JSON object"),
+        ('{"players": ["best", "novice"], "colour": 1}', "unknown keys"),
+        ('{"rules": "nca"}', "missing"),
+        ('{"players": ["best", "ace"]}', "unknown skill profile"),
+    ],
+)
+def test_cli_game_bad_input(text, message):
+    code, out, err = run(["game", "-"], text)
+    assert code == 2
+    assert out == ""
+    assert message in err and err.startswith("python -m simulation game: error:")
+
+
+def test_cli_game_subprocess_and_lazy_package():
+    data = json.dumps({"players": ["best", "novice"], "seed": 2, "rounds": 1})
+    done = subprocess.run(
+        [sys.executable, "-m", "simulation", "game", "-"],
+        input=data,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)["rounds"]) == 1
+    probe = (
+        "import sys, simulation; assert 'play_game' in simulation.__all__; "
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('django', 'numba')]; "
+        "assert not bad, bad; from simulation import play_game; print(play_game.__name__)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "play_game"
