@@ -1,0 +1,1 @@
+"""End-to-end tests: a whole tournament driven through a real chromium (Playwright)."""

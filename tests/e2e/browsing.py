@@ -1,0 +1,235 @@
+"""People in the browser: each has their own browser context (cookies, device size), logs in,
+follows links, types into the forms of the pages, and leaves numbered screenshots behind.
+
+Everything a visitor's pages do wrong on the way (a server error, a failed request, a script
+error) is collected, and the story asserts at the end that there was none. A page the story had
+to reach by typing its address, because no link on the page before led there, is noted too: the
+story reports those as missing links rather than failing on them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+
+#: How long a page may take to show what the story waits for (a 2-core machine, a PDF batch).
+WAIT_MS = 20_000
+expect.set_options(timeout=WAIT_MS)
+DASH = "\u2013"  # the en dash the pages print between the two sides' numbers
+IGNORED_CONSOLE_ERRORS = ("Failed to load resource", "htmx:sendAbort", "htmx:afterRequest")
+
+
+@dataclass(frozen=True)
+class Device:
+    name: str
+    width: int
+    height: int
+    mobile: bool
+
+
+PHONE = Device("phone", 390, 844, mobile=True)
+LAPTOP = Device("laptop", 1280, 800, mobile=False)
+
+
+class Screenshots:
+    """Numbered PNG files, in the order the story takes them."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.taken: list[Path] = []
+
+    def take(self, page: Page, name: str, *, full_page: bool = True) -> Path:
+        path = self.folder / f"{len(self.taken) + 1:02d}-{name}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        self.taken.append(path)
+        return path
+
+    def keep(self, name: str, content: bytes) -> Path:
+        """Keep a downloaded file (a printed PDF) next to the screenshots."""
+        path = self.folder / name
+        path.write_bytes(content)
+        return path
+
+
+@dataclass
+class Story:
+    """What the visitors share: the live server, the screenshots and the notes."""
+
+    browser: Browser
+    base_url: str
+    screenshots: Screenshots
+    problems: list[str] = field(default_factory=list)
+    missing_links: list[str] = field(default_factory=list)
+    app_bugs: list[str] = field(default_factory=list)
+
+    def note_bug(self, ok: bool, text: str) -> None:
+        """Something the app gets wrong that the story can go on without: reported as a warning
+        at the end, so the rest of the story still runs and is checked."""
+        if not ok:
+            self.app_bugs.append(text)
+
+    def visitor(self, who: str, device: Device) -> Visitor:
+        return Visitor(self, who, device)
+
+
+class Visitor:
+    """One person on one device."""
+
+    def __init__(self, story: Story, who: str, device: Device) -> None:
+        self.story = story
+        self.who = who
+        self.device = device
+        self.context: BrowserContext = story.browser.new_context(
+            viewport={"width": device.width, "height": device.height},
+            is_mobile=device.mobile,
+            has_touch=device.mobile,
+            base_url=story.base_url,
+        )
+        self.context.set_default_timeout(WAIT_MS)
+        self.page: Page = self.context.new_page()
+        self.page.on("response", self._on_response)
+        self.page.on("pageerror", lambda exc: self._problem(f"script error: {exc}"))
+        self.page.on("console", self._on_console)
+
+    # What went wrong on the way -------------------------------------------------------------
+
+    def _problem(self, text: str) -> None:
+        self.story.problems.append(f"{self.who} ({self.device.name}) on {self.page.url}: {text}")
+
+    def _on_response(self, response) -> None:
+        if response.status >= 400 and not urlsplit(response.url).path.endswith("favicon.ico"):
+            self._problem(f"{response.status} for {response.request.method} {response.url}")
+
+    def _on_console(self, message) -> None:
+        # Failed loads are reported by _on_response, with the address. htmx logs a request it
+        # cancelled on purpose (hx-sync: a newer total replaces the one in flight) as an error.
+        text = message.text
+        if message.type == "error" and not text.startswith(IGNORED_CONSOLE_ERRORS):
+            self._problem(f"console error: {text}")
+
+    # Moving around ---------------------------------------------------------------------------
+
+    @property
+    def path(self) -> str:
+        return urlsplit(self.page.url).path
+
+    def go(self, path: str) -> None:
+        """Type an address (a person opening a bookmark or a link from elsewhere)."""
+        response = self.page.goto(path)
+        assert response is None or response.status < 500, f"{path}: {response.status}"
+
+    def follow(self, path: str, *, text: str = "") -> None:
+        """Click the link to ``path`` on the current page, as a person would; when the page has
+        none, type the address and note the missing link for the report."""
+        links = self.page.locator(f'a[href="{path}"]')
+        if text:
+            links = links.filter(has_text=text)
+        if links.count():
+            with self.page.expect_navigation():
+                links.first.click()
+        else:
+            self.story.missing_links.append(
+                f"no link to {path}{f' ({text!r})' if text else ''} on {self.path}"
+            )
+            self.go(path)
+
+    def log_in(self, username: str, password: str, then: str) -> None:
+        self.go(f"/accounts/login/?next={quote(then)}")
+        self.page.fill("#id_username", username)
+        self.page.fill("#id_password", password)
+        with self.page.expect_navigation():
+            self.page.locator("main form").get_by_role("button", name="Log in").click()
+        expect(self.page.locator("header.top .who")).to_have_text(username)
+
+    def press(self, button: str, within: Locator | None = None) -> None:
+        """Press the button named ``button`` of the one form that has it (in ``within``)."""
+        scope = within if within is not None else self.page.locator("main")
+        form = scope.locator("form").filter(has=self.page.get_by_role("button", name=button))
+        self.submit(form, button)
+
+    def submit(self, form: Locator, button: str) -> None:
+        """Press the form's button. When the browser's own checks refuse the form although what
+        was typed is right (the page asks for something nobody can type), the refusal is noted
+        as an app bug and the form is sent anyway, so the rest of the story can be told."""
+        refused = form.evaluate(
+            "f => [...f.querySelectorAll('input:invalid, select:invalid, textarea:invalid')]"
+            ".map(e => `${e.name} = ${JSON.stringify(e.value)}: ${e.validationMessage}`)"
+        )
+        self.story.note_bug(
+            not refused, f"{self.path}: the browser refuses to send the form ({'; '.join(refused)})"
+        )
+        if refused:
+            form.evaluate("f => f.setAttribute('novalidate', '')")
+        form.get_by_role("button", name=button).click()
+
+    def shot(self, name: str, at: Locator | None = None) -> Path:
+        """The whole page, or the screen as the person sees it with ``at`` scrolled into it."""
+        if at is not None:
+            at.scroll_into_view_if_needed()
+        return self.story.screenshots.take(
+            self.page, f"{name}-{self.device.name}", full_page=at is None
+        )
+
+    def message(self) -> Locator:
+        return self.page.locator("ul.messages")
+
+    def download(self, href: str) -> bytes:
+        """Fetch a file with this visitor's session, as the browser's download would."""
+        url = href if "://" in href else self.story.base_url + href
+        response = self.context.request.get(url)
+        assert response.ok, f"{href}: {response.status}"
+        return response.body()
+
+    def close(self) -> None:
+        self.context.close()
+
+
+# Scorecard rows --------------------------------------------------------------------------------
+
+
+def game_total(rounds: list[dict]) -> str:
+    points = [sum(r["points"][i] for r in rounds) for i in (0, 1)]
+    twenties = [sum(r["twenties"][i] for r in rounds) for i in (0, 1)]
+    return f"{points[0]}{DASH}{points[1]} points · {twenties[0]}{DASH}{twenties[1]} 20s"
+
+
+def type_rounds(page: Page, game_id: int, rounds: list[dict]) -> None:
+    """Type a game's rounds into the boxes of its row (points and 20s, own side first)."""
+    for number, r in enumerate(rounds, start=1):
+        for what in ("points", "twenties"):
+            own, other = r[what]
+            page.fill(f"#id_g{game_id}-r{number}_{what}_own", str(own))
+            page.fill(f"#id_g{game_id}-r{number}_{what}_opp", str(other))
+
+
+def typed_total(page: Page, game_id: int, rounds: list[dict]) -> None:
+    """Leave the last box and wait for the game total the page computes while one types."""
+    page.keyboard.press("Tab")
+    expect(page.locator(f"#total-{game_id}")).to_have_text(game_total(rounds))
+
+
+def fill_row(page: Page, game_id: int, rounds: list[dict]) -> None:
+    """Fill a row on one's own card: the total follows the boxes as they are typed, then the row
+    is saved and waits for the opponent's signature."""
+    type_rounds(page, game_id, rounds)
+    typed_total(page, game_id, rounds)
+    save_row(page, game_id)
+
+
+def save_row(page: Page, game_id: int) -> None:
+    row = page.locator(f"#game-{game_id}")
+    row.get_by_role("button", name="Save the row").click()
+    expect(row.locator(".badge")).to_have_text("Filled")
+
+
+def validate_row(page: Page, game_id: int, number: int, initials: str) -> None:
+    """The opponent signs the row on the phone handed across the board."""
+    row = page.locator(f"#game-{game_id}")
+    row.locator(f"#id_v{game_id}-opponent_number").fill(str(number))
+    row.locator(f"#id_v{game_id}-initials").fill(initials)
+    row.get_by_role("button", name="Validate").click()
+    expect(row.locator(".badge")).to_have_text(re.compile("Validated|Disputed"))

@@ -1,0 +1,126 @@
+"""Browser fixtures: Debian's chromium, driven by Playwright's sync API, against Django's live
+server.
+
+Playwright's own browser download needs the internet, so the system chromium is launched
+instead; when it is missing the tests fail (they are part of ``make test``, which installs it)
+and say which command installs it.
+"""
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.contrib.staticfiles.handlers import StaticFilesHandler
+from django.core.servers.basehttp import WSGIServer
+from django.db import connections
+from django.test.testcases import LiveServerThread, QuietWSGIRequestHandler
+from django.test.utils import modify_settings
+
+from tests.e2e.browsing import Screenshots
+
+# Playwright's sync API keeps an asyncio event loop in the test's thread, and Django refuses
+# database calls from a thread with a running loop unless told it is safe. It is: nothing runs
+# on that loop but Playwright's own calls, one at a time.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+INSTALL_COMMAND = "apt-get install -y chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOT_DIR = Path(__file__).resolve().parent.parent / "artifacts" / "e2e"
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[object]:
+    """A headless chromium for the module's tests (one browser, a context per person)."""
+    path = shutil.which("chromium")
+    if path is None:
+        pytest.fail(
+            "chromium is not installed, and the browser tests drive Debian's chromium. "
+            f"Install it as root with: {INSTALL_COMMAND}",
+            pytrace=False,
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=path, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+class SerialLiveServerThread(LiveServerThread):
+    """Django's live server answering one request at a time.
+
+    The pages fire overlapping requests (htmx asks for a game's total while the row is being
+    saved). With SQLite the test database lives in memory and every server thread works through
+    the test's one connection, so two requests at once would interleave their transactions on
+    it; one at a time, they cannot. (Without keep-alive, which Django's server drops when it is
+    not threaded, the browser's parallel requests simply queue.)
+    """
+
+    def _create_server(self, connections_override=None):
+        address = (self.host, self.port)
+        return WSGIServer(address, QuietWSGIRequestHandler, allow_reuse_address=False)
+
+
+@pytest.fixture
+def server(transactional_db) -> Iterator[str]:
+    """A live server for the test (the address to open), seeing the test's database."""
+    shared = {
+        conn.alias: conn
+        for conn in connections.all()
+        if conn.vendor == "sqlite" and conn.is_in_memory_db()
+    }
+    thread = SerialLiveServerThread(
+        "localhost", StaticFilesHandler, connections_override=shared, port=0
+    )
+    thread.daemon = True
+    for conn in shared.values():
+        conn.inc_thread_sharing()
+    try:
+        thread.start()
+        thread.is_ready.wait()
+        if thread.error:
+            raise thread.error
+        with modify_settings(ALLOWED_HOSTS={"append": "localhost"}):
+            yield f"http://localhost:{thread.port}"
+    finally:
+        thread.terminate()
+        for conn in shared.values():
+            conn.dec_thread_sharing()
+
+
+@pytest.fixture
+def screenshots() -> Screenshots:
+    """Numbered screenshots in tests/artifacts/e2e/ (git-ignored), emptied first so that what
+    is there after a run is that run's story."""
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    for old in SCREENSHOT_DIR.iterdir():
+        if old.suffix in (".png", ".pdf"):
+            old.unlink()
+    return Screenshots(SCREENSHOT_DIR)
+
+
+@pytest.fixture
+def fast_passwords(settings) -> None:
+    """Logins in a browser story check many passwords; the default hasher is slow on purpose."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def media(settings, tmp_path) -> Path:
+    """Printed batches are stored here, not in the repository's media folder."""
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    return Path(settings.MEDIA_ROOT)
