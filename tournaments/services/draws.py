@@ -473,10 +473,7 @@ def _check_kind(stage: Stage, kind: Stage.Kind) -> None:
 
 
 def _check_not_drawn(stage: Stage) -> None:
-    if (
-        stage.matches.exists()
-        or stage.pools.filter(name__in=(BRACKET_POOL,)).exists()
-    ):
+    if stage.matches.exists() or stage.pools.filter(name__in=(BRACKET_POOL,)).exists():
         raise ValueError(f"{stage} is already drawn; delete its matches to draw again.")
 
 
