@@ -15,6 +15,7 @@ from django.db.models import Count, Q
 from scoring import engine
 from scoring.charts import BarChart, standings_chart
 from scoring.models import ShootOutScore
+from tournaments import formats
 from tournaments.models import Entry, Pool, Round, Stage
 
 
@@ -141,9 +142,36 @@ def stage_standings(stage: Stage, pool: Pool | None = None) -> StageStandings:
         for row in result.rows
     ]
     required = [[entries[e] for e in group] for group in result.shootouts_required]
+    if stage.kind == Stage.Kind.KNOCKOUT:
+        lines, required = _by_bracket_place(stage, lines), []
     return StageStandings(
         stage=stage, lines=lines, shootouts_required=required, problem=problem, pool=pool
     )
+
+
+def _by_bracket_place(stage: Stage, lines: list[StandingLine]) -> list[StandingLine]:
+    """A knockout ranks by how far each entry went (champion, finalist, third…), not by points;
+    entries on the same place are listed by points, then 20s."""
+    from tournaments.selectors_public import knockout_state
+
+    state = knockout_state(stage)
+    if state is None:
+        return lines
+    places = formats.placements(state.bracket)
+    last = max(places.values(), default=0) + 1
+    ordered = sorted(
+        lines, key=lambda x: (places.get(str(x.entry.id), last), -x.points, -x.twenties)
+    )
+    advance = stage.advance_count or 0
+    return [
+        replace(
+            line,
+            rank=places.get(str(line.entry.id), last),
+            tiebreak=None,
+            advances=places.get(str(line.entry.id), last) <= advance,
+        )
+        for line in ordered
+    ]
 
 
 def rank_entries(

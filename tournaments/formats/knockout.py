@@ -326,3 +326,31 @@ def advance(bracket: Bracket, results: Mapping[str, EntryId]) -> Bracket:
             new_round.append(decided)
         rounds.append(tuple(new_round))
     return replace(bracket, rounds=tuple(rounds))
+
+
+def placements(bracket: Bracket) -> dict[EntryId, int]:
+    """Final places as far as the bracket has decided them; entries still in play share 1.
+
+    The final decides 1 and 2, the third-place match 3 and 4 (without one, or before it is
+    played, both semifinal losers share 3); a loser in an earlier round with k matches shares
+    place k + 1 (quarterfinal losers 5, round-of-16 losers 9), the usual knockout convention.
+    """
+    places: dict[EntryId, int] = {}
+    for match in bracket.matches:
+        for entry in match.entries:
+            if entry is not None:
+                places.setdefault(entry, 1)
+    regular = [rnd for rnd in bracket.rounds if all(m.id != THIRD_PLACE for m in rnd)]
+    for rnd in regular:
+        losers = [m.loser for m in rnd if m.loser is not None]
+        for loser in losers:
+            places[loser] = len(rnd) + 1
+    final = bracket.final
+    if final.winner is not None:
+        places[final.winner] = 1
+        places[final.loser] = 2
+    third = next((m for m in bracket.matches if m.id == THIRD_PLACE), None)
+    if third is not None and third.winner is not None:
+        places[third.winner] = 3
+        places[third.loser] = 4
+    return places

@@ -197,3 +197,20 @@ def test_round_names_and_ids_follow_the_draw_sheet():
 def test_impossible_brackets_are_refused(kwargs):
     with pytest.raises(ValueError):
         single_elimination(**kwargs)
+
+
+def test_placements_follow_the_bracket_not_the_points():
+    """Final decides 1-2, the 3rd/4th place match 3-4, quarterfinal losers share 5."""
+    from tournaments.formats import advance, placements, single_elimination
+
+    bracket = single_elimination(list("ABCDEFGH"), best_of=3, third_place=True)
+    assert set(placements(bracket).values()) == {1}
+    results = {"QF1": "A", "QF2": "D", "QF3": "B", "QF4": "C"}
+    bracket = advance(bracket, results)
+    assert sorted(placements(bracket).values()) == [1, 1, 1, 1, 5, 5, 5, 5]
+    results |= {"SF1": "A", "SF2": "B"}
+    bracket = advance(bracket, results)
+    assert placements(bracket)["D"] == placements(bracket)["C"] == 3
+    results |= {"F": "B", "3P": "C"}
+    places = placements(advance(bracket, results))
+    assert [places[e] for e in "BACD"] == [1, 2, 3, 4]
