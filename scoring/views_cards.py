@@ -93,6 +93,9 @@ class RowPanel:
     stale_version: int | None = None
     notice: str = ""
     messages: list[str] = field(default_factory=list)
+    #: The row's form is shown open: the next game to fill. The others stay folded, so that a
+    #: card of several games is not a phone's length of boxes per game.
+    expanded: bool = False
 
     @property
     def game(self):
@@ -202,6 +205,16 @@ def _panel(request: HttpRequest, page: select.CardPage, line: select.CardLine, *
     return panel
 
 
+def _open_next_to_fill(panels: list[RowPanel]) -> list[RowPanel]:
+    """Open the form of the first game on the card nobody has filled yet (in the order of
+    play), the one the player is about to write."""
+    for panel in panels:
+        if panel.mode == "fill" and panel.row is None:
+            panel.expanded = True
+            break
+    return panels
+
+
 def _may_view(user, page: select.CardPage) -> bool:
     """Officials see every card; players see their own cards and their opponents' (they sign
     them)."""
@@ -240,7 +253,9 @@ def _show(request: HttpRequest, page: select.CardPage, panel: RowPanel) -> HttpR
     if request.htmx:
         return render(request, "scoring/cards/_row.html", {"panel": panel})
     panels = [panel if line is panel.line else _panel(request, page, line) for line in page.lines]
-    return render(request, "scoring/cards/card.html", {"page": page, "panels": panels})
+    return render(
+        request, "scoring/cards/card.html", {"page": page, "panels": _open_next_to_fill(panels)}
+    )
 
 
 def _after_save(request: HttpRequest, page: select.CardPage, game_id: int, notice: str):
@@ -278,7 +293,7 @@ def card(request: HttpRequest, slug: str, stage_id: int, entry_id: int) -> HttpR
     page = _load_page(slug, stage_id, entry_id)
     if not _may_view(request.user, page):
         return forbidden(request, "Only the player, their opponents and officials see a card.")
-    panels = [_panel(request, page, line) for line in page.lines]
+    panels = _open_next_to_fill([_panel(request, page, line) for line in page.lines])
     return render(request, "scoring/cards/card.html", {"page": page, "panels": panels})
 
 
@@ -477,10 +492,25 @@ def _safe_next(request: HttpRequest, tournament: Tournament) -> str:
     return target if safe and target.startswith(default) else default
 
 
+def _cards_waiting(request: HttpRequest, tournament: Tournament) -> int:
+    """How many cards the table's queue holds now, with the filters the table was showing
+    (carried in the form's ``next``)."""
+    query = QueryDict(urlsplit(_safe_next(request, tournament)).query)
+    filters = TableFilterForm(query or None, tournament=tournament)
+    stage, round_of_play = filters.filters()
+    return len(select.table_queue(tournament, stage=stage, round_of_play=round_of_play))
+
+
+def _table_result(request, tournament, card: ScoreCard, *, ok: bool, text: str) -> HttpResponse:
+    """What replaces a card that left the queue, with the queue's new count for the top of the
+    table (an out-of-band swap: the count is outside the card that was swapped)."""
+    context = {"card": card, "ok": ok, "text": text, "waiting": _cards_waiting(request, tournament)}
+    return render(request, "scoring/cards/_table_result.html", context)
+
+
 def _table_done(request, tournament, card: ScoreCard, text: str) -> HttpResponse:
     if request.htmx:
-        context = {"card": card, "ok": True, "text": text}
-        return render(request, "scoring/cards/_table_result.html", context)
+        return _table_result(request, tournament, card, ok=True, text=text)
     messages.success(request, text)
     return redirect(_safe_next(request, tournament))
 
@@ -496,8 +526,7 @@ def _table_failed(request, tournament, card: ScoreCard, text: str, form=None) ->
         return render(request, "scoring/cards/table.html", {**context, "failed": failed})
     found = select.table_queue(tournament, card=card)
     if not found:
-        context = {"card": card, "ok": False, "text": text}
-        return render(request, "scoring/cards/_table_result.html", context)
+        return _table_result(request, tournament, card, ok=False, text=text)
     context = {
         **_table_perms(request, tournament),
         "item": found[0],

@@ -34,6 +34,8 @@ NAMED_CHAINS = {
     "round-robin": Stage.DEFAULT_CHAINS[Stage.Kind.ROUND_ROBIN],
 }
 CUSTOM_STEPS = 5
+#: The longest match on offer: WCC finals are best of 3; clubs sometimes play best of 5 or 7.
+BEST_OF_MAX = 15
 
 
 class TournamentForm(forms.ModelForm):
@@ -226,12 +228,20 @@ class StageForm(forms.Form):
 
     def __init__(self, *args, next_order: int, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields.update(
-            forms.fields_for_model(
-                Stage,
-                fields=STAGE_FIELDS,
-                widgets={"best_of": forms.NumberInput(attrs={"min": 1, "step": 2})},
-            )
+        self.fields.update(forms.fields_for_model(Stage, fields=STAGE_FIELDS))
+        # The model field allows 0 and up; the form renders its own bounds into the input, so a
+        # widget's min=1 would be overwritten by min=0, and with step=2 counted from 0 the
+        # browser would accept only even numbers. An odd-only field: min 1, steps of 2 from 1.
+        model_best_of = self.fields["best_of"]
+        self.fields["best_of"] = forms.IntegerField(
+            label=model_best_of.label,
+            help_text=model_best_of.help_text,
+            initial=1,
+            min_value=1,
+            max_value=BEST_OF_MAX,
+            step_size=2,
+            error_messages={"step_size": "Best of N needs an odd N (1, 3, 5…)."},
+            widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
         )
         self.fields["order"].required = False
         self.fields["order"].initial = next_order

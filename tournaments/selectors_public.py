@@ -692,16 +692,25 @@ def player_page(tournament: Tournament, number: int) -> PlayerPage | None:
         for number in range(1, match.best_of + 1):
             game = numbers.get(number)
             if game is None and (number > 1 and outcome.complete):
-                continue  # a game the match did not need
-            games.append(_player_game(match, game, number, opponent, side))
+                continue  # a game the match did not need, and nobody created it
+            games.append(_player_game(match, game, number, opponent, side, outcome.complete))
     return PlayerPage(player=player, entries=entries, games=games)
 
 
 def _player_game(
-    match: Match, game: GameScore | None, number: int, opponent: Entry | None, side: int
+    match: Match,
+    game: GameScore | None,
+    number: int,
+    opponent: Entry | None,
+    side: int,
+    decided: bool = False,
 ) -> PlayerGame:
+    """One line of the player's page. A best-of match has all its games drawn up front; once
+    ``decided`` (a side has won the majority: "best two out of three games"), a game nobody
+    started is "not needed" rather than "to play"."""
     if game is None or not game.rounds:
-        return PlayerGame(match, game, number, opponent, "to play", None, None)
+        result = "not needed" if decided else "to play"
+        return PlayerGame(match, game, number, opponent, result, None, None)
     points = (game.points[side], game.points[1 - side])
     twenties = (game.twenties[side], game.twenties[1 - side])
     if not game.finished:

@@ -321,7 +321,7 @@ def test_disputed_game_shows_both_rows_and_the_head_referee_rules(client, w):
     assert "Ann Ashby's card" in body and "Bob Brant's card" in body
     assert body.count('class="differs"') == 1
     assert re.search(r'class="differs">\s*<th scope="row">4 <span class="flag">', body)
-    assert "0-2, 20s 1-2" in body and "2-0, 20s 1-2" in body
+    assert f"0{DASH}2, 20s 1{DASH}2" in body and f"2{DASH}0, 20s 1{DASH}2" in body
     assert "Rule: both cards take this result" not in body  # a referee sees, the head rules
     denied = client.post(w.url("resolve_dispute"), form_data(f"d{w.game.id}", WIN, initials="R"))
     assert denied.status_code == 403
@@ -486,3 +486,90 @@ def test_index_lists_my_cards_and_officials_see_every_card(client, w):
     assert w.url("card") in body and "Scoring table" not in body
     body = login(client, w, "table").get(w.url("index")).content.decode()
     assert w.url("card") in body and w.url("card", entry=w.b) in body and "Scoring table" in body
+
+
+def open_forms(body: str) -> list[int]:
+    """The games whose row form the card shows unfolded."""
+    return [
+        int(game)
+        for game, section in re.findall(r'<section [^>]*id="game-(\d+)"(.*?)</section>', body, re.S)
+        if re.search(r'<details class="edit" open>', section)
+    ]
+
+
+def test_card_opens_only_the_next_game_to_fill(client, w):
+    """A card of four games on a phone: the game about to be written is open, the others are
+    folded behind their "Fill the row" bar (each form alone is a phone screen of boxes)."""
+    games = [w.game]
+    for round_of_play in (2, 3, 4):
+        match = Match.objects.create(
+            stage=w.stage, entry_a=w.a, entry_b=w.b, round_of_play=round_of_play
+        )
+        games.append(Game.objects.create(match=match, number=1))
+    login(client, w, "ann")
+    body = client.get(w.url("card")).content.decode()
+    assert open_forms(body) == [games[0].id]
+    assert body.count("<summary>Fill the row</summary>") == 4
+    for game in games:  # every form is there, folded or not: no game is out of reach
+        assert f'name="g{game.id}-r1_points_own"' in body
+
+    fill_row(card=card_for(w.stage, w.a), game=games[0], rounds=WIN, user=w.users["ann"])
+    body = client.get(w.url("card")).content.decode()
+    assert open_forms(body) == [games[1].id], "the next game opens once the first is written"
+    assert "<summary>Change the row</summary>" in body
+
+    # A refused save opens its own row again, with what was typed.
+    bad = form_data(f"g{games[2].id}", [{"points": [2, 2], "twenties": [0, 0]}], version=0)
+    fill_url = reverse(
+        "scoring:cards:fill_row", args=[w.tournament.slug, w.stage.id, w.a.id, games[2].id]
+    )
+    body = client.post(fill_url, bad).content.decode()
+    assert set(open_forms(body)) == {games[1].id, games[2].id}
+
+
+def test_verifying_a_card_updates_the_count_of_cards_waiting(client, w):
+    """The count sits above the cards; the verified card's answer carries the new count for it
+    (an out-of-band swap), counted with the table's filters."""
+    later = Match.objects.create(stage=w.stage, entry_a=w.a, entry_b=w.b, round_of_play=2)
+    game2 = Game.objects.create(match=later, number=1)
+    rows = [
+        fill_row(card=card_for(w.stage, w.a), game=w.game, rounds=WIN, user=w.users["ann"]),
+        fill_row(card=card_for(w.stage, w.b), game=w.game, rounds=mirror(WIN), user=w.users["bob"]),
+        fill_row(card=card_for(w.stage, w.a), game=game2, rounds=WIN, user=w.users["ann"]),
+    ]
+    for row, signer in zip(rows, (w.b, w.a, w.b), strict=True):
+        validate_row(
+            row=row, opponent_number=str(signer.player.number), initials="X", user=w.users["ann"]
+        )
+    login(client, w, "table")
+    page = client.get(w.url("table")).content.decode()
+    assert '<p class="count" id="queue-count">2 cards waiting.</p>' in page
+    round_two = w.url("table") + f"?stage={w.stage.id}&round_of_play=2"
+    assert "1 card waiting." in client.get(round_two).content.decode()
+
+    answer = client.post(
+        w.url("verify_card", card=rows[1].card), {"next": w.url("table")}, headers=HX
+    ).content.decode()
+    assert answer.lstrip().startswith('<article class="table-card result done" id="card-')
+    assert '<p class="count" id="queue-count" hx-swap-oob="true">1 card waiting.</p>' in answer
+    # With the round 2 filter, Ann's card (rows in rounds 1 and 2) is the one left.
+    answer = client.post(
+        w.url("verify_card", card=rows[0].card), {"next": round_two}, headers=HX
+    ).content.decode()
+    assert 'hx-swap-oob="true">0 cards waiting.</p>' in answer
+
+
+def test_dispute_table_writes_every_score_with_one_dash(client, w):
+    card_a, card_b = card_for(w.stage, w.a), card_for(w.stage, w.b)
+    ra = fill_row(card=card_a, game=w.game, rounds=WIN, user=w.users["ann"])
+    validate_row(row=ra, opponent_number=str(w.b.player.number), initials="BB", user=w.users["ann"])
+    # Bob's card, his side first: he says he lost round 4 by 35 to 60 on the board.
+    claim = [*mirror(WIN[:3]), {"points": [0, 2], "twenties": [1, 2], "score": [35, 60]}]
+    rb = fill_row(card=card_b, game=w.game, rounds=claim, user=w.users["bob"])
+    validate_row(row=rb, opponent_number=str(w.a.player.number), initials="AA", user=w.users["bob"])
+    body = login(client, w, "ref").get(w.url("disputes")).content.decode()
+    table = re.search(r'<table class="compare">.*?</table>', body, re.S).group(0)
+    assert f"2{DASH}0, 20s 2{DASH}1, board 60{DASH}35" in table
+    assert f"2{DASH}0, 20s 3{DASH}1" in table
+    scores = re.findall(r"\d+\s*[-\u2013]\s*\d+", re.sub(r"<[^>]+>", " ", table))
+    assert scores and all(DASH in s and "-" not in s for s in scores), scores

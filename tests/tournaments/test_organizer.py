@@ -1,6 +1,7 @@
 """The organizer pages: only organizers get in, and each page does its one job through the
 services, with clear errors for bad input and nothing written by a refused request."""
 
+import re
 import sys
 import types
 
@@ -18,12 +19,15 @@ from tests.factories import (
     StageFactory,
     TournamentFactory,
 )
+from tests.tournaments.test_stages import play_stage
+from tournaments.forms import StageForm
 from tournaments.models import (
     Board,
     Category,
     Entry,
     Match,
     Player,
+    Pool,
     Stage,
     Team,
     Tournament,
@@ -487,12 +491,37 @@ def test_checkin_toggle_via_htmx_returns_the_row(org, tournament, singles):
     assert response.status_code == 200
     assert html.lstrip().startswith(f'<tr id="entry-{entry.pk}"') and "<html" not in html
     assert "✓ Here" in html and 'name="checked_in" value="0"' in html
-    assert response["HX-Trigger"] == "checkin-changed"
+    assert "checkin-summary" not in html  # no count on the category page to update
     entry.refresh_from_db()
     assert entry.checked_in
     org.post(target, {"checked_in": "0"}, **HTMX)
     entry.refresh_from_db()
     assert not entry.checked_in
+
+
+def test_checkin_toggles_carry_the_fresh_count_out_of_band(org, tournament, singles):
+    """On the check-in page the count at the top comes with each toggle's row, counted after
+    the toggle: no second request that a fast click could overtake."""
+    first, second, third = (EntryFactory(category=singles) for _ in range(3))
+    page = org.get(url("manage-checkin", tournament)).content.decode()
+    assert page.count('name="summary" value="1"') == 6  # both buttons of the three rows
+    assert 'hx-get="?part=summary"' not in page
+    for done, entry in enumerate((first, second), start=1):
+        response = org.post(
+            url("manage-entry-checkin", tournament, entry.pk),
+            {"checked_in": "1", "summary": "1"},
+            **HTMX,
+        )
+        html = response.content.decode()
+        assert html.lstrip().startswith(f'<tr id="entry-{entry.pk}"'), "the row comes first"
+        assert html.index("</tr>") < html.index('id="checkin-summary" hx-swap-oob="true"')
+        assert f">{done} of 3 entries checked in</span>" in html
+    withdrawn = org.post(
+        url("manage-entry-withdraw", tournament, third.pk),
+        {"withdrawn": "1", "summary": "1"},
+        **HTMX,
+    ).content.decode()
+    assert ">2 of 2 entries checked in · 1 withdrawn</span>" in withdrawn
 
 
 def test_checkin_without_javascript_redirects_back(org, tournament, singles):
@@ -527,8 +556,8 @@ def test_checkin_search_via_htmx_returns_only_matching_rows(org, tournament, sin
     assert by_number.context["entries"].get() == anna
     by_category = org.get(url("manage-checkin", tournament), {"category": doubles.pk})
     assert [e.category for e in by_category.context["entries"]] == [doubles]
-    summary = org.get(url("manage-checkin", tournament), {"part": "summary"}, **HTMX)
-    assert "0 of 3 entries checked in" in summary.content.decode()
+    full = org.get(url("manage-checkin", tournament)).content.decode()
+    assert '<span id="checkin-summary">0 of 3 entries checked in</span>' in full
 
 
 def test_withdrawn_entry_is_kept_and_left_out_of_the_draw(org, tournament, singles):
@@ -603,6 +632,104 @@ def test_add_stages_with_default_wcc_and_custom_tiebreaks(org, tournament, singl
     assert stages[1].tiebreak_chain == Stage.DEFAULT_CHAINS[Stage.Kind.ROUND_ROBIN]
     assert stages[2].tiebreak_chain == ["twenties", "head-to-head", "shoot-out"]
     assert stages[2].best_of == 3
+
+
+def input_attrs(html: str, name: str) -> dict[str, str]:
+    """The attributes of the ``<input name=...>`` in ``html``."""
+    tag = re.search(rf'<input[^>]*\bname="{name}"[^>]*>', html)
+    assert tag, f"no input named {name}"
+    return dict(re.findall(r'(\w[\w-]*)="([^"]*)"', tag.group(0)))
+
+
+def test_best_of_input_lets_the_browser_send_odd_numbers(org, tournament, singles):
+    """A number input accepts min, min + step, min + 2 step...: with min 1 and step 2 the
+    browser sends 1, 3, 5, 7 and refuses the even numbers (min 0 and step 2 refused 1 and 3)."""
+    attrs = input_attrs(str(StageForm(next_order=1)["best_of"]), "best_of")
+    assert (attrs["type"], attrs["min"], attrs["step"]) == ("number", "1", "2")
+    accepted = [n for n in range(0, 9) if n >= int(attrs["min"]) and (n - 1) % 2 == 0]
+    assert accepted == [1, 3, 5, 7]
+    page = org.get(url("manage-category", tournament, singles.pk)).content.decode()
+    assert input_attrs(page, "best_of") == attrs
+    for best_of, ok in ((1, True), (3, True), (7, True), (0, False), (2, False), (4, False)):
+        form = StageForm(stage_post(best_of=best_of), next_order=1)
+        assert form.is_valid() is ok, (best_of, form.errors)
+    assert "odd N" in str(StageForm(stage_post(best_of=4), next_order=1).errors)
+
+
+def test_category_page_offers_draw_and_advance_only_where_they_apply(org, tournament, singles):
+    """The knockout after a preliminary is drawn by the preliminary's Advance, so it has no Draw
+    button of its own; once the preliminary has advanced, its Advance button goes too."""
+    entries = [EntryFactory(category=singles) for _ in range(4)]
+    prelim = StageFactory(category=singles, order=1, games_per_entry=1, advance_count=2)
+    final = StageFactory(category=singles, name="Final", kind="knockout", order=2, best_of=3)
+    page_url = url("manage-category", tournament, singles.pk)
+    draw = {s: url("manage-stage-draw", tournament, s.pk) for s in (prelim, final)}
+    advance = {s: url("manage-stage-advance", tournament, s.pk) for s in (prelim, final)}
+
+    page = org.get(page_url).content.decode()
+    assert draw[prelim] in page and draw[final] not in page
+    assert "Drawn by “Advance” from Preliminary." in page
+    assert advance[prelim] in page and advance[final] not in page
+    assert "Tiebreaks: 20s, shoot-out (WCC default)" in page
+
+    org.post(draw[prelim])
+    play_stage(prelim, {e.id: 1 + i for i, e in enumerate(entries)})
+    done = org.post(advance[prelim], follow=True).content.decode()
+    assert "Preliminary: entries advanced; next: Final." in done
+    assert final.matches.count() == 1
+
+    page = org.get(page_url).content.decode()
+    assert advance[prelim] not in page, "the preliminary has advanced already"
+    assert draw[final] not in page and draw[prelim] not in page
+    assert "Drawn by “Advance”" not in page
+
+
+def test_advance_stays_until_the_next_stage_has_entries(org, tournament, singles):
+    """Seeded pools without matches yet count as advanced too (the service refuses a second
+    advance then)."""
+    prelim = StageFactory(category=singles, order=1, advance_count=2)
+    pools = StageFactory(category=singles, name="Pools", kind="round-robin", order=2)
+    page_url = url("manage-category", tournament, singles.pk)
+    assert url("manage-stage-advance", tournament, prelim.pk) in org.get(page_url).content.decode()
+    pool = Pool.objects.create(stage=pools, name="A")
+    pool.entries.add(EntryFactory(category=singles))
+    assert url("manage-stage-advance", tournament, prelim.pk) not in (
+        org.get(page_url).content.decode()
+    )
+
+
+def test_organizer_pages_link_to_the_table_print_and_public_pages(org, tournament, singles):
+    for _ in range(4):
+        EntryFactory(category=singles)
+    stage = StageFactory(category=singles, games_per_entry=1)
+    final = StageFactory(category=singles, name="Final", kind="knockout", order=9)
+    draws.draw_preliminary(stage)
+    draws.draw_knockout(final, list(singles.entries.all()))
+    slug = tournament.slug
+    wanted = {
+        reverse("scoring:print-index", args=[slug]): "Print",
+        reverse("scoring:cards:table", args=[slug]): "Scoring table",
+        tournament.get_absolute_url(): "Public pages",
+        reverse("tournament-create"): "New tournament",
+    }
+    for name in ("manage", "manage-players", "manage-checkin", "manage-category"):
+        args = [singles.pk] if name == "manage-category" else []
+        page = org.get(url(name, tournament, *args)).content.decode()
+        for href, text in wanted.items():
+            assert re.search(rf'href="{re.escape(href)}"[^>]*>{text}</a>', page), (name, text)
+    category = org.get(url("manage-category", tournament, singles.pk)).content.decode()
+    dashboard = org.get(url("manage", tournament)).content.decode()
+    for page in (category, dashboard):
+        assert f'href="{reverse("tournaments:schedule", args=[slug, stage.pk])}"' in page
+        assert f'href="{reverse("tournaments:bracket", args=[slug, final.pk])}"' in page
+        assert f'href="{reverse("tournaments:bracket", args=[slug, stage.pk])}"' not in page
+
+
+def test_new_tournament_link_is_for_logged_in_visitors(client, organizer):
+    new = f'href="{reverse("tournament-create")}"'
+    assert new not in client.get(reverse("home")).content.decode()
+    client.force_login(organizer)
+    assert new in client.get(reverse("home")).content.decode()
 
 
 @pytest.mark.parametrize(

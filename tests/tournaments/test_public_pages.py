@@ -1,6 +1,7 @@
 """Public pages: schedule, hall screen, bracket, pools and player pages, read without a login,
 at a cost in queries that does not grow with the field."""
 
+import re
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 
@@ -9,8 +10,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from scoring import engine
+from scoring.templatetags.scoring_labels import tiebreak_label
 from tests.tournaments.test_stages import field, play_stage, record
 from tournaments.models import Match, Stage
+from tournaments.models.stages import TIEBREAK_STEPS
 from tournaments.services.draws import draw_knockout, draw_round_robin, draw_stage
 from tournaments.services.stages import schedule_stage
 
@@ -165,3 +169,67 @@ def test_query_counts_do_not_grow_with_the_field(client):
             counts.setdefault(page, []).append(len(ctx.captured_queries))
     grown = {page: n for page, n in counts.items() if n[0] != n[1]}
     assert not grown, grown
+
+
+def player_results(client, slug, number) -> list[tuple[str, str]]:
+    """(round cell, result) of every line of a player's page."""
+    body = client.get(reverse("tournaments:player", args=[slug, number])).content.decode()
+    rows = re.findall(
+        r'<td class="round-of-play">(.*?)</td>.*?<td class="result[^"]*">(.*?)</td>', body, re.S
+    )
+    return [(re.sub(r"<[^>]+>", "", cell).strip(), result) for cell, result in rows]
+
+
+def test_player_page_says_a_game_the_decided_match_did_not_need_is_not_needed(client):
+    """WCC finals are "best two out of three games": after 2-0 the third game is not played,
+    although the match has it drawn up front."""
+    category, entries = field(4)
+    final = Stage.objects.create(
+        category=category, name="Final four", kind="knockout", order=1, best_of=3
+    )
+    draw_knockout(final, entries)
+    decided, open_match = Match.objects.filter(stage=final).order_by("bracket_slot")
+    assert decided.games.count() == 3, "a best-of-3 match has its three games up front"
+    record(decided.games.get(number=1), "a", (4, 2))
+    record(decided.games.get(number=2), "a", (5, 1))
+    record(open_match.games.get(number=1), "b", (2, 3))
+    slug = category.tournament.slug
+
+    winner = player_results(client, slug, decided.entry_a.player.number)
+    assert [result for _, result in winner] == ["won", "won", "not needed"]
+    assert winner[2][0].endswith("game 3")
+    loser = player_results(client, slug, decided.entry_b.player.number)
+    assert [result for _, result in loser] == ["lost", "lost", "not needed"]
+    # A match still being played keeps its next games to play.
+    undecided = player_results(client, slug, open_match.entry_a.player.number)
+    assert [result for _, result in undecided] == ["lost", "to play", "to play"]
+
+
+def test_tiebreak_labels_cover_every_step_in_words():
+    labels = {step: tiebreak_label(step) for step in TIEBREAK_STEPS}
+    assert labels == {
+        "twenties": "20s",
+        "head-to-head": "head-to-head",
+        "twenties-among-tied": "20s among tied",
+        "twenties-all-games": "20s in all games",
+        "shoot-out": "shoot-out",
+    }
+    assert set(TIEBREAK_STEPS) == set(engine.STEPS), "a step of the engine has no label"
+    assert tiebreak_label(None) == "" and tiebreak_label("new-step") == "new-step"
+
+
+def test_standings_show_the_tiebreak_in_words(client):
+    """Two winners level on points, set apart by their 20s: the column says "20s"."""
+    category, _ = field(4)
+    prelim = Stage.objects.create(
+        category=category, name="Preliminary", kind="preliminary", order=1, games_per_entry=1
+    )
+    draw_stage(prelim, method="rotation")
+    for n, match in enumerate(Match.objects.filter(stage=prelim).order_by("id")):
+        record(match.games.get(), "a", (5 + n, 1 + n))
+    url = reverse("scoring:standings", args=[category.tournament.slug, prelim.id])
+    body = client.get(url).content.decode()
+    table = re.search(r'<table class="standings">.*?</table>', body, re.S).group(0)
+    cells = re.findall(r"<td>([^<]*)</td>\s*</tr>", table)
+    assert cells.count("20s") >= 2, cells
+    assert not any(key in table for key in ("twenties", "shoot-out</td>")), table

@@ -20,7 +20,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.forms import Form
 from django.http import HttpRequest, HttpResponse
@@ -43,7 +43,7 @@ from tournaments.forms import (
     TeamForm,
     TournamentForm,
 )
-from tournaments.models import Board, Category, Entry, Player, Stage, Tournament
+from tournaments.models import Board, Category, Entry, Player, Pool, Stage, Tournament
 from tournaments.services import registration
 from tournaments.services.setup import create_tournament
 
@@ -198,6 +198,17 @@ def _player_lines(tournament: Tournament, q: str = "") -> list[PlayerLine]:
     return list(lines.values())
 
 
+def _stages_with_state(category: Category) -> list[Stage]:
+    """The category's stages in play order, with their match count and whether entries were
+    seeded into their pools (by an advance or a draw), in one query."""
+    seeded = Pool.entries.through.objects.filter(pool__stage=OuterRef("pk"))
+    return list(
+        category.stages.annotate(match_count=Count("matches"), has_entries=Exists(seeded)).order_by(
+            "order"
+        )
+    )
+
+
 def _checkin_summary(tournament: Tournament) -> dict[str, int]:
     return Entry.objects.filter(category__tournament=tournament).aggregate(
         total=Count("id", filter=Q(withdrawn=False)),
@@ -311,15 +322,29 @@ def _category_page(
     enter_form: EnterPlayerForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    stages = list(category.stages.annotate(match_count=Count("matches")).order_by("order"))
+    stages = _stages_with_state(category)
     advance = _advance_service()
-    for index, stage in enumerate(stages):
-        following = stages[index + 1] if index + 1 < len(stages) else None
-        # A shoot-out stage is not drawn: it is created when a tie sits on the cut line.
-        stage.can_draw = stage.kind != Stage.Kind.SHOOTOUT and _draw_service(stage) is not None
-        # A knockout's winners go on inside its bracket; the last stage has nowhere to go.
+    played = [s for s in stages if s.kind != Stage.Kind.SHOOTOUT]
+    for stage in stages:
+        # Shoot-outs settle ties; the entries go from one played stage to the next.
+        earlier = [s for s in played if s.order < stage.order]
+        following = next((s for s in played if s.order > stage.order), None)
+        stage.filled_by = earlier[-1] if earlier else None
+        # A shoot-out stage is not drawn: it is created when a tie sits on the cut line. A
+        # stage after another is filled by that stage's Advance (its top entries, seeded): a
+        # draw of its own would take every entry of the category.
+        stage.can_draw = (
+            stage.kind != Stage.Kind.SHOOTOUT
+            and stage.filled_by is None
+            and _draw_service(stage) is not None
+        )
+        # A knockout's winners go on inside its bracket; the last stage has nowhere to go; a
+        # stage whose next one already has its entries has advanced.
         stage.can_advance = (
-            advance is not None and following is not None and stage.kind != Stage.Kind.KNOCKOUT
+            advance is not None
+            and following is not None
+            and stage.kind != Stage.Kind.KNOCKOUT
+            and not (following.match_count or following.has_entries)
         )
         stage.next_kind = following.kind if following is not None else ""
     return render(
@@ -613,12 +638,6 @@ def teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @organizer_page
 def checkin(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Every entry with a check-in toggle; the search box narrows the list as one types."""
-    if request.GET.get("part") == "summary":
-        return render(
-            request,
-            f"{TEMPLATES}/_checkin_summary.html",
-            {"checkin": _checkin_summary(tournament)},
-        )
     q = request.GET.get("q", "").strip()
     category_id = request.GET.get("category", "")
     entries = _search(_entries(tournament), q)
@@ -632,6 +651,7 @@ def checkin(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "categories": tournament.categories.order_by("name"),
         "checkin": _checkin_summary(tournament),
         "back": request.get_full_path(),
+        "with_summary": True,
     }
     if request.htmx and request.htmx.target == "checkin-rows":
         return render(request, f"{TEMPLATES}/_checkin_rows.html", context)
@@ -645,18 +665,24 @@ def _entry_of(tournament: Tournament, entry_id: int) -> Entry:
 def _entry_row(
     request: HttpRequest, tournament: Tournament, entry: Entry, error: str = ""
 ) -> HttpResponse:
-    response = render(
-        request,
-        f"{TEMPLATES}/_checkin_row.html",
-        {
-            "tournament": tournament,
-            "entry": entry,
-            "row_error": error,
-            "back": _safe_next(request, ""),
-        },
-    )
-    response["HX-Trigger"] = "checkin-changed"
-    return response
+    """The entry's table row for htmx; from the check-in page (``summary=1``), with the fresh
+    count for the top of the page as an out-of-band swap.
+
+    The count comes in the same response as the row, counted after this toggle was saved:
+    a second request to refresh it could be answered before a later click's toggle, or
+    after it, and leave the count behind.
+    """
+    with_summary = request.POST.get("summary") == "1"
+    context = {
+        "tournament": tournament,
+        "entry": entry,
+        "row_error": error,
+        "back": _safe_next(request, ""),
+        "with_summary": with_summary,
+    }
+    if with_summary:
+        context["checkin"] = _checkin_summary(tournament)
+    return render(request, f"{TEMPLATES}/_checkin_row_response.html", context)
 
 
 @require_POST

@@ -1,0 +1,56 @@
+"""Words for what the scoring code keeps as keys and numbers: tiebreak steps, and a round as a
+scorecard tells it.
+
+The standings keep the tiebreak step that set an entry apart by its key ("twenties-among-tied");
+people read "20s among tied". Both sides' numbers are joined by an en dash (U+2013), as every
+other score on the pages.
+"""
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+DASH = "\u2013"
+
+#: The tiebreak steps of ``scoring.engine.tiebreaks.STEPS`` as the standings print them.
+TIEBREAK_LABELS = {
+    "twenties": "20s",
+    "head-to-head": "head-to-head",
+    "twenties-among-tied": "20s among tied",
+    "twenties-all-games": "20s in all games",
+    "shoot-out": "shoot-out",
+}
+
+
+@register.filter
+def tiebreak_label(step: str | None) -> str:
+    """The readable name of a tiebreak step; an unknown key is shown as it is, never hidden."""
+    if not step:
+        return ""
+    return TIEBREAK_LABELS.get(step, step)
+
+
+@register.filter
+def tiebreak_labels(chain: Iterable[str] | None) -> str:
+    """A tiebreak chain in words, in order: "20s, shoot-out"."""
+    return ", ".join(tiebreak_label(step) for step in chain or ())
+
+
+def _pair(values: Any) -> str:
+    return f"{values[0]}{DASH}{values[1]}"
+
+
+@register.filter
+def round_text(r: Mapping[str, Any] | None) -> str:
+    """A round in the words of a scorecard: "2-0, 20s 3-1, board 65-40", each dash an en dash."""
+    if r is None:
+        return "not played"
+    if r.get("time_expired"):
+        return f"time expired ({_pair((0, 0))})"
+    text = f"{_pair(r['points'])}, 20s {_pair(r['twenties'])}"
+    if r.get("score"):
+        text += f", board {_pair(r['score'])}"
+    return text
