@@ -438,14 +438,15 @@ def _round_changes(old: list[dict], new: list[dict]) -> list[str]:
 
 
 def describe_round(r: dict[str, Any] | None) -> str:
-    """A round in the words a scorecard uses: "2-0, 20s 3-1, board 65-40"."""
+    """A round in the words a scorecard uses: "2–0, 20s 3–1, board 65–40" (en dashes, as on
+    every other page)."""
     if r is None:
         return "not played"
     if r.get("time_expired"):
-        return "time expired (0-0)"
-    text = f"{r['points'][0]}-{r['points'][1]}, 20s {r['twenties'][0]}-{r['twenties'][1]}"
+        return "time expired (0–0)"
+    text = f"{r['points'][0]}–{r['points'][1]}, 20s {r['twenties'][0]}–{r['twenties'][1]}"
     if r.get("score"):
-        text += f", board {r['score'][0]}-{r['score'][1]}"
+        text += f", board {r['score'][0]}–{r['score'][1]}"
     return text
 
 
