@@ -16,6 +16,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from scoring.models import CardRow, ScoreCard
+from scoring.templatetags.scoring_labels import DASH
 from tournaments.models import Entry, Game, Match, Stage, Tournament
 
 Status = CardRow.Status
@@ -438,15 +439,16 @@ def _round_changes(old: list[dict], new: list[dict]) -> list[str]:
 
 
 def describe_round(r: dict[str, Any] | None) -> str:
-    """A round in the words a scorecard uses: "2–0, 20s 3–1, board 65–40" (en dashes, as on
-    every other page)."""
+    """A round in the words a scorecard uses: "2-0, 20s 3-1, board 65-40", the numbers joined by
+    an en dash as on every other page."""
     if r is None:
         return "not played"
     if r.get("time_expired"):
-        return "time expired (0–0)"
-    text = f"{r['points'][0]}–{r['points'][1]}, 20s {r['twenties'][0]}–{r['twenties'][1]}"
+        return f"time expired (0{DASH}0)"
+    p, t = r["points"], r["twenties"]
+    text = f"{p[0]}{DASH}{p[1]}, 20s {t[0]}{DASH}{t[1]}"
     if r.get("score"):
-        text += f", board {r['score'][0]}–{r['score'][1]}"
+        text += f", board {r['score'][0]}{DASH}{r['score'][1]}"
     return text
 
 

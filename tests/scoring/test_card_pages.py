@@ -299,7 +299,8 @@ def test_referee_correction_is_a_new_version_listed_in_the_history(client, w):
     assert history.status_code == 200
     assert "Version 1" in body and f"Version {row.version}" in body
     assert "corrected, initialled JR" in body
-    assert "round 4: 0–2, 20s 1–2 → 1–1, 20s 1–1" in body
+    dash = "\u2013"
+    assert f"round 4: 0{dash}2, 20s 1{dash}2 → 1{dash}1, 20s 1{dash}1" in body
     assert "validated with initials: — → BB" in body
     assert body.index("Version 1") < body.index(f"Version {row.version}")
     assert ">ann<" in body.replace("<strong>", ">").replace("</strong>", "<")
