@@ -19,9 +19,13 @@ from django.db.models import Count, Q, QuerySet, Sum
 
 from scoring import engine
 from scoring.models import ShootOutScore
-from scoring.selectors import rank_entries, stage_shootouts, stage_standings
+from scoring.selectors import (
+    StandingLine,
+    stage_games,
+    stage_standings,
+)
 from tournaments import formats
-from tournaments.models import Entry, Game, Match, Player, Pool, Round, Stage, Tournament
+from tournaments.models import Entry, Game, Match, Player, Pool, Stage, Tournament
 from tournaments.svg.bracket import BracketMatch, BracketRound, BracketSide
 
 #: Pool names that carry a knockout's seeding (entrants in seed order); the second also records
@@ -357,16 +361,6 @@ def _bracket_side(
 
 
 @dataclass(frozen=True)
-class PoolLine:
-    rank: int
-    entry: Entry
-    games: int
-    points: int
-    twenties: int
-    tiebreak: str | None
-
-
-@dataclass(frozen=True)
 class CrossCell:
     """The games of the row's entry against the column's: (points for, against, 20s for)."""
 
@@ -380,7 +374,7 @@ class PoolTable:
 
     pool: Pool
     entries: list[Entry]
-    lines: list[PoolLine]
+    lines: list[StandingLine]
     shootouts_required: list[list[Entry]]
     cells: list[list[CrossCell]] = field(default_factory=list)
     problem: str = ""
@@ -393,8 +387,8 @@ class PoolTable:
 
 def pool_tables(stage: Stage) -> list[PoolTable]:
     """Standings and crosstable of every pool of the stage, each pool ranked on its own games
-    (WCC round-robin playoff: head-to-head, 20s among the tied, 20s in all games, shoot-out);
-    a constant five queries."""
+    (WCC round-robin playoff: head-to-head, 20s among the tied, 20s in all games, shoot-out),
+    through the same per-pool standings as the tournament page; a few queries per pool."""
     pools = [
         p for p in Pool.objects.filter(stage=stage).order_by("name") if p.name not in _SEEDING_POOLS
     ]
@@ -406,65 +400,18 @@ def pool_tables(stage: Stage) -> list[PoolTable]:
     )
     for row in through:
         members[row.pool_id].append(row.entry)
-    byes = dict(
-        Match.objects.filter(stage=stage, entry_b__isnull=True)
-        .values("entry_a_id")
-        .annotate(n=Count("id"))
-        .values_list("entry_a_id", "n")
-    )
-    rows = (
-        Round.objects.filter(game__match__stage=stage, game__match__entry_b__isnull=False)
-        .order_by("game_id", "number")
-        .values_list(
-            "game_id",
-            "game__match__pool_id",
-            "game__match__entry_a_id",
-            "game__match__entry_b_id",
-            "points_a",
-            "points_b",
-            "twenties_a",
-            "twenties_b",
-            "score_a",
-            "score_b",
-        )
-    )
-    by_game: dict[int, tuple[int | None, int, int, list[engine.Round]]] = {}
-    for game_id, pool_id, a, b, pa, pb, ta, tb, sa, sb in rows:
-        score = (sa, sb) if sa is not None else None
-        rnd = engine.Round(points=(pa, pb), twenties=(ta, tb), score=score)
-        by_game.setdefault(game_id, (pool_id, a, b, []))[3].append(rnd)
-    shootouts = stage_shootouts(stage)
     tables = []
     for pool in pools:
+        standings = stage_standings(stage, pool)
         entries = members[pool.id]
-        keys = {str(e.id): e for e in entries}
-        for entry in entries:
-            entry.byes = byes.get(entry.id, 0)
-        games = [
-            engine.Game(a=str(a), b=str(b), rounds=rs)
-            for pool_id, a, b, rs in by_game.values()
-            if pool_id == pool.id
-        ]
-        mine = [s for s in shootouts if set(s.twenties) <= set(keys)]
-        problem = ""
-        try:
-            result = rank_entries(stage, games, keys, mine)
-        except engine.EngineInputError as exc:
-            problem = f"Recorded shoot-outs no longer match the ties: {exc}"
-            result = rank_entries(stage, games, keys, [])
-        lines = [
-            PoolLine(r.rank, keys[r.entry], r.games, r.points, r.twenties, r.tiebreak)
-            for r in result.rows
-        ]
-        required = [[keys[e] for e in group] for group in result.shootouts_required]
         tables.append(
             PoolTable(
                 pool=pool,
                 entries=entries,
-                lines=lines,
-                shootouts_required=required,
-                cells=_crosstable(entries, games),
-                problem=problem,
+                lines=standings.lines,
+                shootouts_required=standings.shootouts_required,
+                cells=_crosstable(entries, stage_games(stage, pool)),
+                problem=standings.problem,
             )
         )
     return tables
