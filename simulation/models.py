@@ -1,1 +1,229 @@
-"""Stored dry runs and previews live here."""
+"""Stored simulation work: the record of every simulated game (for replays and statistics), the
+skill profile an entry plays with, match previews, auto-play runs and dry runs.
+
+A game record holds every shot with every physics event, about 145 kB of JSON for a 4-round
+singles game (64 shots); it is kept zlib-compressed (about 37 kB) in a binary column, and the
+few figures the statistics need are copied into plain columns when the game is written, so the
+pages never decompress hundreds of records.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import models
+
+from simulation.services.records import decompress_record
+
+
+class Status(models.TextChoices):
+    """Where a background job stands."""
+
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class SimulationUser(User):
+    """The system accounts that enter simulated games through the scorecard workflow.
+
+    They hold the referee (filling) and scoring-table (verifying) roles at the tournament like
+    people do. The one thing people cannot do for them is sign as the opponent: a simulated
+    opponent has no login, so the account that entered a simulated row may validate it, with
+    the opponent's ID and the initials SIM. Nothing else is granted beyond the roles held.
+    """
+
+    class Meta:
+        proxy = True
+
+    def has_perm(self, perm: str, obj: Any = None) -> bool:
+        if perm == "scoring.validate_row" and getattr(obj, "simulated", False):
+            return super().has_perm("scoring.fill_row", obj)
+        return super().has_perm(perm, obj)
+
+
+class EntryProfile(models.Model):
+    """The skill profile(s) an entry plays with in simulations: one per player (two for a
+    doubles team), each a level name or ``{"name", "angle_sd", "speed_sd"}``. Without one, a
+    profile is estimated from the entry's recorded 20s per game or taken from its category."""
+
+    entry = models.OneToOneField(
+        "tournaments.Entry", on_delete=models.CASCADE, related_name="sim_profile"
+    )
+    players = models.JSONField()
+    label = models.CharField(max_length=100, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.entry}: {self.label or self.players}"
+
+
+class SimulatedGame(models.Model):
+    """A game played by the simulation: its full record (every shot and physics event, enough
+    to replay it exactly) and the figures the statistics read. Side 0 of the record is the
+    match's entry A."""
+
+    game = models.OneToOneField(
+        "tournaments.Game", on_delete=models.CASCADE, related_name="simulation"
+    )
+    record = models.BinaryField(help_text="zlib-compressed JSON game record")
+    raw_size = models.PositiveIntegerField(help_text="Size of the JSON record in bytes.")
+    seed = models.BigIntegerField()
+    shots = models.PositiveIntegerField()
+    rounds = models.PositiveSmallIntegerField()
+    tied_rounds = models.PositiveSmallIntegerField()
+    twenties_a = models.PositiveSmallIntegerField()
+    twenties_b = models.PositiveSmallIntegerField()
+    players_per_side = models.PositiveSmallIntegerField(default=1)
+    #: Open-20 attempts (shots taken with no opponent disc in play) and those that ended as a
+    #: 20, by side.
+    open20_attempts_a = models.PositiveIntegerField()
+    open20_attempts_b = models.PositiveIntegerField()
+    open20_made_a = models.PositiveIntegerField()
+    open20_made_b = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Simulated {self.game}"
+
+    def record_json(self) -> dict[str, Any]:
+        return decompress_record(self.record)
+
+
+class MatchPreview(models.Model):
+    """Many simulated games of a scheduled match, summed up as probabilities."""
+
+    match = models.ForeignKey("tournaments.Match", on_delete=models.CASCADE, related_name="+")
+    games = models.PositiveIntegerField(default=200)
+    players = models.JSONField(help_text="Profiles per side: {'a': [...], 'b': [...]}")
+    seed = models.BigIntegerField(default=1)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Preview of {self.match} ({self.games} games)"
+
+
+class AutoPlay(models.Model):
+    """Simulated play of a match, a round of play, a stage or the rest of a category, written
+    through the scorecard services. Progress fields are read by the status pages."""
+
+    class Scope(models.TextChoices):
+        MATCH = "match", "Match"
+        ROUND = "round", "Round of play"
+        STAGE = "stage", "Stage"
+        CATEGORY = "category", "Rest of the category"
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="+"
+    )
+    category = models.ForeignKey("tournaments.Category", on_delete=models.CASCADE, related_name="+")
+    scope = models.CharField(max_length=10, choices=Scope.choices)
+    stage = models.ForeignKey(
+        "tournaments.Stage", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    round_of_play = models.PositiveSmallIntegerField(null=True, blank=True)
+    match = models.ForeignKey(
+        "tournaments.Match", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    players = models.JSONField(
+        null=True, blank=True, help_text="Match scope: profiles per side overriding the entries'."
+    )
+    seed = models.BigIntegerField(default=1)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    games_played = models.PositiveIntegerField(default=0)
+    games_expected = models.PositiveIntegerField(default=0)
+    shots = models.PositiveBigIntegerField(
+        default=0,
+        help_text="Physics shots simulated: the games' shots, and the players' search where "
+        "the records count it.",
+    )
+    batches = models.PositiveIntegerField(default=0)
+    #: Matches of the batches sent out to the workers and not written yet, one list per batch.
+    in_flight = models.JSONField(default=list, blank=True)
+    phase = models.CharField(max_length=200, blank=True)
+    error = models.TextField(blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Auto-play of {self.get_scope_display().lower()} ({self.get_status_display()})"
+
+    @property
+    def percent(self) -> int:
+        if self.status == Status.DONE:
+            return 100
+        if not self.games_expected:
+            return 0
+        return min(99, round(100 * self.games_played / self.games_expected))
+
+
+class DryRun(models.Model):
+    """A whole event played by the simulation on a copy tournament, with what it tells the
+    organizer: standings, bracket, how long it would take on the boards, statistics of play."""
+
+    source = models.ForeignKey(
+        "tournaments.Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="dry_runs",
+        help_text="The tournament whose players and format are rehearsed, if any.",
+    )
+    source_category = models.ForeignKey(
+        "tournaments.Category", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    copy = models.OneToOneField(
+        "tournaments.Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="dry_run_copy",
+    )
+    run = models.OneToOneField(
+        AutoPlay, null=True, blank=True, on_delete=models.SET_NULL, related_name="dry_run"
+    )
+    preset = models.CharField(max_length=40, blank=True)
+    entries = models.PositiveIntegerField(default=0)
+    boards = models.PositiveIntegerField(default=0)
+    seed = models.BigIntegerField(default=1)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    phase = models.CharField(max_length=200, blank=True)
+    error = models.TextField(blank=True)
+    summary = models.JSONField(null=True, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Dry run {self.pk} ({self.preset or 'own format'})"
+
+    @property
+    def wall_seconds(self) -> float | None:
+        if self.started_at and self.finished_at:
+            return (self.finished_at - self.started_at).total_seconds()
+        return None

@@ -1,0 +1,327 @@
+"""Dry-run benchmark: the 88-player WCC singles event, played by two worker processes.
+
+The whole event (10-game preliminary, top 16 in two round-robin pools of 8, best-of-3
+semifinals, final and 3rd place; about 500 games) is dry-run the way the web app does it: a real
+Celery worker subprocess with ``--concurrency=2`` against Redis (database 1, the benchmark's
+own, emptied afterwards) and a throwaway PostgreSQL database, the games fanned out as tasks and
+written back through the scorecard services. Without PostgreSQL or Redis (or with ``--local``)
+it falls back to a multiprocessing pool of two playing the games while this process writes them
+(SQLite), and says so.
+
+The baseline, run in the same process, is one worker process doing everything (a small
+preliminary round played and written serially), scaled to the event's games.
+
+Prints the wall time, games played, physics shots simulated per second, and the size of a stored
+game record; ends with one ``RESULT`` line. Target: the whole event in under 120 s.
+
+Run: ``python bench/dryrun_event.py [--players 88] [--seed 7] [--local]``;
+``run_dry_run_benchmark()`` runs it in a fresh process and returns the figures as a dict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+PG_ADMIN_DSN = "postgresql://postgres@127.0.0.1:5432/postgres"
+REDIS_URL = "redis://127.0.0.1:6379/1"
+TARGET_S = 120.0
+WORKERS = 2
+TIMEOUT_S = 1800
+
+
+def _services_up() -> bool:
+    try:
+        import psycopg
+        import redis
+
+        psycopg.connect(PG_ADMIN_DSN, connect_timeout=3).close()
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3).ping()
+        return True
+    except Exception:
+        return False
+
+
+def _create_database() -> str:
+    import psycopg
+
+    name = f"crokinole_bench_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as c:
+        c.execute(f'CREATE DATABASE "{name}"')
+    return name
+
+
+def _drop_database(name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as c:
+        c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _empty_redis() -> None:
+    """Redis database 1 is the benchmark's own: drop the task results it left there."""
+    import redis
+
+    redis.Redis.from_url(REDIS_URL).flushdb()
+
+
+def _setup_django(database_url: str, redis_url: str | None) -> None:
+    os.environ["DATABASE_URL"] = database_url
+    if redis_url:
+        os.environ["REDIS_URL"] = redis_url
+        os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
+    else:
+        os.environ.pop("REDIS_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def _start_worker(env: dict[str, str], logfile: Path) -> subprocess.Popen:
+    celery = str(ROOT / ".venv" / "bin" / "celery")
+    if not Path(celery).exists():
+        celery = "celery"
+    return subprocess.Popen(
+        [
+            celery,
+            "-A",
+            "config",
+            "worker",
+            f"--concurrency={WORKERS}",
+            "--pool=prefork",
+            "--loglevel=warning",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            f"--hostname=bench-{uuid.uuid4().hex[:6]}@%h",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=logfile.open("w"),
+        stderr=subprocess.STDOUT,
+    )
+
+
+def _wait_for_worker(timeout: float = 90.0) -> None:
+    from config.celery import app
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if app.control.ping(timeout=1.0):
+            return
+    raise RuntimeError("the Celery worker did not answer within 90 s")
+
+
+def _baseline_seconds_per_game(seed: int) -> tuple[float, int]:
+    """One process playing and writing a few games serially: seconds per game."""
+    from simulation.services import autoplay, dryrun, playing
+
+    d = dryrun.create_dry_run(preset="wcc-singles", entries=16, boards=8, seed=seed + 1)
+    run = dryrun.prepare(d)
+    autoplay.start(run)
+    batch = autoplay.next_batch(run)
+    start = time.perf_counter()
+    results = [playing.play_match_job(job) for job in batch.jobs]
+    written = autoplay.apply_results(run, results)
+    return (time.perf_counter() - start) / written, written
+
+
+def _play_with_celery(players: int, seed: int) -> Any:
+    from simulation.models import DryRun, Status
+    from simulation.services import dryrun
+    from simulation.tasks import run_dry_run
+
+    d = dryrun.create_dry_run(preset="wcc-singles", entries=players, seed=seed)
+    start = time.perf_counter()
+    run_dry_run.delay(d.pk)
+    while True:
+        d = DryRun.objects.select_related("run").get(pk=d.pk)
+        if d.status in (Status.DONE, Status.FAILED):
+            break
+        if time.perf_counter() - start > TIMEOUT_S:
+            raise RuntimeError(f"the dry run did not finish within {TIMEOUT_S} s")
+        time.sleep(0.25)
+    return d, time.perf_counter() - start
+
+
+def _play_with_pool(players: int, seed: int) -> Any:
+    """Fallback: a pool of two processes plays each batch; this process writes it."""
+    import multiprocessing as mp
+
+    from simulation.models import DryRun
+    from simulation.services import autoplay, dryrun, playing
+
+    d = dryrun.create_dry_run(preset="wcc-singles", entries=players, seed=seed)
+    start = time.perf_counter()
+    run = dryrun.prepare(d)
+    autoplay.start(run)
+    with mp.get_context("spawn").Pool(WORKERS, initializer=playing.warm_up) as pool:
+        while (batch := autoplay.next_batch(run)) is not None:
+            autoplay.apply_results(run, pool.map(playing.play_match_job, batch.jobs, chunksize=1))
+    autoplay.finish(run)
+    dryrun.finish(DryRun.objects.get(pk=d.pk))
+    return DryRun.objects.select_related("run").get(pk=d.pk), time.perf_counter() - start
+
+
+def _measure(players: int, seed: int, local: bool = False) -> dict[str, Any]:
+    """The benchmark itself; needs a process whose Django is not set up yet."""
+    use_celery = not local and _services_up()
+    database = None
+    worker = None
+    log = Path(tempfile.mkdtemp()) / "worker.log"
+    try:
+        if use_celery:
+            database = _create_database()
+            url = f"postgres://postgres@127.0.0.1:5432/{database}"
+            _setup_django(url, REDIS_URL)
+            env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": REDIS_URL}
+            env["CELERY_TASK_ALWAYS_EAGER"] = "false"
+            worker = _start_worker(env, log)
+            _wait_for_worker()
+        else:
+            _setup_django(f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3", None)
+        from simulation.services import playing
+
+        playing.warm_up()
+        per_game, baseline_games = _baseline_seconds_per_game(seed)
+        if use_celery:
+            d, wall = _play_with_celery(players, seed)
+        else:
+            d, wall = _play_with_pool(players, seed)
+        from simulation.models import SimulatedGame
+
+        if d.status != "done":
+            raise RuntimeError(f"the dry run failed: {d.error}")
+        run = d.run
+        stored = SimulatedGame.objects.filter(game__match__stage__category__tournament=d.copy)
+        sizes = [(g.raw_size, len(bytes(g.record))) for g in stored.only("raw_size", "record")]
+        game_shots = sum(g.shots for g in stored.only("shots"))
+        figures = {
+            "mode": "celery-redis-postgres" if use_celery else "multiprocessing-sqlite",
+            "workers": WORKERS,
+            "players": players,
+            "wall_s": round(wall, 1),
+            "games": run.games_played,
+            "game_shots": game_shots,
+            "physics_shots": run.shots,
+            "shots_per_s": round(run.shots / wall),
+            "games_per_s": round(run.games_played / wall, 2),
+            "record_json_bytes": round(sum(s[0] for s in sizes) / len(sizes)),
+            "record_stored_bytes": round(sum(s[1] for s in sizes) / len(sizes)),
+            "baseline_s_per_game": round(per_game, 3),
+            "baseline_games": baseline_games,
+            "baseline_event_s": round(per_game * run.games_played, 1),
+            "speedup_vs_one_process": round(per_game * run.games_played / wall, 2),
+            "target_s": TARGET_S,
+            "under_target": wall < TARGET_S,
+            "event_minutes_on_boards": d.summary["time"]["minutes"],
+            "boards": d.boards,
+        }
+    finally:
+        if worker is not None:
+            worker.terminate()
+            try:
+                worker.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+        if database is not None:
+            from django.db import connections
+
+            connections.close_all()
+            _drop_database(database)
+            _empty_redis()
+    return figures
+
+
+def run_dry_run_benchmark(players: int = 88, seed: int = 7) -> dict[str, Any]:
+    """Run the benchmark in a fresh process (it sets up its own database and settings) and
+    return its figures, also printed."""
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--json",
+            f"--players={players}",
+            f"--seed={seed}",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S + 300,
+    )
+    lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
+    if out.returncode != 0 or not lines:
+        raise RuntimeError(
+            f"the dry-run benchmark failed:\n{out.stdout[-3000:]}{out.stderr[-3000:]}"
+        )
+    figures = json.loads(lines[-1])
+    _print(figures)
+    return figures
+
+
+def _print(f: dict[str, Any]) -> None:
+    print(
+        f"Dry run of the WCC singles format, {f['players']} players ({f['mode']}, "
+        f"{f['workers']} worker processes)"
+    )
+    print(f"  wall time           {f['wall_s']:8.1f} s   (target under {f['target_s']:.0f} s)")
+    print(f"  games played        {f['games']:8d}")
+    print(f"  shots in the games  {f['game_shots']:8d}")
+    searched = f["physics_shots"] - f["game_shots"]
+    note = (
+        f"incl. {searched} shots of the players' search"
+        if searched
+        else "the shots played; the records do not count the players' search"
+    )
+    print(f"  physics shots / s   {f['shots_per_s']:8d}   ({f['physics_shots']} in all: {note})")
+    print(
+        f"  stored game record  {f['record_stored_bytes']:8d} B  "
+        f"(JSON {f['record_json_bytes']} B, zlib)"
+    )
+    print(
+        f"  one process         {f['baseline_s_per_game']:8.3f} s per game played and written "
+        f"-> {f['baseline_event_s']:.0f} s for the event; speed-up {f['speedup_vs_one_process']}"
+    )
+    print(f"  the event on {f['boards']} boards: about {f['event_minutes_on_boards'] / 60:.1f} h")
+    print(
+        "RESULT "
+        f"wall_s={f['wall_s']} games={f['games']} shots_per_s={f['shots_per_s']} "
+        f"record_bytes={f['record_stored_bytes']} speedup={f['speedup_vs_one_process']} "
+        f"under_target={int(f['under_target'])}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=88)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON line")
+    parser.add_argument(
+        "--local", action="store_true", help="a process pool and SQLite instead of Celery"
+    )
+    args = parser.parse_args()
+    figures = _measure(args.players, args.seed, local=args.local)
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        _print(figures)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,133 @@
+"""``python manage.py dryrun``: play a whole event with simulated players and report on it.
+
+With Celery eager (no REDIS_URL) the dry run is played in this process; with a broker it goes
+to the workers and this command follows its progress until it is done (``--no-wait`` returns at
+once). The result page is printed at the end.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.urls import reverse
+
+from simulation.models import DryRun, Status
+from simulation.presets import DEFAULT_PRESET, PRESETS
+from simulation.services import dryrun
+from simulation.tasks import run_dry_run
+from tournaments.models import Tournament
+
+
+class Command(BaseCommand):
+    help = (
+        "Dry-run a tournament: a copy of the event is played to the end by simulated players, "
+        "through the scorecard workflow, and the time on the boards and statistics are printed."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--preset",
+            choices=sorted(PRESETS),
+            help=f"the format (default {DEFAULT_PRESET}; with --tournament: its own stages)",
+        )
+        parser.add_argument(
+            "--players", type=int, help="size of the generated field (players, or teams)"
+        )
+        parser.add_argument("--boards", type=int, help="boards in play (default: half the field)")
+        parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable run")
+        parser.add_argument(
+            "--tournament", help="slug of a tournament whose registered players are rehearsed"
+        )
+        parser.add_argument("--category", help="its category (default: the one with most entries)")
+        parser.add_argument(
+            "--no-wait", action="store_true", help="with a broker: return once it is queued"
+        )
+        parser.add_argument(
+            "--timeout", type=int, default=3600, help="seconds to wait for workers (default 3600)"
+        )
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        source = None
+        category = None
+        if opts["tournament"]:
+            source = Tournament.objects.filter(slug=opts["tournament"]).first()
+            if source is None:
+                raise CommandError(f"No tournament has the slug {opts['tournament']!r}.")
+            if opts["category"]:
+                category = source.categories.filter(name=opts["category"]).first()
+                if category is None:
+                    names = ", ".join(source.categories.values_list("name", flat=True))
+                    raise CommandError(
+                        f"{source.name} has no category {opts['category']!r}; it has: {names}."
+                    )
+        try:
+            dry = dryrun.create_dry_run(
+                source=source,
+                category=category,
+                preset=opts["preset"],
+                entries=opts["players"],
+                boards=opts["boards"],
+                seed=opts["seed"],
+                generated=bool(source is not None and opts["players"]),
+            )
+        except ValidationError as exc:
+            raise CommandError("; ".join(exc.messages)) from None
+        self.stdout.write(
+            f"Dry run {dry.pk}: {dry.preset or 'own stages'}, {dry.entries} entries, "
+            f"{dry.boards} boards, seed {dry.seed}."
+        )
+        started = time.monotonic()
+        run_dry_run.delay(dry.pk)
+        if opts["no_wait"]:
+            self.stdout.write("Queued for the workers.")
+            return
+        dry = self._wait(dry.pk, opts["timeout"], started)
+        if dry.status == Status.FAILED:
+            raise CommandError(f"The dry run failed: {dry.error}")
+        self._report(dry, time.monotonic() - started)
+
+    def _wait(self, pk: int, timeout: int, started: float) -> DryRun:
+        shown = ""
+        while True:
+            dry = DryRun.objects.select_related("run", "copy").get(pk=pk)
+            if dry.status in (Status.DONE, Status.FAILED):
+                return dry
+            run = dry.run
+            line = f"  {run.games_played}/{run.games_expected} games, {run.phase}" if run else ""
+            if line and line != shown:
+                self.stdout.write(line)
+                shown = line
+            if time.monotonic() - started > timeout:
+                raise CommandError(
+                    f"Dry run {pk} is not finished after {timeout} s; is a Celery worker running? "
+                    "Its page shows the progress."
+                )
+            time.sleep(1)
+
+    def _report(self, dry: DryRun, wall: float) -> None:
+        summary = dry.summary or {}
+        timing = summary.get("time", {})
+        overall = summary.get("stats", {}).get("overall", {})
+        self.stdout.write(self.style.SUCCESS(f"{dry.copy.name}: done in {wall:.1f} s."))
+        self.stdout.write(f"  games played: {summary.get('games', 0)}")
+        for stage in timing.get("stages", []):
+            self.stdout.write(
+                f"  {stage['stage']}: {len(stage['rounds'])} rounds, {stage['games']} games, "
+                f"{stage['minutes']} min on {timing['boards']} boards"
+            )
+        self.stdout.write(
+            f"  the event would take about {timing.get('minutes', 0) / 60:.1f} h "
+            f"({timing.get('game_minutes')}-minute games)"
+        )
+        if overall:
+            self.stdout.write(
+                f"  20s per player per round {overall['twenties_per_player_round']:.2f}, "
+                f"per game (both sides) {overall['twenties_per_game']:.2f}; "
+                f"open-20 rate {100 * overall['open20_rate']:.0f}%; "
+                f"tied rounds {100 * overall['tied_share']:.0f}%"
+            )
+        slug = dry.source.slug if dry.source else dry.copy.slug
+        self.stdout.write(f"  result: {reverse('simulation:dry_run', args=[slug, dry.pk])}")

@@ -1,0 +1,379 @@
+"""Reads behind the simulation pages: the hub, stage and match pages, previews, runs, dry runs
+and replays. Each function runs a fixed number of queries whatever the size of the stage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils.safestring import SafeString, mark_safe
+
+from scoring.selectors import standings_blocks
+from simulation.models import AutoPlay, DryRun, MatchPreview, SimulatedGame
+from simulation.render import (
+    DITCH_WIDTH,
+    RAIL_WIDTH,
+    SIDE_COLOURS,
+    SIDE_STROKES,
+    SIDE_TEXT,
+    TRAY_GAP,
+    render_board,
+)
+from simulation.rules.geometry import DEFAULT_GEOMETRY
+from simulation.services.profiles import EntryPlayers, entry_players
+from tournaments.models import Game, Match, Stage, Tournament
+from tournaments.selectors import tournament_categories
+from tournaments.selectors_public import (
+    ENTRY_RELATED,
+    MatchOutcome,
+    bracket_rounds,
+    stage_matches,
+    stage_outcomes,
+)
+from tournaments.svg import bracket_svg
+
+_MATCH_RELATED = (
+    "stage__category__tournament",
+    "board",
+    "pool",
+    *(f"entry_a__{name}" for name in ENTRY_RELATED),
+    *(f"entry_b__{name}" for name in ENTRY_RELATED),
+)
+
+
+# --- the hub -------------------------------------------------------------------------------------
+
+
+def dry_runs_of(tournament: Tournament) -> QuerySet[DryRun]:
+    """Dry runs started from the tournament, or whose copy it is (newest first)."""
+    return (
+        DryRun.objects.filter(Q(source=tournament) | Q(copy=tournament))
+        .select_related("copy", "run", "source")
+        .order_by("-created_at", "-id")
+    )
+
+
+def dry_run_for(slug: str, dry_run_id: int) -> DryRun | None:
+    return (
+        DryRun.objects.filter(Q(source__slug=slug) | Q(copy__slug=slug), pk=dry_run_id)
+        .select_related("copy", "run", "source", "source_category")
+        .first()
+    )
+
+
+def autoplays_of(tournament: Tournament, limit: int = 10) -> list[AutoPlay]:
+    return list(
+        AutoPlay.objects.filter(tournament=tournament)
+        .select_related(
+            "stage",
+            "category",
+            *(f"match__entry_{side}__{name}" for side in "ab" for name in ENTRY_RELATED),
+        )
+        .order_by("-created_at", "-id")[:limit]
+    )
+
+
+def autoplay_for(slug: str, run_id: int) -> AutoPlay | None:
+    return (
+        AutoPlay.objects.filter(tournament__slug=slug, pk=run_id)
+        .select_related("tournament", "category", "stage", "match", "dry_run")
+        .first()
+    )
+
+
+def hub_categories(tournament: Tournament) -> list[Any]:
+    return list(tournament_categories(tournament))
+
+
+# --- stage and match pages -----------------------------------------------------------------------
+
+
+def stage_for(slug: str, stage_id: int) -> Stage | None:
+    return (
+        Stage.objects.select_related("category__tournament")
+        .filter(pk=stage_id, category__tournament__slug=slug)
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class MatchLine:
+    match: Match
+    outcome: MatchOutcome
+
+    @property
+    def score(self) -> str:
+        if self.match.entry_b_id is None:
+            return "bye"
+        if not self.outcome.started:
+            return ""
+        if self.match.best_of > 1:
+            return f"{self.outcome.wins[0]}\u2013{self.outcome.wins[1]} in games"
+        a, b = self.outcome.points
+        return f"{a}\u2013{b}"
+
+
+@dataclass(frozen=True)
+class RoundBlock:
+    number: int
+    lines: list[MatchLine]
+
+    @property
+    def unfinished(self) -> int:
+        return sum(not line.outcome.complete for line in self.lines)
+
+
+def stage_rounds(stage: Stage) -> list[RoundBlock]:
+    """The stage's matches by round of play, with their results so far (two queries)."""
+    matches = stage_matches(stage)
+    outcomes = stage_outcomes(stage, matches)
+    rounds: dict[int, list[MatchLine]] = {}
+    for m in matches:
+        rounds.setdefault(m.round_of_play, []).append(MatchLine(m, outcomes[m.id]))
+    return [RoundBlock(number, lines) for number, lines in sorted(rounds.items())]
+
+
+def match_for(slug: str, match_id: int) -> Match | None:
+    return (
+        Match.objects.select_related(*_MATCH_RELATED)
+        .filter(pk=match_id, stage__category__tournament__slug=slug)
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class GameLine:
+    game: Game
+    rounds: list[Any]
+    simulated: bool
+
+    @property
+    def points(self) -> tuple[int, int]:
+        return (sum(r.points_a for r in self.rounds), sum(r.points_b for r in self.rounds))
+
+    @property
+    def twenties(self) -> tuple[int, int]:
+        return (sum(r.twenties_a for r in self.rounds), sum(r.twenties_b for r in self.rounds))
+
+
+@dataclass
+class MatchPage:
+    match: Match
+    outcome: MatchOutcome
+    games: list[GameLine]
+    profiles: dict[int, EntryPlayers]
+    preview: MatchPreview | None
+    chart: PreviewChart | None = None
+    replay_game: GameLine | None = None
+
+    @property
+    def profile_a(self) -> EntryPlayers:
+        return self.profiles[self.match.entry_a_id]
+
+    @property
+    def profile_b(self) -> EntryPlayers | None:
+        return self.profiles.get(self.match.entry_b_id)
+
+    @property
+    def match_win(self) -> tuple[str, str] | None:
+        """Each side's chance of winning a best-of-N match, from the preview."""
+        result = self.preview.result if self.preview is not None else None
+        if not result or "match_win" not in result:
+            return None
+        return _percent(result["match_win"]), _percent(1 - result["match_win"])
+
+
+def match_page(match: Match, replay_game_id: int | None = None) -> MatchPage:
+    """Everything the match page shows (a fixed number of queries)."""
+    outcome = stage_outcomes(match.stage, [match])[match.id]
+    games = list(Game.objects.filter(match=match).prefetch_related("rounds").order_by("number"))
+    with_record = set(
+        SimulatedGame.objects.filter(game__match=match).values_list("game_id", flat=True)
+    )
+    lines = [GameLine(g, list(g.rounds.all()), g.id in with_record) for g in games]
+    entries = [e for e in (match.entry_a, match.entry_b) if e is not None]
+    profiles = entry_players(entries, match.stage.category) if match.entry_b_id else {}
+    if not profiles:
+        profiles = entry_players([match.entry_a], match.stage.category)
+    preview = MatchPreview.objects.filter(match=match).order_by("-created_at", "-id").first()
+    replayable = [line for line in lines if line.simulated]
+    chosen = next((x for x in replayable if x.game.id == replay_game_id), None)
+    page = MatchPage(
+        match=match,
+        outcome=outcome,
+        games=lines,
+        profiles=profiles,
+        preview=preview,
+        replay_game=chosen or (replayable[0] if replayable else None),
+    )
+    if preview is not None and preview.result:
+        page.chart = preview_chart(preview.result)
+    return page
+
+
+# --- preview chart -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Bar:
+    x: float
+    y: float
+    width: float
+    height: float
+    label: str
+    percent: str
+    kind: str
+
+
+@dataclass
+class PreviewChart:
+    """Bars of the probability of each points split, drawn server-side as SVG."""
+
+    width: int
+    height: int
+    base: float
+    bars: list[Bar] = field(default_factory=list)
+    outcome: list[Bar] = field(default_factory=list)
+
+
+CHART_H = 150
+BAR_W = 34
+GAP = 6
+LEFT = 8
+
+
+def preview_chart(result: dict[str, Any]) -> PreviewChart:
+    """The points distribution (8-0 ... 0-8) as bars, and win / tie / loss as one stacked bar."""
+    points = result["points"]
+    top = max((p["p"] for p in points), default=0) or 1
+    width = LEFT * 2 + len(points) * (BAR_W + GAP)
+    base = CHART_H - 24
+    bars = []
+    for index, item in enumerate(points):
+        height = (base - 18) * item["p"] / top
+        kind = "win" if item["a"] > item["b"] else "tie" if item["a"] == item["b"] else "loss"
+        bars.append(
+            Bar(
+                x=LEFT + index * (BAR_W + GAP),
+                y=base - height,
+                width=BAR_W,
+                height=height,
+                label=f"{item['a']}\u2013{item['b']}",
+                percent=_percent(item["p"]),
+                kind=kind,
+            )
+        )
+    outcome = []
+    x = float(LEFT)
+    span = width - 2 * LEFT
+    for kind, label in (("win", "win"), ("tie", "tie"), ("loss", "loss")):
+        w = span * result[kind]
+        outcome.append(
+            Bar(
+                x=x, y=0, width=w, height=22, label=label, percent=_percent(result[kind]), kind=kind
+            )
+        )
+        x += w
+    return PreviewChart(width=width, height=CHART_H, base=base, bars=bars, outcome=outcome)
+
+
+def _percent(p: float) -> str:
+    if 0 < p < 0.005:
+        return "<1%"
+    return f"{100 * p:.0f}%"
+
+
+def preview_for(slug: str, preview_id: int) -> MatchPreview | None:
+    return (
+        MatchPreview.objects.select_related(*(f"match__{r}" for r in _MATCH_RELATED))
+        .filter(pk=preview_id, match__stage__category__tournament__slug=slug)
+        .first()
+    )
+
+
+# --- dry-run results -----------------------------------------------------------------------------
+
+
+@dataclass
+class DryRunResult:
+    dry_run: DryRun
+    standings: list[Any]
+    brackets: list[tuple[Stage, SafeString]]
+    summary: dict[str, Any]
+
+    @property
+    def hours(self) -> float:
+        return self.summary.get("time", {}).get("minutes", 0) / 60
+
+
+def dry_run_result(dry_run: DryRun) -> DryRunResult:
+    """Standings of every stage of the copy, its brackets as SVG, and the summary."""
+    copy = dry_run.copy
+    standings, brackets = [], []
+    if copy is not None:
+        for category in tournament_categories(copy):
+            for stage in category.stages.all():
+                standings += standings_blocks(stage)
+                if stage.kind == Stage.Kind.KNOCKOUT:
+                    svg = bracket_svg(bracket_rounds(stage), title=f"{category.name}: {stage.name}")
+                    # Built with ElementTree, which escapes every name.
+                    brackets.append((stage, mark_safe(svg)))
+    return DryRunResult(dry_run, standings, brackets, dry_run.summary or {})
+
+
+# --- replays -------------------------------------------------------------------------------------
+
+
+def game_for(slug: str, game_id: int) -> Game | None:
+    return (
+        Game.objects.select_related(*(f"match__{r}" for r in _MATCH_RELATED), "simulation")
+        .filter(pk=game_id, match__stage__category__tournament__slug=slug)
+        .first()
+    )
+
+
+def replay_record(game: Game) -> dict[str, Any] | None:
+    """The game's full record with who played it, for the replay player; None when the game
+    was not simulated."""
+    try:
+        stored = game.simulation
+    except SimulatedGame.DoesNotExist:
+        return None
+    match = game.match
+    return {
+        "game": game.id,
+        "number": game.number,
+        "match": str(match),
+        "sides": [match.entry_a.name, match.entry_b.name if match.entry_b_id else ""],
+        "seed": stored.seed,
+        "record": stored.record_json(),
+    }
+
+
+@dataclass(frozen=True)
+class BoardPicture:
+    """The empty board as SVG, and the figures the replay player needs to draw discs on it
+    the way ``simulation.render`` does (metres; the SVG is in millimetres, y flipped)."""
+
+    svg: SafeString
+    disc_radius: float
+    tray_x: float
+    tray_top: float
+    tray_step: float
+    fills: str = ",".join(SIDE_COLOURS)
+    strokes: str = ",".join(SIDE_STROKES)
+    texts: str = ",".join(SIDE_TEXT)
+
+
+def board_picture(width_px: int = 640) -> BoardPicture:
+    g = DEFAULT_GEOMETRY
+    rail_outer = g.surface_radius + DITCH_WIDTH + RAIL_WIDTH
+    svg = render_board({"discs": []}, title="Replay board", width_px=width_px)
+    return BoardPicture(
+        svg=mark_safe(svg),  # built from numbers and fixed text only
+        disc_radius=g.disc_radius,
+        tray_x=rail_outer + TRAY_GAP + g.disc_radius,
+        tray_top=rail_outer - 0.03,
+        tray_step=2.2 * g.disc_radius,
+    )

@@ -1,0 +1,203 @@
+"""Playing simulated games from plain job descriptions: what the parallel Celery tasks run.
+
+Nothing here touches the database: a job says who plays (skill profiles per seat), how (rounds,
+discs, a playoff game's 5th round, who opens) and with which seed, and the result is the game
+records, compressed for the trip back through the result backend. The orchestrating task then
+writes them through the scorecard services in one place.
+
+Seating: the match's entry A is side 0, entry B side 1. Singles sit at seats 0 (A) and 2 (B);
+doubles partners sit opposite, A at seats 0 and 2, B at 1 and 3 (``simulation.rules.seats``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from simulation.services.records import encode_record
+
+__all__ = [
+    "derive_seed",
+    "game_summary",
+    "play_match_job",
+    "play_summaries",
+    "seat_players",
+    "shootout_twenties",
+    "warm_up",
+]
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from any labels: the same labels give the same seed on any machine."""
+    digest = hashlib.sha256(":".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def warm_up() -> None:
+    """Load (or compile) the physics in this process, e.g. when a worker process starts, so the
+    first real game does not pay for it."""
+    from simulation.game import play_game
+
+    play_game(["competitive", "competitive"], seed=1, rounds=1, discs_per_player=1)
+
+
+def seat_players(side_a: Sequence[Any], side_b: Sequence[Any]) -> list[Any]:
+    """Profiles in seat order for ``play_game``: singles (A, B) at seats 0 and 2, doubles
+    (A1, B1, A2, B2) at seats 0-3."""
+    if len(side_a) != len(side_b) or len(side_a) not in (1, 2):
+        raise ValueError(
+            f"both sides need the same number of players, 1 or 2 (got {len(side_a)} and "
+            f"{len(side_b)})"
+        )
+    if len(side_a) == 1:
+        return [side_a[0], side_b[0]]
+    return [side_a[0], side_b[0], side_a[1], side_b[1]]
+
+
+def first_seat(first_side: str, doubles: bool) -> int:
+    """The seat that opens the game: entry A's first seat (0), or entry B's (2 in singles, 1 in
+    doubles)."""
+    if first_side == "a":
+        return 0
+    return 1 if doubles else 2
+
+
+def _play(spec: Mapping[str, Any], playoff: bool, opener: int, seed: int) -> dict[str, Any]:
+    from simulation.game import play_game
+
+    return play_game(
+        list(spec["players"]),
+        rules=spec.get("rules", "nca"),
+        seed=seed,
+        rounds=spec["rounds"],
+        playoff=playoff,
+        discs_per_player=spec["discs_per_player"],
+        first_seat=opener,
+    )
+
+
+def play_match_job(job: Mapping[str, Any]) -> dict[str, Any]:
+    """Play a match's remaining games in order until it is decided.
+
+    ``job``: ``{"match_id", "best_of", "wins": [a, b], "players": [...per seat...], "rounds",
+    "discs_per_player", "rules", "games": [{"game_id", "first_side", "playoff", "seed"}]}``.
+    A best-of-N match stops once a side has won a majority (WCC: best two out of three); the
+    games it did not need are not played. Returns ``{"match_id", "games": [{"game_id", "seed",
+    "rounds", "summary", "raw_size", "record"}]}``: per game the rounds as the scorecard rows
+    need them (points, 20s, board scores by side), the figures of ``game_summary``, and the full
+    record zlib-compressed and base64-encoded.
+    """
+    doubles = len(job["players"]) == 4
+    wins = list(job.get("wins", (0, 0)))
+    need = job["best_of"] // 2 + 1
+    played = []
+    for game in job["games"]:
+        if max(wins) >= need:
+            break
+        record = _play(job, game["playoff"], first_seat(game["first_side"], doubles), game["seed"])
+        a, b = record["points"]
+        if a != b:
+            wins[0 if a > b else 1] += 1
+        text, size = encode_record(record)
+        played.append(
+            {
+                "game_id": game["game_id"],
+                "seed": game["seed"],
+                "rounds": [
+                    {"points": r["points"], "twenties": r["twenties"], "score": r["score"]}
+                    for r in record["rounds"]
+                ],
+                "summary": game_summary(record),
+                "raw_size": size,
+                "record": text,
+            }
+        )
+    return {"match_id": job["match_id"], "games": played}
+
+
+def play_summaries(spec: Mapping[str, Any], seeds: Iterable[int]) -> list[list[int]]:
+    """Games for a preview: per seed, ``[points a, points b, 20s a, 20s b, shots]`` only."""
+    doubles = len(spec["players"]) == 4
+    out = []
+    for index, seed in enumerate(seeds):
+        # Alternate who opens, as a best-of-N does game by game (NCA 4b, 5b).
+        opener = first_seat("a" if (seed + index) % 2 == 0 else "b", doubles)
+        record = _play(spec, spec.get("playoff", False), opener, seed)
+        shots = sum(len(r["shots"]) for r in record["rounds"])
+        out.append([*record["points"], *record["twenties"], shots])
+    return out
+
+
+def game_summary(record: Mapping[str, Any]) -> dict[str, int]:
+    """What the statistics need from one game record: shots, rounds, tied rounds, 20s per
+    side, and per side the open-20 attempts (shots taken with no opponent disc in play) and how
+    many of them ended as a 20. ``search_shots`` counts the physics shots the players' search
+    spent on their decisions, where the record says (``aim.shots_simulated``)."""
+    seats = {int(seat): side for seat, side in record["seats"].items()}
+    shots = tied = search = 0
+    attempts = [0, 0]
+    made = [0, 0]
+    for rnd in record["rounds"]:
+        if rnd["points"][0] == rnd["points"][1]:
+            tied += 1
+        before: Sequence[Mapping[str, Any]] = []
+        for item in rnd["shots"]:
+            shots += 1
+            search += int((item.get("aim") or {}).get("shots_simulated", 0))
+            side = seats[int(item["seat"])]
+            outcome = item["outcome"]
+            if not any(d["side"] != side for d in before):
+                attempts[side] += 1
+                shot_id = item["shot"].get("id")
+                if any(t["id"] == shot_id for t in outcome.get("twenties", ())):
+                    made[side] += 1
+            before = outcome["discs"]
+    return {
+        "shots": shots,
+        "rounds": len(record["rounds"]),
+        "tied_rounds": tied,
+        "twenties_a": int(record["twenties"][0]),
+        "twenties_b": int(record["twenties"][1]),
+        "players_per_side": len(seats) // 2,
+        "open20_attempts_a": attempts[0],
+        "open20_attempts_b": attempts[1],
+        "open20_made_a": made[0],
+        "open20_made_b": made[1],
+        "search_shots": search,
+    }
+
+
+def shootout_twenties(players: Sequence[Any], shots_each: int, rng: np.random.Generator) -> int:
+    """The 20s an entry makes in a shoot-out: each of its players shoots ``shots_each`` open 20s
+    (WCC: 12 shots, 6 each in doubles) from the south seat with their own execution error,
+    through the physics and the rules."""
+    from simulation.api import simulate_shot
+    from simulation.players.candidates import OPEN_20_SPEED
+    from simulation.players.noise import execute
+    from simulation.players.profiles import get_profile
+
+    made = 0
+    for spec in players:
+        profile = get_profile(spec)
+        for k in range(shots_each):
+            nominal = {"seat": 0, "position": 0.0, "angle": 0.0, "speed": OPEN_20_SPEED}
+            shot = execute({**nominal, "id": f"s{k + 1}"}, profile, rng)
+            outcome = simulate_shot({"discs": []}, shot)
+            made += bool(outcome["twenties"])
+    return made
+
+
+def match_win_probability(p_win: float, p_loss: float, best_of: int) -> float:
+    """Chance that entry A wins a best-of-N match of independent games, ties replayed (a
+    playoff game always has a winner)."""
+    decided = p_win + p_loss
+    if decided <= 0:
+        return 0.0
+    p = p_win / decided
+    need = best_of // 2 + 1
+    # A wins the match when A's `need`-th win comes before B's: negative binomial.
+    return float(sum(math.comb(need - 1 + k, k) * p**need * (1 - p) ** k for k in range(need)))

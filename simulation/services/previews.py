@@ -1,0 +1,138 @@
+"""Match previews: many simulated games of a scheduled match, summed up as probabilities.
+
+The games themselves are played by parallel Celery tasks (``playing.play_summaries``, no
+database); this module prepares the job from the match and its entries' skill profiles and turns
+the per-game figures into what the match page shows: the chance of each game result (win, tie,
+loss for entry A; every split of the points, 8-0 to 0-8), the expected points and 20s, and for a
+best-of-N match the chance of winning the match.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from simulation.models import MatchPreview, Status
+from simulation.services import playing
+from simulation.services.profiles import check_players, entry_players
+from tournaments.models import Match
+
+MIN_GAMES = 10
+MAX_GAMES = 2000
+DEFAULT_GAMES = 200
+
+
+class PreviewError(ValidationError):
+    """A preview that cannot be made; the message says why."""
+
+
+def create_preview(
+    *,
+    match: Match,
+    games: int = DEFAULT_GAMES,
+    players: Mapping[str, Any] | None = None,
+    seed: int | None = None,
+    user: Any = None,
+) -> MatchPreview:
+    """A queued preview of ``match``. ``players`` may override either side's profiles
+    (``{"a": "top"}``); the others come from ``simulation.services.profiles``."""
+    if match.entry_b_id is None:
+        raise PreviewError(f"{match} is a bye: there is nothing to preview.")
+    if isinstance(games, bool) or not isinstance(games, int) or not MIN_GAMES <= games <= MAX_GAMES:
+        raise PreviewError(
+            f"Number of games: {games!r} is not allowed; choose {MIN_GAMES} to {MAX_GAMES}."
+        )
+    category = match.stage.category
+    resolved = entry_players([match.entry_a, match.entry_b], category)
+    chosen: dict[str, Any] = {}
+    labels: dict[str, str] = {}
+    for side, entry in (("a", match.entry_a), ("b", match.entry_b)):
+        override = (players or {}).get(side)
+        if override:
+            try:
+                chosen[side] = check_players(
+                    override, category.players_per_side, f"entry {side.upper()}"
+                )
+            except ValueError as exc:
+                raise PreviewError(str(exc)) from None
+            labels[side] = f"{_names(chosen[side])} (chosen for this preview)"
+        else:
+            chosen[side] = resolved[entry.id].players
+            labels[side] = resolved[entry.id].label
+    return MatchPreview.objects.create(
+        match=match,
+        games=games,
+        players={**chosen, "labels": labels},
+        seed=seed if seed is not None else playing.derive_seed(timezone.now().isoformat()) % 10**9,
+        requested_by=user if user is not None and user.is_authenticated else None,
+    )
+
+
+def _names(players: Sequence[Any]) -> str:
+    from simulation.players.profiles import get_profile
+
+    return " / ".join(get_profile(p).name for p in players)
+
+
+def preview_job(preview: MatchPreview) -> tuple[dict[str, Any], list[int]]:
+    """The game spec and the seeds of the preview's games; marks it running."""
+    match = preview.match
+    category = match.stage.category
+    spec = {
+        "players": playing.seat_players(preview.players["a"], preview.players["b"]),
+        "rounds": category.rounds_per_game,
+        "discs_per_player": category.discs_per_player,
+        "playoff": match.games.filter(is_playoff=True).exists(),
+        "rules": "nca",
+    }
+    seeds = [playing.derive_seed(preview.seed, "preview", n) for n in range(preview.games)]
+    MatchPreview.objects.filter(pk=preview.pk).update(status=Status.RUNNING)
+    return spec, seeds
+
+
+def summarise(rows: Sequence[Sequence[int]], rounds: int, best_of: int = 1) -> dict[str, Any]:
+    """Probabilities from per-game ``[points a, points b, 20s a, 20s b, shots]`` rows."""
+    n = len(rows)
+    if not n:
+        raise PreviewError("No game was played.")
+    splits = Counter((int(r[0]), int(r[1])) for r in rows)
+    total = 2 * rounds
+    keys = [(a, total - a) for a in range(total, -1, -1)]
+    keys += sorted((k for k in splits if k not in keys), key=lambda k: (-k[0], k[1]))
+    win = sum(c for (a, b), c in splits.items() if a > b) / n
+    tie = sum(c for (a, b), c in splits.items() if a == b) / n
+    loss = sum(c for (a, b), c in splits.items() if a < b) / n
+    result = {
+        "games": n,
+        "rounds": rounds,
+        "win": win,
+        "tie": tie,
+        "loss": loss,
+        "points": [{"a": a, "b": b, "p": splits.get((a, b), 0) / n} for a, b in keys],
+        "expected_points": [sum(r[0] for r in rows) / n, sum(r[1] for r in rows) / n],
+        "expected_twenties": [sum(r[2] for r in rows) / n, sum(r[3] for r in rows) / n],
+        "shots": int(sum(r[4] for r in rows)),
+        "best_of": best_of,
+    }
+    if best_of > 1:
+        result["match_win"] = playing.match_win_probability(win, loss, best_of)
+    return result
+
+
+def store_result(preview: MatchPreview, rows: Sequence[Sequence[int]]) -> MatchPreview:
+    match = preview.match
+    preview.result = summarise(rows, match.stage.category.rounds_per_game, match.best_of)
+    preview.status = Status.DONE
+    preview.finished_at = timezone.now()
+    preview.save(update_fields=["result", "status", "finished_at"])
+    return preview
+
+
+def fail(preview_id: int, error: str) -> None:
+    MatchPreview.objects.filter(pk=preview_id).update(
+        status=Status.FAILED, error=error[:2000], finished_at=timezone.now()
+    )

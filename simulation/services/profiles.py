@@ -1,0 +1,148 @@
+"""Which skill profile an entry plays with in a simulation.
+
+In order: a profile set for the entry (``EntryProfile``: a dry run's generated players, or an
+organizer's choice), else one estimated from the 20s per game the entry's players have recorded
+in games people played at this tournament (``simulation.players.estimate``), else the level its
+category stands for (competitive categories play "competitive", and so on). A preview or an
+auto-played match may override both sides for that one job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Sum
+
+from simulation.models import EntryProfile
+from simulation.players.estimate import profile_from_twenties
+from simulation.players.profiles import LEVELS, get_profile
+from tournaments.models import Category, Entry, Round
+
+#: A category preset's level of play, by the preset key's words.
+PRESET_LEVELS = (
+    ("competitive", "competitive"),
+    ("recreational", "recreational"),
+    ("cue", "recreational"),
+    ("intermediate", "recreational"),
+    ("junior", "novice"),
+)
+DEFAULT_LEVEL = "competitive"
+#: The estimate's anchors are 20s per game of 4-round singles games with 8 discs each.
+ANCHOR_ROUNDS = 4
+ANCHOR_DISCS = 8
+
+
+@dataclass(frozen=True)
+class EntryPlayers:
+    """The profiles an entry plays with (one per player) and where they came from."""
+
+    players: list[Any]
+    source: str
+
+    @property
+    def label(self) -> str:
+        """The level(s) when they are named ones, and where the profile came from."""
+        names = [get_profile(p).name for p in self.players]
+        if all(name in LEVELS for name in names):
+            return f"{' / '.join(dict.fromkeys(names))} ({self.source})"
+        return self.source
+
+
+def category_level(category: Category) -> str:
+    """The level a category's players are taken to have when nothing better is known."""
+    words = f"{category.preset} {category.name}".lower()
+    for word, level in PRESET_LEVELS:
+        if word in words:
+            return level
+    return DEFAULT_LEVEL
+
+
+def check_players(players: object, per_side: int, where: str) -> list[Any]:
+    """A side's profiles as given in a form or a job: ``per_side`` level names or profile dicts.
+    Raises ``ValueError`` naming the side and the problem."""
+    if isinstance(players, str | Mapping):
+        players = [players] * per_side
+    if not isinstance(players, Sequence) or len(players) != per_side:
+        raise ValueError(f"{where}: give {per_side} skill profile(s), one per player")
+    checked = []
+    for spec in players:
+        try:
+            profile = get_profile(spec)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+        checked.append(spec if isinstance(spec, str) else profile.to_json())
+    return checked
+
+
+def recorded_twenties(entries: Iterable[Entry]) -> dict[int, tuple[float, int]]:
+    """Per entry: its players' 20s per game in games people played (not simulated), scaled to
+    4-round singles games of 8 discs per player, and the number of games (two queries)."""
+    ids = [e.id for e in entries]
+    played = Round.objects.filter(time_expired=False, game__simulated=False)
+    totals: dict[int, list[int]] = {}
+    for side in ("a", "b"):
+        rows = (
+            played.filter(**{f"game__match__entry_{side}__in": ids})
+            .values(f"game__match__entry_{side}")
+            .annotate(
+                tw=Sum(f"twenties_{side}"),
+                rounds=Count("id"),
+                games=Count("game", distinct=True),
+                discs=Sum("discs_per_side"),
+            )
+        )
+        for row in rows:
+            key = row[f"game__match__entry_{side}"]
+            acc = totals.setdefault(key, [0, 0, 0, 0])
+            acc[0] += row["tw"] or 0
+            acc[1] += row["rounds"]
+            acc[2] += row["games"]
+            acc[3] += row["discs"] or 0
+    out = {}
+    for key, (twenties, rounds, games, discs) in totals.items():
+        if rounds and discs:
+            # 20s per disc shot, times the discs one singles player shoots in a game.
+            out[key] = (twenties / discs * ANCHOR_DISCS * ANCHOR_ROUNDS, games)
+    return out
+
+
+def entry_players(
+    entries: Sequence[Entry], category: Category, *, estimate: bool = True
+) -> dict[int, EntryPlayers]:
+    """The profiles each entry plays with (a fixed number of queries)."""
+    per_side = category.players_per_side
+    stored = {p.entry_id: p for p in EntryProfile.objects.filter(entry__in=[e.id for e in entries])}
+    recorded = recorded_twenties(entries) if estimate else {}
+    default = category_level(category)
+    out: dict[int, EntryPlayers] = {}
+    for entry in entries:
+        if entry.id in stored:
+            own = stored[entry.id]
+            try:
+                players = check_players(own.players, per_side, str(entry))
+                out[entry.id] = EntryPlayers(players, own.label or "set for the entry")
+                continue
+            except ValueError:
+                pass  # a stored profile that no longer fits falls back to the estimate
+        if entry.id in recorded:
+            per_game, games = recorded[entry.id]
+            profile = profile_from_twenties(per_game)
+            out[entry.id] = EntryPlayers(
+                [profile] * per_side,
+                f"estimated from {per_game:.1f} 20s per game in {games} game"
+                f"{'s' if games != 1 else ''}",
+            )
+            continue
+        out[entry.id] = EntryPlayers([default] * per_side, f"{category.name} default")
+    return out
+
+
+def set_entry_players(entry: Entry, players: Sequence[Any], label: str = "") -> EntryProfile:
+    """Fix the profiles an entry plays with in every later simulation."""
+    checked = check_players(players, entry.category.players_per_side, str(entry))
+    profile, _ = EntryProfile.objects.update_or_create(
+        entry=entry, defaults={"players": checked, "label": label[:100]}
+    )
+    return profile

@@ -1,0 +1,414 @@
+"""Simulation pages: previews, auto-play, dry runs and replays.
+
+Reading is public, like the rest of a tournament's results: anyone may look at a preview, a
+dry run's result or a replay. Starting work (a preview, auto-play, a dry run) needs
+``tournaments.manage_tournament``: anonymous visitors are sent to log in, other users get a 403
+page saying who may do it. Views are thin: reads through ``simulation.selectors``, writes
+through ``simulation.services``, the work itself in ``simulation.tasks`` (sent when the
+request's transaction commits). A bad form comes back with the reason, never a server error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
+
+from simulation import selectors, tasks
+from simulation.models import AutoPlay, Status
+from simulation.players.profiles import LEVELS
+from simulation.presets import PRESETS
+from simulation.services import autoplay, dryrun, previews
+from tournaments.models import Category, Tournament
+
+TEMPLATES = "simulation"
+MANAGE = "tournaments.manage_tournament"
+#: How often a progress bar asks for news, in seconds.
+POLL_S = 2
+
+PROFILE_CHOICES = [("", "automatic")] + [(level, level) for level in LEVELS]
+
+
+def _missing(request: HttpRequest, tournament: Tournament | None, message: str) -> HttpResponse:
+    return render(
+        request,
+        f"{TEMPLATES}/missing.html",
+        {"tournament": tournament, "message": message},
+        status=404,
+    )
+
+
+def _forbidden(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    return render(request, f"{TEMPLATES}/forbidden.html", {"tournament": tournament}, status=403)
+
+
+def _can_manage(request: HttpRequest, tournament: Tournament) -> bool:
+    return request.user.has_perm(MANAGE, tournament)
+
+
+def _errors(exc: ValidationError) -> str:
+    return "; ".join(exc.messages)
+
+
+def manager_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Load the tournament of the URL and let only its organizers through (POST views)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        tournament = Tournament.objects.filter(slug=slug).first()
+        if tournament is None:
+            return _missing(request, None, f"There is no tournament “{slug}”.")
+        if not _can_manage(request, tournament):
+            return _forbidden(request, tournament)
+        return view(request, tournament, *args, **kwargs)
+
+    return wrapper
+
+
+# --- forms ---------------------------------------------------------------------------------------
+
+
+class DryRunForm(forms.Form):
+    preset = forms.ChoiceField(
+        required=False,
+        choices=[("", "the category's own stages")] + [(key, p.name) for key, p in PRESETS.items()],
+    )
+    field = forms.ChoiceField(
+        choices=[("registered", "registered players"), ("generated", "generated players")],
+        initial="registered",
+        required=False,
+    )
+    category = forms.ModelChoiceField(queryset=Category.objects.none(), required=False)
+    players = forms.IntegerField(
+        required=False, min_value=2, max_value=dryrun.MAX_ENTRIES, help_text="Generated field."
+    )
+    boards = forms.IntegerField(required=False, min_value=1, max_value=dryrun.MAX_BOARDS)
+    seed = forms.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["category"].queryset = tournament.categories.all()
+
+
+class PreviewForm(forms.Form):
+    games = forms.IntegerField(
+        min_value=previews.MIN_GAMES, max_value=previews.MAX_GAMES, initial=previews.DEFAULT_GAMES
+    )
+    profile_a = forms.ChoiceField(choices=PROFILE_CHOICES, required=False)
+    profile_b = forms.ChoiceField(choices=PROFILE_CHOICES, required=False)
+
+
+class AutoPlayForm(forms.Form):
+    scope = forms.ChoiceField(choices=AutoPlay.Scope.choices)
+    category = forms.IntegerField(required=False)
+    stage = forms.IntegerField(required=False)
+    round_of_play = forms.IntegerField(required=False, min_value=1)
+    match = forms.IntegerField(required=False)
+    profile_a = forms.ChoiceField(choices=PROFILE_CHOICES, required=False)
+    profile_b = forms.ChoiceField(choices=PROFILE_CHOICES, required=False)
+
+
+def _form_problem(form: forms.Form) -> str:
+    return "; ".join(
+        f"{name.replace('_', ' ')}: {' '.join(errors)}" if name != "__all__" else " ".join(errors)
+        for name, errors in form.errors.items()
+    )
+
+
+# --- the hub -------------------------------------------------------------------------------------
+
+
+@require_GET
+def hub(request: HttpRequest, slug: str) -> HttpResponse:
+    """Dry runs, auto-play and previews of a tournament."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(
+        request,
+        f"{TEMPLATES}/hub.html",
+        {
+            "tournament": tournament,
+            "categories": selectors.hub_categories(tournament),
+            "dry_runs": list(selectors.dry_runs_of(tournament)[:20]),
+            "runs": selectors.autoplays_of(tournament),
+            "can_manage": _can_manage(request, tournament),
+            "form": DryRunForm(tournament=tournament),
+            "presets": PRESETS,
+        },
+    )
+
+
+# --- dry runs ------------------------------------------------------------------------------------
+
+
+@require_POST
+@manager_only
+def dry_run_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Queue a dry run of this tournament and show its progress."""
+    form = DryRunForm(request.POST, tournament=tournament)
+    if not form.is_valid():
+        messages.error(request, f"The dry run was not started: {_form_problem(form)}.")
+        return redirect("simulation:hub", tournament.slug)
+    data = form.cleaned_data
+    generated = (
+        data["field"] == "generated"
+        or not tournament.categories.filter(entries__isnull=False).exists()
+    )
+    try:
+        dry = dryrun.create_dry_run(
+            source=tournament,
+            category=data["category"],
+            preset=data["preset"] or None,
+            entries=data["players"],
+            boards=data["boards"],
+            seed=data["seed"],
+            user=request.user,
+            generated=generated,
+        )
+    except ValidationError as exc:
+        messages.error(request, f"The dry run was not started: {_errors(exc)}")
+        return redirect("simulation:hub", tournament.slug)
+    transaction.on_commit(lambda: tasks.run_dry_run.delay(dry.pk))
+    return redirect("simulation:dry_run", tournament.slug, dry.pk)
+
+
+@require_GET
+def dry_run_detail(request: HttpRequest, slug: str, dry_run_id: int) -> HttpResponse:
+    """A dry run: its progress while it plays, its result when done."""
+    dry = selectors.dry_run_for(slug, dry_run_id)
+    if dry is None:
+        return _missing(request, None, f"There is no dry run {dry_run_id} here.")
+    tournament = dry.source or dry.copy
+    context = {"tournament": tournament, "dry": dry, "poll_s": POLL_S}
+    if dry.status == Status.DONE:
+        context["result"] = selectors.dry_run_result(dry)
+    return render(request, f"{TEMPLATES}/dry_run.html", context)
+
+
+@require_GET
+def dry_run_status(request: HttpRequest, slug: str, dry_run_id: int) -> HttpResponse:
+    """The progress bar alone, for htmx polling; once finished it tells the page to reload."""
+    dry = selectors.dry_run_for(slug, dry_run_id)
+    if dry is None:
+        return _missing(request, None, f"There is no dry run {dry_run_id} here.")
+    response = render(
+        request, f"{TEMPLATES}/_dry_run_progress.html", {"dry": dry, "poll_s": POLL_S}
+    )
+    if dry.status in (Status.DONE, Status.FAILED):
+        response["HX-Refresh"] = "true"
+    return response
+
+
+# --- auto-play -----------------------------------------------------------------------------------
+
+
+@require_POST
+@manager_only
+def autoplay_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Queue auto-play of a match, a round of play, a stage or the rest of a category."""
+    form = AutoPlayForm(request.POST)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = reverse("simulation:hub", args=[tournament.slug])
+    if not form.is_valid():
+        messages.error(request, f"Auto-play was not started: {_form_problem(form)}.")
+        return redirect(back)
+    data = form.cleaned_data
+    try:
+        targets = _autoplay_targets(tournament, data)
+        players = {
+            side: data[f"profile_{side}"] for side in ("a", "b") if data.get(f"profile_{side}")
+        }
+        run = autoplay.create_autoplay(
+            tournament=tournament,
+            scope=data["scope"],
+            players=players or None,
+            user=request.user,
+            **targets,
+        )
+    except ValidationError as exc:
+        messages.error(request, f"Auto-play was not started: {_errors(exc)}")
+        return redirect(back)
+    transaction.on_commit(lambda: tasks.run_autoplay.delay(run.pk))
+    return redirect("simulation:autoplay", tournament.slug, run.pk)
+
+
+def _autoplay_targets(tournament: Tournament, data: dict[str, Any]) -> dict[str, Any]:
+    from tournaments.models import Match, Stage
+
+    targets: dict[str, Any] = {}
+    if data.get("match"):
+        match = Match.objects.filter(
+            pk=data["match"], stage__category__tournament=tournament
+        ).first()
+        if match is None:
+            raise autoplay.AutoPlayError(f"There is no match {data['match']} at {tournament}.")
+        targets["match"] = match
+    if data.get("stage"):
+        stage = Stage.objects.filter(pk=data["stage"], category__tournament=tournament).first()
+        if stage is None:
+            raise autoplay.AutoPlayError(f"There is no stage {data['stage']} at {tournament}.")
+        targets["stage"] = stage
+    if data.get("category"):
+        category = tournament.categories.filter(pk=data["category"]).first()
+        if category is None:
+            raise autoplay.AutoPlayError(
+                f"There is no category {data['category']} at {tournament}."
+            )
+        targets["category"] = category
+    if data.get("round_of_play"):
+        targets["round_of_play"] = data["round_of_play"]
+    return targets
+
+
+@require_GET
+def autoplay_detail(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    run = selectors.autoplay_for(slug, run_id)
+    if run is None:
+        return _missing(request, None, f"There is no auto-play run {run_id} here.")
+    return render(
+        request,
+        f"{TEMPLATES}/autoplay.html",
+        {"tournament": run.tournament, "run": run, "poll_s": POLL_S},
+    )
+
+
+@require_GET
+def autoplay_status(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    run = selectors.autoplay_for(slug, run_id)
+    if run is None:
+        return _missing(request, None, f"There is no auto-play run {run_id} here.")
+    response = render(request, f"{TEMPLATES}/_run_progress.html", {"run": run, "poll_s": POLL_S})
+    if run.status in (Status.DONE, Status.FAILED):
+        response["HX-Refresh"] = "true"
+    return response
+
+
+# --- stages and matches --------------------------------------------------------------------------
+
+
+@require_GET
+def stage_page(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    """A stage's matches by round of play, each linking to its match page."""
+    stage = selectors.stage_for(slug, stage_id)
+    if stage is None:
+        return _missing(request, None, f"There is no stage {stage_id} at this tournament.")
+    tournament = stage.category.tournament
+    return render(
+        request,
+        f"{TEMPLATES}/stage.html",
+        {
+            "tournament": tournament,
+            "stage": stage,
+            "rounds": selectors.stage_rounds(stage),
+            "can_manage": _can_manage(request, tournament),
+        },
+    )
+
+
+@require_GET
+def match_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """A match: its games, its preview with the chart, and the replay of a simulated game."""
+    match = selectors.match_for(slug, match_id)
+    if match is None:
+        return _missing(request, None, f"There is no match {match_id} at this tournament.")
+    raw = request.GET.get("game", "")
+    page = selectors.match_page(match, int(raw) if raw.isdigit() else None)
+    tournament = match.stage.category.tournament
+    return render(
+        request,
+        f"{TEMPLATES}/match.html",
+        {
+            "tournament": tournament,
+            "page": page,
+            "match": match,
+            "board": selectors.board_picture() if page.replay_game else None,
+            "can_manage": _can_manage(request, tournament),
+            "preview_form": PreviewForm(initial={"games": previews.DEFAULT_GAMES}),
+            "profile_choices": PROFILE_CHOICES,
+            "poll_s": POLL_S,
+        },
+    )
+
+
+@require_POST
+@manager_only
+def preview_start(request: HttpRequest, tournament: Tournament, match_id: int) -> HttpResponse:
+    """Queue a preview of the match and go back to its page, where it will show."""
+    match = selectors.match_for(tournament.slug, match_id)
+    if match is None:
+        return _missing(request, tournament, f"There is no match {match_id} at this tournament.")
+    form = PreviewForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"The preview was not started: {_form_problem(form)}.")
+        return redirect("simulation:match", tournament.slug, match.id)
+    data = form.cleaned_data
+    players = {side: data[f"profile_{side}"] for side in ("a", "b") if data[f"profile_{side}"]}
+    try:
+        preview = previews.create_preview(
+            match=match, games=data["games"], players=players or None, user=request.user
+        )
+    except ValidationError as exc:
+        messages.error(request, f"The preview was not started: {_errors(exc)}")
+        return redirect("simulation:match", tournament.slug, match.id)
+    transaction.on_commit(lambda: tasks.run_preview.delay(preview.pk))
+    return redirect("simulation:match", tournament.slug, match.id)
+
+
+@require_GET
+def preview_status(request: HttpRequest, slug: str, preview_id: int) -> HttpResponse:
+    preview = selectors.preview_for(slug, preview_id)
+    if preview is None:
+        return _missing(request, None, f"There is no preview {preview_id} here.")
+    response = render(
+        request, f"{TEMPLATES}/_preview_progress.html", {"preview": preview, "poll_s": POLL_S}
+    )
+    if preview.status in (Status.DONE, Status.FAILED):
+        response["HX-Refresh"] = "true"
+    return response
+
+
+# --- replays -------------------------------------------------------------------------------------
+
+
+@require_GET
+def game_record(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+    """A simulated game's record as JSON: every shot with its physics events, for replays."""
+    game = selectors.game_for(slug, game_id)
+    record = selectors.replay_record(game) if game is not None else None
+    if record is None:
+        return JsonResponse(
+            {"error": f"Game {game_id} of this tournament has no simulated record to replay."},
+            status=404,
+        )
+    return JsonResponse(record)
+
+
+@require_GET
+def game_replay(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+    """The replay of one simulated game, on its own page."""
+    game = selectors.game_for(slug, game_id)
+    if game is None or not hasattr(game, "simulation"):
+        return _missing(request, None, f"Game {game_id} of this tournament was not simulated.")
+    return render(
+        request,
+        f"{TEMPLATES}/replay.html",
+        {
+            "tournament": game.match.stage.category.tournament,
+            "game": game,
+            "match": game.match,
+            "board": selectors.board_picture(),
+        },
+    )
