@@ -35,9 +35,20 @@ def _entry_user_ids(entry) -> set[int]:
 
 
 rules.add_perm("scoring.fill_row", is_card_owner | is_referee)
+
+
+@rules.predicate
+def is_simulated_row(user, row) -> bool:
+    """A row entered by the simulation (auto-play, dry runs): its opponent is simulated too and
+    has no login, so the referee account that entered it signs with the opponent's ID and SIM."""
+    return bool(getattr(row, "simulated", False))
+
+
 # The opponent validates, on their own login or on the card owner's phone handed across the
 # board; the opponent's ID number and initials are checked either way.
-rules.add_perm("scoring.validate_row", is_opponent | is_card_owner)
+rules.add_perm(
+    "scoring.validate_row", is_opponent | is_card_owner | (is_simulated_row & is_referee)
+)
 rules.add_perm("scoring.correct_row", is_referee)
 rules.add_perm("scoring.verify_card", is_scoring_table | is_head_referee)
 rules.add_perm("scoring.void_card", is_scoring_table | is_head_referee)

@@ -31,18 +31,12 @@ class SimulationUser(User):
     """The system accounts that enter simulated games through the scorecard workflow.
 
     They hold the referee (filling) and scoring-table (verifying) roles at the tournament like
-    people do. The one thing people cannot do for them is sign as the opponent: a simulated
-    opponent has no login, so the account that entered a simulated row may validate it, with
-    the opponent's ID and the initials SIM. Nothing else is granted beyond the roles held.
+    people do; a simulated opponent has no login, so a referee signs simulated rows with the
+    opponent's ID and the initials SIM (``scoring.permissions.is_simulated_row``).
     """
 
     class Meta:
         proxy = True
-
-    def has_perm(self, perm: str, obj: Any = None) -> bool:
-        if perm == "scoring.validate_row" and getattr(obj, "simulated", False):
-            return super().has_perm("scoring.fill_row", obj)
-        return super().has_perm(perm, obj)
 
 
 class EntryProfile(models.Model):

@@ -1,13 +1,18 @@
 """Reads for the tournament pages."""
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet
 
 from tournaments.models import Category, Stage, Tournament
 
 
 def featured_tournament() -> Tournament | None:
-    """The tournament the front page shows: the most recent one."""
-    return Tournament.objects.order_by("-starts_on", "-id").first()
+    """The tournament the front page shows: the most recent real one (dry-run copies live on
+    their own pages). Tournaments without a date come last."""
+    return (
+        Tournament.objects.filter(dry_run_copy__isnull=True)
+        .order_by(F("starts_on").desc(nulls_last=True), "-id")
+        .first()
+    )
 
 
 def tournament_categories(tournament: Tournament) -> QuerySet[Category]:
