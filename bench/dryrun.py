@@ -120,6 +120,11 @@ def warm_up() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6, help="games per measurement")
+    parser.add_argument(
+        "--no-event",
+        action="store_true",
+        help="skip the 88-player WCC singles dry run (a Celery worker on Redis and PostgreSQL)",
+    )
     args = parser.parse_args(argv)
     games = max(1, args.games)
     warm_up()
@@ -157,12 +162,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"WCC singles dry run ({WCC_DECISIONS} decisions) on {WORKERS} workers: about "
         f"{estimate:.0f} s of AI time ({verdict} the {TARGET_DRYRUN_S:.0f} s budget)"
     )
+    event = ""
+    if not args.no_event:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from dryrun_event import run_dry_run_benchmark
+
+        f = run_dry_run_benchmark()
+        event = (
+            f" wcc_dryrun_wall_s={f['wall_s']:.1f} wcc_dryrun_games={f['games']}"
+            f" wcc_dryrun_shots_per_s={f['shots_per_s']}"
+        )
     fields = " ".join(f"decisions_per_s_{level}={rates[level]:.0f}" for level in LEVELS)
     print(
         f"RESULT {fields} decisions_per_s_mixed={mixed:.0f} shots_per_s={physics:.0f} "
         f"games_per_s={g['games_per_s']:.2f} best_win_rate={g['best_win_rate']:.3f} "
         f"naive_decisions_per_s={naive:.0f} ratio_vs_naive={ratio:.2f} "
-        f"wcc_dryrun_est_s={estimate:.0f}"
+        f"wcc_dryrun_est_s={estimate:.0f}{event}"
     )
     return 0
 
