@@ -167,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from dryrun_event import run_dry_run_benchmark
 
-        f = run_dry_run_benchmark()
+        f = run_dry_run_benchmark(result_line=False)
         event = (
             f" wcc_dryrun_wall_s={f['wall_s']:.1f} wcc_dryrun_games={f['games']}"
             f" wcc_dryrun_shots_per_s={f['shots_per_s']}"

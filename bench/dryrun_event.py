@@ -249,7 +249,9 @@ def _measure(players: int, seed: int, local: bool = False) -> dict[str, Any]:
     return figures
 
 
-def run_dry_run_benchmark(players: int = 88, seed: int = 7) -> dict[str, Any]:
+def run_dry_run_benchmark(
+    players: int = 88, seed: int = 7, *, result_line: bool = True
+) -> dict[str, Any]:
     """Run the benchmark in a fresh process (it sets up its own database and settings) and
     return its figures, also printed."""
     out = subprocess.run(
@@ -271,11 +273,11 @@ def run_dry_run_benchmark(players: int = 88, seed: int = 7) -> dict[str, Any]:
             f"the dry-run benchmark failed:\n{out.stdout[-3000:]}{out.stderr[-3000:]}"
         )
     figures = json.loads(lines[-1])
-    _print(figures)
+    _print(figures, result_line=result_line)
     return figures
 
 
-def _print(f: dict[str, Any]) -> None:
+def _print(f: dict[str, Any], *, result_line: bool = True) -> None:
     print(
         f"Dry run of the WCC singles format, {f['players']} players ({f['mode']}, "
         f"{f['workers']} worker processes)"
@@ -299,6 +301,8 @@ def _print(f: dict[str, Any]) -> None:
         f"-> {f['baseline_event_s']:.0f} s for the event; speed-up {f['speedup_vs_one_process']}"
     )
     print(f"  the event on {f['boards']} boards: about {f['event_minutes_on_boards'] / 60:.1f} h")
+    if not result_line:  # the caller ends its own output with one RESULT line
+        return
     print(
         "RESULT "
         f"wall_s={f['wall_s']} games={f['games']} shots_per_s={f['shots_per_s']} "
