@@ -129,6 +129,10 @@ def stage_standings(stage: Stage, pool: Pool | None = None) -> StageStandings:
         problem = f"Recorded shoot-outs no longer match the ties: {exc}"
         result = rank_entries(stage, games, entries, [])
     advance = stage.advance_count or 0
+    if pool is not None and advance:
+        # The stage's advance count is over all its pools (WCC: the top 2 of each of 2 pools).
+        pools = Pool.objects.filter(stage=stage, matches__isnull=False).distinct().count()
+        advance //= max(pools, 1)
     lines = [
         StandingLine(
             rank=row.rank,

@@ -159,3 +159,23 @@ def test_round_robin_pools_rank_separately_and_shootout_stages_hide():
         assert [line.rank for line in block.lines] == [1, 2]
     shootout_stage = StageFactory(category=category, kind="shoot-out")
     assert standings_blocks(shootout_stage) == []
+
+
+def test_pool_standings_mark_each_pools_share_of_the_advancers():
+    """WCC: the top 16 play two pools of 8 and the top 2 of each pool go on: advance_count 4
+    over two pools marks 2 per pool."""
+    from scoring.selectors import standings_blocks
+    from tournaments.models import Pool
+
+    category = CategoryFactory()
+    rr = StageFactory(category=category, kind="round-robin", advance_count=4)
+    for name in "AB":
+        pool = Pool.objects.create(stage=rr, name=name)
+        members = [EntryFactory(category=category) for _ in range(4)]
+        pool.entries.set(members)
+        for i, a in enumerate(members):
+            for b in members[i + 1 :]:
+                match = Match.objects.create(stage=rr, pool=pool, entry_a=a, entry_b=b)
+                record_game(Game.objects.create(match=match), [RoundInput(points=(2, 0))] * 4)
+    for block in standings_blocks(rr):
+        assert [line.advances for line in block.lines] == [True, True, False, False]
