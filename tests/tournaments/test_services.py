@@ -93,3 +93,13 @@ def test_draw_refuses_more_games_than_opponents():
     with pytest.raises(ValueError, match="opponents"):
         draw_preliminary(stage)
     assert not stage.matches.exists()
+
+
+def test_recording_the_same_result_again_writes_no_new_version():
+    """Both players' cards confirm one result: the second recording changes nothing."""
+    game = GameFactory()
+    rounds = [RoundInput(points=(2, 0), twenties=(1, 0))] * 4
+    record_game(game, rounds)
+    record_game(game, rounds)
+    first = Round.objects.get(game=game, number=1)
+    assert first.history.count() == 1

@@ -56,7 +56,10 @@ def record_game(game: Game, rounds: Sequence[RoundInput]) -> list[Round]:
             discs_per_side=category.discs_per_side,
         )
         try:
-            obj.full_clean(exclude=["game"])
+            # Field checks and Round.clean(), which words every CHECK constraint of the model;
+            # full_clean() would also query the database once per constraint, for each round.
+            obj.clean_fields(exclude=["game"])
+            obj.clean()
         except ValidationError as exc:
             messages = "; ".join(m for ms in exc.message_dict.values() for m in ms)
             raise ValidationError(f"{label}: {messages}") from exc
@@ -70,6 +73,12 @@ def record_game(game: Game, rounds: Sequence[RoundInput]) -> list[Round]:
         for obj in built:
             # Update rounds in place so their history reads as a sequence of versions.
             current = existing.pop(obj.number, None)
+            if current is not None and all(
+                getattr(current, name) == getattr(obj, name) for name in fields
+            ):
+                # Both cards of a game record the same result: nothing to write, no new version.
+                saved.append(current)
+                continue
             if current is not None:
                 for name in fields:
                     setattr(current, name, getattr(obj, name))
