@@ -130,16 +130,19 @@ def _wait_for_worker(timeout: float = 90.0) -> None:
 
 def _baseline_seconds_per_game(seed: int) -> tuple[float, int]:
     """One process playing and writing a few games serially: seconds per game."""
-    from simulation.services import autoplay, dryrun, playing
+    from simulation.models import AutoPlay
+    from simulation.services import dryrun, playing, runs
 
     d = dryrun.create_dry_run(preset="wcc-singles", entries=16, boards=8, seed=seed + 1)
-    run = dryrun.prepare(d)
-    autoplay.start(run)
-    batch = autoplay.next_batch(run)
+    step = runs.start_dry_run(d.pk)
+    batch = step.batches[0]
     start = time.perf_counter()
     results = [playing.play_match_job(job) for job in batch.jobs]
-    written = autoplay.apply_results(run, results)
-    return (time.perf_counter() - start) / written, written
+    runs.apply_batch(step.run_id, batch.id, results)
+    written = sum(len(result["games"]) for result in results)
+    seconds = (time.perf_counter() - start) / written
+    assert AutoPlay.objects.get(pk=step.run_id).games_played == written
+    return seconds, written
 
 
 def _play_with_celery(players: int, seed: int) -> Any:
@@ -163,19 +166,21 @@ def _play_with_celery(players: int, seed: int) -> Any:
 def _play_with_pool(players: int, seed: int) -> Any:
     """Fallback: a pool of two processes plays each batch; this process writes it."""
     import multiprocessing as mp
+    from collections import deque
 
     from simulation.models import DryRun
-    from simulation.services import autoplay, dryrun, playing
+    from simulation.services import dryrun, playing, runs
 
     d = dryrun.create_dry_run(preset="wcc-singles", entries=players, seed=seed)
     start = time.perf_counter()
-    run = dryrun.prepare(d)
-    autoplay.start(run)
+    # The same state machine the Celery tasks drive; only the games travel through the pool.
+    step = runs.start_dry_run(d.pk)
+    waiting = deque(step.batches)
     with mp.get_context("spawn").Pool(WORKERS, initializer=playing.warm_up) as pool:
-        while (batch := autoplay.next_batch(run)) is not None:
-            autoplay.apply_results(run, pool.map(playing.play_match_job, batch.jobs, chunksize=1))
-    autoplay.finish(run)
-    dryrun.finish(DryRun.objects.get(pk=d.pk))
+        while waiting:
+            batch = waiting.popleft()
+            played = pool.map(playing.play_match_job, batch.jobs, chunksize=1)
+            waiting.extend(runs.apply_batch(step.run_id, batch.id, played).batches)
     return DryRun.objects.select_related("run").get(pk=d.pk), time.perf_counter() - start
 
 

@@ -35,7 +35,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
-from scoring.selectors import stage_standings  # noqa: E402
+from scoring.standings.selectors import stage_standings  # noqa: E402
 from tournaments import formats  # noqa: E402
 from tournaments.models import (  # noqa: E402
     Category,
@@ -126,8 +126,8 @@ def page_queries(client: Client, stage: Stage) -> int:
 def pdf_cards_per_second(stage: Stage) -> tuple[int, float]:
     """Scorecards per second of the PDF batch of one round of play (one card per entry), through
     the same service the Celery task runs."""
-    from scoring.pdf.batch import build_round_batch
-    from scoring.pdf.options import PrintOptions
+    from scoring.printing.batch import build_round_batch
+    from scoring.printing.options import PrintOptions
 
     start = time.perf_counter()
     batch = build_round_batch(

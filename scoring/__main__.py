@@ -71,7 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
         "standings",
         help="compute standings from games, 20s and shoot-outs given as JSON",
         description=(
-            'Compute standings from JSON input: {"method": "preliminary" | "round-robin", '
+            'Compute standings from JSON input: {"method": "preliminary" | "round-robin" | '
+            '"swiss", '
             '"games": [{"a", "b", "rounds": [{"points" | "score", "twenties"}]}], '
             '"shootouts": [{"twenties": {ENTRY: N}}]}. Prints the standings as JSON; exits 2 '
             "with a message naming the game and round on bad input."

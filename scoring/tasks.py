@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from scoring.selectors import stage_standings
+from scoring.standings.selectors import stage_standings
 from tournaments.models import Stage
 
 
@@ -22,4 +22,4 @@ def standings_snapshot(stage_id: int) -> list[dict]:
     ]
 
 
-from scoring.tasks_pdf import render_round_cards  # noqa: E402, F401  (autodiscovery finds it here)
+from scoring.printing.tasks import render_round_cards  # noqa: E402, F401  (autodiscovery finds it here)

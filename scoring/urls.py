@@ -1,11 +1,14 @@
-from django.urls import include, path
+"""The scoring pages, one package per feature: standings, scorecards, printing.
 
-from scoring import views
+Everything is mounted at ``/t/<slug>/`` inside the ``scoring`` namespace.
+"""
+
+from django.urls import include, path
 
 app_name = "scoring"
 
 urlpatterns = [
-    path("<slug:slug>/stages/<int:stage_id>/standings/", views.stage_standings, name="standings"),
-    path("<slug:slug>/cards/", include("scoring.urls_cards")),
-    path("<slug:slug>/print/", include("scoring.urls_pdf")),
+    path("<slug:slug>/", include("scoring.standings.urls")),
+    path("<slug:slug>/cards/", include("scoring.scorecards.urls")),
+    path("<slug:slug>/print/", include("scoring.printing.urls")),
 ]

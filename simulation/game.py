@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from scoring.engine import GAME_ROUNDS, GameRules
 from simulation.rules.round import SIDE_LETTERS
 from simulation.rules.seats import (
     DOUBLES,
@@ -32,10 +33,7 @@ from simulation.rules.state import Disc
 from simulation.rules.tally import board_scores, round_points
 from simulation.rules.variants import DEFAULT_RULES, get_rules
 
-__all__ = ["play_game"]
-
-GAME_ROUNDS = 4
-"""NCA 2b: "A game shall consist of 4 rounds."""
+__all__ = ["GAME_ROUNDS", "play_game"]
 
 
 def _check_count(name: str, value: object, low: int, high: int) -> int:
@@ -80,7 +78,8 @@ def play_game(
     ``"recreational"``, ``"competitive"``, ``"top"``, ``"best"`` — or a dict with ``angle_sd`` and
     ``speed_sd``): two for singles (seats 0 and 2, sides 0 and 1), four for doubles (seats 0-3;
     seats 0 and 2 play side 0). ``playoff`` adds a 5th round when the points are tied after
-    ``rounds``. ``discs_per_player`` defaults to 8 in singles, 6 in doubles (cue categories play
+    ``rounds``, and another while that is tied, so a playoff game always has a winner.
+    ``discs_per_player`` defaults to 8 in singles, 6 in doubles (cue categories play
     fewer). ``first_seat`` opens the game.
 
     The record: ``{"seats", "rules", "discs_per_player", "points", "twenties", "rounds": [{"first",
@@ -115,7 +114,11 @@ def play_game(
     points = [0, 0]
     twenties = [0, 0]
     index = 0
-    while index < rounds or (playoff and index == rounds and points[0] == points[1]):
+    # The judge of results decides when the game is over: after ``rounds`` rounds, and in a
+    # playoff not while level (WCC: "a winner has to be determined"), however long that takes.
+    system = GameRules(rounds=rounds, playoff=playoff).scoring_system()
+    played_points: list[tuple[int, int]] = []
+    while not system.tally(played_points).over:
         first = round_first_seat(seats, first_seat, index)
         order = turn_order(seats, first, discs_per_player)
         state: dict[str, Any] = {"discs": [], "seats": seats_json}
@@ -142,6 +145,7 @@ def play_game(
         ]
         score = board_scores(board, (made[0], made[1]))
         round_pts = round_points(score, len(order))
+        played_points.append((round_pts[0], round_pts[1]))
         for side in (0, 1):
             points[side] += round_pts[side]
             twenties[side] += made[side]

@@ -9,7 +9,9 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils.safestring import SafeString, mark_safe
 
-from scoring.selectors import standings_blocks
+from scoring.results.knockout import bracket_rounds
+from scoring.results.outcomes import MatchOutcome, stage_outcomes
+from scoring.standings.selectors import standings_blocks
 from simulation.models import AutoPlay, DryRun, MatchPreview, SimulatedGame
 from simulation.render import (
     DITCH_WIDTH,
@@ -23,14 +25,7 @@ from simulation.render import (
 from simulation.rules.geometry import DEFAULT_GEOMETRY
 from simulation.services.profiles import EntryPlayers, entry_players
 from tournaments.models import Game, Match, Stage, Tournament
-from tournaments.selectors import tournament_categories
-from tournaments.selectors_public import (
-    ENTRY_RELATED,
-    MatchOutcome,
-    bracket_rounds,
-    stage_matches,
-    stage_outcomes,
-)
+from tournaments.selectors import ENTRY_RELATED, stage_matches, tournament_categories
 from tournaments.svg import bracket_svg
 
 _MATCH_RELATED = (

@@ -6,6 +6,8 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.events import SmallEvent, build_small_event
+
 ARTIFACTS = os.path.join(os.path.dirname(__file__), "artifacts")
 
 # Property tests run on small shared machines: a slow example is not a failure.
@@ -18,3 +20,11 @@ def artifacts_dir() -> str:
     """Where tests save pictures (SVG boards, screenshots, rendered PDF pages) for people."""
     os.makedirs(ARTIFACTS, exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture
+def small_event(db) -> SmallEvent:
+    """A tournament with a singles category, its preliminary drawn (6 players, 2 games each, on
+    3 boards) and a user for every role: ``small_event.users[role]`` for each of
+    ``tests.events.ROLES``; ``small_event.game`` is the player's game against the opponent."""
+    return build_small_event()

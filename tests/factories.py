@@ -1,8 +1,50 @@
-"""factory-boy factories for the tournament data model."""
+"""factory-boy factories: one for every model of the three apps (and for users).
+
+Each factory builds the smallest valid row and the rows it needs, consistently: an entry's player
+belongs to the entry's category's tournament, a match's entries to its stage's category, a card
+row's game is a game of the card's entry. Pass what a test is about and let the rest default;
+``tests.conftest.small_event`` builds a whole small event with every role on top of these.
+
+Users get an unusable password unless one is given (hashing a password on purpose is slow, and
+most tests log in with ``client.force_login``).
+"""
+
+from __future__ import annotations
 
 import factory
+from django.contrib.auth.models import User
 
+from scoring.models import CardRow, ScoreCard, ShootOut, ShootOutScore
+from simulation import models as sim
+from simulation.services.records import compress_record, encode_record
 from tournaments import models
+
+#: A won game as a card row stores it, from the card owner's side (6-2 in points, 10-5 in 20s).
+WIN_ROUNDS = [{"points": [2, 0], "twenties": [3, 1]}] * 3 + [{"points": [0, 2], "twenties": [1, 2]}]
+
+#: The smallest game record a replay page reads: no round played.
+EMPTY_RECORD = {
+    "seats": {"0": 0, "2": 1},
+    "rules": "nca",
+    "discs_per_player": 8,
+    "players": [],
+    "points": [0, 0],
+    "twenties": [0, 0],
+    "rounds": [],
+}
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = User
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    email = factory.LazyAttribute(lambda u: f"{u.username}@example.org")
+    password = factory.django.Password(None)
+
+
+# --- tournaments -----------------------------------------------------------------------------
 
 
 class TournamentFactory(factory.django.DjangoModelFactory):
@@ -13,6 +55,23 @@ class TournamentFactory(factory.django.DjangoModelFactory):
     slug = factory.Sequence(lambda n: f"open-{n}")
 
 
+class TournamentRoleFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = models.TournamentRole
+
+    tournament = factory.SubFactory(TournamentFactory)
+    user = factory.SubFactory(UserFactory)
+    role = models.TournamentRole.Role.ORGANIZER
+
+
+class BoardFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = models.Board
+
+    tournament = factory.SubFactory(TournamentFactory)
+    number = factory.Sequence(lambda n: n + 1)
+
+
 class CategoryFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = models.Category
@@ -20,6 +79,9 @@ class CategoryFactory(factory.django.DjangoModelFactory):
     tournament = factory.SubFactory(TournamentFactory)
     name = factory.Sequence(lambda n: f"Singles {n}")
     discs_per_player = 8
+
+    class Params:
+        doubles = factory.Trait(kind=models.Category.Kind.DOUBLES, discs_per_player=6)
 
 
 class PlayerFactory(factory.django.DjangoModelFactory):
@@ -33,7 +95,18 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     club = "Tavistock"
 
 
+class TeamFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = models.Team
+
+    tournament = factory.SubFactory(TournamentFactory)
+    player_one = factory.SubFactory(PlayerFactory, tournament=factory.SelfAttribute("..tournament"))
+    player_two = factory.SubFactory(PlayerFactory, tournament=factory.SelfAttribute("..tournament"))
+
+
 class EntryFactory(factory.django.DjangoModelFactory):
+    """A singles entry; ``EntryFactory(doubles=True, category__doubles=True)`` is a team's."""
+
     class Meta:
         model = models.Entry
 
@@ -41,6 +114,14 @@ class EntryFactory(factory.django.DjangoModelFactory):
     player = factory.SubFactory(
         PlayerFactory, tournament=factory.SelfAttribute("..category.tournament")
     )
+
+    class Params:
+        doubles = factory.Trait(
+            player=None,
+            team=factory.SubFactory(
+                TeamFactory, tournament=factory.SelfAttribute("..category.tournament")
+            ),
+        )
 
 
 class StageFactory(factory.django.DjangoModelFactory):
@@ -53,6 +134,22 @@ class StageFactory(factory.django.DjangoModelFactory):
     order = factory.Sequence(lambda n: n + 1)
 
 
+class PoolFactory(factory.django.DjangoModelFactory):
+    """A pool of a round-robin stage; ``PoolFactory(entries=[...])`` fills it."""
+
+    class Meta:
+        model = models.Pool
+        skip_postgeneration_save = True
+
+    stage = factory.SubFactory(StageFactory, kind=models.Stage.Kind.ROUND_ROBIN, name="Playoff")
+    name = factory.Sequence(lambda n: chr(ord("A") + n % 26))
+
+    @factory.post_generation
+    def entries(self, create: bool, extracted, **kwargs) -> None:
+        if create and extracted:
+            self.entries.set(extracted)
+
+
 class MatchFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = models.Match
@@ -60,6 +157,7 @@ class MatchFactory(factory.django.DjangoModelFactory):
     stage = factory.SubFactory(StageFactory)
     entry_a = factory.SubFactory(EntryFactory, category=factory.SelfAttribute("..stage.category"))
     entry_b = factory.SubFactory(EntryFactory, category=factory.SelfAttribute("..stage.category"))
+    best_of = factory.SelfAttribute("stage.best_of")
 
 
 class GameFactory(factory.django.DjangoModelFactory):
@@ -68,3 +166,133 @@ class GameFactory(factory.django.DjangoModelFactory):
 
     match = factory.SubFactory(MatchFactory)
     number = 1
+
+
+class RoundFactory(factory.django.DjangoModelFactory):
+    """An official round: a 2-0 round for entry A unless told otherwise (2-1-0 scoring)."""
+
+    class Meta:
+        model = models.Round
+
+    game = factory.SubFactory(GameFactory)
+    number = 1
+    points_a = 2
+    points_b = 0
+    discs_per_side = factory.LazyAttribute(lambda r: r.game.match.stage.category.discs_per_side)
+
+
+# --- scoring ---------------------------------------------------------------------------------
+
+
+class ScoreCardFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ScoreCard
+
+    stage = factory.SubFactory(StageFactory)
+    entry = factory.SubFactory(EntryFactory, category=factory.SelfAttribute("..stage.category"))
+
+
+class CardRowFactory(factory.django.DjangoModelFactory):
+    """A filled row of a game the card's entry plays as entry A (a won game, ``WIN_ROUNDS``)."""
+
+    class Meta:
+        model = CardRow
+
+    card = factory.SubFactory(ScoreCardFactory)
+    game = factory.SubFactory(
+        GameFactory,
+        match__stage=factory.SelfAttribute("...card.stage"),
+        match__entry_a=factory.SelfAttribute("...card.entry"),
+    )
+    rounds = factory.LazyFunction(lambda: [dict(r) for r in WIN_ROUNDS])
+
+
+class ShootOutFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ShootOut
+
+    stage = factory.SubFactory(StageFactory, kind=models.Stage.Kind.SHOOTOUT, name="Shoot-out")
+    order = factory.Sequence(lambda n: n + 1)
+
+
+class ShootOutScoreFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ShootOutScore
+
+    shootout = factory.SubFactory(ShootOutFactory)
+    entry = factory.SubFactory(
+        EntryFactory, category=factory.SelfAttribute("..shootout.stage.category")
+    )
+    twenties = 6
+
+
+# --- simulation ------------------------------------------------------------------------------
+
+
+class SimulationUserFactory(UserFactory):
+    class Meta:
+        model = sim.SimulationUser
+
+    username = factory.Sequence(lambda n: f"sim-{n}")
+
+
+class EntryProfileFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = sim.EntryProfile
+
+    entry = factory.SubFactory(EntryFactory)
+    players = factory.LazyFunction(lambda: ["competitive"])
+
+
+class SimulatedGameFactory(factory.django.DjangoModelFactory):
+    """A simulated game's stored record (an empty one unless ``record`` is given)."""
+
+    class Meta:
+        model = sim.SimulatedGame
+        exclude = ("data",)
+
+    game = factory.SubFactory(GameFactory, simulated=True)
+    data = factory.LazyFunction(lambda: dict(EMPTY_RECORD))
+    record = factory.LazyAttribute(lambda g: compress_record(g.data))
+    raw_size = factory.LazyAttribute(lambda g: encode_record(g.data)[1])
+    seed = 1
+    shots = 0
+    rounds = 0
+    tied_rounds = 0
+    twenties_a = 0
+    twenties_b = 0
+    open20_attempts_a = 0
+    open20_attempts_b = 0
+    open20_made_a = 0
+    open20_made_b = 0
+
+
+class MatchPreviewFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = sim.MatchPreview
+
+    match = factory.SubFactory(MatchFactory)
+    games = 20
+    players = factory.LazyFunction(lambda: {"a": ["competitive"], "b": ["competitive"]})
+
+
+class AutoPlayFactory(factory.django.DjangoModelFactory):
+    """Auto-play of the rest of a category."""
+
+    class Meta:
+        model = sim.AutoPlay
+
+    category = factory.SubFactory(CategoryFactory)
+    tournament = factory.SelfAttribute("category.tournament")
+    scope = sim.AutoPlay.Scope.CATEGORY
+
+
+class DryRunFactory(factory.django.DjangoModelFactory):
+    """A queued dry run of a preset (no source tournament, nothing played yet)."""
+
+    class Meta:
+        model = sim.DryRun
+
+    preset = "club"
+    entries = 8
+    boards = 2

@@ -13,7 +13,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.urls import reverse
 
 from scoring.models import CardRow
-from scoring.services.scorecards import card_for, fill_row, validate_row
+from scoring.scorecards.services import card_for, fill_row, validate_row
 from tests.factories import EntryFactory, PlayerFactory, StageFactory
 from tournaments.models import Game, Match, TournamentRole
 

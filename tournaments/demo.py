@@ -11,10 +11,11 @@ from datetime import date
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from scoring.engine import round_data
+from scoring.progression.services import CutLineTieError, advance, record_shootout
+from scoring.results.services import record_game
 from tournaments.models import Board, Category, Entry, Player, Stage, Tournament, TournamentRole
 from tournaments.services.draws import draw_preliminary
-from tournaments.services.results import RoundInput, record_game
-from tournaments.services.stages import CutLineTieError, advance, record_shootout
 
 DEMO_SLUG = "demo-club-open"
 
@@ -34,13 +35,13 @@ PLAYERS = [
 ]
 
 
-def demo_round(rng: random.Random, skill_a: float, skill_b: float, discs: int) -> RoundInput:
+def demo_round(rng: random.Random, skill_a: float, skill_b: float, discs: int) -> dict:
     """One plausible round: 20s by skill, the rest of the board in multiples of 5."""
     tw_a = sum(rng.random() < skill_a * 0.2 for _ in range(discs))
     tw_b = sum(rng.random() < skill_b * 0.2 for _ in range(discs))
     rest_a = 5 * rng.randint(0, 6) if rng.random() < skill_a else 0
     rest_b = 5 * rng.randint(0, 6) if rng.random() < skill_b else 0
-    return RoundInput(twenties=(tw_a, tw_b), score=(20 * tw_a + rest_a, 20 * tw_b + rest_b))
+    return round_data(twenties=(tw_a, tw_b), score=(20 * tw_a + rest_a, 20 * tw_b + rest_b))
 
 
 @transaction.atomic

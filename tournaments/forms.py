@@ -1,7 +1,11 @@
 """Forms of the organizer pages. They check the shape of the input; the services check the
-rules that need the database (free ID numbers, one team per player and category...)."""
+rules (free ID numbers and web addresses, one team per player and category, a last day after the
+first...), the same for the pages and the API, and the views show their refusals on the form."""
+
+from typing import Any
 
 from django import forms
+from django.db import models
 from django.utils.text import slugify
 
 from tournaments.models import Category, Player, Stage, Tournament
@@ -16,30 +20,65 @@ STEP_LABELS = {
     "twenties-among-tied": "20s among the tied",
     "twenties-all-games": "20s in all games",
     "shoot-out": "Shoot-out",
+    "buchholz": "Buchholz (opponents' points)",
+    "game-points": "Game points (board totals)",
 }
 
-#: The tiebreak chains on offer: the stage kind's WCC default, each WCC chain by name, or a
-#: custom order of steps.
+#: The tiebreak chains on offer: the stage kind's default, each named chain (the WCC's two and
+#: the Swiss one), or a custom order of steps.
 TIEBREAK_CHOICES = [
-    ("default", "WCC default for the stage's kind"),
+    ("default", "Default for the stage's kind (WCC; a Swiss ranks by Buchholz first)"),
     ("preliminary", "WCC preliminary: 20s, then shoot-out"),
     (
         "round-robin",
         "WCC round robin: head-to-head, 20s among the tied, 20s in all games, shoot-out",
     ),
+    ("swiss", "Swiss: Buchholz, 20s, then shoot-out"),
     ("custom", "Custom order (steps below)"),
 ]
 NAMED_CHAINS = {
     "preliminary": Stage.DEFAULT_CHAINS[Stage.Kind.PRELIMINARY],
     "round-robin": Stage.DEFAULT_CHAINS[Stage.Kind.ROUND_ROBIN],
+    "swiss": Stage.DEFAULT_CHAINS[Stage.Kind.SWISS],
 }
 CUSTOM_STEPS = 5
 #: The longest match on offer: WCC finals are best of 3; clubs sometimes play best of 5 or 7.
 BEST_OF_MAX = 15
 
 
-class TournamentForm(forms.ModelForm):
+class ModelFieldsForm(forms.Form):
+    """A plain form with the fields of a model (labels, help, bounds) and none of the model's
+    own validation: the service the view calls runs the model's checks and constraints, once,
+    with the words the API gives too. Fields declared on the form replace the model's."""
+
+    model: type[models.Model]
+    model_fields: list[str] = []
+    widgets: dict[str, forms.Widget] = {}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        made = forms.fields_for_model(self.model, fields=self.model_fields, widgets=self.widgets)
+        made.update(self.fields)
+        self.fields = made
+
+
+class TournamentForm(ModelFieldsForm):
     """Creating a tournament; the web address is made from the name when left blank."""
+
+    model = Tournament
+    model_fields = [
+        "name",
+        "slug",
+        "venue",
+        "starts_on",
+        "ends_on",
+        "game_minutes",
+        "count_validated_cards",
+    ]
+    widgets = {
+        "starts_on": forms.DateInput(attrs={"type": "date"}),
+        "ends_on": forms.DateInput(attrs={"type": "date"}),
+    }
 
     slug = forms.SlugField(
         required=False,
@@ -48,36 +87,11 @@ class TournamentForm(forms.ModelForm):
         help_text="Letters, digits and dashes; made from the name when left blank.",
     )
 
-    class Meta:
-        model = Tournament
-        fields = [
-            "name",
-            "slug",
-            "venue",
-            "starts_on",
-            "ends_on",
-            "game_minutes",
-            "count_validated_cards",
-        ]
-        widgets = {
-            "starts_on": forms.DateInput(attrs={"type": "date"}),
-            "ends_on": forms.DateInput(attrs={"type": "date"}),
-        }
-
     def clean_slug(self) -> str:
         slug = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))
         if not slug:
             raise forms.ValidationError("Give a web address: letters, digits and dashes.")
-        if Tournament.objects.filter(slug=slug).exists():
-            raise forms.ValidationError(f"The web address {slug!r} is taken; choose another.")
         return slug
-
-    def clean(self):
-        data = super().clean()
-        starts, ends = data.get("starts_on"), data.get("ends_on")
-        if starts and ends and ends < starts:
-            self.add_error("ends_on", "The last day cannot be before the first.")
-        return data
 
 
 class PresetCategoriesForm(forms.Form):
@@ -95,32 +109,21 @@ class PresetCategoriesForm(forms.Form):
     )
 
 
-class CategoryForm(forms.ModelForm):
-    class Meta:
-        model = Category
-        fields = [
-            "name",
-            "kind",
-            "discipline",
-            "discs_per_player",
-            "rounds_per_game",
-            "scoring_system",
-            "target_points",
-        ]
-        widgets = {
-            "discs_per_player": forms.NumberInput(attrs={"min": 1, "max": 12}),
-            "rounds_per_game": forms.NumberInput(attrs={"min": 1}),
-        }
-
-    def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.instance.tournament = tournament
-
-    def clean_name(self) -> str:
-        name = self.cleaned_data["name"].strip()
-        if self.instance.tournament.categories.filter(name__iexact=name).exists():
-            raise forms.ValidationError(f"The tournament already has a category named {name}.")
-        return name
+class CategoryForm(ModelFieldsForm):
+    model = Category
+    model_fields = [
+        "name",
+        "kind",
+        "discipline",
+        "discs_per_player",
+        "rounds_per_game",
+        "scoring_system",
+        "target_points",
+    ]
+    widgets = {
+        "discs_per_player": forms.NumberInput(attrs={"min": 1, "max": 12}),
+        "rounds_per_game": forms.NumberInput(attrs={"min": 1}),
+    }
 
 
 class PlayerForm(forms.Form):
@@ -198,13 +201,6 @@ class TeamForm(forms.Form):
         for name in ("player_one", "player_two"):
             self.fields[name].queryset = players
             self.fields[name].label_from_instance = lambda p: f"{p.number} · {p.full_name}"
-
-    def clean(self):
-        data = super().clean()
-        one, two = data.get("player_one"), data.get("player_two")
-        if one is not None and one == two:
-            self.add_error("player_two", "A team needs two different players.")
-        return data
 
 
 STAGE_FIELDS = [

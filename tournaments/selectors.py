@@ -1,8 +1,16 @@
-"""Reads for the tournament pages."""
+"""Reads of a tournament's structure: its categories and stages, their pools and seedings, the
+matches drawn, a knockout as drawn. Nothing here knows results: what a match's games add up to
+is read by ``scoring.results``, which builds on these."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 from django.db.models import F, Prefetch, QuerySet
 
-from tournaments.models import Category, Stage, Tournament
+from tournaments import formats
+from tournaments.models import Category, Entry, Match, Pool, Stage, Tournament
 
 
 def featured_tournament() -> Tournament | None:
@@ -20,3 +28,177 @@ def tournament_categories(tournament: Tournament) -> QuerySet[Category]:
     return tournament.categories.prefetch_related(
         Prefetch("stages", queryset=Stage.objects.order_by("order"))
     )
+
+
+# --- stage structure: pools, seedings, the order of stages ------------------------------------
+
+#: Pool names that carry a knockout's seeding (entrants in seed order); the second also records
+#: that a match for third place is played. See ``tournaments.services.draws.draw_knockout``.
+BRACKET_POOL = "bracket"
+#: The pool that holds a Swiss or preliminary field seeded by ``advance``.
+FIELD_POOL = "field"
+SEEDING_POOLS = (BRACKET_POOL, FIELD_POOL)
+
+ENTRY_RELATED = ("player", "team__player_one", "team__player_two")
+MATCH_RELATED = (
+    "stage__category",
+    "pool",
+    "board",
+    *(f"entry_a__{name}" for name in ENTRY_RELATED),
+    *(f"entry_b__{name}" for name in ENTRY_RELATED),
+)
+
+
+def stage_matches(stage: Stage) -> list[Match]:
+    """Every match of the stage with what the pages print (one query)."""
+    return list(
+        Match.objects.filter(stage=stage)
+        .select_related(*MATCH_RELATED)
+        .order_by("round_of_play", "board__number", "bracket_slot", "id")
+    )
+
+
+def seeded_entries(stage: Stage) -> list[Entry]:
+    """The entries seeded into the stage, best first, in the order they were put in its pools
+    (pools in name order; one query)."""
+    through = Pool.entries.through.objects.filter(pool__stage=stage)
+    rows = through.select_related(*(f"entry__{name}" for name in ENTRY_RELATED)).order_by(
+        "pool__name", "id"
+    )
+    return [row.entry for row in rows]
+
+
+def previous_stage(stage: Stage) -> Stage | None:
+    """The stage played before this one (shoot-outs are not played stages)."""
+    return (
+        Stage.objects.filter(category_id=stage.category_id, order__lt=stage.order)
+        .exclude(kind=Stage.Kind.SHOOTOUT)
+        .order_by("-order")
+        .first()
+    )
+
+
+def next_stage(stage: Stage) -> Stage | None:
+    """The stage that the entries advancing from this one go on to."""
+    return (
+        Stage.objects.filter(category_id=stage.category_id, order__gt=stage.order)
+        .exclude(kind=Stage.Kind.SHOOTOUT)
+        .order_by("order")
+        .first()
+    )
+
+
+def shootout_source(stage: Stage) -> Stage:
+    """The stage whose tie a shoot-out settles: the stage itself, or for a shoot-out stage the
+    stage played before it."""
+    if stage.kind != Stage.Kind.SHOOTOUT:
+        return stage
+    source = previous_stage(stage)
+    if source is None:
+        raise ValueError(f"{stage} settles no stage's tie.")
+    return source
+
+
+def play_pools(stage: Stage) -> list[Pool]:
+    """The pools the stage is played in (not the pools that only hold a seeding)."""
+    return [p for p in stage.pools.all() if p.name not in SEEDING_POOLS]
+
+
+def stage_rounds(stage: Stage) -> list[int]:
+    """The rounds of play drawn so far (one query)."""
+    return sorted(set(Match.objects.filter(stage=stage).values_list("round_of_play", flat=True)))
+
+
+def tournament_stages(tournament: Tournament) -> list[Stage]:
+    """Stages of the tournament with their category, in category and play order (one query)."""
+    return list(
+        Stage.objects.filter(category__tournament=tournament)
+        .select_related("category")
+        .order_by("category__name", "order")
+    )
+
+
+def stage_for_page(slug: str, stage_id: int) -> Stage | None:
+    """The stage if it belongs to the tournament named in the URL (one query)."""
+    return (
+        Stage.objects.select_related("category__tournament")
+        .filter(pk=stage_id, category__tournament__slug=slug)
+        .first()
+    )
+
+
+# --- a knockout as drawn ------------------------------------------------------------------------
+
+
+@dataclass
+class KnockoutDraw:
+    """A knockout as drawn: the bracket (entries by id) with the winners given applied, the
+    stored matches by bracket slot, the entries by id, the seed labels."""
+
+    bracket: formats.Bracket
+    entries: dict[str, Entry]
+    matches: dict[str, Match]
+    labels: dict[str, str]
+    third_place: bool
+
+
+def knockout_draw(stage: Stage) -> KnockoutDraw | None:
+    """The knockout rebuilt from its seeding, no result applied yet; None before the draw (four
+    queries).
+
+    The seeding is kept in the stage's bracket pool, in seed order; the bracket follows from it
+    by ``formats.single_elimination``. When the previous stage was played in pools the seeds are
+    labelled by place and pool ("1A", "2B"), as on the WCC draw sheet; otherwise by seed number.
+    """
+    if not Pool.objects.filter(stage=stage, name=BRACKET_POOL).exists():
+        return None
+    seeds = seeded_entries(stage)
+    entries = {str(e.id): e for e in seeds}
+    labels = _crossover_labels(stage, [str(e.id) for e in seeds])
+    bracket = formats.single_elimination(
+        list(entries), best_of=stage.best_of, third_place=stage.third_place, labels=labels or None
+    )
+    matches = {m.bracket_slot: m for m in stage_matches(stage) if m.bracket_slot}
+    if not labels:
+        labels = {str(e.id): str(number) for number, e in enumerate(seeds, start=1)}
+    return KnockoutDraw(bracket, entries, matches, labels, stage.third_place)
+
+
+def with_winners(draw: KnockoutDraw, winners: Mapping[str, str]) -> KnockoutDraw:
+    """The draw with ``winners`` (bracket slot -> winning entry id) applied round by round.
+
+    Only results whose entries match the bracket count: a corrected earlier result may have
+    changed who should be playing, and a stored match whose entries differ from the bracket's
+    belongs to a pairing that no longer stands (the draw services report such a conflict).
+    """
+    bracket = draw.bracket
+    applied: dict[str, str] = {}
+    for rnd in bracket.rounds:
+        bracket = formats.advance(bracket, applied)
+        for planned in (bracket.match(m.id) for m in rnd):
+            stored = draw.matches.get(planned.id)
+            if planned.id not in winners or stored is None:
+                continue
+            if {str(stored.entry_a_id), str(stored.entry_b_id)} == set(planned.entries):
+                applied[planned.id] = winners[planned.id]
+    return replace(draw, bracket=formats.advance(bracket, applied))
+
+
+def _crossover_labels(stage: Stage, seeds: list[str]) -> dict[str, str]:
+    """Seed labels such as 1A, 1B, 2A when the stage was seeded from two or more pools."""
+    before = previous_stage(stage)
+    if before is None or before.kind != Stage.Kind.ROUND_ROBIN:
+        return {}
+    pool_of = {
+        str(entry_id): name
+        for entry_id, name in Pool.entries.through.objects.filter(pool__stage=before).values_list(
+            "entry_id", "pool__name"
+        )
+    }
+    names = sorted(set(pool_of.values()))
+    if len(names) < 2 or any(seed not in pool_of for seed in seeds):
+        return {}
+    # Seeded by place then pool (1A, 1B, 2A, 2B ...); any other seeding keeps plain numbers.
+    if any(pool_of[seed] != names[i % len(names)] for i, seed in enumerate(seeds)):
+        return {}
+    return {seed: f"{i // len(names) + 1}{pool_of[seed]}" for i, seed in enumerate(seeds)}

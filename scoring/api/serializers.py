@@ -149,8 +149,9 @@ class FillRowSerializer(serializers.Serializer):
         min_value=0,
         required=False,
         allow_null=True,
-        help_text="The row's version as you read it; leave out for a new row. A row saved by "
-        "someone else since then is refused with 409.",
+        help_text="The row's version as you read it (GET shows it): required when the game has "
+        "a row on the card already, left out (or 0) for a new row. A row saved by someone else "
+        "since then is refused with 409.",
     )
     referee_initials = serializers.CharField(
         max_length=5,
@@ -167,7 +168,14 @@ class ValidateRowSerializer(serializers.Serializer):
     )
     initials = serializers.CharField(max_length=5, help_text="The opponent's initials.")
     version = serializers.IntegerField(
-        min_value=0, help_text="The row's version as the opponent read it."
+        min_value=0,
+        help_text="The row's version as the opponent read it (GET shows it).",
+        error_messages={
+            "required": "`version` is required: send the row's version as you read it (GET "
+            "shows it), so that you sign the rounds you have seen.",
+            "null": "`version` is required: send the row's version as you read it (GET shows "
+            "it), so that you sign the rounds you have seen.",
+        },
     )
 
 

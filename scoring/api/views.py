@@ -1,4 +1,4 @@
-"""Scorecard endpoints: the WCC card workflow as actions over ``scoring.services.scorecards``.
+"""Scorecard endpoints: the WCC card workflow as actions over ``scoring.scorecards.services``.
 
 The views only parse the request and call the service; the service checks the permission (the
 card's players fill, the opponent validates, the scoring table verifies and voids, the head
@@ -31,8 +31,8 @@ from scoring.api.serializers import (
     VoidCardSerializer,
 )
 from scoring.models import CardRow, ScoreCard
-from scoring.selectors import stage_standings
-from scoring.services import scorecards
+from scoring.scorecards import services as scorecards
+from scoring.standings.selectors import stage_standings
 from tournaments.api.errors import Conflict, ServiceErrorsMixin
 from tournaments.api.serializers import GameSerializer
 from tournaments.models import Game, Stage
@@ -68,6 +68,30 @@ def parse(serializer_class: type[serializers.Serializer], request: Request) -> d
     serializer = serializer_class(data=request.data, context={"request": request})
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+def version_to_send(card: ScoreCard, game: Game, version: int | None) -> int:
+    """The version the fill is checked against: the one the client read.
+
+    The card page always sends the version of the row it shows (0 before the row exists), so a
+    change never lands on a row its author has not seen; the API asks the same. Left out for a
+    game that has no row on the card yet, it is 0: should someone save that row first, the
+    service refuses the fill as stale (409) instead of overwriting the row unseen.
+    """
+    if version is not None:
+        return version
+    row = CardRow.objects.filter(card=card, game=game).values_list("pk", flat=True).first()
+    if row is not None:
+        raise exceptions.ValidationError(
+            {
+                "version": [
+                    f"`version` is required: this game already has a row on the card; send the "
+                    f"version you read (GET /api/card-rows/{row}/ shows it), so that no change "
+                    "is saved over one you have not seen."
+                ]
+            }
+        )
+    return 0
 
 
 def card_queryset(cards: QuerySet[ScoreCard]) -> QuerySet[ScoreCard]:
@@ -121,7 +145,8 @@ class ScoreCardViewSet(
     @extend_schema(
         summary="Fill or correct a row",
         description="Write the card's row for a game: the card's players before validation; "
-        "afterwards a referee, with their initials. Send the version you read.",
+        "afterwards a referee, with their initials. Changing a row needs the version you read "
+        "(400 without it, 409 when someone saved the row since).",
         request=FillRowSerializer,
         responses={
             200: CardRowSerializer,
@@ -138,7 +163,7 @@ class ScoreCardViewSet(
             game=data["game"],
             rounds=data["rounds"],
             user=request.user,
-            version=data.get("version"),
+            version=version_to_send(card, data["game"], data.get("version")),
             referee_initials=data["referee_initials"],
         )
         created = row.version == 1

@@ -4,9 +4,27 @@ Nothing here imports Django; the scoring app translates its models to these plai
 """
 
 from .errors import EngineInputError
-from .games import GAME_ROUNDS, Game, check_game, game_is_over, needs_fifth_round
+from .games import GAME_ROUNDS, Game, check_game
 from .io import StandingsInput, format_standings, parse_standings_input, standings_to_dict
-from .matches import MatchResult, match_result
+from .judge import (
+    GameRules,
+    GameVerdict,
+    MatchVerdict,
+    RoundData,
+    check_complete,
+    judge_game,
+    judge_match,
+    judge_points,
+    judge_row,
+    mirror,
+    paper_round_lines,
+    read_rounds,
+    round_data,
+    round_from_data,
+    round_lines,
+    round_to_data,
+    wins_needed,
+)
 from .rounds import DEFAULT_DISCS, Round, check_round, points_from_score
 from .shootouts import SHOTS_PER_ENTRY, Shootout
 from .standings import StandingRow, Standings, compute_standings
@@ -24,25 +42,38 @@ __all__ = [
     "Credit",
     "EngineInputError",
     "Game",
+    "GameRules",
     "GameState",
-    "MatchResult",
+    "GameVerdict",
+    "MatchVerdict",
     "Round",
+    "RoundData",
     "ScoringSystem",
     "Shootout",
     "StandingRow",
     "Standings",
     "StandingsInput",
     "TiebreakStep",
+    "check_complete",
     "check_game",
     "check_round",
     "compute_standings",
     "format_standings",
-    "game_is_over",
     "get_system",
-    "match_result",
-    "needs_fifth_round",
+    "judge_game",
+    "judge_match",
+    "judge_points",
+    "judge_row",
+    "mirror",
+    "paper_round_lines",
     "parse_standings_input",
     "points_from_score",
+    "read_rounds",
     "resolve_chain",
+    "round_data",
+    "round_from_data",
+    "round_lines",
+    "round_to_data",
     "standings_to_dict",
+    "wins_needed",
 ]

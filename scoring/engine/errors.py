@@ -11,9 +11,15 @@ class EngineInputError(ValueError):
     entries) and the round where the engine knows them, so a scorekeeper can find the scorecard.
     """
 
+    def __init__(self, message: str, *, round: int | None = None) -> None:
+        super().__init__(message)
+        #: The 1-based number of the round at fault, when one round is: the pages mark that
+        #: round's line from it instead of reading the message.
+        self.round = round
+
     def within(self, context: str) -> EngineInputError:
         """Return the same complaint prefixed with where it happened, e.g. ``game 2 (A v B)``."""
-        return EngineInputError(f"{context}: {self}")
+        return EngineInputError(f"{context}: {self}", round=self.round)
 
 
 def show(value: object) -> str:

@@ -16,8 +16,8 @@ class Game:
     """A game between entries ``a`` and ``b`` (a player in singles, a team in doubles).
 
     Each round lists side ``a`` first. A game may hold fewer rounds than a full game while it is
-    being played, or a 5th round when it was a championship game tied after 4 (see
-    :func:`needs_fifth_round`).
+    being played, or a 5th round (and more) when it was a championship game tied after 4; when it
+    is over and who won under its rules is for :mod:`.judge` to say.
     """
 
     a: str
@@ -41,7 +41,10 @@ class Game:
 
     @property
     def winner(self) -> str | None:
-        """The entry with more points, or None while level (a drawn game, or one still going)."""
+        """The entry with more points, or None while level (a drawn game, or one still going).
+
+        Whether the game is over is not this property's business: ask :func:`.judge.judge_game`.
+        """
         a, b = self.points
         if a == b:
             return None
@@ -72,26 +75,3 @@ def check_game(game: Game, number: int, discs: int | None = None) -> None:
                 check_round(round_, discs)
             except EngineInputError as error:
                 raise error.within(f"game {number} ({game.label}), round {index}") from None
-
-
-def needs_fifth_round(game: Game, playoff: bool = True) -> bool:
-    """Whether the game must go on to a 5th round.
-
-    WCC Scoring: "If after 4 rounds (a game) the player's scores are tied, a 5th round will be
-    played as a winner has to be determined in these games" — in a championship (playoff) game
-    only; elsewhere a game tied after 4 rounds stays a draw (NCA 2b: a game is 4 rounds).
-    """
-    return playoff and len(game.rounds) == GAME_ROUNDS and game.winner is None
-
-
-def game_is_over(game: Game, playoff: bool = False) -> bool:
-    """Whether no more rounds are to be played in this game.
-
-    A game is over after its 4 rounds (NCA 2b), except that a championship game tied after them
-    plays on (WCC Scoring: "a winner has to be determined"). The rules name only a 5th round; if
-    that is tied too, the same sentence means another deciding round, so a tied playoff game is
-    never over.
-    """
-    if len(game.rounds) < GAME_ROUNDS:
-        return False
-    return not playoff or game.winner is not None

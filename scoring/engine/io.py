@@ -110,7 +110,8 @@ def parse_standings_input(data: Any) -> StandingsInput:
         raise EngineInputError("give either 'method' or 'chain', not both")
     if "method" not in data and "chain" not in data:
         raise EngineInputError(
-            "the input is missing 'method' (\"preliminary\" or \"round-robin\") or a 'chain'"
+            'the input is missing \'method\' ("preliminary", "round-robin" or "swiss") '
+            "or a 'chain'"
         )
     chain = (
         resolve_chain(chain=_list(data["chain"], "'chain'"))

@@ -29,6 +29,13 @@ TIME_EXPIRED = (0, 0)
 
 Pair = tuple[int, int]
 
+#: How a round's board scores become its points. NCA 2a iv (and the family rulebook's match-play
+#: rule): 2 to the higher score, 1 each for a tie. Family rulebook Scoring 5: the winner adds the
+#: difference of the scores, the other side 0, a tie gives nothing.
+TWO_ONE_ZERO = "2-1-0"
+DIFFERENCE = "difference"
+ROUND_SCORINGS = (TWO_ONE_ZERO, DIFFERENCE)
+
 
 def _is_whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
@@ -64,6 +71,17 @@ def points_from_score(score: Pair) -> Pair:
     return (1, 1)
 
 
+def difference_points(score: Pair) -> Pair:
+    """Family rulebook Scoring 5: "Only the difference between the higher and lower scores is
+    added to the score of the winning player/partnership, with the second place ... scoring 0 for
+    that round. In the event of a tie, neither ... adds to their scores for that round." """
+    a, b = score
+    return (a - b, 0) if a >= b else (0, b - a)
+
+
+_POINTS_FROM_SCORE = {TWO_ONE_ZERO: points_from_score, DIFFERENCE: difference_points}
+
+
 def _check_score(score: Pair, twenties: Pair) -> None:
     for value in score:
         if value < 0 or value % DISC_VALUE_STEP:
@@ -86,13 +104,21 @@ class Round:
     ``points`` are the round points (2-0, 1-1, 0-2, or 0-0 when time expired before a disc was
     shot), ``twenties`` the 20s each side sank (tiebreak material), ``score`` the board totals
     including the 20s when the scorecard has them. Lists are accepted and stored as tuples.
+
+    ``scoring`` says how the points follow from the board: ``"2-1-0"`` (NCA, match play) or
+    ``"difference"`` (the family rulebook's game to 100), where the points are the difference of
+    the board scores, so those must be known unless time expired.
     """
 
     points: Pair
     twenties: Pair
     score: Pair | None = None
+    scoring: str = TWO_ONE_ZERO
 
     def __post_init__(self) -> None:
+        if self.scoring != TWO_ONE_ZERO:
+            self._check_other_scoring()
+            return
         twenties = as_pair(self.twenties, "20s")
         if twenties[0] < 0 or twenties[1] < 0:
             raise EngineInputError(f"20s {show(twenties)} cannot be negative")
@@ -123,20 +149,65 @@ class Round:
         if twenties is not self.twenties:
             object.__setattr__(self, "twenties", twenties)
 
-    @classmethod
-    def from_score(cls, score: Pair, twenties: Pair) -> Round:
-        """Build a round from the board totals (20s included); the points follow from them."""
-        pair = as_pair(score, "board score")
-        return cls(points=points_from_score(pair), twenties=twenties, score=pair)
+    def _check_other_scoring(self) -> None:
+        if self.scoring not in _POINTS_FROM_SCORE:
+            known = ", ".join(ROUND_SCORINGS)
+            raise EngineInputError(f"unknown round scoring {self.scoring!r}; known: {known}")
+        twenties = as_pair(self.twenties, "20s")
+        if twenties[0] < 0 or twenties[1] < 0:
+            raise EngineInputError(f"20s {show(twenties)} cannot be negative")
+        points = as_pair(self.points, "points")
+        object.__setattr__(self, "twenties", twenties)
+        object.__setattr__(self, "points", points)
+        if self.score is None:
+            if points != TIME_EXPIRED or twenties != (0, 0):
+                raise EngineInputError(
+                    "this game is scored by the difference of the board scores, so give both "
+                    "board scores (or mark the round as one that time ran out on)"
+                )
+            return
+        score = as_pair(self.score, "board score")
+        _check_score(score, twenties)
+        object.__setattr__(self, "score", score)
+        expected = _POINTS_FROM_SCORE[self.scoring](score)
+        if points != expected:
+            raise EngineInputError(
+                f"points {show(points)} do not follow from board score {show(score)}, "
+                f"which gives {show(expected)}"
+            )
 
     @classmethod
-    def time_expired(cls) -> Round:
+    def from_score(cls, score: Pair, twenties: Pair, scoring: str = TWO_ONE_ZERO) -> Round:
+        """Build a round from the board totals (20s included); the points follow from them."""
+        pair = as_pair(score, "board score")
+        if scoring not in _POINTS_FROM_SCORE:
+            known = ", ".join(ROUND_SCORINGS)
+            raise EngineInputError(f"unknown round scoring {scoring!r}; known: {known}")
+        points = _POINTS_FROM_SCORE[scoring](pair)
+        return cls(points=points, twenties=twenties, score=pair, scoring=scoring)
+
+    @classmethod
+    def time_expired(cls, scoring: str = TWO_ONE_ZERO) -> Round:
         """A round time ran out on before a disc was shot.
 
         WCC Tournament Scoring Information: "For any round where no discs are shot before time
         expires, both teams will record a zero for that round."
         """
-        return cls(points=TIME_EXPIRED, twenties=(0, 0))
+        return cls(points=TIME_EXPIRED, twenties=(0, 0), scoring=scoring)
+
+    @property
+    def is_time_expired(self) -> bool:
+        """No disc was shot before time ran out: 0-0 with no 20s and no board scores."""
+        return self.points == TIME_EXPIRED and self.score is None and self.twenties == (0, 0)
+
+    def mirrored(self) -> Round:
+        """The same round seen from the other side of the board."""
+        return Round(
+            points=(self.points[1], self.points[0]),
+            twenties=(self.twenties[1], self.twenties[0]),
+            score=(self.score[1], self.score[0]) if self.score is not None else None,
+            scoring=self.scoring,
+        )
 
 
 def check_round(round_: Round, discs: int = DEFAULT_DISCS) -> None:

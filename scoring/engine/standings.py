@@ -149,11 +149,13 @@ def compute_standings(
 
     Points first (WCC Scoring: round points 2-1-0 added over the games), then the tiebreak chain:
     ``chain`` (a list of step names from :data:`.tiebreaks.STEPS`) when given, otherwise the
-    chain of ``method``: ``"preliminary"`` (20s, then a shoot-out) or ``"round-robin"``
-    (head-to-head, 20s among the tied, 20s in all games, shoot-out). ``shootouts`` are applied in
-    the order they were shot. ``entries`` adds entries that have no game yet (they show zeros).
-    ``discs`` (per side) also checks each round's 20s and board scores against that many discs.
-    ``credits`` adds byes (games, points, 20s awarded without play) to the entries' totals.
+    chain of ``method``: ``"preliminary"`` (20s, then a shoot-out), ``"round-robin"``
+    (head-to-head, 20s among the tied, 20s in all games, shoot-out) or ``"swiss"`` (Buchholz,
+    20s, shoot-out). ``shootouts`` are applied in the order they were shot. ``entries`` adds
+    entries that have no game yet (they show zeros). ``discs`` (per side) also checks each
+    round's 20s and board scores against that many discs. ``credits`` adds byes (games, points,
+    20s awarded without play) to the entries' totals; the Buchholz counts each bye as
+    :func:`.tiebreaks.buchholz` says.
 
     Entries still tied after every step share a rank (1, 2, 3, 3, 5), are listed by name within
     it, and appear as a group in ``shootouts_required``.

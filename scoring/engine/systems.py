@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .errors import EngineInputError, show
 from .games import GAME_ROUNDS
-from .rounds import DISC_VALUE_STEP
+from .rounds import DIFFERENCE, DISC_VALUE_STEP, TWO_ONE_ZERO, difference_points
 
 Scores = Sequence[int] | None
 
@@ -45,6 +45,10 @@ class ScoringSystem(ABC):
 
     name: str = ""
     sides: int = 2
+    #: How a round's board scores become its points (see :class:`.rounds.Round`).
+    round_scoring: str = TWO_ONE_ZERO
+    #: Whether a game can end level (only a fixed-length game outside a championship can).
+    fixed_length: bool = False
 
     @abstractmethod
     def round_points(self, scores: Sequence[int]) -> tuple[int, ...]:
@@ -56,22 +60,34 @@ class ScoringSystem(ABC):
 
     def play(self, rounds: Sequence[Scores]) -> GameState:
         """Score the rounds played so far; a round played after the game was over is an error."""
+        points = [
+            (0,) * self.sides if scores is None else self._points(scores, number)
+            for number, scores in enumerate(rounds, 1)
+        ]
+        return self.tally(points)
+
+    def tally(self, round_points: Sequence[Sequence[int]]) -> GameState:
+        """Where a game stands from the points each round gave (already scored by this system).
+
+        A round played after the game was over is an error naming that round.
+        """
         totals = (0,) * self.sides
         history = [totals]
-        per_round: list[tuple[int, ...]] = []
         over, winner = self.status(history)
-        for number, scores in enumerate(rounds, 1):
+        for number, points in enumerate(round_points, 1):
             if over:
                 raise EngineInputError(
-                    f"{self.name}: round {number} was played after the game was over "
-                    f"(after round {number - 1})"
+                    f"round {number} is one too many: the game was over after round {number - 1}",
+                    round=number,
                 )
-            points = (0,) * self.sides if scores is None else self._points(scores, number)
-            per_round.append(points)
             totals = tuple(t + p for t, p in zip(totals, points, strict=True))
             history.append(totals)
             over, winner = self.status(history)
-        return GameState(tuple(per_round), totals, over, winner)
+        return GameState(tuple(tuple(p) for p in round_points), totals, over, winner)
+
+    def fewest_rounds(self) -> int:
+        """The fewest rounds a game of this system can take (the lines a card needs at least)."""
+        return 1
 
     def _points(self, scores: Sequence[int], number: int) -> tuple[int, ...]:
         if len(scores) != self.sides or any(
@@ -104,8 +120,14 @@ class Nca(ScoringSystem):
     name = "nca"
 
     def __init__(self, rounds: int = GAME_ROUNDS, playoff: bool = False) -> None:
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+            raise EngineInputError(f"nca: rounds per game must be at least 1, not {rounds!r}")
         self.rounds = rounds
         self.playoff = playoff
+        self.fixed_length = not playoff
+
+    def fewest_rounds(self) -> int:
+        return self.rounds
 
     def round_points(self, scores: Sequence[int]) -> tuple[int, ...]:
         return two_one_zero(scores)
@@ -141,6 +163,13 @@ class FirstTo(ScoringSystem):
         leader = _leader(totals)
         return leader is not None, leader
 
+    def fewest_rounds(self) -> int:
+        # The most a round gives under 2-1-0 is 2, so the target takes at least target / 2 rounds;
+        # a difference game can in principle end in one round.
+        if self.round_scoring == TWO_ONE_ZERO:
+            return -(-self.target // 2)
+        return 1
+
 
 class DifferenceTo100(FirstTo):
     """Family rulebook Scoring 5-6: the round winner adds the difference of the board scores.
@@ -151,13 +180,13 @@ class DifferenceTo100(FirstTo):
     """
 
     name = "difference-to-100"
+    round_scoring = DIFFERENCE
 
     def __init__(self, target: int = 100) -> None:
         super().__init__(target)
 
     def round_points(self, scores: Sequence[int]) -> tuple[int, ...]:
-        a, b = scores
-        return (a - b, 0) if a > b else (0, b - a)
+        return difference_points((scores[0], scores[1]))
 
 
 class MatchPlayTo8(FirstTo):
@@ -219,6 +248,9 @@ class FirstToN(ScoringSystem):
             raise EngineInputError(f"first-to-N: the target must be at least 1, not {target!r}")
         self.target = target
         self.name = f"first-to-{target}"
+
+    def fewest_rounds(self) -> int:
+        return -(-self.target // 2)
 
     def round_points(self, scores: Sequence[int]) -> tuple[int, ...]:
         return two_one_zero(scores)

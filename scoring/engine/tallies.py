@@ -18,13 +18,28 @@ POINTS, TWENTIES, WINS = 0, 1, 2
 
 @dataclass(slots=True)
 class Tally:
-    """What one entry did: games, points and 20s in all, and against each opponent."""
+    """What one entry did: games, points and 20s in all, and against each opponent.
+
+    ``games``, ``points`` and ``twenties`` include the byes credited to the entry; ``byes`` says
+    how many of its games were byes. ``board`` is the total of the entry's own board scores (20s
+    included) over the rounds whose scorecard kept them; ``unscored`` counts the rounds it played
+    whose board scores were not kept (a round time ran out on before a disc was shot is 0-0 by
+    rule, so it is not one of them).
+    """
 
     games: int = 0
     points: int = 0
     twenties: int = 0
+    byes: int = 0
+    board: int = 0
+    unscored: int = 0
     #: opponent -> [points scored against it, 20s scored against it, games won against it]
     against: dict[str, list[int]] = field(default_factory=dict)
+
+    @property
+    def played(self) -> int:
+        """Games played at a board: all the games less the byes."""
+        return self.games - self.byes
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +47,8 @@ class Credit:
     """Games, points and 20s awarded without a game being played: a bye in an odd field.
 
     The event decides what a bye is worth; the credit counts in the entry's totals (points, 20s,
-    games) but not against any opponent, so no head-to-head step ever sees it.
+    games) but not against any opponent, so no head-to-head step ever sees it. ``games`` is the
+    number of byes: the Buchholz counts each as described in :func:`.tiebreaks.buchholz`.
     """
 
     games: int = 1
@@ -49,10 +65,11 @@ def tally_games(
     for entry, credit in (credits or {}).items():
         tally = tallies.setdefault(entry, Tally())
         tally.games += credit.games
+        tally.byes += credit.games
         tally.points += credit.points
         tally.twenties += credit.twenties
     for game in games:
-        points_a = points_b = twenties_a = twenties_b = 0
+        points_a = points_b = twenties_a = twenties_b = board_a = board_b = unscored = 0
         for round_ in game.rounds:
             points = round_.points
             twenties = round_.twenties
@@ -60,13 +77,27 @@ def tally_games(
             points_b += points[1]
             twenties_a += twenties[0]
             twenties_b += twenties[1]
-        _add(tallies, game.a, game.b, points_a, twenties_a, points_a > points_b)
-        _add(tallies, game.b, game.a, points_b, twenties_b, points_b > points_a)
+            score = round_.score
+            if score is not None:
+                board_a += score[0]
+                board_b += score[1]
+            elif points[0] or points[1]:  # played, but the card kept only the points
+                unscored += 1
+        won_a, won_b = points_a > points_b, points_b > points_a
+        _add(tallies, game.a, game.b, points_a, twenties_a, board_a, unscored, won_a)
+        _add(tallies, game.b, game.a, points_b, twenties_b, board_b, unscored, won_b)
     return tallies
 
 
 def _add(
-    tallies: dict[str, Tally], entry: str, opponent: str, points: int, twenties: int, won: bool
+    tallies: dict[str, Tally],
+    entry: str,
+    opponent: str,
+    points: int,
+    twenties: int,
+    board: int,
+    unscored: int,
+    won: bool,
 ) -> None:
     tally = tallies.get(entry)
     if tally is None:
@@ -74,6 +105,8 @@ def _add(
     tally.games += 1
     tally.points += points
     tally.twenties += twenties
+    tally.board += board
+    tally.unscored += unscored
     figures = tally.against.get(opponent)
     if figures is None:
         tally.against[opponent] = [points, twenties, int(won)]

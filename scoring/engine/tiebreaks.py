@@ -4,6 +4,10 @@ A step gives every entry of a group tied on points a number, higher ranks higher
 split the group by it. Steps are registered under the names the standings output shows in
 ``tiebreak``. A chain is a list of step names, tried in order (see :mod:`.standings` for how a
 partly broken tie restarts the chain).
+
+The WCC steps come from its Tie-Breaking Procedure. The crokinole rulebooks say nothing of Swiss
+systems, so the Swiss steps (:func:`buchholz`, :func:`game_points`) follow the practice of Swiss
+events elsewhere, as each step's docstring says.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ HEAD_TO_HEAD = "head-to-head"
 TWENTIES_AMONG_TIED = "twenties-among-tied"
 TWENTIES_ALL_GAMES = "twenties-all-games"
 SHOOT_OUT = "shoot-out"
+BUCHHOLZ = "buchholz"
+GAME_POINTS = "game-points"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +84,51 @@ def twenties_all_games(group: Sequence[str], tallies: Mapping[str, Tally]) -> di
     return twenties(group, tallies)
 
 
+def buchholz(group: Sequence[str], tallies: Mapping[str, Tally]) -> dict[str, int]:
+    """Buchholz: the sum of the points of every opponent the entry played in the stage.
+
+    Entries level on points in a Swiss met different opponents (unlike a round robin, where all
+    meet all), so Swiss events rank first the one that met the stronger field. Each opponent
+    counts once, with its points at the end of the stage (its own byes included, as it was
+    credited them), however many games the two played: a best-of-N match is one pairing.
+
+    A bye has no opponent. The crokinole rulebooks (NCA, WCC, family) say nothing of byes; their
+    events credit a bye in points, as the event sets it (:class:`.tallies.Credit`), and so it
+    counts here in the entry's own points. Within the Buchholz each bye counts as the FIDE
+    Tie-Break Regulations (2023, unplayed rounds) count one: a game against a dummy opponent with
+    the entry's own final points. That is the opponent a Swiss would have paired it with (one on
+    its own score); counting nothing would punish an entry for the bye the pairing gave it, and
+    counting the event's credit would measure a setting, not an opponent. The older FIDE
+    "virtual opponent" needs each entry's score round by round, which a stage's totals do not
+    keep. No opponent's points are ever counted for a bye.
+    """
+    values: dict[str, int] = {}
+    for entry in group:
+        tally = tallies[entry]
+        opponents = sum(tallies[opponent].points for opponent in tally.against)
+        values[entry] = opponents + tally.byes * tally.points
+    return values
+
+
+def game_points(group: Sequence[str], tallies: Mapping[str, Tally]) -> dict[str, int]:
+    """Game points: the total of the entry's own board scores (20s included) in the stage.
+
+    The ranking's points say only who won each round (2-1-0, or the difference of the boards
+    under the family rulebook's game to 100); the board totals say how much each side made. They
+    exist only where the scorecards keep them: a scoring system that counts by the board (the
+    difference game needs both scores of every round) or a card that records board totals.
+
+    The totals are compared like with like. A group in which an entry played a round whose board
+    scores were not kept, or played a different number of games (a bye has no board), is not
+    split by this step: every entry of it gets 0, as every entry does when no board score was
+    kept at all, for a total over fewer rounds is not a worse total.
+    """
+    members = [tallies[entry] for entry in group]
+    if any(t.unscored for t in members) or len({t.played for t in members}) > 1:
+        return dict.fromkeys(group, 0)
+    return {entry: tallies[entry].board for entry in group}
+
+
 #: Every step by name (the names appear in the standings' ``tiebreak``).
 STEPS: dict[str, TiebreakStep] = {
     step.name: step
@@ -87,6 +138,10 @@ STEPS: dict[str, TiebreakStep] = {
         TiebreakStep(TWENTIES_AMONG_TIED, "WCC round-robin Step 2", twenties_among_tied),
         TiebreakStep(TWENTIES_ALL_GAMES, "WCC round-robin Step 3", twenties_all_games),
         TiebreakStep(SHOOT_OUT, "WCC round-robin Step 4, Shoot-Out Procedure", None),
+        TiebreakStep(
+            BUCHHOLZ, "Swiss practice: Buchholz, a bye as FIDE's dummy opponent", buchholz
+        ),
+        TiebreakStep(GAME_POINTS, "Board totals, where the scorecards keep them", game_points),
     )
 }
 
@@ -97,6 +152,10 @@ METHODS: dict[str, tuple[str, ...]] = {
     "preliminary": (TWENTIES_STEP, SHOOT_OUT),
     # WCC: "In a round-robin playoff", Steps 1 to 4.
     "round-robin": (HEAD_TO_HEAD, TWENTIES_AMONG_TIED, TWENTIES_ALL_GAMES, SHOOT_OUT),
+    # A Swiss: the strength of the opponents met first, as Swiss events rank equal scores; then
+    # the WCC preliminary chain, 20s and a shoot-out, which every crokinole scorecard supports.
+    # Game points are left to the stages that name them: the WCC card need not keep board totals.
+    "swiss": (BUCHHOLZ, TWENTIES_STEP, SHOOT_OUT),
 }
 
 

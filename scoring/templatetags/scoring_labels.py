@@ -22,6 +22,8 @@ TIEBREAK_LABELS = {
     "twenties-among-tied": "20s among tied",
     "twenties-all-games": "20s in all games",
     "shoot-out": "shoot-out",
+    "buchholz": "Buchholz",
+    "game-points": "game points",
 }
 
 

@@ -17,6 +17,9 @@ the shoot-out is simulated: each tied entry shoots 12 open 20s (6 each in double
 skill profile through the physics, the result is recorded with ``record_shootout``, and the
 stage is advanced again (shot again while still tied). Standings, the bracket, the PDFs and
 every other page read the results exactly as if people had entered them.
+
+When a run starts, which batch goes out when and how the run ends are decided by the state
+machine of ``simulation.services.runs``; this module only says what to play and writes it.
 """
 
 from __future__ import annotations
@@ -33,23 +36,24 @@ from django.db import transaction
 from django.db.models import Count, F
 from django.utils import timezone
 
+from scoring.engine import mirror
 from scoring.models import ScoreCard
-from scoring.services.scorecards import card_for, fill_row, validate_row, verify_card
-from simulation.models import AutoPlay, SimulatedGame, Status
+from scoring.progression.services import (
+    CutLineTieError,
+    advance,
+    draw_next_swiss_round,
+    record_shootout,
+)
+from scoring.results.outcomes import stage_outcomes
+from scoring.results.shootouts import ties_awaiting_shootout
+from scoring.scorecards.services import card_for, fill_row, validate_row, verify_card
+from simulation.models import AutoPlay, SimulatedGame
 from simulation.services import playing
 from simulation.services.profiles import EntryPlayers, check_players, entry_players
 from simulation.services.system_users import INITIALS, SystemUsers, system_users
 from tournaments.models import Category, Entry, Game, Match, Stage, Tournament
-from tournaments.selectors_public import (
-    BRACKET_POOL,
-    next_stage,
-    previous_stage,
-    stage_matches,
-    stage_outcomes,
-    ties_awaiting_shootout,
-)
-from tournaments.services.draws import draw_next_swiss_round, draw_stage
-from tournaments.services.stages import CutLineTieError, advance, record_shootout
+from tournaments.selectors import BRACKET_POOL, next_stage, previous_stage, stage_matches
+from tournaments.services.draws import draw_stage
 
 Scope = AutoPlay.Scope
 #: A tie that is still there after this many shoot-outs is reported instead of shot again.
@@ -147,21 +151,6 @@ def create_autoplay(
     run.games_expected = expected_games(run)
     run.save()
     return run
-
-
-def start(run: AutoPlay) -> None:
-    AutoPlay.objects.filter(pk=run.pk).update(
-        status=Status.RUNNING, started_at=timezone.now(), phase="Starting"
-    )
-    run.refresh_from_db()
-
-
-def finish(run: AutoPlay, error: str = "") -> None:
-    run.status = Status.FAILED if error else Status.DONE
-    run.error = error
-    run.phase = "Stopped" if error else "Finished"
-    run.finished_at = timezone.now()
-    run.save(update_fields=["status", "error", "phase", "finished_at"])
 
 
 # --- what to play next ---------------------------------------------------------------------------
@@ -412,10 +401,7 @@ def _write_game(
         {"points": r["points"], "twenties": r["twenties"], "score": r["score"]}
         for r in item["rounds"]
     ]
-    rounds_b = [
-        {"points": r["points"][::-1], "twenties": r["twenties"][::-1], "score": r["score"][::-1]}
-        for r in item["rounds"]
-    ]
+    rounds_b = mirror(rounds_a)
     for entry, opponent, rounds in (
         (match.entry_a, match.entry_b, rounds_a),
         (match.entry_b, match.entry_a, rounds_b),

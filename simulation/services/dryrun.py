@@ -1,11 +1,13 @@
 """Dry runs: a whole event played by the simulation on a separate copy of the tournament.
 
-``create_dry_run`` checks the request and queues it; ``prepare`` builds the copy ("Dry run of
+``create_dry_run`` checks the request and queues it; ``build_copy`` builds the copy ("Dry run of
 <name>"): its boards, one category with the format's stages, and its field: generated players
 with a spread of skill, or the real registered entries of a tournament's category with the
 profiles ``simulation.services.profiles`` gives them. The copy is then auto-played to the end
-(``simulation.services.autoplay``, category scope), and ``finish`` works out what the organizer
-wants to know: how long the event would take on the boards, and statistics of the play.
+(``simulation.services.autoplay``, category scope), and ``summary`` works out what the
+organizer wants to know: how long the event would take on the boards, and statistics of the
+play. When each of these happens is ``simulation.services.runs``'s: the dry run's states are a
+thin layer over its auto-play run's.
 """
 
 from __future__ import annotations
@@ -15,12 +17,11 @@ from collections import defaultdict
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 from django.utils.text import slugify
 
-from simulation.models import AutoPlay, DryRun, EntryProfile, SimulatedGame, Status
+from simulation.models import AutoPlay, DryRun, EntryProfile, SimulatedGame
 from simulation.players.estimate import profile_from_twenties
 from simulation.presets import PRESETS, DryRunPreset, StageSpec, generated_players
 from simulation.services import autoplay, playing
@@ -37,7 +38,7 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
-from tournaments.selectors_public import BRACKET_POOL, FIELD_POOL
+from tournaments.selectors import BRACKET_POOL, FIELD_POOL
 
 MAX_ENTRIES = 1000
 MAX_BOARDS = 500
@@ -136,13 +137,10 @@ def _min_entries(stages: list[Stage]) -> int:
 # --- building the copy ---------------------------------------------------------------------------
 
 
-@transaction.atomic
-def prepare(dry_run: DryRun) -> AutoPlay:
-    """Build the copy tournament and the auto-play run that will play it."""
-    DryRun.objects.filter(pk=dry_run.pk).update(
-        status=Status.RUNNING, started_at=timezone.now(), phase="Building the copy tournament"
-    )
-    dry_run.refresh_from_db()
+def build_copy(dry_run: DryRun) -> AutoPlay:
+    """Build the copy tournament and the queued auto-play run that will play it, and set them
+    on ``dry_run`` (the caller saves it: ``simulation.services.runs.start_dry_run`` does, in
+    the same transaction, so a copy that cannot be built leaves nothing behind)."""
     preset = PRESETS.get(dry_run.preset)
     source = dry_run.source
     if not dry_run.source_category_id and preset is None:
@@ -186,8 +184,6 @@ def prepare(dry_run: DryRun) -> AutoPlay:
     run.save()
     dry_run.copy = copy
     dry_run.run = run
-    dry_run.phase = "Playing"
-    dry_run.save(update_fields=["copy", "run", "phase"])
     return run
 
 
@@ -340,24 +336,9 @@ def _generate_entries(
 # --- the end -------------------------------------------------------------------------------------
 
 
-def finish(dry_run: DryRun) -> DryRun:
-    """Work out the summary (time on the boards, statistics of play) and mark it done."""
-    dry_run.summary = summary(dry_run)
-    dry_run.status = Status.DONE
-    dry_run.phase = "Finished"
-    dry_run.finished_at = timezone.now()
-    dry_run.summary["wall_s"] = round(dry_run.wall_seconds or 0.0, 1)
-    dry_run.save(update_fields=["summary", "status", "phase", "finished_at"])
-    return dry_run
-
-
-def fail(dry_run_id: int, error: str) -> None:
-    DryRun.objects.filter(pk=dry_run_id).update(
-        status=Status.FAILED, error=error[:4000], phase="Stopped", finished_at=timezone.now()
-    )
-
-
 def summary(dry_run: DryRun) -> dict[str, Any]:
+    """What the organizer wants to know of a played dry run: the time on the boards, the
+    statistics of play, the games and shots it took, and its wall time."""
     copy = dry_run.copy
     run = dry_run.run
     return {
@@ -365,6 +346,7 @@ def summary(dry_run: DryRun) -> dict[str, Any]:
         "stats": play_statistics(copy),
         "games": run.games_played if run else 0,
         "shots": run.shots if run else 0,
+        "wall_s": round(dry_run.wall_seconds or 0.0, 1),
     }
 
 

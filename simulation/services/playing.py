@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from scoring.engine import wins_needed
 from simulation.services.records import encode_record
 
 __all__ = [
@@ -198,6 +199,6 @@ def match_win_probability(p_win: float, p_loss: float, best_of: int) -> float:
     if decided <= 0:
         return 0.0
     p = p_win / decided
-    need = best_of // 2 + 1
+    need = wins_needed(best_of)
     # A wins the match when A's `need`-th win comes before B's: negative binomial.
     return float(sum(math.comb(need - 1 + k, k) * p**need * (1 - p) ** k for k in range(need)))

@@ -5,21 +5,32 @@ database); this module prepares the job from the match and its entries' skill pr
 the per-game figures into what the match page shows: the chance of each game result (win, tie,
 loss for entry A; every split of the points, 8-0 to 0-8), the expected points and 20s, and for a
 best-of-N match the chance of winning the match.
+
+A preview goes queued -> running (``start``) -> done (``store_result``) or failed (``fail``);
+each transition locks the preview's row and checks where it stands, so a task delivered twice
+changes nothing. The tasks around them are the same whether they travel through a broker or
+run eagerly (``simulation.transport``).
 """
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.utils import timezone
 
 from simulation.models import MatchPreview, Status
 from simulation.services import playing
+from simulation.services.background import error_message, locked
 from simulation.services.profiles import check_players, entry_players
 from tournaments.models import Match
+
+logger = logging.getLogger(__name__)
 
 MIN_GAMES = 10
 MAX_GAMES = 2000
@@ -78,20 +89,39 @@ def _names(players: Sequence[Any]) -> str:
     return " / ".join(get_profile(p).name for p in players)
 
 
-def preview_job(preview: MatchPreview) -> tuple[dict[str, Any], list[int]]:
-    """The game spec and the seeds of the preview's games; marks it running."""
-    match = preview.match
-    category = match.stage.category
-    spec = {
-        "players": playing.seat_players(preview.players["a"], preview.players["b"]),
-        "rounds": category.rounds_per_game,
-        "discs_per_player": category.discs_per_player,
-        "playoff": match.games.filter(is_playoff=True).exists(),
-        "rules": "nca",
-    }
-    seeds = [playing.derive_seed(preview.seed, "preview", n) for n in range(preview.games)]
-    MatchPreview.objects.filter(pk=preview.pk).update(status=Status.RUNNING)
-    return spec, seeds
+@dataclass(frozen=True)
+class PreviewJob:
+    """The games of a preview to play: one spec, one seed per game."""
+
+    spec: dict[str, Any]
+    seeds: list[int]
+
+
+def start(preview_id: int) -> PreviewJob | None:
+    """queued -> running: the game spec and the seeds of the preview's games; None when the
+    preview has started already (a task delivered twice) or cannot be played (then failed)."""
+    try:
+        with transaction.atomic():
+            preview = locked(MatchPreview, preview_id, Status.QUEUED)
+            if preview is None:
+                return None
+            match = preview.match
+            category = match.stage.category
+            spec = {
+                "players": playing.seat_players(preview.players["a"], preview.players["b"]),
+                "rounds": category.rounds_per_game,
+                "discs_per_player": category.discs_per_player,
+                "playoff": match.games.filter(is_playoff=True).exists(),
+                "rules": "nca",
+            }
+            seeds = [playing.derive_seed(preview.seed, "preview", n) for n in range(preview.games)]
+            preview.status = Status.RUNNING
+            preview.save(update_fields=["status"])
+    except Exception as exc:  # recorded on the preview for the organizer
+        logger.exception("preview %s could not start", preview_id)
+        fail(preview_id, error_message(exc))
+        return None
+    return PreviewJob(spec=spec, seeds=seeds)
 
 
 def summarise(rows: Sequence[Sequence[int]], rounds: int, best_of: int = 1) -> dict[str, Any]:
@@ -123,16 +153,31 @@ def summarise(rows: Sequence[Sequence[int]], rounds: int, best_of: int = 1) -> d
     return result
 
 
-def store_result(preview: MatchPreview, rows: Sequence[Sequence[int]]) -> MatchPreview:
-    match = preview.match
-    preview.result = summarise(rows, match.stage.category.rounds_per_game, match.best_of)
-    preview.status = Status.DONE
-    preview.finished_at = timezone.now()
-    preview.save(update_fields=["result", "status", "finished_at"])
-    return preview
+def store_result(preview_id: int, rows: Sequence[Sequence[int]]) -> None:
+    """running -> done with the games summed up; a preview that is not running (done already,
+    or failed) is left as it is."""
+    try:
+        with transaction.atomic():
+            preview = locked(MatchPreview, preview_id, Status.RUNNING)
+            if preview is None:
+                return
+            match = preview.match
+            preview.result = summarise(rows, match.stage.category.rounds_per_game, match.best_of)
+            preview.status = Status.DONE
+            preview.finished_at = timezone.now()
+            preview.save(update_fields=["result", "status", "finished_at"])
+    except Exception as exc:  # recorded on the preview for the organizer
+        logger.exception("preview %s could not be summed up", preview_id)
+        fail(preview_id, error_message(exc))
 
 
 def fail(preview_id: int, error: str) -> None:
-    MatchPreview.objects.filter(pk=preview_id).update(
-        status=Status.FAILED, error=error[:2000], finished_at=timezone.now()
-    )
+    """queued or running -> failed with ``error``."""
+    with transaction.atomic():
+        preview = locked(MatchPreview, preview_id, Status.QUEUED, Status.RUNNING)
+        if preview is None:
+            return
+        preview.status = Status.FAILED
+        preview.error = error[:2000]
+        preview.finished_at = timezone.now()
+        preview.save(update_fields=["status", "error", "finished_at"])

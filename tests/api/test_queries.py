@@ -6,8 +6,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from scoring.engine import round_data
 from scoring.models import CardRow
-from scoring.services.scorecards import card_for
+from scoring.results.services import record_game
+from scoring.scorecards.services import card_for
 from tests.factories import (
     CategoryFactory,
     EntryFactory,
@@ -16,7 +18,6 @@ from tests.factories import (
     TournamentFactory,
 )
 from tournaments.models import Board, Category, Game, Match, Pool, Team
-from tournaments.services.results import RoundInput, record_game
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +48,7 @@ def grow(world, n: int) -> None:
         pool = Pool.objects.create(stage=stage, name=f"P{number}")
         match = Match.objects.create(stage=stage, entry_a=a, entry_b=b, board=board, pool=pool)
         game = Game.objects.create(match=match, number=1)
-        record_game(game, [RoundInput(points=(2, 0), twenties=(1, 0))] * 4)
+        record_game(game, [round_data(points=(2, 0), twenties=(1, 0))] * 4)
         CardRow.objects.create(card=card_for(stage, a), game=game, rounds=ROW)
         CardRow.objects.create(card=card_for(stage, b), game=game, rounds=ROW)
 

@@ -169,7 +169,9 @@ def test_bad_writes_say_what_is_wrong(world, client_for):
         format="json",
     )
     assert duplicate.status_code == 400
-    assert "already exists" in str(duplicate.json())
+    assert duplicate.json()["number"][0].startswith(
+        f"ID {world.a.player.number} is already registered to {world.a.player.full_name}"
+    )
 
     elsewhere = PlayerFactory(tournament=TournamentFactory())
     cross = client.post(
@@ -178,7 +180,7 @@ def test_bad_writes_say_what_is_wrong(world, client_for):
         format="json",
     )
     assert cross.status_code == 400
-    assert "another tournament" in cross.json()["player"][0]
+    assert cross.json()["player"] == [f"{elsewhere} is not registered at this tournament."]
 
     neither = client.post("/api/entries/", {"category": world.stage.category_id}, format="json")
     assert neither.status_code == 400 and "one player or one team" in str(neither.json())

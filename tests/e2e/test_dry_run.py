@@ -22,6 +22,7 @@ Screenshots are left in tests/artifacts/e2e/dryrun/ as dryrun-*.png.
 
 from __future__ import annotations
 
+import datetime
 import logging
 import math
 import re
@@ -57,6 +58,10 @@ SEED = 2026
 DRY_RUN_S = 180
 STALL_S = 60
 SHOT = re.compile(r"Round (\d+) of (\d+) · shot (\d+) of (\d+)")
+#: The status line's words for a shot played to its end.
+SHOT_OVER = re.compile(r"· (played|a 20!|foul|not valid)")
+#: Where the replay page's clock starts (any fixed time: the replay measures only durations).
+CLOCK_START = datetime.datetime(2026, 5, 1, 10, 0, 0)
 #: Where every disc of the replay is on the screen, and what the status line says.
 DISCS_JS = """root => ({
   status: root.querySelector('.replay-status').textContent,
@@ -335,6 +340,9 @@ def replay_a_game(phone: Visitor, dry: DryRun) -> None:
     assert phone.path == f"/t/{copy.slug}/sim/stages/{knockout.pk}/", phone.path
     phone.follow(f"/t/{copy.slug}/sim/matches/{final.pk}/", text="replay")
     expect(page.locator("h2")).to_contain_text(final.entry_a.name)
+    # The replay animates on the page's clock (requestAnimationFrame, setTimeout): Playwright's
+    # clock takes their place from the replay's page on, so the test can stop time.
+    page.clock.install(time=CLOCK_START)
     with page.expect_navigation():
         page.locator(f'table.sim-table a[href="?game={game.pk}#replay"]').click()
     assert f"game={game.pk}" in page.url, page.url
@@ -343,6 +351,9 @@ def replay_a_game(phone: Visitor, dry: DryRun) -> None:
     play = replay.get_by_role("button", name="Play")
     expect(play).to_be_enabled()
     expect(replay.locator(".replay-status")).to_have_text(re.compile(r"^Round 1 of \d+ · shot 1 "))
+    # From here the page's time stands still and moves only when the test moves it: what the
+    # test reads is where the replay is at that instant of play, however slow the machine.
+    page.clock.pause_at(CLOCK_START + datetime.timedelta(days=1))
 
     play.click()
     expect(replay.get_by_role("button", name="Pause")).to_be_visible()
@@ -350,6 +361,7 @@ def replay_a_game(phone: Visitor, dry: DryRun) -> None:
     phone.shot("replay-playing", at=replay)
     replay.get_by_role("button", name="Pause").click()
     expect(replay.get_by_role("button", name="Play")).to_be_visible()
+    expect(replay.locator(".replay-status")).not_to_have_text(SHOT_OVER)  # paused in a shot
 
     step_shot_by_shot(replay)
     phone.story.note_bug(
@@ -359,12 +371,13 @@ def replay_a_game(phone: Visitor, dry: DryRun) -> None:
 
 
 def discs_move(replay) -> bool:
-    """Read the discs' places every 150 ms for up to 6 s: some disc must be seen at two places
-    while the status line names the same shot (a slide, not the board set for the next shot)."""
+    """Move the page's clock on by 50 ms at a time, up to 3 s of play: some disc must be seen at
+    two places while the status line names the same shot (a slide, not the board set for the
+    next shot). The clock stands still between steps, so each reading is one instant of play,
+    and the replay is left paused inside the shot where a disc was first seen to move."""
     before = replay.evaluate(DISCS_JS)
-    deadline = time.monotonic() + 6
-    while time.monotonic() < deadline:
-        replay.page.wait_for_timeout(150)
+    for _ in range(60):
+        replay.page.clock.run_for(50)
         now = replay.evaluate(DISCS_JS)
         if now["status"] == before["status"]:
             for disc, (x, y) in now["discs"].items():
@@ -384,20 +397,20 @@ def shot_of(replay) -> tuple[int, int]:
 
 
 def step_shot_by_shot(replay) -> None:
-    """Paused in a shot: "Shot ▶" ends it, "Shot ▶" again plays the next one, "◀ Shot" goes
-    back to the board before it."""
+    """Paused in a shot: "Shot ▶" ends it, "Shot ▶" again starts the next one (which stays at
+    its start: the page's clock stands still), "◀ Shot" goes back to the board before it."""
     status = replay.locator(".replay-status")
     next_shot = replay.get_by_role("button", name="Shot ▶")
     here = shot_of(replay)
     next_shot.click()
-    expect(status).to_have_text(re.compile(r"· (played|a 20!|foul|not valid)"))
+    expect(status).to_have_text(SHOT_OVER)
     assert shot_of(replay) == here
     next_shot.click()
     expect(status).not_to_have_text(re.compile(rf"shot {here[1]} of"))
     after = shot_of(replay)
     assert after > here, f"Shot ▶ went from {here} to {after}"
     replay.get_by_role("button", name="◀ Shot").click()
-    expect(status).not_to_have_text(re.compile(r"· (played|a 20!|foul|not valid)"))
+    expect(status).not_to_have_text(SHOT_OVER)
     assert shot_of(replay) == after, "◀ Shot during a shot shows the board before it"
 
 

@@ -15,7 +15,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from scoring.services import scorecards
+from scoring.scorecards import services as scorecards
 from tests.e2e.browsing import DASH, LAPTOP, PHONE, Screenshots, Story, Visitor
 from tests.factories import CategoryFactory, EntryFactory, PlayerFactory
 from tests.tournaments.test_stages import field, record

@@ -15,10 +15,10 @@ What goes through the browser (people logging in, clicking, typing):
 - the scoring table, on a laptop, verifies the four cards of round of play 1;
 - the public, on a phone and a laptop: the round's board list, the bracket, a player's page.
 
-What goes through the services the pages call (``scoring.services.scorecards``: fill_row,
+What goes through the services the pages call (``scoring.scorecards.services``: fill_row,
 validate_row, verify_card), to keep the run short: the other 30 preliminary games, the
 semifinals, the final and the match for 3rd place; and the knockout's next matches are opened
-with ``tournaments.services.stages.advance_knockout`` (no page does it). Users and their roles are
+with ``scoring.progression.services.advance_knockout`` (no page does it). Users and their roles are
 created with the ORM (no page gives roles or links a login to a player).
 
 The right standings come from the results the test entered (``story_results``), ranked by the
@@ -39,7 +39,8 @@ from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from scoring.models import CardRow, ScoreCard
-from scoring.services import scorecards
+from scoring.progression.services import advance_knockout
+from scoring.scorecards import services as scorecards
 from tests.celery_support import running_worker
 from tests.e2e import story_results as plan
 from tests.e2e.browsing import (
@@ -54,7 +55,6 @@ from tests.e2e.browsing import (
     validate_row,
 )
 from tournaments.models import Entry, Game, Match, Player, Stage, Tournament, TournamentRole
-from tournaments.services.stages import advance_knockout
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

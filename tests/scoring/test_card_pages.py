@@ -10,8 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.models import CardRow
-from scoring.selectors import stage_standings
-from scoring.services.scorecards import card_for, fill_row, validate_row
+from scoring.scorecards.services import card_for, fill_row, validate_row
+from scoring.standings.selectors import stage_standings
 from tests.factories import EntryFactory, PlayerFactory, StageFactory
 from tournaments.models import Board, Game, Match, TournamentRole
 

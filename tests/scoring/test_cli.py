@@ -134,9 +134,33 @@ def test_duplicate_key_exits_2():
 
 
 def test_unknown_method_exits_2():
-    done = standings(DESIGN_INPUT.replace('"preliminary"', '"swiss"'))
+    done = standings(DESIGN_INPUT.replace('"preliminary"', '"monrad"'))
     assert done.returncode == 2
-    assert "unknown method 'swiss'" in done.stderr
+    assert "unknown method 'monrad'" in done.stderr
+
+
+SWISS_GAMES = [
+    {"a": "ANNA", "b": "BEN", "rounds": [{"points": [2, 0], "twenties": [0, 0]}]},
+    {"a": "CARL", "b": "DAN", "rounds": [{"points": [2, 0], "twenties": [4, 0]}]},
+    {"a": "ANNA", "b": "CARL", "rounds": [{"points": [1, 1], "twenties": [0, 0]}]},
+    {"a": "BEN", "b": "DAN", "rounds": [{"points": [2, 0], "twenties": [0, 0]}]},
+]
+
+
+def test_swiss_method_ranks_by_buchholz():
+    """ANNA and CARL are level on 3 points; ANNA's opponents have 5, CARL's 3 (his 20s would
+    have put him first by the preliminary chain)."""
+    done = standings(json.dumps({"method": "swiss", "games": SWISS_GAMES}))
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)["standings"]
+    assert [(r["entry"], r["rank"], r["tiebreak"]) for r in rows] == [
+        ("ANNA", 1, "buchholz"),
+        ("CARL", 2, "buchholz"),
+        ("BEN", 3, None),
+        ("DAN", 4, None),
+    ]
+    preliminary = standings(json.dumps({"method": "preliminary", "games": SWISS_GAMES}))
+    assert json.loads(preliminary.stdout)["standings"][0]["entry"] == "CARL"
 
 
 def test_missing_file_exits_2(tmp_path):

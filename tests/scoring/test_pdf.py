@@ -22,13 +22,15 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pypdf import PdfReader
 
+from scoring.engine import round_data
 from scoring.models import CardRow, ScoreCard
-from scoring.pdf import batch as batch_module
-from scoring.pdf.cards import round_cards, stage_cards
-from scoring.pdf.errors import PrintError
-from scoring.pdf.lookups import print_menu
-from scoring.selectors import stage_standings
-from scoring.tasks_pdf import render_round_cards
+from scoring.printing import batch as batch_module
+from scoring.printing.cards import round_cards, stage_cards
+from scoring.printing.errors import PrintError
+from scoring.printing.lookups import print_menu
+from scoring.printing.tasks import render_round_cards
+from scoring.results.services import record_game
+from scoring.standings.selectors import stage_standings
 from tests.celery_support import running_worker
 from tests.factories import CategoryFactory, PlayerFactory, StageFactory, TournamentFactory
 from tournaments.models import (
@@ -43,7 +45,6 @@ from tournaments.models import (
     TournamentRole,
 )
 from tournaments.services.draws import draw_knockout, draw_preliminary
-from tournaments.services.results import RoundInput, record_game
 
 Role = TournamentRole.Role
 CARD_MARK = "TOURNAMENT"  # the first heading of every card
@@ -173,8 +174,8 @@ def play_round(stage: Stage, round_of_play: int = 1) -> None:
         for game in match.games.all():
             record_game(
                 game,
-                [RoundInput(points=(2, 0), twenties=(match.board.number % 4, 1))] * 3
-                + [RoundInput(points=(0, 2), twenties=(0, 2))],
+                [round_data(points=(2, 0), twenties=(match.board.number % 4, 1))] * 3
+                + [round_data(points=(0, 2), twenties=(0, 2))],
             )
 
 
@@ -445,7 +446,7 @@ def test_bracket_sheet_draws_the_bracket_and_lists_games_won(client, tmp_path, a
     semi = knockout.matches.get(bracket_slot="SF1")
     for number, points in ((1, (2, 0)), (2, (0, 2)), (3, (2, 0))):
         game = semi.games.get(number=number)
-        record_game(game, [RoundInput(points=points)] * 4)
+        record_game(game, [round_data(points=points)] * 4)
     client.force_login(user_with(stage.category.tournament, Role.ORGANIZER, "org"))
     response = client.get(url("print-bracket", stage, stage_id=knockout.id))
     assert response.status_code == 200

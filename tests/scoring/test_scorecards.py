@@ -4,8 +4,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 
+from scoring.engine import round_data
 from scoring.models import CardRow
-from scoring.services.scorecards import (
+from scoring.results.services import record_game
+from scoring.scorecards.services import (
     ScorecardError,
     StaleRowError,
     card_for,
@@ -15,8 +17,9 @@ from scoring.services.scorecards import (
     verify_card,
     void_card,
 )
-from tests.factories import EntryFactory, PlayerFactory, StageFactory
+from tests.factories import CategoryFactory, EntryFactory, PlayerFactory, StageFactory
 from tournaments.models import Game, Match, TournamentRole
+from tournaments.services.draws import draw_knockout
 
 pytestmark = pytest.mark.django_db
 Role = TournamentRole.Role
@@ -214,10 +217,6 @@ def test_a_ruling_needs_the_head_referees_initials(world):
 
 def test_verified_knockout_results_open_the_next_match():
     """Best of 3 (WCC championship): two verified game wins send the winner to the final."""
-    from tests.factories import CategoryFactory
-    from tournaments.services.draws import draw_knockout
-    from tournaments.services.results import RoundInput, record_game
-
     category = CategoryFactory()
     stage = StageFactory(category=category, kind="knockout", best_of=3, name="Playoff")
     entries = [EntryFactory(category=category) for _ in range(4)]
@@ -240,7 +239,7 @@ def test_verified_knockout_results_open_the_next_match():
         )
     other = stage.matches.get(bracket_slot="SF2")
     for game in other.games.order_by("number")[:2]:
-        record_game(game, [RoundInput(points=(2, 0))] * 4)
+        record_game(game, [round_data(points=(2, 0))] * 4)
     assert not stage.matches.filter(bracket_slot="F").exists()  # SF1 is not verified yet
     verify_card(card=card, user=table)
     final = stage.matches.get(bracket_slot="F")

@@ -5,12 +5,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from scoring.engine import round_data
 from scoring.models import ShootOut, ShootOutScore
-from scoring.selectors import stage_standings
+from scoring.results.services import record_game
+from scoring.standings.selectors import stage_standings
 from tests.factories import CategoryFactory, EntryFactory, StageFactory
 from tournaments.demo import DEMO_SLUG, load_demo
 from tournaments.models import Game, Match
-from tournaments.services.results import RoundInput, record_game
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def play(stage, a, b, rounds):
     match = Match.objects.create(stage=stage, entry_a=a, entry_b=b)
     game = Game.objects.create(match=match, number=1)
-    record_game(game, [RoundInput(points=p, twenties=t) for p, t in rounds])
+    record_game(game, [round_data(points=p, twenties=t) for p, t in rounds])
 
 
 def small_stage(players: int):
@@ -138,7 +139,7 @@ def test_stale_shootout_is_reported_not_a_500(client):
 
 def test_round_robin_pools_rank_separately_and_shootout_stages_hide():
     """WCC round-robin playoff in two pools: each pool's tiebreaks look at its own games."""
-    from scoring.selectors import standings_blocks
+    from scoring.standings.selectors import standings_blocks
     from tournaments.models import Pool
 
     category = CategoryFactory()
@@ -150,7 +151,7 @@ def test_round_robin_pools_rank_separately_and_shootout_stages_hide():
         pool.entries.set(members)
         match = Match.objects.create(stage=rr, pool=pool, entry_a=members[0], entry_b=members[1])
         game = Game.objects.create(match=match, number=1)
-        record_game(game, [RoundInput(points=(2, 0))] * 4)
+        record_game(game, [round_data(points=(2, 0))] * 4)
         pools.append((pool, members))
     blocks = standings_blocks(rr)
     assert [b.pool for b in blocks] == [p for p, _ in pools]
@@ -164,7 +165,7 @@ def test_round_robin_pools_rank_separately_and_shootout_stages_hide():
 def test_pool_standings_mark_each_pools_share_of_the_advancers():
     """WCC: the top 16 play two pools of 8 and the top 2 of each pool go on: advance_count 4
     over two pools marks 2 per pool."""
-    from scoring.selectors import standings_blocks
+    from scoring.standings.selectors import standings_blocks
     from tournaments.models import Pool
 
     category = CategoryFactory()
@@ -176,6 +177,6 @@ def test_pool_standings_mark_each_pools_share_of_the_advancers():
         for i, a in enumerate(members):
             for b in members[i + 1 :]:
                 match = Match.objects.create(stage=rr, pool=pool, entry_a=a, entry_b=b)
-                record_game(Game.objects.create(match=match), [RoundInput(points=(2, 0))] * 4)
+                record_game(Game.objects.create(match=match), [round_data(points=(2, 0))] * 4)
     for block in standings_blocks(rr):
         assert [line.advances for line in block.lines] == [True, True, False, False]

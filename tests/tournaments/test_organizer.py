@@ -2,17 +2,16 @@
 services, with clear errors for bad input and nothing written by a refused request."""
 
 import re
-import sys
-import types
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from scoring.engine import round_data
+from scoring.results.services import record_game
 from tests.factories import (
     EntryFactory,
     PlayerFactory,
@@ -25,6 +24,7 @@ from tournaments.models import (
     Board,
     Category,
     Entry,
+    Game,
     Match,
     Player,
     Pool,
@@ -768,68 +768,51 @@ def test_draw_button_draws_a_preliminary_and_reports_errors_as_messages(org, tou
     assert stage.matches.count() == 9
 
 
-def test_draw_uses_draw_stage_when_the_draw_service_has_it(org, tournament, singles, monkeypatch):
+def test_a_refused_draw_is_a_message(org, tournament, singles):
     stage = StageFactory(category=singles, kind="knockout", name="Final")
     draw_url = url("manage-stage-draw", tournament, stage.pk)
-    monkeypatch.delattr(draws, "draw_stage", raising=False)
-    page = org.get(url("manage-category", tournament, singles.pk)).content.decode()
-    assert draw_url not in page  # only draw_preliminary: no button for a knockout
-    called = []
-
-    def refuse(s):
-        called.append(s)
-        raise ValueError("the previous stage is not finished")
-
-    monkeypatch.setattr(draws, "draw_stage", refuse, raising=False)
     page = org.get(url("manage-category", tournament, singles.pk)).content.decode()
     assert draw_url in page
-    response = org.post(draw_url, follow=True)
-    assert called == [stage]
-    assert "Final: the previous stage is not finished" in response.content.decode()
+    response = org.post(draw_url, follow=True)  # a knockout of nobody
+    assert response.status_code == 200
+    assert "Final: " in response.content.decode()
+    assert not stage.matches.exists()
 
 
-def test_knockout_draw_without_draw_stage_says_it_is_not_available(
-    org, tournament, singles, monkeypatch
-):
-    monkeypatch.delattr(draws, "draw_stage", raising=False)
-    stage = StageFactory(category=singles, kind="knockout", name="Final")
-    response = org.post(url("manage-stage-draw", tournament, stage.pk), follow=True)
-    assert "not available" in response.content.decode()
-
-
-def test_advance_button_calls_the_stages_service_and_keeps_what_a_refusal_saved(
-    org, tournament, singles, monkeypatch
+def test_advance_refused_by_a_tie_on_the_cut_keeps_the_shootout_stage_it_created(
+    org, tournament, singles
 ):
     """An advance blocked by a tie on the cut line creates the shoot-out stage that settles it;
     the refusal must not undo that."""
-    stage = StageFactory(category=singles, order=1)
-    playoff = StageFactory(category=singles, name="Playoff", kind="round-robin", order=2)
-    fake = types.ModuleType("tournaments.services.stages")
-    calls = []
+    for _ in range(4):
+        EntryFactory(category=singles)
+    stage = StageFactory(category=singles, order=1, games_per_entry=1, advance_count=1)
+    StageFactory(category=singles, name="Final", kind="knockout", order=2)
+    org.post(url("manage-stage-draw", tournament, stage.pk))
+    for game in Game.objects.filter(match__stage=stage):  # two winners level on everything
+        record_game(game, [round_data(points=(2, 0))] * 4)
+    response = org.post(url("manage-stage-advance", tournament, stage.pk), follow=True)
+    assert response.status_code == 200
+    assert "a tie sits on the cut line" in response.content.decode()
+    assert singles.stages.filter(kind="shoot-out").exists()
+    assert not Match.objects.filter(stage__name="Final").exists()
 
-    def advance(s, *, pool_count=None, double=False, third_place=False):
-        calls.append((s, pool_count, double))
-        if len(calls) > 1:
-            StageFactory(category=singles, name="Shoot-out", kind="shoot-out", order=5)
-            raise ValidationError("a tie sits on the cut line; record the shoot-out")
-        return playoff
 
-    fake.advance = advance
-    monkeypatch.setitem(sys.modules, "tournaments.services.stages", fake)
+def test_advance_button_seeds_the_next_stage(org, tournament, singles):
+    entries = [EntryFactory(category=singles) for _ in range(4)]
+    stage = StageFactory(category=singles, order=1, games_per_entry=1, advance_count=2)
+    final = StageFactory(category=singles, name="Final", kind="knockout", order=2)
+    org.post(url("manage-stage-draw", tournament, stage.pk))
+    play_stage(stage, {e.id: 1 + i for i, e in enumerate(entries)})
     page = org.get(url("manage-category", tournament, singles.pk)).content.decode()
     assert url("manage-stage-advance", tournament, stage.pk) in page
-    assert url("manage-stage-advance", tournament, playoff.pk) not in page  # the last stage
+    assert url("manage-stage-advance", tournament, final.pk) not in page  # the last stage
     ok = org.post(url("manage-stage-advance", tournament, stage.pk), {"pool_count": 2}, follow=True)
-    assert "Preliminary: entries advanced; next: Playoff." in ok.content.decode()
-    refused = org.post(url("manage-stage-advance", tournament, stage.pk), follow=True)
-    assert refused.status_code == 200
-    assert "a tie sits on the cut line; record the shoot-out" in refused.content.decode()
-    assert calls == [(stage, 2, False), (stage, None, False)]
-    assert singles.stages.filter(kind="shoot-out").exists()
+    assert "Preliminary: entries advanced; next: Final." in ok.content.decode()
+    assert final.matches.count() == 1
 
 
-def test_advance_an_unfinished_stage_with_the_real_service_is_a_message(org, tournament, singles):
-    pytest.importorskip("tournaments.services.stages")
+def test_advance_an_unfinished_stage_is_a_message(org, tournament, singles):
     for _ in range(4):
         EntryFactory(category=singles)
     stage = StageFactory(category=singles, order=1, games_per_entry=1, advance_count=2)
@@ -840,48 +823,29 @@ def test_advance_an_unfinished_stage_with_the_real_service_is_a_message(org, tou
     assert "is not finished" in response.content.decode()
 
 
-def test_draw_passes_only_the_options_the_service_takes(org, tournament, singles, monkeypatch):
+def test_draw_passes_the_options_of_the_stage_kind(org, tournament, singles):
+    for _ in range(8):
+        EntryFactory(category=singles)
     stage = StageFactory(category=singles, kind="round-robin", name="Playoff")
-    seen = []
-    monkeypatch.setattr(
-        draws,
-        "draw_stage",
-        lambda s, *, pool_count=None, double=False: seen.append((pool_count, double)) or [],
-        raising=False,
-    )
     target = url("manage-stage-draw", tournament, stage.pk)
-    org.post(target, {"pool_count": "2", "double": "on", "third_place": "on"})
-    assert seen == [(2, True)]
     response = org.post(target, {"pool_count": "0"}, follow=True)
     assert "Pools: Ensure this value is greater than or equal to 1." in response.content.decode()
-    assert len(seen) == 1
+    assert not stage.matches.exists()
+    org.post(target, {"pool_count": "2", "double": "on", "third_place": "on"})
+    # Two pools of 4, each a double round robin: 2 x (6 pairings x 2).
+    assert stage.pools.count() == 2
+    assert stage.matches.count() == 24
 
 
-def test_draw_falls_back_to_draw_preliminary_with_its_pairing_method(
-    org, tournament, singles, monkeypatch
-):
-    monkeypatch.delattr(draws, "draw_stage", raising=False)
+def test_draw_of_a_preliminary_takes_its_pairing_method(org, tournament, singles):
     for _ in range(8):
         EntryFactory(category=singles)
     stage = StageFactory(category=singles, games_per_entry=3)
-    seen = []
-    real = draws.draw_preliminary
-
-    def spy(s, entries=None, *, method="random"):
-        seen.append(method)
-        return real(s, entries, method=method)
-
-    monkeypatch.setattr(draws, "draw_preliminary", spy)
-    org.post(url("manage-stage-draw", tournament, stage.pk), {"method": "rotation"})
-    assert seen == ["rotation"] and stage.matches.count() == 12
-
-
-def test_advance_without_the_service_is_a_message(org, tournament, singles, monkeypatch):
-    monkeypatch.setitem(sys.modules, "tournaments.services.stages", None)
-    stage = StageFactory(category=singles)
-    response = org.post(url("manage-stage-advance", tournament, stage.pk), follow=True)
-    assert response.status_code == 200
-    assert "not available" in response.content.decode()
+    response = org.post(
+        url("manage-stage-draw", tournament, stage.pk), {"method": "rotation"}, follow=True
+    )
+    assert "Preliminary: drawn (12 matches)." in response.content.decode()
+    assert stage.matches.count() == 12
 
 
 # Boards -----------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from tests.tournaments.test_stages import field, play_stage, record
 from tournaments.models import Match, Stage
 from tournaments.models.stages import TIEBREAK_STEPS
 from tournaments.services.draws import draw_knockout, draw_round_robin, draw_stage
-from tournaments.services.stages import schedule_stage
+from tournaments.services.schedule import schedule_stage
 
 pytestmark = pytest.mark.django_db
 
@@ -133,7 +133,7 @@ def test_bad_addresses_get_a_404_that_says_what_is_missing(client):
 
 
 def test_shootout_stage_page_lists_the_tied_entries(client):
-    from tournaments.services.stages import CutLineTieError, advance
+    from scoring.progression.services import CutLineTieError, advance
 
     category, entries = field(4)
     prelim = Stage.objects.create(
@@ -213,6 +213,8 @@ def test_tiebreak_labels_cover_every_step_in_words():
         "twenties-among-tied": "20s among tied",
         "twenties-all-games": "20s in all games",
         "shoot-out": "shoot-out",
+        "buchholz": "Buchholz",
+        "game-points": "game points",
     }
     assert set(TIEBREAK_STEPS) == set(engine.STEPS), "a step of the engine has no label"
     assert tiebreak_label(None) == "" and tiebreak_label("new-step") == "new-step"

@@ -3,10 +3,11 @@
 import pytest
 from django.core.exceptions import ValidationError
 
+from scoring.engine import round_data
+from scoring.results.services import record_game
 from tests.factories import CategoryFactory, EntryFactory, GameFactory, StageFactory
 from tournaments.models import Board, Round
 from tournaments.services.draws import draw_preliminary
-from tournaments.services.results import RoundInput, record_game
 
 pytestmark = pytest.mark.django_db
 
@@ -17,10 +18,10 @@ def test_points_follow_from_board_scores():
     rounds = record_game(
         game,
         [
-            RoundInput(score=(65, 40), twenties=(2, 1)),
-            RoundInput(score=(30, 30)),
-            RoundInput(score=(0, 45), twenties=(0, 1)),
-            RoundInput(time_expired=True),
+            round_data(score=(65, 40), twenties=(2, 1)),
+            round_data(score=(30, 30)),
+            round_data(score=(0, 45), twenties=(0, 1)),
+            round_data(time_expired=True),
         ],
     )
     assert [(r.points_a, r.points_b) for r in rounds] == [(2, 0), (1, 1), (0, 2), (0, 0)]
@@ -28,31 +29,42 @@ def test_points_follow_from_board_scores():
 
 def test_a_bad_round_names_game_and_round_and_keeps_what_was_saved():
     game = GameFactory()
-    good = [RoundInput(points=(2, 0), twenties=(1, 0))] * 4
+    good = [round_data(points=(2, 0), twenties=(1, 0))] * 4
     record_game(game, good)
-    bad = [*good[:2], RoundInput(points=(2, 0), twenties=(9, 0)), *good[3:]]
+    bad = [*good[:2], round_data(points=(2, 0), twenties=(9, 0)), *good[3:]]
     with pytest.raises(ValidationError) as exc:
         record_game(game, bad)
     message = " ".join(exc.value.messages)
-    assert "game 1" in message and "round 3" in message and "9 20s" in message
+    assert "game 1" in message and "round 3" in message and "20s [9, 0]" in message
+    assert exc.value.round == 3
     assert list(game.rounds.values_list("twenties_a", flat=True)) == [1, 1, 1, 1]
 
 
 def test_too_many_rounds_refused_but_playoff_gets_a_fifth():
     """WCC: a championship game tied after 4 rounds plays a 5th round."""
     game = GameFactory()
-    five = [RoundInput(points=(1, 1))] * 5
-    with pytest.raises(ValidationError, match="at most 4"):
+    five = [round_data(points=(1, 1))] * 5
+    with pytest.raises(ValidationError, match="round 5 is one too many"):
         record_game(game, five)
     game.is_playoff = True
     game.save()
     assert len(record_game(game, five)) == 5
 
 
+def test_a_tied_fifth_round_in_a_playoff_gets_a_sixth_and_no_more():
+    """WCC: "a winner has to be determined" — a tied 5th round is followed by a 6th."""
+    game = GameFactory(is_playoff=True)
+    six = [round_data(points=(1, 1))] * 5 + [round_data(points=(2, 0))]
+    assert len(record_game(game, six)) == 6
+    with pytest.raises(ValidationError, match="round 7 is one too many"):
+        record_game(game, [*six, round_data(points=(2, 0))])
+    assert game.rounds.count() == 6
+
+
 def test_correction_updates_in_place_and_keeps_history():
     game = GameFactory()
-    record_game(game, [RoundInput(points=(2, 0))] * 4)
-    record_game(game, [RoundInput(points=(0, 2))] + [RoundInput(points=(2, 0))] * 3)
+    record_game(game, [round_data(points=(2, 0))] * 4)
+    record_game(game, [round_data(points=(0, 2))] + [round_data(points=(2, 0))] * 3)
     first = Round.objects.get(game=game, number=1)
     versions = list(first.history.order_by("history_date").values_list("points_a", flat=True))
     assert versions == [2, 0]
@@ -62,10 +74,10 @@ def test_doubles_allow_twelve_twenties_singles_eight():
     """WCC: doubles shoot 6 discs each, so a side has 12 discs; singles 8."""
     doubles = CategoryFactory(kind="doubles", discs_per_player=6)
     game = GameFactory(match__stage__category=doubles)
-    record_game(game, [RoundInput(points=(2, 0), twenties=(12, 0))])
+    record_game(game, [round_data(points=(2, 0), twenties=(12, 0))])
     singles = GameFactory()
     with pytest.raises(ValidationError, match="only 8 discs"):
-        record_game(singles, [RoundInput(points=(2, 0), twenties=(12, 0))])
+        record_game(singles, [round_data(points=(2, 0), twenties=(12, 0))])
 
 
 def test_draw_preliminary_no_rematches_and_boards():
@@ -98,7 +110,7 @@ def test_draw_refuses_more_games_than_opponents():
 def test_recording_the_same_result_again_writes_no_new_version():
     """Both players' cards confirm one result: the second recording changes nothing."""
     game = GameFactory()
-    rounds = [RoundInput(points=(2, 0), twenties=(1, 0))] * 4
+    rounds = [round_data(points=(2, 0), twenties=(1, 0))] * 4
     record_game(game, rounds)
     record_game(game, rounds)
     first = Round.objects.get(game=game, number=1)

@@ -5,29 +5,31 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.core.exceptions import ValidationError
 
-from scoring.selectors import stage_standings
+from scoring.engine import round_data
+from scoring.progression.services import (
+    CutLineTieError,
+    advance,
+    advance_knockout,
+    draw_next_swiss_round,
+    record_shootout,
+    unfinished_matches,
+)
+from scoring.results.knockout import bracket_rounds
+from scoring.results.pools import pool_tables
+from scoring.results.services import record_game
+from scoring.results.shootouts import ties_awaiting_shootout
+from scoring.standings.selectors import stage_standings
 from tests.factories import CategoryFactory, EntryFactory, PlayerFactory, TournamentFactory
 from tournaments import formats
 from tournaments.models import Board, Entry, Game, Match, Stage, Team
-from tournaments.selectors_public import bracket_rounds, pool_tables
 from tournaments.services.draws import (
     assign_boards,
     draw_knockout,
-    draw_next_swiss_round,
     draw_stage,
     entry_clubs,
     place_round,
 )
-from tournaments.services.results import RoundInput, record_game
-from tournaments.services.stages import (
-    CutLineTieError,
-    advance,
-    advance_knockout,
-    record_shootout,
-    schedule_stage,
-    ties_awaiting_shootout,
-    unfinished_matches,
-)
+from tournaments.services.schedule import schedule_stage
 
 pytestmark = pytest.mark.django_db
 
@@ -68,9 +70,9 @@ def record(game, winner, twenties=(0, 0), *, fifth=None):
     ``fifth`` round winner for a tied playoff game."""
     points = {"a": (2, 0), "b": (0, 2), None: (1, 1)}[winner]
     ta, tb = spread(twenties[0]), spread(twenties[1])
-    rounds = [RoundInput(points=points, twenties=(ta[i], tb[i])) for i in range(4)]
+    rounds = [round_data(points=points, twenties=(ta[i], tb[i])) for i in range(4)]
     if fifth:
-        rounds.append(RoundInput(points={"a": (2, 0), "b": (0, 2)}[fifth]))
+        rounds.append(round_data(points={"a": (2, 0), "b": (0, 2)}[fifth]))
     record_game(game, rounds)
 
 

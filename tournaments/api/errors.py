@@ -2,8 +2,10 @@
 
 Services raise Django's ``ValidationError`` and ``PermissionDenied`` with messages that say what
 is wrong and where; the default DRF handler would turn a ``ValidationError`` into a 500. Here
-each refusal becomes the status a client can act on: 400 with the message (or the field errors),
-409 when the data changed underneath the request, 404 for something that does not exist.
+each refusal becomes the status a client can act on: 400 with the message (or the field errors,
+keyed as the service keys them, so the words are the ones the organizer pages show), 409 when
+the data changed underneath the request or saved results still rest on what is to be deleted,
+404 for something that does not exist.
 """
 
 from django.core.exceptions import NON_FIELD_ERRORS, ObjectDoesNotExist
@@ -12,6 +14,8 @@ from django.db import IntegrityError
 from django.db.models import ProtectedError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
+
+from tournaments.services.errors import StillInUse
 
 
 class Conflict(exceptions.APIException):
@@ -35,6 +39,8 @@ def validation_error(exc: DjangoValidationError) -> exceptions.ValidationError:
 
 def as_api_exception(exc: Exception) -> Exception:
     """The DRF exception for a model or service refusal; anything else is returned unchanged."""
+    if isinstance(exc, StillInUse):
+        return Conflict(" ".join(exc.messages))
     if isinstance(exc, DjangoValidationError):
         return validation_error(exc)
     if isinstance(exc, ObjectDoesNotExist):

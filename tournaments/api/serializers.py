@@ -1,18 +1,15 @@
 """Serializers for the tournament endpoints.
 
-Writes run the model's own ``clean()`` and database constraints before saving, so the API
-refuses exactly what the database would, with the model's words and the field named, instead of
-failing on an ``IntegrityError``. What a row belongs to (the tournament of a category, the
-category of an entry) is fixed once created: moving it would bypass the organizer check of the
-other tournament.
+On a write they check the shape of the request only (types, lengths, known choices, which rows
+are named) and hand the values to the service the organizer pages call (``tournaments.services``);
+the service decides what is allowed and says why, in the words the pages show. What a row belongs
+to (the tournament of a category, the category of an entry) is fixed once created: moving it
+would bypass the organizer check of the other tournament.
 """
 
-import copy
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db.models import Model
 from rest_framework import serializers
 
 from tournaments.models import (
@@ -27,12 +24,14 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.models.stages import TIEBREAK_STEPS
-from tournaments.services.registration import add_stage, create_category, next_stage_order
-from tournaments.services.setup import create_tournament
+from tournaments.services import categories, entries, people, registration, setup
 
 
-class CheckedModelSerializer(serializers.ModelSerializer):
-    """A model serializer that runs ``Model.clean()`` and the model's constraints on writes."""
+class ServiceWriteSerializer(serializers.ModelSerializer):
+    """A model serializer whose ``create`` and ``update`` call a service with the validated
+    values; the service's ``ValidationError`` reaches the client as a 400 in its own words
+    (``tournaments.api.errors``). Model validators are left out (``Meta.validators = []``): the
+    service runs the model's checks, once."""
 
     #: The field naming what the object belongs to; it cannot change after creation.
     parent_field: str = ""
@@ -40,29 +39,13 @@ class CheckedModelSerializer(serializers.ModelSerializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         attrs = super().validate(attrs)
         parent = self.parent_field
-        moved = (
-            self.instance is not None
-            and parent in attrs
-            and attrs[parent] != getattr(self.instance, parent)
-        )
-        if moved:
-            raise serializers.ValidationError(
-                {parent: f"The {parent} cannot change; create a new one there instead."}
-            )
-        candidate = self._candidate(attrs)
-        try:
-            candidate.clean()
-            candidate.validate_constraints()
-        except DjangoValidationError as exc:
-            raise serializers.ValidationError(serializers.as_serializer_error(exc)) from None
+        if self.instance is not None and parent in attrs:
+            if attrs[parent] != getattr(self.instance, parent):
+                raise serializers.ValidationError(
+                    {parent: f"The {parent} cannot change; create a new one there instead."}
+                )
+            del attrs[parent]
         return attrs
-
-    def _candidate(self, attrs: dict[str, Any]) -> Model:
-        """The object as it would be saved, without saving it."""
-        candidate = copy.copy(self.instance) if self.instance is not None else self.Meta.model()
-        for name, value in attrs.items():
-            setattr(candidate, name, value)
-        return candidate
 
 
 class EntrySummarySerializer(serializers.ModelSerializer):
@@ -77,7 +60,7 @@ class EntrySummarySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class TournamentSerializer(CheckedModelSerializer):
+class TournamentSerializer(ServiceWriteSerializer):
     class Meta:
         model = Tournament
         fields = [
@@ -91,28 +74,18 @@ class TournamentSerializer(CheckedModelSerializer):
             "created_at",
         ]
         read_only_fields = ["created_at"]
-
-    def validate_slug(self, value: str) -> str:
-        if self.instance is not None and value != self.instance.slug:
-            raise serializers.ValidationError(
-                "The slug is the tournament's address and cannot change."
-            )
-        return value
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        starts = attrs.get("starts_on", getattr(self.instance, "starts_on", None))
-        ends = attrs.get("ends_on", getattr(self.instance, "ends_on", None))
-        if starts and ends and ends < starts:
-            raise serializers.ValidationError(
-                {"ends_on": f"The tournament ends ({ends}) before it starts ({starts})."}
-            )
-        return super().validate(attrs)
+        validators: list = []
+        # A taken slug is refused by the service, in the words of the organizer page.
+        extra_kwargs = {"slug": {"validators": []}}
 
     def create(self, validated_data: dict[str, Any]) -> Tournament:
-        return create_tournament(user=self.context["request"].user, **validated_data)
+        return setup.create_tournament(user=self.context["request"].user, **validated_data)
+
+    def update(self, instance: Tournament, validated_data: dict[str, Any]) -> Tournament:
+        return setup.update_tournament(tournament=instance, **validated_data)
 
 
-class CategorySerializer(CheckedModelSerializer):
+class CategorySerializer(ServiceWriteSerializer):
     parent_field = "tournament"
     tournament = serializers.SlugRelatedField(slug_field="slug", queryset=Tournament.objects.all())
 
@@ -130,13 +103,16 @@ class CategorySerializer(CheckedModelSerializer):
             "scoring_system",
             "target_points",
         ]
-        validators: list = []  # the model's constraints run in validate(), with its messages
+        validators: list = []
 
     def create(self, validated_data: dict[str, Any]) -> Category:
-        return create_category(**validated_data)
+        return registration.create_category(**validated_data)
+
+    def update(self, instance: Category, validated_data: dict[str, Any]) -> Category:
+        return categories.update_category(category=instance, **validated_data)
 
 
-class PlayerSerializer(CheckedModelSerializer):
+class PlayerSerializer(ServiceWriteSerializer):
     """Public: names, scorecard ID, club and country. The linked account is write-only, by
     username, so that no user's details are published."""
 
@@ -169,9 +145,21 @@ class PlayerSerializer(CheckedModelSerializer):
             "username",
         ]
         validators: list = []
+        extra_kwargs = {
+            "number": {
+                "required": False,
+                "help_text": "Player ID number as on the scorecard; left out, the next free ID.",
+            }
+        }
+
+    def create(self, validated_data: dict[str, Any]) -> Player:
+        return registration.register_player(**validated_data)
+
+    def update(self, instance: Player, validated_data: dict[str, Any]) -> Player:
+        return people.update_player(player=instance, **validated_data)
 
 
-class TeamSerializer(CheckedModelSerializer):
+class TeamSerializer(ServiceWriteSerializer):
     parent_field = "tournament"
     tournament = serializers.SlugRelatedField(slug_field="slug", queryset=Tournament.objects.all())
     display_name = serializers.SerializerMethodField()
@@ -184,18 +172,14 @@ class TeamSerializer(CheckedModelSerializer):
     def get_display_name(self, team: Team) -> str:
         return str(team)
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        tournament = attrs.get("tournament", getattr(self.instance, "tournament", None))
-        for field in ("player_one", "player_two"):
-            player = attrs.get(field)
-            if player is not None and player.tournament_id != tournament.id:
-                raise serializers.ValidationError(
-                    {field: f"{player} is registered at another tournament."}
-                )
-        return super().validate(attrs)
+    def create(self, validated_data: dict[str, Any]) -> Team:
+        return people.create_team(**validated_data)
+
+    def update(self, instance: Team, validated_data: dict[str, Any]) -> Team:
+        return people.update_team(team=instance, **validated_data)
 
 
-class EntrySerializer(CheckedModelSerializer):
+class EntrySerializer(ServiceWriteSerializer):
     parent_field = "category"
     name = serializers.CharField(read_only=True)
     number = serializers.CharField(read_only=True, help_text="Scorecard ID (both for a team).")
@@ -215,18 +199,22 @@ class EntrySerializer(CheckedModelSerializer):
         ]
         validators: list = []
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        category = attrs.get("category", getattr(self.instance, "category", None))
-        for field in ("player", "team"):
-            who = attrs.get(field)
-            if who is not None and who.tournament_id != category.tournament_id:
-                raise serializers.ValidationError(
-                    {field: f"{who} is registered at another tournament."}
-                )
-        return super().validate(attrs)
+    def create(self, validated_data: dict[str, Any]) -> Entry:
+        category = validated_data.pop("category")
+        entry = entries.enter(
+            category=category,
+            player=validated_data.pop("player", None),
+            team=validated_data.pop("team", None),
+        )
+        if validated_data:
+            entries.update_entry(entry=entry, **validated_data)
+        return entry
+
+    def update(self, instance: Entry, validated_data: dict[str, Any]) -> Entry:
+        return entries.update_entry(entry=instance, **validated_data)
 
 
-class StageSerializer(CheckedModelSerializer):
+class StageSerializer(ServiceWriteSerializer):
     parent_field = "category"
     tournament = serializers.SlugRelatedField(
         source="category.tournament", slug_field="slug", read_only=True
@@ -263,14 +251,12 @@ class StageSerializer(CheckedModelSerializer):
         validators: list = []
         extra_kwargs = {"order": {"required": False, "help_text": "Default: after the last."}}
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if self.instance is None and attrs.get("order") is None:
-            attrs["order"] = next_stage_order(attrs["category"])
-        return super().validate(attrs)
-
     def create(self, validated_data: dict[str, Any]) -> Stage:
         """Through the same service as the organizer pages, so both refuse the same stages."""
-        return add_stage(**validated_data)
+        return registration.add_stage(**validated_data)
+
+    def update(self, instance: Stage, validated_data: dict[str, Any]) -> Stage:
+        return registration.update_stage(stage=instance, **validated_data)
 
 
 class RoundSerializer(serializers.ModelSerializer):

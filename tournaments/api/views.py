@@ -1,4 +1,7 @@
-"""Tournament endpoints: thin viewsets over serializers and the setup/registration services.
+"""Tournament endpoints: thin viewsets over serializers and the services of the organizer pages.
+
+Every write (create, change, delete) goes through ``tournaments.services``: the serializers
+check the shape of a request, the services decide and say why, in the words the pages show.
 
 Anyone may read; signed-in users may create a tournament (and become its organizer); the rest of
 the writes need the organizer role on the tournament concerned. Every list is fetched with its
@@ -16,6 +19,7 @@ from tournaments.api import filters, serializers
 from tournaments.api.errors import ServiceErrorsMixin
 from tournaments.api.permissions import ManageTournamentOrReadOnly
 from tournaments.models import Category, Entry, Game, Match, Player, Stage, Team, Tournament
+from tournaments.services import categories, entries, people, registration
 
 ENTRY_PEOPLE = ("player", "team__player_one", "team__player_two")
 
@@ -45,7 +49,11 @@ class TournamentResourceViewSet(ServiceErrorsMixin, viewsets.ModelViewSet):
 
     def perform_destroy(self, instance: Model) -> None:
         with transaction.atomic():
-            instance.delete()
+            self.remove(instance)
+
+    def remove(self, instance: Model) -> None:
+        """Remove the row through its service, which refuses what results still rest on."""
+        raise NotImplementedError
 
 
 @extend_schema_view(
@@ -75,6 +83,9 @@ class CategoryViewSet(TournamentResourceViewSet):
     def get_queryset(self) -> QuerySet[Category]:
         return Category.objects.select_related("tournament").order_by("tournament_id", "name")
 
+    def remove(self, instance: Category) -> None:
+        categories.delete_category(category=instance)
+
 
 class PlayerViewSet(TournamentResourceViewSet):
     serializer_class = serializers.PlayerSerializer
@@ -84,6 +95,9 @@ class PlayerViewSet(TournamentResourceViewSet):
     def get_queryset(self) -> QuerySet[Player]:
         return Player.objects.select_related("tournament").order_by("last_name", "first_name", "id")
 
+    def remove(self, instance: Player) -> None:
+        people.delete_player(player=instance)
+
 
 class TeamViewSet(TournamentResourceViewSet):
     serializer_class = serializers.TeamSerializer
@@ -92,6 +106,9 @@ class TeamViewSet(TournamentResourceViewSet):
 
     def get_queryset(self) -> QuerySet[Team]:
         return Team.objects.select_related("tournament", "player_one", "player_two").order_by("id")
+
+    def remove(self, instance: Team) -> None:
+        people.delete_team(team=instance)
 
 
 class EntryViewSet(TournamentResourceViewSet):
@@ -104,6 +121,9 @@ class EntryViewSet(TournamentResourceViewSet):
             "category_id", "seed", "id"
         )
 
+    def remove(self, instance: Entry) -> None:
+        entries.delete_entry(entry=instance)
+
 
 class StageViewSet(TournamentResourceViewSet):
     serializer_class = serializers.StageSerializer
@@ -112,6 +132,9 @@ class StageViewSet(TournamentResourceViewSet):
 
     def get_queryset(self) -> QuerySet[Stage]:
         return Stage.objects.select_related("category__tournament").order_by("category_id", "order")
+
+    def remove(self, instance: Stage) -> None:
+        registration.delete_stage(stage=instance)
 
 
 class MatchViewSet(viewsets.ReadOnlyModelViewSet):

@@ -14,11 +14,9 @@ from .knockout import (
     advance,
     bracket_order,
     crossover_seeds,
-    match_winner,
     placements,
     pool_crossover,
     single_elimination,
-    wins_needed,
 )
 from .pairing import EntryId, Pairing, Round, byes_taken, check_rounds, played_pairs
 from .preliminary import preliminary_rounds
@@ -61,7 +59,6 @@ __all__ = [
     "club_conflicts",
     "crossover_seeds",
     "equalising_shot",
-    "match_winner",
     "placements",
     "played_pairs",
     "pool_crossover",
@@ -74,5 +71,4 @@ __all__ = [
     "swiss_round",
     "time_slots",
     "timed_round_points",
-    "wins_needed",
 ]

@@ -70,10 +70,6 @@ class Match:
     winner: EntryId | None = None
 
     @property
-    def wins_needed(self) -> int:
-        return wins_needed(self.best_of)
-
-    @property
     def entries(self) -> tuple[EntryId | None, EntryId | None]:
         return self.a.entry, self.b.entry
 
@@ -117,26 +113,6 @@ class Bracket:
     def ready(self) -> list[Match]:
         """The matches that can be played now, in bracket order."""
         return [match for match in self.matches if match.ready]
-
-
-def wins_needed(best_of: int) -> int:
-    """Game wins that take a best-of-`best_of` match: ceil(N/2). N must be odd and positive."""
-    _check_best_of(best_of)
-    return best_of // 2 + 1
-
-
-def match_winner(wins_a: int, wins_b: int, best_of: int) -> Literal["a", "b"] | None:
-    """Which side has won the match on game wins so far, or None while it goes on."""
-    needed = wins_needed(best_of)
-    if wins_a < 0 or wins_b < 0 or wins_a + wins_b > best_of:
-        raise ValueError(f"{wins_a}-{wins_b} is not a possible score in a best of {best_of}")
-    if wins_a >= needed and wins_b >= needed:
-        raise ValueError(f"{wins_a}-{wins_b}: both sides cannot win a best of {best_of}")
-    if wins_a >= needed:
-        return "a"
-    if wins_b >= needed:
-        return "b"
-    return None
 
 
 def bracket_order(size: int) -> list[int]:

@@ -5,8 +5,6 @@ from django.db.models.functions import Mod
 from django.db.models.lookups import Exact
 from simple_history.models import HistoricalRecords
 
-from scoring.engine import points_from_score
-
 
 class Match(models.Model):
     """Games between the same two entries (WCC preliminary: 1 game; final: best 2 of 3)."""
@@ -83,15 +81,20 @@ class Game(models.Model):
         return f"{self.match} — game {self.number}"
 
 
-VALID_ROUND_POINTS = ((2, 0), (1, 1), (0, 2))
-
-
 class Round(models.Model):
-    """The official result of one round: points (2-1-0), 20s, optionally the board scores.
+    """The official result of one round: points, 20s, optionally the board scores.
 
-    ``discs_per_side`` is copied from the category when the round is recorded so that the
-    database itself can refuse more 20s than the side had discs.
+    ``scoring`` and ``discs_per_side`` are copied from the category when the round is recorded,
+    so that the database itself can refuse a result the category's rules cannot give: points
+    other than 2-1-0 in a 2-1-0 game (NCA 2a iv), points that are not the difference of the board
+    scores in a game to 100 (family rulebook Scoring 5), more 20s than the side had discs. The
+    scoring engine (``scoring.engine.judge``) checks all of it first and words the message; the
+    constraints are the last line of defence.
     """
+
+    class Scoring(models.TextChoices):
+        TWO_ONE_ZERO = "2-1-0", "2-1-0 per round"
+        DIFFERENCE = "difference", "Difference of the board scores"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -104,6 +107,9 @@ class Round(models.Model):
     time_expired = models.BooleanField(
         default=False, help_text="Time ran out with no disc shot: the round scores 0-0 (WCC)."
     )
+    scoring = models.CharField(
+        max_length=10, choices=Scoring.choices, default=Scoring.TWO_ONE_ZERO
+    )
     discs_per_side = models.PositiveSmallIntegerField(default=8)
     history = HistoricalRecords()
 
@@ -114,11 +120,30 @@ class Round(models.Model):
             # NCA 2a iv: 2 to the higher score, 1 each for a tie; WCC: 0-0 when time expired
             # before any disc was shot.
             models.CheckConstraint(
-                condition=Q(points_a=2, points_b=0)
+                condition=~Q(scoring="2-1-0")
+                | Q(points_a=2, points_b=0)
                 | Q(points_a=1, points_b=1)
                 | Q(points_a=0, points_b=2)
                 | Q(points_a=0, points_b=0, time_expired=True),
                 name="round_points_2_1_0",
+            ),
+            # Family rulebook Scoring 5: the winner adds the difference, the other side 0.
+            models.CheckConstraint(
+                condition=~Q(scoring="difference")
+                | Q(points_a=0, points_b=0, time_expired=True)
+                | Q(
+                    score_a__isnull=False,
+                    score_a__gte=F("score_b"),
+                    points_a=F("score_a") - F("score_b"),
+                    points_b=0,
+                )
+                | Q(
+                    score_a__isnull=False,
+                    score_a__lt=F("score_b"),
+                    points_a=0,
+                    points_b=F("score_b") - F("score_a"),
+                ),
+                name="round_points_difference",
             ),
             models.CheckConstraint(
                 condition=Q(time_expired=False)
@@ -146,7 +171,8 @@ class Round(models.Model):
                 name="round_scores_include_twenties",
             ),
             models.CheckConstraint(
-                condition=Q(score_a__isnull=True)
+                condition=~Q(scoring="2-1-0")
+                | Q(score_a__isnull=True)
                 | Q(time_expired=True)
                 | Q(score_a__gt=F("score_b"), points_a=2)
                 | Q(score_a=F("score_b"), points_a=1)
@@ -157,43 +183,3 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} — round {self.number}"
-
-    def clean(self) -> None:
-        where = f"round {self.number}"
-        errors: dict[str, str] = {}
-        pts = (self.points_a, self.points_b)
-        if self.time_expired:
-            if pts != (0, 0) or self.twenties_a or self.twenties_b:
-                errors["time_expired"] = (
-                    f"{where}: time expired with no disc shot scores 0-0 with no 20s."
-                )
-        elif pts not in VALID_ROUND_POINTS:
-            errors["points_a"] = (
-                f"{where}: points {pts[0]}-{pts[1]} are impossible; a round scores 2-0, 1-1 "
-                "or 0-2 (0-0 only when time expired before any disc was shot)."
-            )
-        for side in ("a", "b"):
-            twenties = getattr(self, f"twenties_{side}")
-            if twenties > self.discs_per_side:
-                errors[f"twenties_{side}"] = (
-                    f"{where}: {twenties} 20s but the side had only {self.discs_per_side} discs."
-                )
-            score = getattr(self, f"score_{side}")
-            if score is not None:
-                if score % 5:
-                    errors[f"score_{side}"] = f"{where}: a board score is a multiple of 5."
-                elif score < 20 * twenties:
-                    errors[f"score_{side}"] = (
-                        f"{where}: a board score of {score} cannot include {twenties} 20s."
-                    )
-        if (self.score_a is None) != (self.score_b is None):
-            errors["score_b"] = f"{where}: give both board scores or neither."
-        elif self.score_a is not None and not self.time_expired and not errors:
-            expected = points_from_score((self.score_a, self.score_b))
-            if expected != pts:
-                errors["points_a"] = (
-                    f"{where}: board scores {self.score_a}-{self.score_b} give points "
-                    f"{expected[0]}-{expected[1]}, not {pts[0]}-{pts[1]}."
-                )
-        if errors:
-            raise ValidationError(errors)

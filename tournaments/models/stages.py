@@ -1,13 +1,16 @@
 from django.core.exceptions import ValidationError
 from django.db import models
 
-#: Tiebreak steps the scoring engine knows, by name (see scoring.engine).
+#: Tiebreak steps the scoring engine knows, by name (``scoring.engine.tiebreaks.STEPS``; the
+#: models may not import scoring, so the names are repeated here and a test keeps them equal).
 TIEBREAK_STEPS = (
     "twenties",
     "head-to-head",
     "twenties-among-tied",
     "twenties-all-games",
     "shoot-out",
+    "buchholz",
+    "game-points",
 )
 
 
@@ -26,10 +29,12 @@ class Stage(models.Model):
         SHOOTOUT = "shoot-out", "Shoot-out"
 
     #: WCC Tie-Breaking Procedure: preliminary rounds use 20s then a shoot-out; a round-robin
-    #: playoff uses head-to-head, 20s among the tied, 20s in all games, then a shoot-out.
+    #: playoff uses head-to-head, 20s among the tied, 20s in all games, then a shoot-out. A Swiss
+    #: ranks as Swiss events do: Buchholz (the opponents' points) first, then the WCC
+    #: preliminary steps (the engine's "swiss" method says why).
     DEFAULT_CHAINS = {
         Kind.PRELIMINARY: ["twenties", "shoot-out"],
-        Kind.SWISS: ["twenties", "shoot-out"],
+        Kind.SWISS: ["buchholz", "twenties", "shoot-out"],
         Kind.ROUND_ROBIN: [
             "head-to-head",
             "twenties-among-tied",
@@ -84,9 +89,13 @@ class Stage(models.Model):
     def chain(self) -> list[str]:
         return list(self.tiebreak_chain) or list(self.DEFAULT_CHAINS[self.Kind(self.kind)])
 
+    #: The engine's standings method whose chain each kind uses by default.
+    STANDINGS_METHODS = {Kind.ROUND_ROBIN: "round-robin", Kind.SWISS: "swiss"}
+
     @property
     def standings_method(self) -> str:
-        return "round-robin" if self.kind == self.Kind.ROUND_ROBIN else "preliminary"
+        """The engine's method named after this kind's default chain ("preliminary" otherwise)."""
+        return self.STANDINGS_METHODS.get(self.Kind(self.kind), "preliminary")
 
     def clean(self) -> None:
         if not isinstance(self.tiebreak_chain, list):

@@ -2,24 +2,43 @@
 
 import itertools
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 
-from scoring.selectors import stage_standings
 from tournaments import formats
 from tournaments.models import Board, Entry, Game, Match, Pool, Stage
-from tournaments.selectors_public import (
+from tournaments.selectors import (
     BRACKET_POOL,
     ENTRY_RELATED,
     FIELD_POOL,
-    knockout_state,
+    knockout_draw,
     seeded_entries,
     stage_matches,
-    stage_outcomes,
+    with_winners,
 )
+
+
+@dataclass(frozen=True)
+class KnockoutResults:
+    """What has been played in a knockout, as plain data: the winner's entry id by bracket slot,
+    and the ids of the matches started (a round recorded) and finished. The results reads
+    (``scoring.results.knockout.knockout_results``) give it; a fresh draw has none."""
+
+    winners: Mapping[str, str] = field(default_factory=dict)
+    started: frozenset[int] = frozenset()
+    finished: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class SwissLine:
+    """One line of a Swiss stage's standings so far, as the next round's pairing needs it."""
+
+    entry: str
+    rank: int
+    points: int
 
 
 @transaction.atomic
@@ -89,9 +108,9 @@ def draw_stage(
     """Draw a stage by its kind; the options apply to the kinds that use them.
 
     ``method``: preliminary ("random" or "rotation"); ``pool_count``, ``double``: round robin;
-    ``third_place``: knockout. A Swiss stage gets its first round (see
-    ``draw_next_swiss_round`` for the later ones). Raises ``ValueError`` for a stage already
-    drawn or one that is not drawn at all (a shoot-out).
+    ``third_place``: knockout. A Swiss stage gets its first round (the later ones are paired from
+    the standings: ``scoring.progression.services.draw_next_swiss_round``). Raises
+    ``ValueError`` for a stage already drawn or one that is not drawn at all (a shoot-out).
     """
     kind = Stage.Kind(stage.kind)
     if kind == Stage.Kind.PRELIMINARY:
@@ -106,7 +125,7 @@ def draw_stage(
             raise ValueError(
                 f"{stage} is already drawn; draw its next round with draw_next_swiss_round."
             )
-        return draw_next_swiss_round(stage)
+        return draw_swiss_round(stage)
     raise ValueError(
         f"{stage} is a shoot-out: it is not drawn but created when a tie sits on the cut line, "
         "and its result is recorded with record_shootout."
@@ -185,7 +204,7 @@ def draw_knockout(
     1A, 1B, 2A, 2B when they come from two pools, which seeding turns into 1A v 2B and 1B v 2A);
     by default the category's active entries by their seed. The seeding is kept in the stage's
     bracket pool; the matches whose two entries are known are created now, the others by
-    ``tournaments.services.stages.advance_knockout`` as results come in.
+    ``scoring.progression.services.advance_knockout`` as results come in.
     """
     _check_kind(stage, Stage.Kind.KNOCKOUT)
     _check_not_drawn(stage)
@@ -201,16 +220,19 @@ def draw_knockout(
     return open_knockout_matches(stage)
 
 
-def open_knockout_matches(stage: Stage) -> list[Match]:
-    """Create the knockout matches whose two entries are now known and that do not exist yet.
+def open_knockout_matches(stage: Stage, results: KnockoutResults | None = None) -> list[Match]:
+    """Create the knockout matches whose two entries are now known, given the ``results`` so
+    far, and that do not exist yet.
 
     A stored match whose entries no longer agree with the bracket (an earlier result was
     corrected) is updated while none of its games has a round; once it has been played the
     conflict is reported with a ``ValidationError`` naming the match.
     """
-    state = knockout_state(stage)
+    results = results or KnockoutResults()
+    state = knockout_draw(stage)
     if state is None:
         raise ValueError(f"{stage} has not been drawn yet.")
+    state = with_winners(state, results.winners)
     created: list[Match] = []
     for planned in state.bracket.matches:
         a, b = planned.entries
@@ -231,7 +253,7 @@ def open_knockout_matches(stage: Stage) -> list[Match]:
             continue
         if {str(stored.entry_a_id), str(stored.entry_b_id)} == {a, b}:
             continue
-        if state.outcomes[stored.id].started:
+        if stored.id in results.started:
             raise ValidationError(
                 f"{stage}, {planned.id}: {stored} has been played, but after a corrected result "
                 f"the bracket now sends {state.entries[a].name} v {state.entries[b].name} there. "
@@ -240,45 +262,42 @@ def open_knockout_matches(stage: Stage) -> list[Match]:
         stored.entry_a, stored.entry_b = state.entries[a], state.entries[b]
         stored.save(update_fields=["entry_a", "entry_b"])
     if created:
-        _place_opened(stage, created, state)
+        _place_opened(stage, created, state.matches.values(), results.finished)
     return created
 
 
 @transaction.atomic
-def draw_next_swiss_round(stage: Stage) -> list[Match]:
-    """Pair the next round of a Swiss stage by the standings so far, never a rematch.
+def draw_swiss_round(stage: Stage, standings: Sequence[SwissLine] = ()) -> list[Match]:
+    """Pair the next round of a Swiss stage by ``standings``, never a rematch.
 
-    Entries on equal points meet where possible (``formats.swiss_round``: the whole round is
-    chosen at once, so the last rounds never get stuck); with an odd field the lowest-placed
-    entry without a bye sits out and is credited with the stage's bye. The stage plays
-    ``games_per_entry`` rounds; the next one is drawn only once the current one is finished.
+    ``standings`` are the stage's standings so far, best first, as the results give them (none
+    before round 1, when the field plays by seed); the caller has checked that the round before
+    is finished (``scoring.progression.services.draw_next_swiss_round``). Entries on equal points
+    meet where possible (``formats.swiss_round``: the whole round is chosen at once, so the last
+    rounds never get stuck); with an odd field the lowest-placed entry without a bye sits out and
+    is credited with the stage's bye. The stage plays ``games_per_entry`` rounds.
     """
     _check_kind(stage, Stage.Kind.SWISS)
     total = stage.games_per_entry
     if not total:
         raise ValueError(f"{stage}: set how many rounds the Swiss plays (games per entry).")
     matches = stage_matches(stage)
-    outcomes = stage_outcomes(stage, matches)
     current = max((m.round_of_play for m in matches), default=0)
-    unfinished = [m for m in matches if m.round_of_play == current and not outcomes[m.id].complete]
-    if unfinished:
-        raise ValidationError(
-            f"{stage}: round {current} is not finished ({len(unfinished)} matches to play, "
-            f"e.g. {unfinished[0]}); the next round is paired from its results."
-        )
     if current >= total:
         raise ValueError(f"{stage}: all {total} rounds are drawn.")
-    field = _seeded(stage) or _category_entries(stage)
-    by_id = {str(e.id): e for e in field}
+    if current and not standings:
+        raise ValueError(f"{stage}: round {current + 1} is paired from the standings so far.")
+    entrants = _seeded(stage) or _category_entries(stage)
+    by_id = {str(e.id): e for e in entrants}
     seed_order = {key: index for index, key in enumerate(by_id)}
     if current == 0:
-        standings = [formats.SwissStanding(key, 0) for key in by_id]
+        swiss = [formats.SwissStanding(key, 0) for key in by_id]
     else:
         lines = sorted(
-            (line for line in stage_standings(stage).lines if str(line.entry.id) in by_id),
-            key=lambda line: (line.rank, seed_order[str(line.entry.id)]),
+            (line for line in standings if line.entry in by_id),
+            key=lambda line: (line.rank, seed_order[line.entry]),
         )
-        standings = [formats.SwissStanding(str(line.entry.id), line.points) for line in lines]
+        swiss = [formats.SwissStanding(line.entry, line.points) for line in lines]
     previous = [
         [
             formats.Pairing(str(m.entry_a_id), str(m.entry_b_id) if m.entry_b_id else None)
@@ -288,7 +307,7 @@ def draw_next_swiss_round(stage: Stage) -> list[Match]:
         for number in range(1, current + 1)
     ]
     try:
-        pairings = formats.swiss_round(standings, previous)
+        pairings = formats.swiss_round(swiss, previous)
     except ValueError as exc:
         raise ValueError(f"{stage}, round {current + 1}: {exc}") from exc
     last = {
@@ -403,16 +422,14 @@ def _search(
     return [replace(g, board=working[pos]) for g, pos in zip(games, best, strict=True)]
 
 
-def _place_opened(stage: Stage, created: list[Match], state) -> None:
+def _place_opened(
+    stage: Stage, created: list[Match], stored: Collection[Match], finished: Collection[int]
+) -> None:
     """Boards for knockout matches opened as results come in: a free board (not holding an
     unfinished match of the stage) that neither entry has just played on."""
-    busy = {
-        m.board.number
-        for m in state.matches.values()
-        if m.board_id and not state.outcomes[m.id].complete
-    }
+    busy = {m.board.number for m in stored if m.board_id and m.id not in finished}
     last: dict[str, int] = {}
-    for m in sorted(state.matches.values(), key=lambda m: (m.round_of_play, m.id)):
+    for m in sorted(stored, key=lambda m: (m.round_of_play, m.id)):
         if m.board_id:
             for key in (str(m.entry_a_id), str(m.entry_b_id)):
                 last[key] = m.board.number
@@ -520,7 +537,7 @@ def _fill_pools(stage: Stage, groups: Sequence[Sequence[Entry]]) -> list[Pool]:
 
 def store_pool(stage: Stage, name: str, entries: Sequence[Entry]) -> Pool:
     """A pool whose entries keep the order given: the link rows are written in that order, and
-    readers sort by them (``selectors_public.seeded_entries``)."""
+    readers sort by them (``tournaments.selectors.seeded_entries``)."""
     pool, _ = Pool.objects.get_or_create(stage=stage, name=name)
     through = Pool.entries.through
     present = set(through.objects.filter(pool=pool).values_list("entry_id", flat=True))

@@ -1,6 +1,10 @@
 """Registration writes: categories, players and their entries, CSV imports, doubles teams,
 check-in and withdrawals; and the organizer's set-up of stages and boards.
 
+Changing or removing what was registered is in ``people`` (players, teams), ``categories``,
+``entries``, and here for stages; each rule is written once, where both the organizer pages and
+the API reach it.
+
 Every function checks its input first and raises ``ValidationError`` saying what is wrong (and,
 as a dict, on which form field) before anything is written, so the organizer pages and the API
 can show the message next to the field and nothing already saved is lost.
@@ -8,29 +12,28 @@ can show the message next to the field and nothing already saved is lost.
 
 import base64
 import binascii
+import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Q
 
 from tournaments import csv_import
-from tournaments.models import Board, Category, Entry, Match, Player, Stage, Team, Tournament
+from tournaments.models import Board, Category, Entry, Match, Player, Pool, Stage, Team, Tournament
 from tournaments.presets import PRESETS
-
-
-def next_free_number(tournament: Tournament) -> int:
-    """The ID number to suggest for the next player: one above the highest in use."""
-    highest = tournament.players.aggregate(highest=Max("number"))["highest"]
-    return (highest or 0) + 1
-
-
-def _lock(tournament: Tournament) -> None:
-    """Serialise registrations of one tournament, so two desks cannot take the same ID."""
-    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
-
+from tournaments.services.categories import check_name_free, check_settings
+from tournaments.services.errors import StillInUse
+from tournaments.services.people import (
+    check_number_free,
+    check_partners,
+    lock_registrations,
+    next_free_number,
+    partnership,
+)
 
 # Categories -------------------------------------------------------------------------------------
 
@@ -63,6 +66,8 @@ def create_categories_from_presets(
 @transaction.atomic
 def create_category(*, tournament: Tournament, **fields: Any) -> Category:
     """A category set up by hand (discs per player, rounds per game, scoring system...)."""
+    fields["name"] = check_name_free(tournament, fields.get("name", ""))
+    check_settings(fields)
     category = Category(tournament=tournament, **fields)
     category.full_clean()
     category.save()
@@ -72,15 +77,17 @@ def create_category(*, tournament: Tournament, **fields: Any) -> Category:
 # Players and entries ----------------------------------------------------------------------------
 
 
-def _check_singles(tournament: Tournament, categories: Iterable[Category]) -> list[Category]:
+def _check_singles(
+    tournament: Tournament, categories: Iterable[Category], field: str = "categories"
+) -> list[Category]:
     categories = list(categories)
     for category in categories:
         if category.tournament_id != tournament.pk:
-            raise ValidationError({"categories": f"{category.name} is not in {tournament}."})
+            raise ValidationError({field: f"{category.name} is not in {tournament}."})
         if category.kind == Category.Kind.DOUBLES:
             raise ValidationError(
                 {
-                    "categories": f"{category.name} is a doubles category: players enter it as "
+                    field: f"{category.name} is a doubles category: players enter it as "
                     "a team (pair them on the Teams page)."
                 }
             )
@@ -97,21 +104,15 @@ def register_player(
     club: str = "",
     country: str = "",
     categories: Iterable[Category] = (),
+    user: AbstractBaseUser | None = None,
 ) -> Player:
     """Register a player (with the next free ID when ``number`` is None) and enter them into
-    the given singles categories."""
+    the given singles categories. ``user`` is the account that may fill their scorecards."""
     categories = _check_singles(tournament, categories)
-    _lock(tournament)
+    lock_registrations(tournament)
     if number is None:
         number = next_free_number(tournament)
-    holder = tournament.players.filter(number=number).first()
-    if holder is not None:
-        raise ValidationError(
-            {
-                "number": f"ID {number} is already registered to {holder.full_name}; the next "
-                f"free ID is {next_free_number(tournament)}."
-            }
-        )
+    check_number_free(tournament, number)
     player = Player(
         tournament=tournament,
         first_name=first_name.strip(),
@@ -119,6 +120,7 @@ def register_player(
         number=number,
         club=club.strip(),
         country=country.strip(),
+        user=user,
     )
     player.full_clean()
     player.save()
@@ -129,7 +131,9 @@ def register_player(
 @transaction.atomic
 def enter_player(*, player: Player, category: Category) -> Entry:
     """Enter a registered player into one more singles category."""
-    _check_singles(player.tournament, [category])
+    if player.tournament_id != category.tournament_id:
+        raise ValidationError({"player": f"{player} is not registered at this tournament."})
+    _check_singles(player.tournament, [category], field="category")
     if category.entries.filter(player=player).exists():
         raise ValidationError({"player": f"{player} is already entered in {category.name}."})
     return Entry.objects.create(category=category, player=player)
@@ -196,7 +200,7 @@ def import_players(*, tournament: Tournament, data: bytes | str, fingerprint: st
     and ``ImportChangedError`` carries the new preview. Raises ``csv_import.CsvFileError`` for a
     file that cannot be read and ``ValidationError`` when no row can be imported.
     """
-    _lock(tournament)
+    lock_registrations(tournament)
     preview = import_preview(tournament=tournament, data=data)
     if preview.fingerprint != fingerprint:
         raise ImportChangedError(preview)
@@ -229,26 +233,15 @@ def import_players(*, tournament: Tournament, data: bytes | str, fingerprint: st
 # Doubles teams ----------------------------------------------------------------------------------
 
 
-@transaction.atomic
-def pair_team(
-    *, category: Category, player_one: Player, player_two: Player, name: str = ""
-) -> Entry:
-    """Enter two registered players as a team in a doubles category.
-
-    A partnership already formed for another doubles category is reused, so the same two
-    players are one team across categories. Refuses a player who already plays in a team of
-    this category.
-    """
+def _check_doubles(category: Category) -> None:
     if category.kind != Category.Kind.DOUBLES:
         raise ValidationError(
             {"category": f"{category.name} is a singles category: enter players, not teams."}
         )
-    if player_one.pk == player_two.pk:
-        raise ValidationError({"player_two": "A team needs two different players."})
-    for field, player in (("player_one", player_one), ("player_two", player_two)):
-        if player.tournament_id != category.tournament_id:
-            raise ValidationError({field: f"{player} is not registered at this tournament."})
-    Category.objects.select_for_update().filter(pk=category.pk).first()
+
+
+def _check_not_in_a_team(category: Category, player_one: Player, player_two: Player) -> None:
+    """A player plays in one team per doubles category."""
     for field, player in (("player_one", player_one), ("player_two", player_two)):
         taken = (
             category.entries.filter(Q(team__player_one=player) | Q(team__player_two=player))
@@ -259,10 +252,23 @@ def pair_team(
             raise ValidationError(
                 {field: f"{player} already plays in {category.name} in the team {taken.team}."}
             )
-    pair = [player_one.pk, player_two.pk]
-    team = Team.objects.filter(
-        tournament_id=category.tournament_id, player_one__in=pair, player_two__in=pair
-    ).first()
+
+
+@transaction.atomic
+def pair_team(
+    *, category: Category, player_one: Player, player_two: Player, name: str = ""
+) -> Entry:
+    """Enter two registered players as a team in a doubles category.
+
+    A partnership already formed for another doubles category is reused, so the same two
+    players are one team across categories. Refuses a player who already plays in a team of
+    this category.
+    """
+    _check_doubles(category)
+    check_partners(category.tournament_id, player_one, player_two)
+    Category.objects.select_for_update().filter(pk=category.pk).first()
+    _check_not_in_a_team(category, player_one, player_two)
+    team = partnership(category.tournament_id, player_one, player_two)
     if team is None:
         team = Team(
             tournament_id=category.tournament_id,
@@ -278,13 +284,28 @@ def pair_team(
     return Entry.objects.create(category=category, team=team)
 
 
+@transaction.atomic
+def enter_team(*, category: Category, team: Team) -> Entry:
+    """Enter a team already paired into one more doubles category."""
+    _check_doubles(category)
+    if team.tournament_id != category.tournament_id:
+        raise ValidationError({"team": f"{team} is not registered at this tournament."})
+    Category.objects.select_for_update().filter(pk=category.pk).first()
+    if category.entries.filter(team=team).exists():
+        raise ValidationError({"team": f"{team} is already entered in {category.name}."})
+    _check_not_in_a_team(category, team.player_one, team.player_two)
+    return Entry.objects.create(category=category, team=team)
+
+
 # On the day -------------------------------------------------------------------------------------
 
 
 def set_checked_in(*, entry: Entry, checked_in: bool) -> Entry:
     """Mark an entry present (or not) at the check-in desk."""
     if checked_in and entry.withdrawn:
-        raise ValidationError(f"{entry} has withdrawn; reinstate the entry to check it in.")
+        raise ValidationError(
+            {"checked_in": f"{entry} has withdrawn; reinstate the entry to check it in."}
+        )
     entry.checked_in = checked_in
     entry.save(update_fields=["checked_in"])
     return entry
@@ -308,12 +329,46 @@ def next_stage_order(category: Category) -> int:
     return (highest or 0) + 1
 
 
-@transaction.atomic
-def add_stage(*, category: Category, **fields: Any) -> Stage:
-    """Add a stage to a category; ``order`` defaults to after the last stage."""
-    if fields.get("order") is None:
-        fields["order"] = next_stage_order(category)
-    if category.stages.filter(order=fields["order"]).exists():
+#: What a stage is made of; the category it belongs to is fixed.
+STAGE_FIELDS = frozenset(
+    {
+        "name",
+        "kind",
+        "order",
+        "advance_count",
+        "games_per_entry",
+        "best_of",
+        "tiebreak_chain",
+        "third_place",
+        "bye_points",
+        "bye_twenties",
+        "seed",
+    }
+)
+#: What the draw made the matches from and what the played matches count with: fixed once the
+#: stage is drawn. Its name, its tiebreaks and how many go on may still be corrected.
+DRAWN_FIELDS = (
+    "kind",
+    "order",
+    "games_per_entry",
+    "best_of",
+    "third_place",
+    "seed",
+    "bye_points",
+    "bye_twenties",
+)
+
+
+def _check_stage(category: Category, fields: dict[str, Any], stage: Stage | None = None) -> None:
+    """A free place in the category's order, and the games each entry plays where the kind of
+    stage needs them; ``fields`` is the stage as it would be saved."""
+    unknown = set(fields) - STAGE_FIELDS
+    if unknown:
+        raise TypeError(f"a stage has no {', '.join(sorted(unknown))}")
+    others = category.stages.filter(order=fields["order"])
+    if stage is not None:
+        others = others.exclude(pk=stage.pk)
+    if others.exists():
         raise ValidationError(
             {"order": f"{category.name} already has a stage number {fields['order']}."}
         )
@@ -323,10 +378,63 @@ def add_stage(*, category: Category, **fields: Any) -> Stage:
         raise ValidationError(
             {"games_per_entry": "Preliminary and Swiss stages need the games each entry plays."}
         )
+
+
+def is_drawn(stage: Stage) -> bool:
+    """Whether the stage has matches, or entries seeded into its pools by a draw or an
+    advance."""
+    seeded = Pool.entries.through.objects.filter(pool__stage=stage)
+    return stage.matches.exists() or seeded.exists()
+
+
+@transaction.atomic
+def add_stage(*, category: Category, **fields: Any) -> Stage:
+    """Add a stage to a category; ``order`` defaults to after the last stage."""
+    if fields.get("order") is None:
+        fields["order"] = next_stage_order(category)
+    _check_stage(category, fields)
     stage = Stage(category=category, **fields)
     stage.full_clean()
     stage.save()
     return stage
+
+
+@transaction.atomic
+def update_stage(*, stage: Stage, **fields: Any) -> Stage:
+    """Correct a stage; once it is drawn, only its name, tiebreaks and ``advance_count``.
+
+    The values are checked first (an even best-of is refused as such on any stage), then
+    whether the stage may still change them.
+    """
+    if fields.get("order") is None:
+        fields.pop("order", None)
+    _check_stage(
+        stage.category, {name: getattr(stage, name) for name in STAGE_FIELDS} | fields, stage
+    )
+    candidate = copy.copy(stage)
+    for name, value in fields.items():
+        setattr(candidate, name, value)
+    candidate.full_clean()
+    changed = [f for f in DRAWN_FIELDS if f in fields and fields[f] != getattr(stage, f)]
+    if changed and is_drawn(stage):
+        label = Stage._meta.get_field(changed[0]).verbose_name
+        raise ValidationError(
+            {changed[0]: f"{stage.name} is drawn already: its {label} cannot change now."}
+        )
+    for name, value in fields.items():
+        setattr(stage, name, value)
+    stage.save()
+    return stage
+
+
+@transaction.atomic
+def delete_stage(*, stage: Stage) -> None:
+    """Remove a stage that is not drawn yet (a drawn one holds matches and their results)."""
+    if is_drawn(stage):
+        raise StillInUse(
+            f"{stage.name} is drawn already: deleting it would delete its matches and results."
+        )
+    stage.delete()
 
 
 @transaction.atomic

@@ -1,12 +1,33 @@
-"""Setting up a tournament: whoever creates one runs it, so they become its first organizer."""
+"""Setting up a tournament: whoever creates one runs it, so they become its first organizer; the
+organizers may change its details later, but not its web address.
 
+The checks here are the only ones: the organizer pages and the API both call these functions,
+so a taken web address or a last day before the first reads the same on either path.
+"""
+
+import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from tournaments.models import Tournament, TournamentRole
+
+#: What an organizer may change after creating the tournament (the slug is its address).
+CHANGEABLE = frozenset(
+    {"name", "venue", "starts_on", "ends_on", "count_validated_cards", "game_minutes"}
+)
+
+
+def _check_slug_free(slug: str) -> None:
+    if slug and Tournament.objects.filter(slug=slug).exists():
+        raise ValidationError({"slug": f"The web address {slug!r} is taken; choose another."})
+
+
+def _check_dates(starts: datetime.date | None, ends: datetime.date | None) -> None:
+    if starts and ends and ends < starts:
+        raise ValidationError({"ends_on": "The last day cannot be before the first."})
 
 
 @transaction.atomic
@@ -20,10 +41,40 @@ def create_tournament(*, name: str, slug: str, user: AbstractBaseUser, **fields:
     """
     if not user.is_authenticated:
         raise PermissionDenied("Sign in to create a tournament: its creator becomes its organizer.")
+    _check_slug_free(slug)
+    _check_dates(fields.get("starts_on"), fields.get("ends_on"))
     tournament = Tournament(name=name, slug=slug, **fields)
     tournament.full_clean()
     tournament.save()
     TournamentRole.objects.create(
         tournament=tournament, user=user, role=TournamentRole.Role.ORGANIZER
     )
+    return tournament
+
+
+@transaction.atomic
+def update_tournament(*, tournament: Tournament, **fields: Any) -> Tournament:
+    """Change the tournament's details: name, venue, dates, time limit, which cards count.
+
+    The web address (``slug``) is printed on scorecards and shared as a link, so it cannot
+    change; passing the current one is accepted, so a full update may repeat it.
+    """
+    slug = fields.pop("slug", tournament.slug)
+    if slug != tournament.slug:
+        raise ValidationError(
+            {
+                "slug": "The web address is the tournament's link on printed cards and shared "
+                "pages; it cannot change."
+            }
+        )
+    unknown = set(fields) - CHANGEABLE
+    if unknown:
+        raise TypeError(f"update_tournament() cannot change {', '.join(sorted(unknown))}")
+    _check_dates(
+        fields.get("starts_on", tournament.starts_on), fields.get("ends_on", tournament.ends_on)
+    )
+    for name, value in fields.items():
+        setattr(tournament, name, value)
+    tournament.full_clean()
+    tournament.save()
     return tournament

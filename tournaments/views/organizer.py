@@ -7,8 +7,6 @@ functions below, writes go through ``tournaments.services``; a service's ``Valid
 comes back as a form error or a message, never as a server error.
 """
 
-import importlib
-import inspect
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,6 +27,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from scoring.progression.services import advance
 from tournaments import csv_import
 from tournaments.forms import (
     BoardCountForm,
@@ -45,6 +44,7 @@ from tournaments.forms import (
 )
 from tournaments.models import Board, Category, Entry, Player, Pool, Stage, Tournament
 from tournaments.services import registration
+from tournaments.services.draws import draw_stage
 from tournaments.services.setup import create_tournament
 
 logger = logging.getLogger(__name__)
@@ -217,30 +217,6 @@ def _checkin_summary(tournament: Tournament) -> dict[str, int]:
     )
 
 
-def _optional_service(module: str, name: str) -> Callable | None:
-    """A service function that may not exist yet in this version of the app."""
-    try:
-        loaded = importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name != module:
-            raise
-        return None
-    return getattr(loaded, name, None)
-
-
-def _draw_service(stage: Stage) -> Callable | None:
-    draw_stage = _optional_service("tournaments.services.draws", "draw_stage")
-    if draw_stage is not None:
-        return draw_stage
-    if stage.kind == Stage.Kind.PRELIMINARY:
-        return _optional_service("tournaments.services.draws", "draw_preliminary")
-    return None
-
-
-def _advance_service() -> Callable | None:
-    return _optional_service("tournaments.services.stages", "advance")
-
-
 # Creating a tournament --------------------------------------------------------------------------
 
 
@@ -289,7 +265,7 @@ def category_create(request: HttpRequest, tournament: Tournament) -> HttpRespons
     """Categories from the WCC presets (several at once) or one set up by hand."""
     which = request.POST.get("form")
     preset_form = PresetCategoriesForm(request.POST if which == "presets" else None)
-    manual_form = CategoryForm(request.POST if which == "manual" else None, tournament=tournament)
+    manual_form = CategoryForm(request.POST if which == "manual" else None)
     if request.method == "POST":
         try:
             if which == "presets" and preset_form.is_valid():
@@ -300,8 +276,9 @@ def category_create(request: HttpRequest, tournament: Tournament) -> HttpRespons
                 messages.success(request, f"Added {names}.")
                 return redirect("tournaments:manage", tournament.slug)
             if which == "manual" and manual_form.is_valid():
-                fields = {k: manual_form.cleaned_data[k] for k in manual_form.Meta.fields}
-                category = registration.create_category(tournament=tournament, **fields)
+                category = registration.create_category(
+                    tournament=tournament, **manual_form.cleaned_data
+                )
                 messages.success(request, f"Added {category.name}.")
                 return redirect("tournaments:manage-category", tournament.slug, category.pk)
         except ValidationError as exc:
@@ -323,7 +300,6 @@ def _category_page(
     status: int = 200,
 ) -> HttpResponse:
     stages = _stages_with_state(category)
-    advance = _advance_service()
     played = [s for s in stages if s.kind != Stage.Kind.SHOOTOUT]
     for stage in stages:
         # Shoot-outs settle ties; the entries go from one played stage to the next.
@@ -333,16 +309,11 @@ def _category_page(
         # A shoot-out stage is not drawn: it is created when a tie sits on the cut line. A
         # stage after another is filled by that stage's Advance (its top entries, seeded): a
         # draw of its own would take every entry of the category.
-        stage.can_draw = (
-            stage.kind != Stage.Kind.SHOOTOUT
-            and stage.filled_by is None
-            and _draw_service(stage) is not None
-        )
+        stage.can_draw = stage.kind != Stage.Kind.SHOOTOUT and stage.filled_by is None
         # A knockout's winners go on inside its bracket; the last stage has nowhere to go; a
         # stage whose next one already has its entries has advanced.
         stage.can_advance = (
-            advance is not None
-            and following is not None
+            following is not None
             and stage.kind != Stage.Kind.KNOCKOUT
             and not (following.match_count or following.has_entries)
         )
@@ -409,7 +380,14 @@ def stage_create(request: HttpRequest, tournament: Tournament, category_id: int)
     return _category_page(request, tournament, category, stage_form=form, status=400)
 
 
-def _run_stage_service(request: HttpRequest, stage: Stage, service: Callable, done: str) -> None:
+#: The options of ``StageRunForm`` each stage service takes.
+DRAW_OPTIONS = ("method", "pool_count", "double", "third_place")
+ADVANCE_OPTIONS = ("pool_count", "double", "third_place")
+
+
+def _run_stage_service(
+    request: HttpRequest, stage: Stage, service: Callable, accepted: tuple[str, ...], done: str
+) -> None:
     """Run a draw or an advance with the options the organizer gave; a refusal becomes a
     message.
 
@@ -424,7 +402,6 @@ def _run_stage_service(request: HttpRequest, stage: Stage, service: Callable, do
         )
         messages.error(request, f"{stage.name}: {problems}")
         return
-    accepted = inspect.signature(service).parameters
     options = {k: v for k, v in form.options().items() if k in accepted}
     refusal: str | None = None
     try:
@@ -463,15 +440,7 @@ def _stage_of(tournament: Tournament, stage_id: int) -> Stage:
 @organizer_page
 def stage_draw(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     stage = _stage_of(tournament, stage_id)
-    service = _draw_service(stage)
-    if service is None:
-        messages.error(
-            request,
-            f"{stage.name}: drawing a {stage.get_kind_display().lower()} stage is not "
-            "available in this version.",
-        )
-    else:
-        _run_stage_service(request, stage, service, "drawn")
+    _run_stage_service(request, stage, draw_stage, DRAW_OPTIONS, "drawn")
     return redirect("tournaments:manage-category", tournament.slug, stage.category_id)
 
 
@@ -479,11 +448,7 @@ def stage_draw(request: HttpRequest, tournament: Tournament, stage_id: int) -> H
 @organizer_page
 def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     stage = _stage_of(tournament, stage_id)
-    service = _advance_service()
-    if service is None:
-        messages.error(request, "Advancing entries to the next stage is not available yet.")
-    else:
-        _run_stage_service(request, stage, service, "entries advanced")
+    _run_stage_service(request, stage, advance, ADVANCE_OPTIONS, "entries advanced")
     return redirect("tournaments:manage-category", tournament.slug, stage.category_id)
 
 

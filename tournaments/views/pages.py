@@ -3,7 +3,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from scoring.selectors import standings_blocks
+from scoring.standings.selectors import standings_blocks
 from tournaments.models import Tournament
 from tournaments.selectors import featured_tournament, tournament_categories
 

@@ -1,7 +1,7 @@
 """Public pages: anyone may read them, no login (a tournament's draw, schedule and results are
 public by nature, like the sheets pinned up in the hall). Views only read through
-``tournaments.selectors_public`` and render; an unknown tournament, stage, round or player gets
-a 404 page that says which one was not found.
+``scoring.results`` and ``tournaments.selectors`` and render; an unknown tournament, stage, round
+or player gets a 404 page that says which one was not found.
 """
 
 from __future__ import annotations
@@ -12,8 +12,15 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
-from tournaments import selectors_public as select
+from scoring.results.knockout import bracket_rounds
+from scoring.results.outcomes import current_round
+from scoring.results.players import player_page as read_player_page
+from scoring.results.pools import pool_tables
+from scoring.results.schedule import now_playing
+from scoring.results.schedule import round_schedule as read_round_schedule
+from scoring.results.shootouts import shootout_page
 from tournaments.models import Stage, Tournament
+from tournaments.selectors import stage_for_page, stage_rounds
 from tournaments.svg import bracket_svg
 
 #: How often the hall screen reloads its boards, in seconds.
@@ -30,7 +37,7 @@ def _missing(request: HttpRequest, tournament: Tournament | None, message: str) 
 
 
 def _stage(slug: str, stage_id: int) -> Stage | None:
-    return select.stage_for_page(slug, stage_id)
+    return stage_for_page(slug, stage_id)
 
 
 @require_GET
@@ -39,7 +46,7 @@ def tournament_now(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     context = {
         "tournament": tournament,
-        "screens": select.now_playing(tournament),
+        "screens": now_playing(tournament),
         "refresh_url": request.path,
         "refresh_s": SCREEN_REFRESH_S,
     }
@@ -55,21 +62,21 @@ def stage_schedule(request: HttpRequest, slug: str, stage_id: int) -> HttpRespon
     if stage is None:
         return _missing(request, None, f"There is no stage {stage_id} at this tournament.")
     tournament = stage.category.tournament
-    rounds = select.stage_rounds(stage)
+    rounds = stage_rounds(stage)
     if not rounds:
         return render(
             request,
             "tournaments/public/schedule.html",
             {"tournament": tournament, "stage": stage, "schedule": None, "ties": _ties(stage)},
         )
-    current = select.current_round(stage) or rounds[-1]
+    current = current_round(stage) or rounds[-1]
     return redirect("tournaments:round", slug, stage.id, current)
 
 
 def _ties(stage: Stage):
     if stage.kind != Stage.Kind.SHOOTOUT:
         return None
-    return select.shootout_page(stage)
+    return shootout_page(stage)
 
 
 @require_GET
@@ -80,7 +87,7 @@ def round_schedule(
     stage = _stage(slug, stage_id)
     if stage is None:
         return _missing(request, None, f"There is no stage {stage_id} at this tournament.")
-    schedule = select.round_schedule(stage, round_of_play)
+    schedule = read_round_schedule(stage, round_of_play)
     tournament = stage.category.tournament
     if not schedule.rows:
         return _missing(request, tournament, _no_round(stage, round_of_play, schedule.rounds))
@@ -97,7 +104,7 @@ def round_now(request: HttpRequest, slug: str, stage_id: int, round_of_play: int
     stage = _stage(slug, stage_id)
     if stage is None:
         return _missing(request, None, f"There is no stage {stage_id} at this tournament.")
-    schedule = select.round_schedule(stage, round_of_play)
+    schedule = read_round_schedule(stage, round_of_play)
     tournament = stage.category.tournament
     if not schedule.rows:
         return _missing(request, tournament, _no_round(stage, round_of_play, schedule.rounds))
@@ -127,7 +134,7 @@ def stage_bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpRespons
     stage = _stage(slug, stage_id)
     if stage is None or stage.kind != Stage.Kind.KNOCKOUT:
         return _missing(request, None, f"There is no knockout stage {stage_id} here.")
-    rounds = select.bracket_rounds(stage)
+    rounds = bracket_rounds(stage)
     svg = bracket_svg(rounds, title=f"{stage.category.name}: {stage.name}")
     return render(
         request,
@@ -148,7 +155,7 @@ def stage_bracket_svg(request: HttpRequest, slug: str, stage_id: int) -> HttpRes
     stage = _stage(slug, stage_id)
     if stage is None or stage.kind != Stage.Kind.KNOCKOUT:
         return _missing(request, None, f"There is no knockout stage {stage_id} here.")
-    svg = bracket_svg(select.bracket_rounds(stage), title=f"{stage.category.name}: {stage.name}")
+    svg = bracket_svg(bracket_rounds(stage), title=f"{stage.category.name}: {stage.name}")
     return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
 
 
@@ -164,7 +171,7 @@ def stage_pools(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
         {
             "tournament": stage.category.tournament,
             "stage": stage,
-            "tables": select.pool_tables(stage),
+            "tables": pool_tables(stage),
         },
     )
 
@@ -191,7 +198,7 @@ def player_lookup(request: HttpRequest, slug: str) -> HttpResponse:
 def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A player's games: opponents, results, 20s, board and time, in every category."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    page = select.player_page(tournament, number)
+    page = read_player_page(tournament, number)
     if page is None:
         return _missing(request, tournament, f"No player has ID {number} at {tournament.name}.")
     return render(

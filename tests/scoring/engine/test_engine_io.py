@@ -114,7 +114,7 @@ def test_exact_message_for_impossible_points_names_game_and_round():
         ([], "the input must be a JSON object"),
         ({"method": "preliminary"}, 'the input is missing "games"'),
         ({"games": []}, "missing 'method'"),
-        ({"method": "swiss", "games": []}, "unknown method 'swiss'"),
+        ({"method": "monrad", "games": []}, "unknown method 'monrad'"),
         ({"method": "preliminary", "chain": ["twenties"], "games": []}, "not both"),
         ({"chain": ["wins"], "games": []}, "unknown tiebreak step 'wins'"),
         ({"method": "preliminary", "games": {}}, "'games' must be a JSON list"),

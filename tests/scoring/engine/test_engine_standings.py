@@ -319,20 +319,16 @@ def test_methods_and_steps_registries():
         "twenties-all-games",
         "shoot-out",
     )
-    assert set(STEPS) == {
-        "twenties",
-        "head-to-head",
-        "twenties-among-tied",
-        "twenties-all-games",
-        "shoot-out",
-    }
-    assert all(step.rule.startswith("WCC") for step in STEPS.values())
+    assert METHODS["swiss"] == ("buchholz", "twenties", "shoot-out")
+    wcc = {"twenties", "head-to-head", "twenties-among-tied", "twenties-all-games", "shoot-out"}
+    assert set(STEPS) == wcc | {"buchholz", "game-points"}
+    assert all(STEPS[name].rule.startswith("WCC") for name in wcc)
 
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"method": "swiss"}, "unknown method 'swiss'"),
+        ({"method": "monrad"}, "unknown method 'monrad'"),
         ({"chain": ["points"]}, "unknown tiebreak step 'points'"),
         ({"chain": ["shoot-out", "twenties"]}, "shoot-out can only come last"),
         ({"chain": ["twenties", "twenties"]}, "names a step twice"),
@@ -448,7 +444,7 @@ def test_four_hundred_players_ten_games_each_well_under_100_ms():
             pa = (i + turn) % 9
             games.append(game(shifted[i], shifted[i + 1], pa, 8 - pa, ta=i % 3, tb=turn % 4))
     assert len(games) == 2000
-    for method in ("preliminary", "round-robin"):
+    for method in ("preliminary", "round-robin", "swiss"):
         best = float("inf")
         for _ in range(5):
             start = time.perf_counter()

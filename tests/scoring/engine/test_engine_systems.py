@@ -40,7 +40,9 @@ def test_nca_game_drawn_after_four_rounds_outside_a_championship():
 
 
 def test_nca_no_round_after_the_game_is_over():
-    with pytest.raises(EngineInputError, match="round 5 was played after the game was over"):
+    with pytest.raises(
+        EngineInputError, match="round 5 is one too many: the game was over after round 4"
+    ):
         get_system("nca").play([(65, 40)] * 5)
 
 
@@ -85,7 +87,7 @@ def test_family_rulebook_scoring_6_play_to_100():
     state = system.play([(85, 30), (60, 15)])
     assert state.totals == (100, 0)
     assert state.over and state.winner == 0
-    with pytest.raises(EngineInputError, match="after the game was over"):
+    with pytest.raises(EngineInputError, match="one too many: the game was over"):
         system.play([(85, 30), (60, 15), (10, 0)])
 
 

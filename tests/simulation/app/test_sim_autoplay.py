@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from scoring.engine import round_data
 from scoring.models import CardRow, ShootOut
-from scoring.selectors import stage_standings
+from scoring.results.services import record_game
+from scoring.standings.selectors import stage_standings
 from simulation.models import AutoPlay, SimulatedGame, SimulationUser, Status
 from simulation.services import autoplay
 from simulation.services.system_users import REFEREE_USERNAME, TABLE_USERNAME
@@ -14,7 +16,6 @@ from simulation.tasks import run_autoplay
 from tests.simulation.app.support import add_stage, make_tournament
 from tournaments.models import Game, Match, Stage
 from tournaments.services.draws import draw_stage
-from tournaments.services.results import RoundInput, record_game
 
 
 def _run(tournament, **kwargs) -> AutoPlay:
@@ -94,7 +95,7 @@ def test_a_tie_on_the_cut_line_is_settled_by_a_simulated_shootout(eager):
     final = add_stage(category, 2, Stage.Kind.KNOCKOUT)
     draw_stage(stage)
     for game in Game.objects.filter(match__stage=stage):  # everyone level: 1-1, one 20 each
-        record_game(game, [RoundInput(points=(1, 1), twenties=(1, 1))])
+        record_game(game, [round_data(points=(1, 1), twenties=(1, 1))])
     run = autoplay.create_autoplay(tournament=tournament, scope=AutoPlay.Scope.STAGE, stage=stage)
 
     autoplay.advance_with_shootouts(run, stage, final)
@@ -108,7 +109,7 @@ def test_a_tie_on_the_cut_line_is_settled_by_a_simulated_shootout(eager):
 
 @pytest.mark.django_db
 def test_people_s_unverified_cards_stop_autoplay_with_a_reason(eager):
-    from scoring.services.scorecards import card_for, fill_row
+    from scoring.scorecards.services import card_for, fill_row
     from tests.simulation.app.support import organizer_of
     from tournaments.models import TournamentRole
 
@@ -173,8 +174,6 @@ def test_replay_of_a_game_people_played_is_not_found(client):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_game_that_fails_at_a_worker_stops_the_run_with_the_reason(monkeypatch):
-    import time
-
     from simulation import tasks
     from simulation.services import playing
     from tests.celery_support import running_worker
@@ -189,12 +188,12 @@ def test_a_game_that_fails_at_a_worker_stops_the_run_with_the_reason(monkeypatch
         raise RuntimeError("the physics gave up")
 
     monkeypatch.setattr(playing, "play_match_job", broken)
-    with running_worker():
+    with running_worker() as worker:
         tasks.run_autoplay.delay(run.pk)
-        deadline = time.monotonic() + 120
-        while run.status not in (Status.DONE, Status.FAILED) and time.monotonic() < deadline:
-            time.sleep(0.3)
-            run.refresh_from_db()
+        # The run is read once the worker is done, never while it writes (SQLite's shared
+        # in-memory test database would refuse one of the two).
+        worker.wait_until_idle(timeout=120)
+    run.refresh_from_db()
 
     assert run.status == Status.FAILED
     assert "the physics gave up" in run.error

@@ -4,7 +4,6 @@ line, and the result page with standings, bracket, time on the boards and statis
 from __future__ import annotations
 
 import io
-import time
 
 import pytest
 from django.contrib.auth.models import User
@@ -27,34 +26,21 @@ def _club(slug: str = "club-night"):
     return tournament, category
 
 
-def _wait(pk: int, timeout: float = 300) -> DryRun:
-    """Poll the dry run until it is finished. On SQLite the test database is an in-memory one
-    shared with the worker thread, where a reader would lock the tables the worker writes;
-    reading uncommitted data takes no such lock."""
-    if connection.vendor == "sqlite":
-        with connection.cursor() as cursor:
-            cursor.execute("PRAGMA read_uncommitted = 1")
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        dry = DryRun.objects.select_related("run", "copy").get(pk=pk)
-        if dry.status in (Status.DONE, Status.FAILED):
-            return dry
-        time.sleep(0.2)
-    raise AssertionError(f"dry run {pk} did not finish in {timeout} s")
-
-
 @pytest.mark.django_db(transaction=True)
 def test_dry_run_through_a_worker_and_its_result_page(client):
     tournament, category = _club()
     client.force_login(organizer_of(tournament))
 
-    with running_worker():
+    with running_worker() as worker:
         response = client.post(
             reverse("simulation:dry_run_start", args=[tournament.slug]),
             {"field": "registered", "seed": 5},
         )
         assert response.status_code == 302
-        dry = _wait(DryRun.objects.get(source=tournament).pk)
+        # Not a word to the database until the worker is done: on SQLite both threads share one
+        # in-memory database, where reading a table the worker is writing fails at once.
+        worker.wait_until_idle()
+    dry = DryRun.objects.select_related("run", "copy").get(source=tournament)
 
     assert dry.status == Status.DONE, dry.error
     copy = dry.copy
@@ -113,7 +99,7 @@ def test_dryrun_command_refuses_a_field_too_small_for_the_format():
 @pytest.mark.django_db
 def test_presets_build_the_wcc_formats():
     dry = dryrun.create_dry_run(preset="wcc-singles", entries=20, seed=1)
-    dryrun.prepare(dry)
+    dryrun.build_copy(dry)
     stages = list(dry.copy.categories.get().stages.order_by("order"))
     assert [(s.kind, s.games_per_entry, s.advance_count, s.best_of) for s in stages] == [
         ("preliminary", 10, 16, 1),
@@ -123,7 +109,7 @@ def test_presets_build_the_wcc_formats():
     assert list(stages[1].pools.values_list("name", flat=True)) == ["A", "B"]
     assert stages[2].third_place
     doubles = dryrun.create_dry_run(preset="wcc-doubles", entries=12, seed=1)
-    dryrun.prepare(doubles)
+    dryrun.build_copy(doubles)
     assert doubles.copy.teams.count() == 12
     assert doubles.copy.categories.get().kind == "doubles"
 

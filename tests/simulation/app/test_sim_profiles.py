@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from scoring.engine import round_data
+from scoring.results.services import record_game
 from simulation.services.profiles import category_level, entry_players, set_entry_players
 from tests.simulation.app.support import add_stage, make_tournament
 from tournaments.models import Game, Stage
 from tournaments.services.draws import draw_stage
-from tournaments.services.results import RoundInput, record_game
 
 
 @pytest.mark.django_db
@@ -19,11 +20,11 @@ def test_profiles_come_from_the_entry_then_its_record_then_the_category():
     draw_stage(stage)
     people, simulated = Game.objects.filter(match__stage=stage).order_by("id")
     # People's game: entry A makes 2 of its 8 discs each round (8 per game), B none.
-    record_game(people, [RoundInput(points=(2, 0), twenties=(2, 0))] * 4)
+    record_game(people, [round_data(points=(2, 0), twenties=(2, 0))] * 4)
     # A simulated game does not count as a player's record.
     simulated.simulated = True
     simulated.save()
-    record_game(simulated, [RoundInput(points=(2, 0), twenties=(8, 0))] * 4)
+    record_game(simulated, [round_data(points=(2, 0), twenties=(8, 0))] * 4)
     a, b = people.match.entry_a, people.match.entry_b
     c, d = simulated.match.entry_a, simulated.match.entry_b
     set_entry_players(d, ["best"], label="organizer's choice")

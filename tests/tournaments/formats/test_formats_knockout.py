@@ -12,10 +12,8 @@ from tournaments.formats import (
     Source,
     advance,
     bracket_order,
-    match_winner,
     pool_crossover,
     single_elimination,
-    wins_needed,
 )
 
 
@@ -135,29 +133,7 @@ def test_a_championship_final_is_best_two_out_of_three():
     bracket = pool_crossover([["A1", "A2"], ["B1", "B2"]], best_of=[1, 3], third_place=True)
     assert [m.best_of for m in bracket.rounds[0]] == [1, 1]
     assert bracket.final.best_of == 3
-    assert bracket.final.wins_needed == 2
     assert bracket.match(THIRD_PLACE).best_of == 3
-    assert match_winner(2, 0, 3) == "a"
-    assert match_winner(1, 2, 3) == "b"
-    assert match_winner(1, 1, 3) is None
-
-
-@pytest.mark.parametrize(("best_of", "needed"), [(1, 1), (3, 2), (5, 3), (7, 4)])
-def test_a_match_winner_needs_half_the_games_rounded_up(best_of, needed):
-    assert wins_needed(best_of) == needed
-
-
-@pytest.mark.parametrize("best_of", [0, 2, 4, -1])
-def test_a_best_of_needs_an_odd_number_of_games(best_of):
-    with pytest.raises(ValueError, match="odd"):
-        wins_needed(best_of)
-
-
-def test_impossible_match_scores_are_refused():
-    with pytest.raises(ValueError):
-        match_winner(2, 2, 3)
-    with pytest.raises(ValueError):
-        match_winner(-1, 0, 3)
 
 
 def test_advance_refuses_results_that_do_not_fit_the_bracket():

@@ -1,0 +1,352 @@
+"""The one judge of results: when a game or a match is over, who won, and what is still missing.
+
+Everything above the engine asks here (the scorecards on a phone and on paper, the official
+results, the bracket, the pages, the PDFs, the API and the simulation), so that no two places can
+disagree about how many rounds a game has. Each scoring system of :data:`.systems.SYSTEMS` decides
+for itself when its game ends (:meth:`.systems.ScoringSystem.status`); this module applies it to
+rounds as the scorecards hold them and words what is missing for a person at the board.
+
+The rules it carries out:
+
+- NCA 2b: "A game shall consist of 4 rounds" (a category may set another number); a game tied
+  after them is a draw, except in a championship game: WCC Scoring, "If after 4 rounds (a game)
+  the player's scores are tied, a 5th round will be played as a winner has to be determined in
+  these games". A 5th round that is tied again determines nothing, so rounds go on until one is
+  won: a championship game is never over while level.
+- Family rulebook, Scoring 6 and the Match-Play Rule: play to 100 (by differences) or to 8 (2-1-0);
+  "Should there be a tie, play one final determining round", again until one side leads.
+- WCC Scoring: "A championship match will be played best two out of three games in order to
+  establish a winner": a best-of-N match is won by the first side to win N // 2 + 1 games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypedDict
+
+from .errors import EngineInputError, show
+from .games import GAME_ROUNDS
+from .rounds import DEFAULT_DISCS, TWO_ONE_ZERO, Pair, Round, check_round
+from .systems import FirstToN, Nca, ScoringSystem, get_system
+
+#: Extra round lines a championship card keeps beyond its regular rounds, for the deciding 5th
+#: round and one more should that be tied as well (more are written on the back of the card).
+PLAYOFF_SPARE_ROUNDS = 2
+
+
+class RoundData(TypedDict):
+    """One round on a scorecard row, from the card owner's side: ``[own, opponent]`` pairs.
+
+    This is the shape stored in ``CardRow.rounds``, sent by the phone form and the API, and
+    returned by :func:`round_to_data`; :func:`round_from_data` reads it back into a :class:`Round`.
+    """
+
+    points: list[int]
+    twenties: list[int]
+    score: list[int] | None
+    time_expired: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameRules:
+    """What the category and the stage say about one game.
+
+    ``system`` names a scoring system of the registry; ``rounds`` is the length of an NCA game
+    (the category's rounds per game); ``playoff`` marks a championship game, which must have a
+    winner; ``target`` is the goal of a first-to system (100, 8, N); ``discs`` the discs one side
+    shoots in a round (8 in singles, 12 for a doubles team of two).
+    """
+
+    system: str = "nca"
+    rounds: int = GAME_ROUNDS
+    playoff: bool = False
+    target: int | None = None
+    discs: int = DEFAULT_DISCS
+
+    def scoring_system(self) -> ScoringSystem:
+        """The registry's system for these rules."""
+        if self.system == "nca":
+            return Nca(rounds=self.rounds, playoff=self.playoff)
+        if self.system == "first-to-N":
+            if self.target is None:
+                raise EngineInputError("first-to-N needs its target N")
+            return FirstToN(self.target)
+        params = {} if self.target is None else {"target": self.target}
+        return get_system(self.system, **params)
+
+    @property
+    def round_scoring(self) -> str:
+        """How a round's board scores become points under these rules (see :class:`Round`)."""
+        return self.scoring_system().round_scoring
+
+    @property
+    def may_draw(self) -> bool:
+        """Whether a game can end level: only a fixed-length game outside a championship."""
+        return self.scoring_system().fixed_length
+
+
+@dataclass(frozen=True, slots=True)
+class GameVerdict:
+    """Where a game stands under its rules.
+
+    ``winner`` is 0 or 1 (the side, in the order the rounds were given) or None while level;
+    ``missing`` says in words what the game still needs ("" once it is over).
+    """
+
+    rounds: int
+    points: Pair
+    twenties: Pair
+    over: bool
+    winner: int | None
+    missing: str
+
+    @property
+    def drawn(self) -> bool:
+        return self.over and self.winner is None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchVerdict:
+    """Games won by each side of a match, and the winner once one side has won enough.
+
+    ``over`` is true when the match has a winner or every game of it was played (possible without
+    a winner only when games can be drawn, i.e. outside a championship).
+    """
+
+    wins: Pair
+    winner: int | None
+    over: bool
+    games_needed: int
+    games_played: int
+
+
+# --- a round's data ------------------------------------------------------------------------
+
+
+def round_data(
+    points: Sequence[int] | None = None,
+    twenties: Sequence[int] = (0, 0),
+    score: Sequence[int] | None = None,
+    time_expired: bool = False,
+) -> RoundData:
+    """One round in the card's shape, as a person reports it: the points, or the board scores
+    they follow from, and the 20s; or a round that time ran out on. Checked when read."""
+    return {
+        "points": list(points) if points is not None else None,  # type: ignore[typeddict-item]
+        "twenties": list(twenties),
+        "score": list(score) if score is not None else None,
+        "time_expired": time_expired,
+    }
+
+
+def round_from_data(data: Mapping[str, Any], scoring: str = TWO_ONE_ZERO) -> Round:
+    """Read one round of a card (see :class:`RoundData`) into a :class:`Round`.
+
+    The points of a round given with board scores follow from the scores; one marked
+    ``time_expired`` is 0-0 with nothing else.
+    """
+    if not isinstance(data, Mapping):
+        raise EngineInputError(f"a round must be an object, not {show(data)}")
+    try:
+        if data.get("time_expired"):
+            return Round.time_expired(scoring)
+        twenties = data.get("twenties", (0, 0))
+        if data.get("score") is not None:
+            if data.get("points") is not None:
+                # Both written down: the engine checks that the points follow from the scores.
+                return Round(data["points"], twenties, data["score"], scoring)
+            return Round.from_score(data["score"], twenties, scoring)
+        if scoring != TWO_ONE_ZERO:
+            raise EngineInputError(
+                "this game is scored by the difference of the board scores, so give both "
+                "board scores (or mark the round as one that time ran out on)"
+            )
+        if data.get("points") is None:
+            raise EngineInputError("give the points (or the board scores) of both sides")
+        return Round(points=data["points"], twenties=twenties)
+    except (TypeError, ValueError, IndexError) as error:
+        if isinstance(error, EngineInputError):
+            raise
+        raise EngineInputError(
+            "give points (or board scores) and 20s as two whole numbers, one per side"
+        ) from None
+
+
+def round_to_data(round_: Round) -> RoundData:
+    """A :class:`Round` in the card's JSON shape."""
+    return {
+        "points": list(round_.points),
+        "twenties": list(round_.twenties),
+        "score": list(round_.score) if round_.score is not None else None,
+        "time_expired": round_.is_time_expired,
+    }
+
+
+def mirror(rounds: Iterable[Mapping[str, Any]]) -> list[RoundData]:
+    """The same rounds (card data) seen from the other side of the board."""
+    return [
+        {
+            "points": list(r["points"])[::-1],
+            "twenties": list(r["twenties"])[::-1],
+            "score": list(r["score"])[::-1] if r.get("score") is not None else None,
+            "time_expired": bool(r.get("time_expired")),
+        }
+        for r in rounds
+    ]
+
+
+def read_rounds(rounds: Sequence[Mapping[str, Any]], rules: GameRules) -> list[Round]:
+    """Every round of a card row as a checked :class:`Round`; the error names the round."""
+    scoring = rules.round_scoring
+    built = []
+    for number, data in enumerate(rounds, 1):
+        try:
+            round_ = round_from_data(data, scoring)
+            check_round(round_, rules.discs)
+        except EngineInputError as error:
+            raise EngineInputError(f"round {number}: {error}", round=number) from None
+        built.append(round_)
+    return built
+
+
+# --- games ---------------------------------------------------------------------------------
+
+
+def _score_line(points: Pair) -> str:
+    return f"{points[0]}-{points[1]}"
+
+
+def _missing(played: int, state_points: Pair, system: ScoringSystem, rules: GameRules) -> str:
+    """What an unfinished game needs, in words a referee reads out."""
+    following = played + 1
+    if isinstance(system, Nca):
+        if played < system.rounds:
+            if following == system.rounds:
+                return f"round {following} is needed: a game has {system.rounds} rounds"
+            return (
+                f"rounds {following} to {system.rounds} are needed: a game has "
+                f"{system.rounds} rounds"
+            )
+        return (
+            f"round {following} is needed: the game is tied {_score_line(state_points)} and a "
+            "championship game must have a winner"
+        )
+    target = getattr(system, "target", None)
+    if max(state_points) >= (target or 0):
+        return f"round {following} is needed: the game is tied {_score_line(state_points)}"
+    return (
+        f"round {following} is needed: the game is played to {target} points and stands at "
+        f"{_score_line(state_points)}"
+    )
+
+
+def judge_game(rounds: Sequence[Round], rules: GameRules) -> GameVerdict:
+    """Judge a game from its rounds (side ``a`` first).
+
+    A round after the game was already over is an input error naming that round.
+    """
+    if rules.scoring_system().sides != 2:
+        raise EngineInputError(
+            f"{rules.system} is played by {rules.scoring_system().sides} sides, not two"
+        )
+    system = rules.scoring_system()
+    state = system.tally([r.points for r in rounds])
+    twenties = (sum(r.twenties[0] for r in rounds), sum(r.twenties[1] for r in rounds))
+    points = (state.totals[0], state.totals[1])
+    missing = "" if state.over else _missing(len(rounds), points, system, rules)
+    return GameVerdict(len(rounds), points, twenties, state.over, state.winner, missing)
+
+
+def judge_points(points: Sequence[Pair], rules: GameRules, twenties: Pair = (0, 0)) -> GameVerdict:
+    """Judge a game from its rounds' points alone (already scored under ``rules``), for readers
+    that hold stored totals rather than whole rounds; ``twenties`` are carried through."""
+    system = rules.scoring_system()
+    state = system.tally(points)
+    totals = (state.totals[0], state.totals[1])
+    missing = "" if state.over else _missing(len(points), totals, system, rules)
+    return GameVerdict(len(points), totals, twenties, state.over, state.winner, missing)
+
+
+def judge_row(rounds: Sequence[Mapping[str, Any]], rules: GameRules) -> GameVerdict:
+    """Judge the rounds of a card row (card data); errors name the round at fault."""
+    return judge_game(read_rounds(rounds, rules), rules)
+
+
+def check_complete(rounds: Sequence[Mapping[str, Any]], rules: GameRules) -> GameVerdict:
+    """A row may be validated or verified only when its game is over; say what is missing.
+
+    Raises :class:`EngineInputError` with the round that is needed, e.g. "round 5 is needed:
+    the game is tied 4-4 ...".
+    """
+    verdict = judge_row(rounds, rules)
+    if not verdict.over:
+        raise EngineInputError(verdict.missing, round=verdict.rounds + 1)
+    return verdict
+
+
+def round_lines(rules: GameRules, played: int = 0, over: bool = False) -> int:
+    """How many round lines a card shows: the rounds a game takes at least, and one more
+    while a played game is not over yet (a championship tie, a first-to game still short)."""
+    fewest = rules.scoring_system().fewest_rounds()
+    if over:
+        return max(fewest, played)
+    return max(fewest, played + 1) if played >= fewest else fewest
+
+
+def paper_round_lines(rules: GameRules) -> int:
+    """Round lines a printed card keeps, so that a game can be written down to its end.
+
+    A championship card keeps :data:`PLAYOFF_SPARE_ROUNDS` beyond the regular rounds; a
+    first-to game keeps twice the rounds the target takes at least (ties and lost rounds), with
+    at least 8 lines.
+    """
+    system = rules.scoring_system()
+    if isinstance(system, Nca):
+        return system.rounds + (PLAYOFF_SPARE_ROUNDS if rules.playoff else 0)
+    return max(8, 2 * system.fewest_rounds())
+
+
+# --- matches -------------------------------------------------------------------------------
+
+
+def wins_needed(best_of: int) -> int:
+    """Games to win a best-of-``best_of`` match: a majority (WCC: "best two out of three")."""
+    if isinstance(best_of, bool) or not isinstance(best_of, int) or best_of < 1:
+        raise EngineInputError(f"best_of must be a whole number of at least 1, not {best_of!r}")
+    return best_of // 2 + 1
+
+
+def judge_match(games: Sequence[GameVerdict], best_of: int) -> MatchVerdict:
+    """Judge a match from its games' verdicts, in the order they were played.
+
+    Only the last game may be unfinished; a game after the match was decided, or more than
+    ``best_of`` games, are input errors naming the game.
+    """
+    needed = wins_needed(best_of)
+    wins = [0, 0]
+    winner: int | None = None
+    finished = 0
+    for number, game in enumerate(games, 1):
+        if winner is not None:
+            raise EngineInputError(f"game {number} was played after the match was decided")
+        if number > best_of:
+            raise EngineInputError(f"game {number} is one too many for a best of {best_of}")
+        if not game.over:
+            if number < len(games):
+                raise EngineInputError(f"game {number} is unfinished, yet a later game was played")
+            break
+        finished += 1
+        if game.winner is not None:
+            wins[game.winner] += 1
+            if wins[game.winner] >= needed:
+                winner = game.winner
+    over = winner is not None or finished >= best_of
+    return MatchVerdict((wins[0], wins[1]), winner, over, needed, finished)
+
+
+def games_still_possible(verdict: MatchVerdict, best_of: int) -> int:
+    """How many more games the match may need (0 once it is over)."""
+    if verdict.over:
+        return 0
+    return best_of - verdict.games_played

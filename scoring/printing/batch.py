@@ -1,0 +1,148 @@
+"""The scorecards of a whole round of play as one PDF, built in the background.
+
+At a WCC a round of play means 200 cards and more. The Celery task
+``scoring.render_round_cards`` (``scoring/printing/tasks.py``) calls :func:`build_round_batch`,
+which lays the cards out in chunks of :data:`CHUNK` (reporting progress after each), joins them
+into one PDF and stores it with Django's default storage (``MEDIA_ROOT`` by default) under
+``print-batches/<tournament slug>/stage-<id>-round-<n>-<task id>.pdf``. The name is derived from
+the task id, so the page that started the batch finds the file without a database row, also when
+Celery runs eagerly and keeps no result. Files older than :data:`KEEP_FOR` are removed when the
+next batch of the tournament is stored. The web process and the workers must share that storage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from celery.result import AsyncResult
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.utils import timezone
+
+from scoring.printing.cards import round_cards
+from scoring.printing.errors import PrintError
+from scoring.printing.options import PrintOptions
+from scoring.printing.render import Progress, render_cards
+from tournaments.models import Stage
+
+BATCH_DIR = "print-batches"
+#: Cards laid out per WeasyPrint call in a batch: large enough that the fixed cost per call is
+#: small, small enough that a 200-card round reports progress eight times.
+CHUNK = 25
+KEEP_FOR = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class BatchFile:
+    """A finished batch: where it is stored, how many cards it holds, whose it is."""
+
+    name: str
+    cards: int
+    tournament: str
+
+    def as_result(self) -> dict[str, object]:
+        return {"file": self.name, "cards": self.cards, "tournament": self.tournament}
+
+
+@dataclass(frozen=True)
+class BatchState:
+    """What the progress bar shows: ``waiting`` (queued), ``running`` (``done`` of ``total``
+    cards laid out), ``done`` (the PDF is stored) or ``failed`` (with a message)."""
+
+    state: str
+    done: int = 0
+    total: int = 0
+    cards: int | None = None
+    size: int | None = None
+    message: str = ""
+
+    @property
+    def finished(self) -> bool:
+        return self.state in ("done", "failed")
+
+
+def batch_file_name(tournament_slug: str, stage_id: int, round_of_play: int, batch_id: str) -> str:
+    return f"{BATCH_DIR}/{tournament_slug}/stage-{stage_id}-round-{round_of_play}-{batch_id}.pdf"
+
+
+def round_title(stage: Stage, round_of_play: int) -> str:
+    category = stage.category
+    return f"{category.tournament.name} · {category.name} · {stage.name} · round {round_of_play}"
+
+
+def build_round_batch(
+    *,
+    stage_id: int,
+    round_of_play: int,
+    batch_id: str,
+    options: PrintOptions,
+    progress: Progress | None = None,
+) -> BatchFile:
+    """Render one card per entry of the round of play into one stored PDF.
+
+    Raises :class:`PrintError` for an unknown stage (404) or a round without matches (400).
+    """
+    stage = Stage.objects.select_related("category__tournament").filter(pk=stage_id).first()
+    if stage is None:
+        raise PrintError(f"There is no stage {stage_id}.", status=404)
+    cards = round_cards(stage, round_of_play)
+    pdf = render_cards(
+        cards, options, title=round_title(stage, round_of_play), chunk=CHUNK, progress=progress
+    )
+    slug = stage.category.tournament.slug
+    _prune(slug)
+    name = batch_file_name(slug, stage.id, round_of_play, batch_id)
+    stored = default_storage.save(name, ContentFile(pdf))
+    return BatchFile(name=stored, cards=len(cards), tournament=slug)
+
+
+def batch_state(result: AsyncResult | None, *, tournament_slug: str, name: str) -> BatchState:
+    """The batch's state from its Celery result and the storage.
+
+    ``result`` is None when Celery runs eagerly: the task then ran to its end before the page was
+    shown and stored no result, so the stored file alone tells. A stored file also counts as done
+    when the result backend no longer knows the task (an expired result). A finished result of
+    another tournament's batch is refused.
+    """
+    if result is None:
+        if default_storage.exists(name):
+            return BatchState("done", size=default_storage.size(name))
+        return BatchState("failed", message="No such batch here; start a new one.")
+    state, info = result.state, result.info
+    if state == "SUCCESS":
+        if isinstance(info, dict) and info.get("tournament") not in (None, tournament_slug):
+            return BatchState("failed", message="This batch belongs to another tournament.")
+        if not default_storage.exists(name):
+            return BatchState(
+                "failed", message="The PDF was made but is no longer stored; start a new batch."
+            )
+        cards = info.get("cards") if isinstance(info, dict) else None
+        return BatchState("done", cards=cards, size=default_storage.size(name))
+    if state == "FAILURE":
+        reason = info.message if isinstance(info, PrintError) else "see the worker's log"
+        return BatchState("failed", message=f"The batch could not be made: {reason}")
+    if state == "STARTED":
+        return BatchState("running")
+    if state == "PROGRESS" and isinstance(info, dict):
+        return BatchState("running", done=int(info.get("done", 0)), total=int(info.get("total", 0)))
+    if state == "PENDING" and default_storage.exists(name):
+        return BatchState("done", size=default_storage.size(name))
+    return BatchState("waiting")
+
+
+def _prune(tournament_slug: str) -> None:
+    """Remove the tournament's batches older than :data:`KEEP_FOR`."""
+    folder = f"{BATCH_DIR}/{tournament_slug}"
+    try:
+        _, files = default_storage.listdir(folder)
+    except FileNotFoundError:
+        return
+    cutoff = timezone.now() - KEEP_FOR
+    for file in files:
+        path = f"{folder}/{file}"
+        try:
+            if default_storage.get_modified_time(path) < cutoff:
+                default_storage.delete(path)
+        except (FileNotFoundError, NotImplementedError):
+            continue

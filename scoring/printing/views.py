@@ -1,0 +1,273 @@
+"""Printing pages and PDFs, mounted at ``/t/<slug>/print/``.
+
+Everything with names on it (round cards, stage cards, a filled card, standings and bracket
+sheets, batches) needs ``scoring.print_cards`` on the tournament: organizer, scoring table or
+head referee. Blank cards and the menu page are public. Bad input (an unknown stage or card, a
+round of play without matches, a parameter out of range) gets a page saying what is wrong with a
+404 or 400, never a server error.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from uuid import UUID
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.core.files.storage import default_storage
+from django.http import FileResponse, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring.printing.batch import batch_file_name, batch_state, round_title
+from scoring.printing.cards import blank_cards, filled_card, round_cards, stage_cards
+from scoring.printing.errors import PrintError
+from scoring.printing.lookups import (
+    print_menu,
+    require_round,
+    tournament_card,
+    tournament_category,
+    tournament_stage,
+)
+from scoring.printing.options import parse_blank_options, parse_print_options
+from scoring.printing.render import render_cards, render_pdf
+from scoring.printing.sheets import bracket_sheet, standings_sheet
+from scoring.printing.tasks import render_round_cards
+from tournaments.models import Tournament
+
+PRINT_PERMISSION = "scoring.print_cards"
+View = Callable[..., HttpResponse]
+
+
+def _refused(request: HttpRequest, tournament: Tournament, error: PrintError) -> HttpResponse:
+    return render(
+        request,
+        "scoring/print/error.html",
+        {"tournament": tournament, "message": error.message, "status": error.status},
+        status=error.status,
+    )
+
+
+def _for_everyone(view: View) -> View:
+    """Load the tournament and turn bad input into a 400/404 page."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, slug: str, **kwargs: object) -> HttpResponse:
+        tournament = get_object_or_404(Tournament, slug=slug)
+        try:
+            return view(request, tournament, **kwargs)
+        except PrintError as error:
+            return _refused(request, tournament, error)
+
+    return wrapper
+
+
+def _for_printers(view: View) -> View:
+    """As :func:`_for_everyone`, for the tournament's printers only: anonymous users go to the
+    login page, others without ``scoring.print_cards`` get 403."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, slug: str, **kwargs: object) -> HttpResponse:
+        tournament = get_object_or_404(Tournament, slug=slug)
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not request.user.has_perm(PRINT_PERMISSION, tournament):
+            raise PermissionDenied(
+                "Printing named scorecards and sheets is for the organizers, the scoring table "
+                "and the head referee of this tournament."
+            )
+        try:
+            return view(request, tournament, **kwargs)
+        except PrintError as error:
+            return _refused(request, tournament, error)
+
+    return wrapper
+
+
+def _pdf(content: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+@require_GET
+@_for_everyone
+def print_index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """What can be printed: per stage its cards, sheets and rounds of play; blank cards."""
+    options = parse_print_options(request.GET)
+    can_print = request.user.has_perm(PRINT_PERMISSION, tournament)
+    return render(
+        request,
+        "scoring/print/index.html",
+        {
+            "tournament": tournament,
+            "menu": print_menu(tournament),
+            "can_print": can_print,
+            "options": options,
+            "query": urlencode(options.as_query()),
+        },
+    )
+
+
+@require_GET
+@_for_printers
+def round_cards_pdf(
+    request: HttpRequest, tournament: Tournament, stage_id: int, round_of_play: int
+) -> HttpResponse:
+    """One card per entry of the round of play, its game pre-filled, in one PDF."""
+    options = parse_print_options(request.GET)
+    stage = tournament_stage(tournament, stage_id)
+    cards = round_cards(stage, round_of_play)
+    pdf = render_cards(cards, options, title=round_title(stage, round_of_play))
+    return _pdf(pdf, f"{tournament.slug}-{slugify(stage.name)}-round-{round_of_play}.pdf")
+
+
+@require_GET
+@_for_printers
+def stage_cards_pdf(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    """Every entry's card for the stage, with all its games and what the rows say so far."""
+    options = parse_print_options(request.GET)
+    stage = tournament_stage(tournament, stage_id)
+    cards = stage_cards(stage)
+    if not cards:
+        raise PrintError(f"{stage.category.name}, {stage.name}: nothing is drawn yet.")
+    title = f"{tournament.name} · {stage.category.name} · {stage.name} · scorecards"
+    pdf = render_cards(cards, options, title=title)
+    return _pdf(pdf, f"{tournament.slug}-{slugify(stage.name)}-cards.pdf")
+
+
+@require_GET
+@_for_printers
+def card_pdf(request: HttpRequest, tournament: Tournament, card_id: int) -> HttpResponse:
+    """One filled scorecard: computed totals, statuses, validations, corrections marked."""
+    options = parse_print_options(request.GET)
+    card = tournament_card(tournament, card_id)
+    printed = filled_card(card)
+    title = f"{tournament.name} · scorecard of {card.entry}"
+    return _pdf(render_cards([printed], options, title=title), f"scorecard-{card.id}.pdf")
+
+
+@require_GET
+@_for_everyone
+def blank_cards_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Blank cards (no names): ``count``, ``games`` rows, ``rounds`` columns, ``category``."""
+    options = parse_print_options(request.GET)
+    blank = parse_blank_options(request.GET)
+    category = tournament_category(tournament, blank.category_id)
+    cards = blank_cards(
+        tournament, count=blank.count, games=blank.games, rounds=blank.rounds, category=category
+    )
+    title = f"{tournament.name} · blank scorecards"
+    return _pdf(render_cards(cards, options, title=title), f"{tournament.slug}-blank-cards.pdf")
+
+
+@require_GET
+@_for_printers
+def standings_pdf(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    """The stage's standings in rank order with the bar chart, to pin up in the hall."""
+    options = parse_print_options(request.GET)
+    stage = tournament_stage(tournament, stage_id)
+    context = {"sheet": standings_sheet(stage), "tournament": tournament}
+    context["title"] = f"{tournament.name} · {stage.category.name} · {stage.name} · standings"
+    pdf = render_pdf("pdf/standings.html", context, options)
+    return _pdf(pdf, f"{tournament.slug}-{slugify(stage.name)}-standings.pdf")
+
+
+@require_GET
+@_for_printers
+def bracket_pdf(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    """The knockout stage's matches by round with games won."""
+    options = parse_print_options(request.GET)
+    stage = tournament_stage(tournament, stage_id)
+    context = {"sheet": bracket_sheet(stage), "tournament": tournament}
+    context["title"] = f"{tournament.name} · {stage.category.name} · {stage.name} · bracket"
+    pdf = render_pdf("pdf/bracket.html", context, options)
+    return _pdf(pdf, f"{tournament.slug}-{slugify(stage.name)}-bracket.pdf")
+
+
+@require_POST
+@_for_printers
+def batch_start(
+    request: HttpRequest, tournament: Tournament, stage_id: int, round_of_play: int
+) -> HttpResponse:
+    """Queue the round's cards as a background batch and go to its progress page."""
+    options = parse_print_options(request.POST)
+    stage = tournament_stage(tournament, stage_id)
+    require_round(stage, round_of_play)
+    result = render_round_cards.apply_async(
+        kwargs={"stage_id": stage.id, "round_of_play": round_of_play, **options.as_task_kwargs()}
+    )
+    return redirect(
+        "scoring:print-batch",
+        slug=tournament.slug,
+        stage_id=stage.id,
+        round_of_play=round_of_play,
+        batch_id=result.id,
+    )
+
+
+def _batch_context(
+    tournament: Tournament, stage_id: int, round_of_play: int, batch_id: UUID
+) -> dict[str, object]:
+    stage = tournament_stage(tournament, stage_id)
+    name = batch_file_name(tournament.slug, stage.id, round_of_play, str(batch_id))
+    eager = render_round_cards.app.conf.task_always_eager
+    result = None if eager else render_round_cards.AsyncResult(str(batch_id))
+    args = {
+        "slug": tournament.slug,
+        "stage_id": stage.id,
+        "round_of_play": round_of_play,
+        "batch_id": batch_id,
+    }
+    return {
+        "tournament": tournament,
+        "stage": stage,
+        "round_of_play": round_of_play,
+        "batch": batch_state(result, tournament_slug=tournament.slug, name=name),
+        "status_url": reverse("scoring:print-batch-status", kwargs=args),
+        "download_url": reverse("scoring:print-batch-download", kwargs=args),
+    }
+
+
+@require_GET
+@_for_printers
+def batch_page(
+    request: HttpRequest, tournament: Tournament, stage_id: int, round_of_play: int, batch_id: UUID
+) -> HttpResponse:
+    """The batch's page: a progress bar polled every second, then the download link."""
+    context = _batch_context(tournament, stage_id, round_of_play, batch_id)
+    return render(request, "scoring/print/batch.html", context)
+
+
+@require_GET
+@_for_printers
+def batch_status(
+    request: HttpRequest, tournament: Tournament, stage_id: int, round_of_play: int, batch_id: UUID
+) -> HttpResponse:
+    """The progress fragment that htmx swaps in every second until the batch is finished."""
+    context = _batch_context(tournament, stage_id, round_of_play, batch_id)
+    return render(request, "scoring/print/_batch_status.html", context)
+
+
+@require_GET
+@_for_printers
+def batch_download(
+    request: HttpRequest, tournament: Tournament, stage_id: int, round_of_play: int, batch_id: UUID
+) -> HttpResponse:
+    """The finished batch's PDF, read from storage."""
+    stage = tournament_stage(tournament, stage_id)
+    name = batch_file_name(tournament.slug, stage.id, round_of_play, str(batch_id))
+    if not default_storage.exists(name):
+        raise PrintError(
+            "This batch is not ready, or it was removed (batches are kept for a day); "
+            "start a new one from the print page.",
+            status=404,
+        )
+    filename = f"{tournament.slug}-{slugify(stage.name)}-round-{round_of_play}.pdf"
+    return FileResponse(
+        default_storage.open(name, "rb"), content_type="application/pdf", filename=filename
+    )

@@ -1,0 +1,1 @@
+"""Stage progression: from a finished stage to the next, knockout winners, shoot-outs."""

@@ -1,0 +1,379 @@
+"""Running the stages of a category: from one stage's standings to the next stage's draw,
+knockout winners into their next match, shoot-outs on the cut line, the next Swiss round.
+
+A category is a chain of stages by ``order`` (WCC: preliminary rounds, a round-robin playoff of
+two pools of 8, then the semifinals and final, best 2 of 3). ``advance`` takes a finished stage's
+standings and seeds the next stage with the top ``advance_count``; a tie across the cut stops it,
+because WCC: "If there still is a tie, a Shoot-Out will be conducted" and "Top scorer(s) after
+all shots are taken will advance".
+
+The shoot-out is kept as a stage of kind shoot-out placed right after the stage whose tie it
+settles (later stages move down one place); its pools name the tied entries. What each entry
+shot is a ``scoring.models.ShootOut`` of the stage whose tie it settles, because that stage's
+standings read it (``scoring.standings.selectors.stage_standings``); a tie left after a shoot-out
+is shot again ("If still tied, repeat Shoot-out from the beginning"), as a second ``ShootOut``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+
+from scoring.engine import SHOTS_PER_ENTRY
+from scoring.models import ShootOut, ShootOutScore
+from scoring.results.knockout import knockout_results, knockout_state
+from scoring.results.outcomes import stage_outcomes
+from scoring.results.pools import pool_tables
+from scoring.results.shootouts import ties_awaiting_shootout
+from scoring.standings.selectors import stage_standings
+from tournaments import formats
+from tournaments.models import Entry, Match, Stage
+from tournaments.selectors import (
+    FIELD_POOL,
+    next_stage,
+    play_pools,
+    previous_stage,
+    shootout_source,
+    stage_matches,
+)
+from tournaments.services import draws
+
+CUT_POOL = "cut"
+
+
+class CutLineTieError(ValidationError):
+    """Entries tied across the cut: the shoot-out stage that settles it is named here."""
+
+    def __init__(self, message: str, *, shootout_stage: Stage, ties: list[CutTie]) -> None:
+        super().__init__(message)
+        self.shootout_stage = shootout_stage
+        self.ties = ties
+
+
+@dataclass(frozen=True)
+class CutTie:
+    """Entries still tied where it matters for the next stage: across the cut line (``places``
+    of them go on), or, when the next stage seeds by place, among entries that all go on."""
+
+    pool: str
+    entries: tuple[Entry, ...]
+    places: int
+    rank: int
+    seeding: bool = False
+
+    def describe(self) -> str:
+        names = ", ".join(e.name for e in self.entries)
+        where = f"pool {self.pool}: " if self.pool != CUT_POOL else ""
+        if self.seeding:
+            last = self.rank + len(self.entries) - 1
+            return f"{where}{names} tied on places {self.rank} to {last}"
+        return f"{where}{names} tied for {self.places} place{'s' if self.places > 1 else ''}"
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Who advances from a stage: one list per pool (best first), or one list for the stage."""
+
+    groups: list[list[Entry]]
+    pooled: bool
+    ties: list[CutTie]
+
+    @property
+    def qualifiers(self) -> list[Entry]:
+        """The advancing entries in seeding order: by place, then pool (1A, 1B, 2A, 2B ...)."""
+        if not self.pooled:
+            return list(self.groups[0])
+        return [g[place] for place in range(len(self.groups[0])) for g in self.groups]
+
+
+# --- is a stage finished? --------------------------------------------------------------------
+
+
+def unfinished_matches(stage: Stage) -> list[Match]:
+    """The stage's matches still to be decided, in order of play."""
+    matches = stage_matches(stage)
+    outcomes = stage_outcomes(stage, matches)
+    return [m for m in matches if not outcomes[m.id].complete]
+
+
+def check_stage_finished(stage: Stage) -> None:
+    """Raise ``ValidationError`` saying what is left when the stage is not finished."""
+    if not stage.matches.exists():
+        raise ValidationError(f"{stage} has not been drawn yet.")
+    left = unfinished_matches(stage)
+    if left:
+        first = left[0]
+        board = f", board {first.board.number}" if first.board_id else ""
+        raise ValidationError(
+            f"{stage} is not finished: {len(left)} match{'es' if len(left) > 1 else ''} still "
+            f"to play (e.g. round {first.round_of_play}{board}: {first})."
+        )
+    if stage.kind == Stage.Kind.SWISS:
+        drawn = stage.matches.aggregate(n=Max("round_of_play"))["n"] or 0
+        if drawn < (stage.games_per_entry or 0):
+            raise ValidationError(
+                f"{stage} is not finished: {drawn} of {stage.games_per_entry} rounds played; "
+                "draw the next round with draw_next_swiss_round."
+            )
+
+
+# --- advancing -------------------------------------------------------------------------------
+
+
+def advance(
+    stage: Stage,
+    *,
+    pool_count: int | None = None,
+    double: bool = False,
+    third_place: bool = False,
+) -> Stage:
+    """Seed the next stage with the top ``stage.advance_count`` of this finished stage, and draw
+    it. Returns the next stage.
+
+    - round robin: into ``pool_count`` pools (default: the next stage's empty pools, or one) in
+      snake order, club mates kept apart (WCC: the top 16 into two pools of 8); ``double`` for a
+      double round robin;
+    - knockout: into the bracket by seed; from two pools, by place then pool, so that the
+      semifinals are 1A v 2B and 1B v 2A (the WCC crossover); ``third_place`` adds the match
+      for 3rd and 4th;
+    - Swiss or preliminary: the field, best first, and its first round.
+
+    From a stage played in pools each pool sends ``advance_count / pools`` entries. A tie across
+    the cut creates the shoot-out stage (once) and raises ``CutLineTieError`` until the shoot-out
+    is recorded (``record_shootout``). Raises ``ValidationError`` for an unfinished stage and
+    ``ValueError`` for a stage with nothing to advance to.
+    """
+    if stage.kind == Stage.Kind.SHOOTOUT:
+        source = previous_stage(stage)
+        if source is None:
+            raise ValueError(f"{stage} settles no stage's tie.")
+        return advance(source, pool_count=pool_count, double=double, third_place=third_place)
+    if stage.kind == Stage.Kind.KNOCKOUT:
+        raise ValueError(
+            f"{stage} is a knockout: winners go on inside it (advance_knockout), and its final "
+            "decides the places."
+        )
+    target = next_stage(stage)
+    if target is None:
+        raise ValueError(f"{stage} is the last stage of {stage.category.name}; there is no next.")
+    if not stage.advance_count:
+        raise ValueError(f"{stage}: set how many entries advance to {target.name}.")
+    if target.matches.exists() or target.pools.filter(entries__isnull=False).exists():
+        raise ValueError(f"{target} already has its entries; nothing was changed.")
+    check_stage_finished(stage)
+    seeding = target.kind in (Stage.Kind.KNOCKOUT, Stage.Kind.ROUND_ROBIN)
+    ranking = ranking_for_advance(stage, seeding=seeding)
+    if ranking.ties:
+        shootout = _shootout_stage_for(stage, ranking.ties)
+        cut = "; ".join(t.describe() for t in ranking.ties if not t.seeding)
+        seeds = "; ".join(t.describe() for t in ranking.ties if t.seeding)
+        found = [f"a tie sits on the cut line ({cut})"] if cut else []
+        found += [f"a tie decides the seeding of {target.name} ({seeds})"] if seeds else []
+        raise CutLineTieError(
+            f"{stage}: {' and '.join(found)}. WCC Tie-Breaking Procedure: a shoot-out settles "
+            "it (12 shots at the 20 each, 6 each in doubles; top scorers place higher). "
+            f"Record it in '{shootout.name}' and advance again.",
+            shootout_stage=shootout,
+            ties=ranking.ties,
+        )
+    with transaction.atomic():
+        _seed(target, ranking, pool_count=pool_count, double=double, third_place=third_place)
+    return target
+
+
+def ranking_for_advance(stage: Stage, *, seeding: bool = False) -> Ranking:
+    """The entries that go on from a finished stage, per pool when it was played in pools, and
+    the ties a shoot-out must settle first: across the cut (``formats.shootout_at_cut``) and,
+    with ``seeding`` (the next stage seeds by place: 1A meets 2B), among the qualifiers."""
+    count = stage.advance_count or 0
+    tables = pool_tables(stage) if len(play_pools(stage)) >= 2 else []
+    if len(tables) >= 2:
+        if count % len(tables):
+            raise ValueError(
+                f"{stage}: {count} entries cannot advance evenly from {len(tables)} pools."
+            )
+        per_pool = count // len(tables)
+        groups, ties = [], []
+        for table in tables:
+            if table.problem:
+                raise ValidationError(f"{stage}, pool {table.pool.name}: {table.problem}")
+            if len(table.lines) < per_pool:
+                raise ValueError(
+                    f"{stage}: pool {table.pool.name} has {len(table.lines)} entries; "
+                    f"{per_pool} cannot advance from it."
+                )
+            ties += _ties(table.pool.name, table.lines, per_pool, seeding=seeding)
+            groups.append([line.entry for line in table.lines[:per_pool]])
+        return Ranking(groups=groups, pooled=True, ties=ties)
+    standings = stage_standings(stage)
+    if standings.problem:
+        raise ValidationError(f"{stage}: {standings.problem}")
+    if len(standings.lines) < count:
+        raise ValueError(
+            f"{stage}: {count} entries should advance but only {len(standings.lines)} played."
+        )
+    return Ranking(
+        groups=[[line.entry for line in standings.lines[:count]]],
+        pooled=False,
+        ties=_ties(CUT_POOL, standings.lines, count, seeding=seeding),
+    )
+
+
+def _ties(pool: str, lines: Sequence, count: int, *, seeding: bool) -> list[CutTie]:
+    """Lines are standings rows (rank, entry), best first; entries still tied share a rank."""
+    ties = []
+    tie = formats.shootout_at_cut([(str(line.entry.id), line.rank) for line in lines], count)
+    if tie:
+        by_id = {str(line.entry.id): line for line in lines}
+        rank = by_id[tie.entries[0]].rank
+        entries = tuple(by_id[e].entry for e in tie.entries)
+        ties.append(CutTie(pool=pool, entries=entries, places=tie.places, rank=rank))
+    if seeding:
+        by_rank: dict[int, list[Entry]] = {}
+        for line in lines[:count]:
+            by_rank.setdefault(line.rank, []).append(line.entry)
+        for rank, entries in by_rank.items():
+            inside = rank + len(entries) - 1 <= count
+            if len(entries) > 1 and inside and not (tie and rank == ties[0].rank):
+                ties.append(CutTie(pool, tuple(entries), len(entries), rank=rank, seeding=True))
+    return ties
+
+
+def _seed(
+    target: Stage, ranking: Ranking, *, pool_count: int | None, double: bool, third_place: bool
+) -> None:
+    qualifiers = ranking.qualifiers
+    kind = Stage.Kind(target.kind)
+    if kind == Stage.Kind.ROUND_ROBIN:
+        count = pool_count or target.pools.count() or 1
+        by_id = {str(e.id): e for e in qualifiers}
+        groups = formats.snake_pools(list(by_id), count, clubs=draws.entry_clubs(qualifiers))
+        draws.draw_round_robin(target, [[by_id[e] for e in g] for g in groups], double=double)
+    elif kind == Stage.Kind.KNOCKOUT:
+        draws.draw_knockout(target, qualifiers, third_place=third_place)
+    elif kind in (Stage.Kind.SWISS, Stage.Kind.PRELIMINARY):
+        draws.store_pool(target, FIELD_POOL, qualifiers)
+        draws.draw_stage(target)
+    else:
+        raise ValueError(f"{target} is a {target.get_kind_display()} stage; nothing is seeded.")
+
+
+@transaction.atomic
+def _shootout_stage_for(stage: Stage, ties: Sequence[CutTie]) -> Stage:
+    """The shoot-out stage right after ``stage``, created the first time (later stages move
+    down one place), with a pool naming each group of tied entries."""
+    shootout = Stage.objects.filter(
+        category_id=stage.category_id, order=stage.order + 1, kind=Stage.Kind.SHOOTOUT
+    ).first()
+    if shootout is None:
+        later = Stage.objects.select_for_update().filter(
+            category_id=stage.category_id, order__gt=stage.order
+        )
+        for other in later.order_by("-order"):  # from the end, so no two share an order
+            other.order += 1
+            other.save(update_fields=["order"])
+        shootout = Stage.objects.create(
+            category_id=stage.category_id,
+            name=f"Shoot-out after {stage.name}",
+            kind=Stage.Kind.SHOOTOUT,
+            order=stage.order + 1,
+            advance_count=sum(t.places for t in ties),
+        )
+    for tie in ties:
+        draws.store_pool(shootout, tie.pool, tie.entries)
+    return shootout
+
+
+# --- shoot-outs ------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def record_shootout(stage: Stage, twenties: Mapping[Entry | int, int]) -> ShootOut:
+    """Record one shoot-out: the 20s each tied entry made with its 12 shots (6 each in doubles).
+
+    ``stage`` is the shoot-out stage or the stage whose tie it settles; ``twenties`` maps each
+    entry (or entry id) to the 20s it made. The entries must be exactly one group still tied
+    (WCC: "All tied contestants will use 12 opportunities"). Raises ``ValidationError`` naming
+    what is wrong; nothing is saved then.
+    """
+    source = shootout_source(stage)
+    made = {
+        (key.id if isinstance(key, Entry) else int(key)): value for key, value in twenties.items()
+    }
+    for entry_id, value in made.items():
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not 0 <= value <= SHOTS_PER_ENTRY
+        ):
+            raise ValidationError(
+                f"Shoot-out in {source}: entry {entry_id} made {value!r} 20s; each entry has "
+                f"{SHOTS_PER_ENTRY} shots, so 0 to {SHOTS_PER_ENTRY}."
+            )
+    groups = ties_awaiting_shootout(source)
+    named = set(made)
+    if not any({e.id for e in group} == named for group in groups):
+        waiting = "; ".join(", ".join(e.name for e in group) for group in groups) or "none"
+        raise ValidationError(
+            f"Shoot-out in {source}: the entries named are not one group still tied. "
+            f"Groups waiting for a shoot-out: {waiting}."
+        )
+    order = (ShootOut.objects.filter(stage=source).aggregate(n=Max("order"))["n"] or 0) + 1
+    shootout = ShootOut.objects.create(stage=source, order=order)
+    ShootOutScore.objects.bulk_create(
+        ShootOutScore(shootout=shootout, entry_id=entry_id, twenties=value)
+        for entry_id, value in made.items()
+    )
+    return shootout
+
+
+# --- knockout --------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def advance_knockout(stage: Stage) -> list[Match]:
+    """Send the winners (and, for the third-place match, the semifinal losers) on to their next
+    match; returns the matches created.
+
+    A match is won by the first side to win a majority of its games (best of 3: two); a game is
+    decided by its official rounds, a tied playoff game by its 5th round (WCC Scoring). Call it
+    whenever a knockout result is recorded; it does nothing when no match has been decided since.
+    """
+    if stage.kind != Stage.Kind.KNOCKOUT:
+        raise ValueError(f"{stage} is not a knockout.")
+    state = knockout_state(stage)
+    if state is None:
+        raise ValueError(f"{stage} has not been drawn yet.")
+    return draws.open_knockout_matches(stage, knockout_results(state))
+
+
+# --- Swiss -----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def draw_next_swiss_round(stage: Stage) -> list[Match]:
+    """Pair the next round of a Swiss stage by the standings so far, never a rematch
+    (``tournaments.services.draws.draw_swiss_round``); the next round is drawn only once the
+    current one is finished, because it is paired from its results."""
+    if stage.kind != Stage.Kind.SWISS:
+        raise ValueError(f"{stage} is a {stage.get_kind_display()} stage, not Swiss.")
+    matches = stage_matches(stage)
+    outcomes = stage_outcomes(stage, matches)
+    current = max((m.round_of_play for m in matches), default=0)
+    unfinished = [m for m in matches if m.round_of_play == current and not outcomes[m.id].complete]
+    if unfinished:
+        raise ValidationError(
+            f"{stage}: round {current} is not finished ({len(unfinished)} matches to play, "
+            f"e.g. {unfinished[0]}); the next round is paired from its results."
+        )
+    standings: list[draws.SwissLine] = []
+    if current:
+        standings = [
+            draws.SwissLine(str(line.entry.id), line.rank, line.points)
+            for line in stage_standings(stage).lines
+        ]
+    return draws.draw_swiss_round(stage, standings)

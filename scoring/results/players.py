@@ -1,0 +1,103 @@
+"""A player's page: every game they play, singles and doubles, from their side of the board."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Q
+
+from scoring.results.outcomes import GameScore, games_with_rounds, outcome_of
+from tournaments.models import Entry, Game, Match, Player, Tournament
+from tournaments.selectors import ENTRY_RELATED, MATCH_RELATED
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """One game (or bye) of a player, from the player's side of the board."""
+
+    match: Match
+    game: GameScore | None
+    game_number: int
+    opponent: Entry | None
+    result: str  # "won", "lost", "tied", "to play", "in play", "bye"
+    points: tuple[int, int] | None
+    twenties: tuple[int, int] | None
+
+
+@dataclass
+class PlayerPage:
+    player: Player
+    entries: list[Entry]
+    games: list[PlayerGame]
+
+    @property
+    def totals(self) -> tuple[int, int, int]:
+        """Points, points against and 20s in the games played (byes not included)."""
+        played = [g for g in self.games if g.points is not None and g.result != "bye"]
+        return (
+            sum(g.points[0] for g in played),
+            sum(g.points[1] for g in played),
+            sum(g.twenties[0] for g in played),
+        )
+
+
+def player_page(tournament: Tournament, number: int) -> PlayerPage | None:
+    """The player with scorecard ID ``number`` and every game they play, singles and doubles,
+    in the order of play (four queries); None when no such player is registered."""
+    player = Player.objects.filter(tournament=tournament, number=number).first()
+    if player is None:
+        return None
+    mine = Q(player=player) | Q(team__player_one=player) | Q(team__player_two=player)
+    entries = list(Entry.objects.filter(mine).select_related("category", *ENTRY_RELATED))
+    ids = [e.id for e in entries]
+    matches = list(
+        Match.objects.filter(Q(entry_a_id__in=ids) | Q(entry_b_id__in=ids))
+        .select_related(*MATCH_RELATED)
+        .order_by("stage__category__name", "stage__order", "round_of_play", "starts_at", "id")
+    )
+    totals = games_with_rounds(Game.objects.filter(match__in=[m.id for m in matches]))
+    games = []
+    for match in matches:
+        side = 0 if match.entry_a_id in ids else 1
+        outcome = outcome_of(match, totals.get(match.id, ()))
+        opponent = match.entry_b if side == 0 else match.entry_a
+        if outcome.bye:
+            stage = match.stage
+            games.append(
+                PlayerGame(
+                    match, None, 1, None, "bye", (stage.bye_points, 0), (stage.bye_twenties, 0)
+                )
+            )
+            continue
+        numbers = {g.number: g for g in outcome.games}
+        for number in range(1, match.best_of + 1):
+            game = numbers.get(number)
+            if game is None and (number > 1 and outcome.complete):
+                continue  # a game the match did not need, and nobody created it
+            games.append(_player_game(match, game, number, opponent, side, outcome.complete))
+    return PlayerPage(player=player, entries=entries, games=games)
+
+
+def _player_game(
+    match: Match,
+    game: GameScore | None,
+    number: int,
+    opponent: Entry | None,
+    side: int,
+    decided: bool = False,
+) -> PlayerGame:
+    """One line of the player's page. A best-of match has all its games drawn up front; once
+    ``decided`` (a side has won the majority: "best two out of three games"), a game nobody
+    started is "not needed" rather than "to play"."""
+    if game is None or not game.rounds:
+        result = "not needed" if decided else "to play"
+        return PlayerGame(match, game, number, opponent, result, None, None)
+    points = (game.points[side], game.points[1 - side])
+    twenties = (game.twenties[side], game.twenties[1 - side])
+    if not game.finished:
+        result = "in play"
+    elif game.winner is None:
+        result = "tied"
+    else:
+        result = "won" if (game.winner == "a") == (side == 0) else "lost"
+    return PlayerGame(match, game, number, opponent, result, points, twenties)

@@ -1,0 +1,147 @@
+"""The board list of a round of play and the hall screen: each match with its result so far."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from scoring.results.outcomes import MatchOutcome, match_outcomes
+from tournaments.models import Game, Match, Stage, Tournament
+from tournaments.selectors import MATCH_RELATED
+
+DASH = "\u2013"  # the en dash of a printed score
+
+
+@dataclass(frozen=True)
+class ScheduleRow:
+    """One match of a round of play as the board list prints it."""
+
+    match: Match
+    outcome: MatchOutcome
+    slot: int
+
+    @property
+    def board(self) -> int | None:
+        return self.match.board.number if self.match.board_id else None
+
+    @property
+    def starts_at(self) -> datetime | None:
+        return self.match.starts_at
+
+    @property
+    def state(self) -> str:
+        """One of: bye, to play, in play, finished."""
+        if self.outcome.bye:
+            return "bye"
+        if self.outcome.complete:
+            return "finished"
+        return "in play" if self.outcome.started else "to play"
+
+    @property
+    def winner(self) -> str | None:
+        return self.outcome.winner if self.outcome.complete else None
+
+    @property
+    def result(self) -> str:
+        """Points so far, e.g. 8-0; in a best-of-N the games won and each game's points."""
+        played = [g for g in self.outcome.games if g.rounds]
+        if self.outcome.bye or not played:
+            return ""
+        if self.match.best_of == 1:
+            pa, pb = played[0].points
+            return f"{pa}{DASH}{pb}"
+        games = ", ".join(f"{g.points[0]}{DASH}{g.points[1]}" for g in played)
+        wa, wb = self.outcome.wins
+        return f"{wa}{DASH}{wb} ({games})"
+
+
+@dataclass
+class RoundSchedule:
+    """The matches of one round of play of a stage, by board."""
+
+    stage: Stage
+    round_of_play: int
+    rows: list[ScheduleRow]
+    rounds: list[int] = field(default_factory=list)
+
+    @property
+    def byes(self) -> list[ScheduleRow]:
+        return [r for r in self.rows if r.outcome.bye]
+
+    @property
+    def games(self) -> list[ScheduleRow]:
+        return [r for r in self.rows if not r.outcome.bye]
+
+    @property
+    def finished(self) -> bool:
+        return all(r.outcome.complete for r in self.rows)
+
+
+def _rows(matches: Iterable[Match], outcomes: dict[int, MatchOutcome]) -> list[ScheduleRow]:
+    """Rows by board; a board with more games than one in the round is played in time slots."""
+    on_board: dict[int, int] = defaultdict(int)
+    rows = []
+    ordered = sorted(
+        matches,
+        key=lambda m: (
+            m.board is None,
+            m.board.number if m.board else 0,
+            m.starts_at is None,
+            m.starts_at or datetime.min,
+            m.id,
+        ),
+    )
+    for match in ordered:
+        slot = 1
+        if match.board_id:
+            on_board[match.board_id] += 1
+            slot = on_board[match.board_id]
+        rows.append(ScheduleRow(match=match, outcome=outcomes[match.id], slot=slot))
+    return rows
+
+
+def round_schedule(stage: Stage, round_of_play: int) -> RoundSchedule:
+    """One round of play of the stage, by board (three queries)."""
+    matches = list(
+        Match.objects.filter(stage=stage, round_of_play=round_of_play).select_related(
+            *MATCH_RELATED
+        )
+    )
+    outcomes = match_outcomes(
+        matches, Game.objects.filter(match__stage=stage, match__round_of_play=round_of_play)
+    )
+    rounds = sorted(set(Match.objects.filter(stage=stage).values_list("round_of_play", flat=True)))
+    return RoundSchedule(stage, round_of_play, _rows(matches, outcomes), rounds)
+
+
+def now_playing(tournament: Tournament) -> list[RoundSchedule]:
+    """What the hall screen shows: per stage in play, its current round (the first with a match
+    still to finish); for a knockout, every match still to finish (three queries)."""
+    matches = list(
+        Match.objects.filter(stage__category__tournament=tournament).select_related(*MATCH_RELATED)
+    )
+    outcomes = match_outcomes(matches, Game.objects.filter(match__in=_ids(matches)))
+    by_stage: dict[int, list[Match]] = defaultdict(list)
+    for match in matches:
+        by_stage[match.stage_id].append(match)
+    screens = []
+    for stage_matches_ in by_stage.values():
+        open_ = [m for m in stage_matches_ if not outcomes[m.id].complete]
+        if not open_:
+            continue
+        stage = open_[0].stage
+        if stage.kind == Stage.Kind.KNOCKOUT:
+            shown, current = open_, min(m.round_of_play for m in open_)
+        else:
+            current = min(m.round_of_play for m in open_)
+            shown = [m for m in stage_matches_ if m.round_of_play == current]
+        rounds = sorted({m.round_of_play for m in stage_matches_})
+        screens.append(RoundSchedule(stage, current, _rows(shown, outcomes), rounds))
+    screens.sort(key=lambda s: (s.stage.category.name, s.stage.order))
+    return screens
+
+
+def _ids(matches: Sequence[Match]) -> list[int]:
+    return [m.id for m in matches]

@@ -1,0 +1,1 @@
+"""Scorecards: filling at the board, validation, the scoring table, disputes."""

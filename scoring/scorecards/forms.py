@@ -1,0 +1,363 @@
+"""Forms for the scorecard pages.
+
+They only turn what a person typed into the plain data the scorecard services take; the rules of
+the game (2-1-0, 20s within the discs, board scores in fives) are checked once, by the services
+and the scoring engine, so a form and the API can never disagree about what is possible. What
+the forms do check is what only a form can know: that a box holds a whole number, that a round is
+complete, that a ticked "time expired" box does not sit next to typed points.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+
+from scoring.engine import EngineInputError, judge_row, round_lines
+from scoring.results.rules import game_rules
+from tournaments.models import Game, Match, Stage, Tournament
+
+SIDES = ("own", "opp")
+NUMBERS = ("points", "twenties", "score")
+ROUND_FIELD = re.compile(r"^r(\d+)_")
+#: A bound form takes at most this many round lines, whatever is posted.
+MOST_ROUND_LINES = 40
+WHAT = {"points": "points", "twenties": "20s", "score": "board score"}
+
+#: WCC: "Scorecards that are missing full name, ID #'s, category name or are not legible, may be
+#: voided at the scoring table."
+VOID_REASONS = [
+    ("missing-name", "Missing full name"),
+    ("missing-id", "Missing ID number"),
+    ("missing-category", "Missing category name"),
+    ("illegible", "Not legible"),
+    ("other", "Other (say why)"),
+]
+
+
+def _number_input(label: str) -> forms.NumberInput:
+    return forms.NumberInput(
+        attrs={"inputmode": "numeric", "min": 0, "aria-label": label, "class": "num"}
+    )
+
+
+class RoundsForm(forms.Form):
+    """The rounds of one game as one side of the board reports them.
+
+    ``sides`` names the two sides for screen readers and labels: on a card row they are the card
+    owner and the opponent; on the head referee's ruling they are entry A and entry B. Blank 20s
+    count as none; a round is given by its points, by its board scores, or as "time expired".
+    """
+
+    version = forms.IntegerField(
+        widget=forms.HiddenInput,
+        min_value=0,
+        error_messages={
+            "required": "The form lost track of the row's version; reload the page.",
+            "invalid": "The form lost track of the row's version; reload the page.",
+        },
+    )
+
+    def __init__(
+        self,
+        data: Any = None,
+        *,
+        game: Game,
+        sides: tuple[str, str] = ("own side", "opponent"),
+        rounds: list[dict] | None = None,
+        version: int | None = None,
+        versioned: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        initial = kwargs.pop("initial", None) or {}
+        initial.update(initial_from_rounds(rounds or []))
+        if version is not None:
+            initial["version"] = version
+        super().__init__(data, initial=initial, **kwargs)
+        if not versioned:
+            del self.fields["version"]
+        self.game = game
+        self.sides = sides
+        self.round_count = max(_lines_for(game, rounds or []), _posted_lines(data, self.prefix))
+        self.bad_rounds: set[int] = set()
+        for n in range(1, self.round_count + 1):
+            for what in NUMBERS:
+                for side, name in zip(SIDES, sides, strict=True):
+                    label = f"Round {n}, {WHAT[what]}, {name}"
+                    self.fields[f"r{n}_{what}_{side}"] = forms.IntegerField(
+                        required=False,
+                        min_value=0,
+                        max_value=999,
+                        label=label,
+                        widget=_number_input(label),
+                        error_messages={
+                            "invalid": f"Round {n}: {WHAT[what]} of {name} must be a whole number.",
+                            "min_value": f"Round {n}: {WHAT[what]} of {name} cannot be negative.",
+                            "max_value": f"Round {n}: {WHAT[what]} of {name} is far too large.",
+                        },
+                    )
+            self.fields[f"r{n}_time_expired"] = forms.BooleanField(
+                required=False, label="Time expired, no disc shot"
+            )
+
+    @property
+    def round_rows(self) -> list[dict[str, Any]]:
+        """The bound fields grouped per round, for the template."""
+        rows = []
+        for n in range(1, self.round_count + 1):
+            row: dict[str, Any] = {"number": n, "bad": n in self.bad_rounds}
+            for what in NUMBERS:
+                for side in SIDES:
+                    row[f"{what}_{side}"] = self[f"r{n}_{what}_{side}"]
+            row["time_expired"] = self[f"r{n}_time_expired"]
+            rows.append(row)
+        return rows
+
+    def messages(self) -> list[str]:
+        """Every complaint of the form in words, the round named in each."""
+        found: list[str] = []
+        for errors in self.errors.values():
+            for message in errors:
+                if message not in found:
+                    found.append(message)
+        return found
+
+    def _fail(self, number: int, message: str) -> None:
+        self.bad_rounds.add(number)
+        self.add_error(None, message)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for name in self.errors:
+            found = ROUND_FIELD.match(name)
+            if found:
+                self.bad_rounds.add(int(found.group(1)))
+        rounds: list[dict[str, Any]] = []
+        first_blank: int | None = None
+        for n in range(1, self.round_count + 1):
+            if n in self.bad_rounds:
+                rounds.append({})
+                continue
+            values = {
+                (what, side): data.get(f"r{n}_{what}_{side}") for what in NUMBERS for side in SIDES
+            }
+            expired = bool(data.get(f"r{n}_time_expired"))
+            typed = [v for v in values.values() if v is not None]
+            if not typed and not expired:
+                first_blank = first_blank or n
+                continue
+            if first_blank is not None:
+                self._fail(
+                    first_blank,
+                    f"Round {first_blank} is empty but round {n} is filled; "
+                    "enter the rounds in the order they were played.",
+                )
+                first_blank = None
+            parsed = self._round(n, values, expired)
+            rounds.append(parsed or {})
+        if not self.bad_rounds and not rounds:
+            self._fail(1, "Round 1: enter the points (or the board scores) and 20s of each round.")
+        data["rounds"] = rounds
+        return data
+
+    def _round(
+        self, n: int, values: dict[tuple[str, str], int | None], expired: bool
+    ) -> dict[str, Any] | None:
+        points = [values["points", s] for s in SIDES]
+        twenties = [values["twenties", s] or 0 for s in SIDES]
+        score = [values["score", s] for s in SIDES]
+        if expired:
+            if any(v for v in values.values()):
+                self._fail(
+                    n,
+                    f"Round {n}: time expired with no disc shot scores 0-0 with no 20s; "
+                    "clear the other boxes of the round or untick time expired.",
+                )
+                return None
+            return {"points": [0, 0], "twenties": [0, 0], "time_expired": True}
+        if (score[0] is None) != (score[1] is None):
+            self._fail(n, f"Round {n}: give both board scores or neither.")
+            return None
+        if (points[0] is None) != (points[1] is None):
+            self._fail(n, f"Round {n}: give the points of both sides (2-0, 1-1 or 0-2).")
+            return None
+        if score[0] is not None:
+            # Whether the points follow from the scores is the engine's call (in the service).
+            return {
+                "score": score,
+                "points": points if points[0] is not None else None,
+                "twenties": twenties,
+            }
+        if points[0] is None:
+            self._fail(n, f"Round {n}: give the points of both sides, or the board scores.")
+            return None
+        return {"points": points, "twenties": twenties}
+
+    def rounds(self) -> list[dict[str, Any]]:
+        """The rounds in the form the scorecard services take (only after ``is_valid()``)."""
+        return self.cleaned_data["rounds"]
+
+
+def _lines_for(game: Game, rounds: list[dict]) -> int:
+    """Round lines for a stored row: what the judge says the game needs, and one more while a
+    played game is not over (a championship game tied after 4, or after its 5th round)."""
+    rules = game_rules(game)
+    try:
+        verdict = judge_row(rounds, rules)
+    except EngineInputError:
+        return max(round_lines(rules), len(rounds))
+    return round_lines(rules, verdict.rounds, verdict.over)
+
+
+def _posted_lines(data: Any, prefix: str | None) -> int:
+    """The highest round number a posted form filled in (a line added on the page)."""
+    if not data:
+        return 0
+    start = f"{prefix}-" if prefix else ""
+    highest = 0
+    for key, value in data.items():
+        if not key.startswith(start) or value in ("", None):
+            continue
+        found = ROUND_FIELD.match(key[len(start) :])
+        if found:
+            highest = max(highest, int(found.group(1)))
+    return min(highest, MOST_ROUND_LINES)
+
+
+def initial_from_rounds(rounds: list[dict]) -> dict[str, Any]:
+    """Saved rounds back into the form's boxes, so an edit starts from what is stored."""
+    initial: dict[str, Any] = {}
+    for n, r in enumerate(rounds, start=1):
+        if r.get("time_expired"):
+            initial[f"r{n}_time_expired"] = True
+            continue
+        for what in NUMBERS:
+            pair = r.get(what)
+            if pair is None:
+                continue
+            for side, value in zip(SIDES, pair, strict=True):
+                initial[f"r{n}_{what}_{side}"] = value
+    return initial
+
+
+class CorrectionForm(RoundsForm):
+    """A referee's correction of a validated row: the same boxes plus the referee's initials.
+
+    WCC: "Any corrections made on your score card must be initialled by a referee."
+    """
+
+    referee_initials = forms.CharField(
+        max_length=5,
+        label="Referee's initials",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
+        error_messages={"required": "A correction must be initialled by the referee."},
+    )
+
+
+class RulingForm(RoundsForm):
+    """The head referee's ruling on a disputed game, from entry A's side, with initials."""
+
+    initials = forms.CharField(
+        max_length=5,
+        label="Head referee's initials",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
+        error_messages={"required": "Initial the ruling."},
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["versioned"] = False
+        super().__init__(*args, **kwargs)
+
+
+class ValidateForm(forms.Form):
+    """The opponent signs a row: WCC, "records their ID number and initials"."""
+
+    opponent_number = forms.CharField(
+        max_length=20,
+        label="Opponent's player ID",
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+        error_messages={"required": "The opponent's player ID is missing."},
+    )
+    initials = forms.CharField(
+        max_length=5,
+        label="Opponent's initials",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
+        error_messages={
+            "required": "The opponent's initials are missing.",
+            "max_length": "Initials are at most 5 letters.",
+        },
+    )
+    version = forms.IntegerField(
+        widget=forms.HiddenInput,
+        min_value=0,
+        error_messages={"required": "The form lost track of the row's version; reload the page."},
+    )
+
+    def messages(self) -> list[str]:
+        return [m for errors in self.errors.values() for m in errors]
+
+
+class VoidForm(forms.Form):
+    """Why the scoring table voids a card."""
+
+    reason = forms.ChoiceField(
+        choices=VOID_REASONS,
+        widget=forms.RadioSelect,
+        label="Reason",
+        error_messages={"required": "Choose why the card is voided."},
+    )
+    other = forms.CharField(max_length=180, required=False, label="Other reason")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("reason") == "other" and not (data.get("other") or "").strip():
+            self.add_error("other", "Say why the card is voided.")
+        return data
+
+    def reason_text(self) -> str:
+        reason = self.cleaned_data["reason"]
+        if reason == "other":
+            return self.cleaned_data["other"].strip()
+        return dict(VOID_REASONS)[reason]
+
+    def messages(self) -> list[str]:
+        return [m for errors in self.errors.values() for m in errors]
+
+
+class TableFilterForm(forms.Form):
+    """The scoring table's filter: one stage, one round of play, or everything."""
+
+    stage = forms.ModelChoiceField(
+        queryset=Stage.objects.none(),
+        required=False,
+        empty_label="All stages",
+        error_messages={"invalid_choice": "That stage is not part of this tournament."},
+    )
+    round_of_play = forms.TypedChoiceField(
+        coerce=int,
+        required=False,
+        empty_value=None,
+        label="Round of play",
+        error_messages={"invalid_choice": "No match is drawn in round of play %(value)s."},
+    )
+
+    def __init__(self, data: Any = None, *, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(data, **kwargs)
+        self.fields["stage"].queryset = Stage.objects.filter(
+            category__tournament=tournament
+        ).select_related("category")
+        numbers = (
+            Match.objects.filter(stage__category__tournament=tournament)
+            .order_by("round_of_play")
+            .values_list("round_of_play", flat=True)
+            .distinct()
+        )
+        self.fields["round_of_play"].choices = [("", "All rounds of play")] + [
+            (n, f"Round of play {n}") for n in numbers
+        ]
+
+    def filters(self) -> tuple[Stage | None, int | None]:
+        if not self.is_bound or not self.is_valid():
+            return None, None
+        return self.cleaned_data["stage"], self.cleaned_data["round_of_play"]

@@ -1,0 +1,493 @@
+"""Reads for the scorecard pages: a card with its scheduled games, the scoring table's queue,
+the dispute queue and a row's history.
+
+Each list runs a fixed number of queries whatever its length (the scoring table of a 400-player
+round costs what a 4-player one does): everything a page prints about a row is joined in one
+query, and permission checks read objects already loaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from scoring import engine
+from scoring.models import CardRow, ScoreCard
+from scoring.templatetags.scoring_labels import DASH
+from tournaments.models import Entry, Game, Match, Stage, Tournament
+
+Status = CardRow.Status
+
+#: Everything needed to print an entry's name and ID (a player, or a team of two players).
+ENTRY_PARTS = ("player", "team__player_one", "team__player_two")
+
+
+def _entry_joins(prefix: str) -> list[str]:
+    return [f"{prefix}__{part}" for part in ENTRY_PARTS]
+
+
+GAME_JOINS = [
+    "match__board",
+    "match__stage__category__tournament",
+    *_entry_joins("match__entry_a"),
+    *_entry_joins("match__entry_b"),
+]
+CARD_JOINS = ["card__stage__category__tournament", *_entry_joins("card__entry")]
+
+
+@dataclass(frozen=True)
+class Totals:
+    """A game's totals from one side: computed from the rounds, never typed."""
+
+    points: int = 0
+    points_against: int = 0
+    twenties: int = 0
+    twenties_against: int = 0
+
+
+def totals(rounds: Sequence[dict[str, Any]]) -> Totals:
+    return Totals(
+        points=sum(r["points"][0] for r in rounds),
+        points_against=sum(r["points"][1] for r in rounds),
+        twenties=sum(r["twenties"][0] for r in rounds),
+        twenties_against=sum(r["twenties"][1] for r in rounds),
+    )
+
+
+mirrored = engine.mirror
+"""The same rounds seen from the other side of the board (the judge's :func:`mirror`)."""
+
+
+def entry_people(entry: Entry) -> list:
+    """The players named on the entry's card: one, or both partners."""
+    if entry.player_id:
+        return [entry.player]
+    return [entry.team.player_one, entry.team.player_two]
+
+
+def header_problems(entry: Entry) -> list[str]:
+    """What the WCC lets the table void a card for, as far as the data can tell."""
+    problems = []
+    for person in entry_people(entry):
+        if not (person.first_name.strip() and person.last_name.strip()):
+            problems.append(f"full name of player {person.number or '?'} missing")
+        if not person.number:
+            problems.append(f"ID number of {person.full_name or 'a player'} missing")
+    return problems
+
+
+@dataclass
+class CardLine:
+    """One scheduled game on a card (or a bye), with the card's row for it if filled."""
+
+    match: Match
+    game: Game | None
+    opponent: Entry | None
+    row: CardRow | None
+
+    @property
+    def probe(self) -> CardRow:
+        """The row, or an unsaved one standing for it, to ask permissions about."""
+        return self.row or CardRow(card=self.card, game=self.game)
+
+    card: ScoreCard | None = None
+
+    @property
+    def totals(self) -> Totals | None:
+        return totals(self.row.rounds) if self.row else None
+
+    @property
+    def described(self) -> list[str]:
+        return [describe_round(r) for r in self.row.rounds] if self.row else []
+
+
+@dataclass
+class CardPage:
+    """An entry's card for a stage: the header printed on the WCC card and a line per game."""
+
+    stage: Stage
+    entry: Entry
+    card: ScoreCard
+    lines: list[CardLine]
+
+    @property
+    def tournament(self) -> Tournament:
+        return self.stage.category.tournament
+
+    @property
+    def people(self) -> list:
+        return entry_people(self.entry)
+
+    def line(self, game_id: int) -> CardLine | None:
+        return next((x for x in self.lines if x.game and x.game.id == game_id), None)
+
+
+def stage_of(slug: str, stage_id: int) -> Stage:
+    """The stage, only if it belongs to the tournament named in the URL."""
+    return Stage.objects.select_related("category__tournament").get(
+        pk=stage_id, category__tournament__slug=slug
+    )
+
+
+def entry_of(stage: Stage, entry_id: int) -> Entry:
+    """The entry, only if it plays in the stage's category."""
+    return Entry.objects.select_related(*ENTRY_PARTS).get(pk=entry_id, category=stage.category)
+
+
+def card_page(stage: Stage, entry: Entry) -> CardPage:
+    """The card of ``entry`` for ``stage`` (unsaved if nobody has written on it yet), every game
+    scheduled for the entry in round-of-play order, and the rows filled so far (three queries)."""
+    card = ScoreCard.objects.filter(stage=stage, entry=entry).first() or ScoreCard(
+        stage=stage, entry=entry
+    )
+    card.stage, card.entry = stage, entry
+    plays = Q(entry_a=entry) | Q(entry_b=entry)
+    matches = list(
+        Match.objects.filter(plays, stage=stage)
+        .select_related("board", *_entry_joins("entry_a"), *_entry_joins("entry_b"))
+        .prefetch_related("games")
+        .order_by("round_of_play", "id")
+    )
+    rows = {}
+    if card.pk:
+        rows = {r.game_id: r for r in CardRow.objects.filter(card=card).select_related("filled_by")}
+    lines = []
+    for match in matches:
+        match.stage = stage
+        opponent = match.entry_b if match.entry_a_id == entry.id else match.entry_a
+        games = sorted(match.games.all(), key=lambda g: g.number)
+        if not games:
+            lines.append(CardLine(match=match, game=None, opponent=opponent, row=None, card=card))
+        for game in games:
+            game.match = match
+            row = rows.get(game.id)
+            if row is not None:
+                row.card, row.game = card, game
+            lines.append(CardLine(match=match, game=game, opponent=opponent, row=row, card=card))
+    return CardPage(stage=stage, entry=entry, card=card, lines=lines)
+
+
+def card_of(slug: str, card_id: int) -> ScoreCard:
+    return ScoreCard.objects.select_related(
+        "stage__category__tournament", *_entry_joins("entry")
+    ).get(pk=card_id, stage__category__tournament__slug=slug)
+
+
+# The scoring table ---------------------------------------------------------------------------
+
+
+@dataclass
+class TableCard:
+    """A card with rows waiting for the scoring table (validated, not yet verified)."""
+
+    card: ScoreCard
+    rows: list[CardRow] = field(default_factory=list)
+
+    @property
+    def problems(self) -> list[str]:
+        return header_problems(self.card.entry)
+
+
+def _row_opponent(row: CardRow) -> Entry | None:
+    match = row.game.match
+    return match.entry_b if row.card.entry_id == match.entry_a_id else match.entry_a
+
+
+def _with_opponents(rows: QuerySet[CardRow]) -> list[CardRow]:
+    loaded = list(rows)
+    for row in loaded:
+        row.opponent = _row_opponent(row)
+        row.totals = totals(row.rounds)
+    return loaded
+
+
+def table_queue(
+    tournament: Tournament,
+    *,
+    stage: Stage | None = None,
+    round_of_play: int | None = None,
+    card: ScoreCard | None = None,
+) -> list[TableCard]:
+    """Cards with validated rows, by stage and entry, optionally one stage, one round of play or
+    one card (one query)."""
+    rows = CardRow.objects.filter(
+        status=Status.VALIDATED, card__stage__category__tournament=tournament
+    )
+    if card is not None:
+        rows = rows.filter(card=card)
+    if stage is not None:
+        rows = rows.filter(card__stage=stage)
+    if round_of_play is not None:
+        rows = rows.filter(game__match__round_of_play=round_of_play)
+    rows = rows.select_related(*CARD_JOINS, *[f"game__{j}" for j in GAME_JOINS]).order_by(
+        "card__stage__category__name",
+        "card__stage__order",
+        "card__entry_id",
+        "game__match__round_of_play",
+        "game__number",
+    )
+    cards: dict[int, TableCard] = {}
+    for row in _with_opponents(rows):
+        cards.setdefault(row.card_id, TableCard(card=row.card)).rows.append(row)
+    return list(cards.values())
+
+
+# The dispute queue ---------------------------------------------------------------------------
+
+
+@dataclass
+class RoundComparison:
+    """One round as each card tells it, both from entry A's side."""
+
+    number: int
+    on_a: dict[str, Any] | None
+    on_b: dict[str, Any] | None
+
+    @property
+    def differs(self) -> bool:
+        return self.on_a != self.on_b
+
+    @property
+    def text_a(self) -> str:
+        return describe_round(self.on_a)
+
+    @property
+    def text_b(self) -> str:
+        return describe_round(self.on_b)
+
+
+@dataclass
+class Dispute:
+    """A game whose two cards disagree: both rows side by side, from entry A's side."""
+
+    game: Game
+    row_a: CardRow | None
+    row_b: CardRow | None
+
+    @property
+    def rounds(self) -> list[RoundComparison]:
+        a = [_canonical(r) for r in self.row_a.rounds] if self.row_a else []
+        b = [_canonical(r) for r in mirrored(self.row_b.rounds)] if self.row_b else []
+        return [
+            RoundComparison(
+                number=n + 1, on_a=a[n] if n < len(a) else None, on_b=b[n] if n < len(b) else None
+            )
+            for n in range(max(len(a), len(b)))
+        ]
+
+    @property
+    def totals_a(self) -> Totals | None:
+        return totals(self.row_a.rounds) if self.row_a else None
+
+    @property
+    def totals_b(self) -> Totals | None:
+        return totals(mirrored(self.row_b.rounds)) if self.row_b else None
+
+
+def _canonical(r: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "points": list(r["points"]),
+        "twenties": list(r["twenties"]),
+        "score": list(r["score"]) if r.get("score") else None,
+        "time_expired": bool(r.get("time_expired")),
+    }
+
+
+def dispute_queue(tournament: Tournament, *, game_id: int | None = None) -> list[Dispute]:
+    """Every disputed game of the tournament with both cards' rows (one query)."""
+    rows = CardRow.objects.filter(
+        status=Status.DISPUTED, card__stage__category__tournament=tournament
+    )
+    if game_id is not None:
+        rows = rows.filter(game_id=game_id)
+    rows = rows.select_related(*CARD_JOINS, *[f"game__{j}" for j in GAME_JOINS]).order_by(
+        "game__match__stage__order", "game__match__round_of_play", "game_id", "card__entry_id"
+    )
+    disputes: dict[int, Dispute] = {}
+    for row in rows:
+        dispute = disputes.setdefault(row.game_id, Dispute(game=row.game, row_a=None, row_b=None))
+        if row.card.entry_id == row.game.match.entry_a_id:
+            dispute.row_a = row
+        else:
+            dispute.row_b = row
+    return list(disputes.values())
+
+
+def disputed_game(tournament: Tournament, game_id: int) -> Game:
+    """A game of the tournament (for the ruling form), with what its pages print."""
+    return Game.objects.select_related(*GAME_JOINS).get(
+        pk=game_id, match__stage__category__tournament=tournament
+    )
+
+
+# A row's history -----------------------------------------------------------------------------
+
+#: Bookkeeping fields a person reading the history does not need listed as "changed".
+QUIET_FIELDS = [
+    "updated_at",
+    "version",
+    "validated_at",
+    "verified_at",
+    "filled_by",
+    "verified_by",
+    "card",
+    "game",
+    "id",
+]
+#: The order a change is told in: what was played first, then who signed it.
+CHANGE_ORDER = [
+    "rounds",
+    "status",
+    "validated_number",
+    "validated_initials",
+    "referee_initials",
+    "void_reason",
+    "simulated",
+]
+FIELD_NAMES = {
+    "status": "status",
+    "validated_number": "validated by ID",
+    "validated_initials": "validated with initials",
+    "referee_initials": "referee's initials",
+    "void_reason": "void reason",
+    "simulated": "simulated",
+}
+
+
+@dataclass(frozen=True)
+class RowVersion:
+    """One saved version of a card row: who saved it, when, why, and what changed."""
+
+    version: int
+    when: datetime
+    who: str
+    reason: str
+    rounds: list[dict[str, Any]]
+    status: str
+    changes: list[str]
+    totals: Totals
+
+
+def row_of(card: ScoreCard, game: Game) -> CardRow | None:
+    return CardRow.objects.filter(card=card, game=game).first()
+
+
+def row_versions(row: CardRow) -> list[RowVersion]:
+    """Every version of the row, oldest first, each compared with the one before (one query)."""
+    records = list(row.history.select_related("history_user").order_by("history_date", "pk"))
+    labels = dict(Status.choices)
+    versions = []
+    previous = None
+    for record in records:
+        if previous is None:
+            changes = ["first filled"]
+        else:
+            delta = record.diff_against(previous, excluded_fields=QUIET_FIELDS)
+            ordered = sorted(delta.changes, key=_change_rank)
+            changes = [_describe(change, labels) for change in ordered]
+        user = record.history_user
+        versions.append(
+            RowVersion(
+                version=record.version,
+                when=record.history_date,
+                who=user.get_username() if user else "—",
+                reason=record.history_change_reason or "",
+                rounds=record.rounds,
+                status=labels.get(record.status, record.status),
+                changes=changes or ["no visible change"],
+                totals=totals(record.rounds),
+            )
+        )
+        previous = record
+    return versions
+
+
+def _change_rank(change: Any) -> int:
+    return CHANGE_ORDER.index(change.field) if change.field in CHANGE_ORDER else len(CHANGE_ORDER)
+
+
+def _describe(change: Any, labels: dict[str, str]) -> str:
+    if change.field == "rounds":
+        return "; ".join(_round_changes(change.old or [], change.new or [])) or "rounds rewritten"
+    old, new = change.old, change.new
+    if change.field == "status":
+        old, new = labels.get(old, old), labels.get(new, new)
+    name = FIELD_NAMES.get(change.field, change.field)
+    return f"{name}: {old or '—'} → {new or '—'}"
+
+
+def _round_changes(old: list[dict], new: list[dict]) -> list[str]:
+    out = []
+    for n in range(max(len(old), len(new))):
+        before = old[n] if n < len(old) else None
+        after = new[n] if n < len(new) else None
+        if before != after:
+            out.append(f"round {n + 1}: {describe_round(before)} → {describe_round(after)}")
+    return out
+
+
+def describe_round(r: dict[str, Any] | None) -> str:
+    """A round in the words a scorecard uses: "2-0, 20s 3-1, board 65-40", the numbers joined by
+    an en dash as on every other page."""
+    if r is None:
+        return "not played"
+    if r.get("time_expired"):
+        return f"time expired (0{DASH}0)"
+    p, t = r["points"], r["twenties"]
+    text = f"{p[0]}{DASH}{p[1]}, 20s {t[0]}{DASH}{t[1]}"
+    if r.get("score"):
+        text += f", board {r['score'][0]}{DASH}{r['score'][1]}"
+    return text
+
+
+# The index of cards --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardLink:
+    stage: Stage
+    entry: Entry
+
+
+def cards_of_user(tournament: Tournament, user) -> list[CardLink]:
+    """The cards the user plays on: each of their entries, in each stage it is drawn in."""
+    mine = Q(player__user=user) | Q(team__player_one__user=user) | Q(team__player_two__user=user)
+    entries = {
+        e.id: e
+        for e in Entry.objects.filter(mine, category__tournament=tournament).select_related(
+            *ENTRY_PARTS
+        )
+    }
+    return _links(tournament, entries, Q(entry_a__in=entries) | Q(entry_b__in=entries))
+
+
+def all_cards(tournament: Tournament) -> list[CardLink]:
+    """Every card of the tournament, stage by stage (three queries)."""
+    entries = {
+        e.id: e
+        for e in Entry.objects.filter(category__tournament=tournament).select_related(*ENTRY_PARTS)
+    }
+    return _links(tournament, entries, Q())
+
+
+def _links(tournament: Tournament, entries: dict[int, Entry], which: Q) -> list[CardLink]:
+    if not entries:
+        return []
+    stages = {
+        s.id: s
+        for s in Stage.objects.filter(category__tournament=tournament).select_related("category")
+    }
+    pairs = (
+        Match.objects.filter(which, stage__category__tournament=tournament)
+        .values_list("stage_id", "entry_a_id", "entry_b_id")
+        .distinct()
+    )
+    seen = {(s, e) for s, a, b in pairs for e in (a, b) if e in entries}
+    return sorted(
+        (CardLink(stage=stages[s], entry=entries[e]) for s, e in seen),
+        key=lambda x: (x.stage.category.name, x.stage.order, x.entry.name),
+    )

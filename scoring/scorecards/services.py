@@ -1,0 +1,336 @@
+"""The scorecard workflow, as the WCC runs it.
+
+Players fill their row after each game; the opponent validates it with their player ID and
+initials; the scoring table verifies the card or voids it with a reason. A correction after
+validation needs a referee's initials and becomes a new version. When the two sides' rows of a
+game disagree, both go to the head referee's dispute queue. A row that counts (verified, or
+validated where the event counts validated cards) writes the official result that standings read.
+
+Every function here checks permissions and input before writing, raises ``ScorecardError`` with a
+message that says what is wrong and where, and leaves stored data untouched on error.
+"""
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from scoring import engine
+from scoring.engine import RoundData
+from scoring.models import CardRow, ScoreCard
+from scoring.progression.services import advance_knockout
+from scoring.results.rules import game_rules
+from scoring.results.services import record_game
+from tournaments.models import Entry, Game, Stage
+
+Status = CardRow.Status
+
+
+class ScorecardError(ValidationError):
+    """A refused scorecard action, with the reason in words and, as data, the round at fault
+    (``round``, 1-based, or None), so that a page can mark that round without reading words."""
+
+    def __init__(self, message: str, *, round: int | None = None) -> None:
+        super().__init__(message)
+        self.round = round
+
+
+class StaleRowError(ScorecardError):
+    """Someone saved the row since the form was loaded: reload, nothing was lost."""
+
+
+def card_for(stage: Stage, entry: Entry) -> ScoreCard:
+    card, _ = ScoreCard.objects.get_or_create(stage=stage, entry=entry)
+    return card
+
+
+def _require(user, perm: str, obj, action: str) -> None:
+    if not user.has_perm(perm, obj):
+        raise PermissionDenied(f"You may not {action}.")
+
+
+def _label(game: Game, number: int | None = None) -> str:
+    where = f"game {game.number} ({game.match}) in round of play {game.match.round_of_play}"
+    return f"{where}, round {number}" if number else where
+
+
+def _opponent(game: Game, entry: Entry) -> Entry | None:
+    match = game.match
+    return match.entry_b if entry.id == match.entry_a_id else match.entry_a
+
+
+def normalise_rounds(game: Game, rounds: Sequence[Mapping[str, Any]]) -> list[RoundData]:
+    """Check a row's rounds with the judge and return them in the card's shape.
+
+    Impossible points (2-2), 20s beyond the discs a side had, board scores that are not
+    multiples of 5 or too small for their 20s, and rounds after the game was over (a 5th round of
+    a game that was not tied, a 7th after a won 6th) are refused with the round named. A row may
+    stop before the game is over; it cannot be validated until it is complete (see
+    :func:`check_complete`).
+    """
+    if not rounds:
+        raise ScorecardError(f"{_label(game)}: the row has no rounds.")
+    rules = game_rules(game)
+    try:
+        checked = engine.read_rounds(rounds, rules)
+        engine.judge_game(checked, rules)
+    except engine.EngineInputError as exc:
+        raise ScorecardError(f"{_label(game)}, {exc}", round=exc.round) from None
+    return [engine.round_to_data(r) for r in checked]
+
+
+def check_complete(game: Game, rounds: Sequence[Mapping[str, Any]]) -> engine.GameVerdict:
+    """A row counts only once its game is over; otherwise say which round is missing."""
+    try:
+        return engine.check_complete(rounds, game_rules(game))
+    except engine.EngineInputError as exc:
+        raise ScorecardError(f"{_label(game)}: {exc}.", round=exc.round) from None
+
+
+def _check_version(row: CardRow, version: int | None) -> None:
+    if version is not None and row.version != version:
+        raise StaleRowError(
+            f"{_label(row.game)}: this row was changed by someone else since you opened it "
+            f"(now version {row.version}, you had {version}). Reload it and enter your change "
+            "again; nothing has been lost."
+        )
+
+
+def _save(row: CardRow, reason: str) -> CardRow:
+    """Save with an optimistic lock: the update only lands on the version that was read."""
+    expected = row.version
+    row.version = expected + 1
+    row._change_reason = reason
+    if row.pk is None:
+        row.save()
+        return row
+    updated = CardRow.objects.filter(pk=row.pk, version=expected).update(version=expected + 1)
+    if not updated:
+        row.version = expected
+        raise StaleRowError(
+            f"{_label(row.game)}: this row was saved by someone else a moment ago. Reload it "
+            "and enter your change again; nothing has been lost."
+        )
+    row.save()
+    return row
+
+
+@transaction.atomic
+def fill_row(
+    *,
+    card: ScoreCard,
+    game: Game,
+    rounds: Sequence[RoundData],
+    user,
+    version: int | None = None,
+    referee_initials: str = "",
+    simulated: bool = False,
+) -> CardRow:
+    """Fill (or correct) the card's row for ``game``.
+
+    A row not yet validated is the owner's to change. Once validated, a change is a correction:
+    only a referee may make it, with their initials, and it is kept as a new version.
+    """
+    game = Game.objects.select_related("match__stage__category").get(pk=game.pk)
+    entry = card.entry
+    if game.match.stage_id != card.stage_id or entry.id not in (
+        game.match.entry_a_id,
+        game.match.entry_b_id,
+    ):
+        raise ScorecardError(
+            f"{_label(game)} is not scheduled for {entry} in {card.stage.name}; "
+            "check the round of play and the opponent."
+        )
+    row = CardRow.objects.select_for_update().filter(card=card, game=game).first()
+    probe = row or CardRow(card=card, game=game)
+    clean = normalise_rounds(game, rounds)
+    if row is None:
+        _require(user, "scoring.fill_row", probe, "fill this scorecard")
+        row = CardRow(
+            card=card,
+            game=game,
+            rounds=clean,
+            filled_by=user if user.is_authenticated else None,
+            simulated=simulated,
+            version=0,
+        )
+        return _after_change(_save(row, "filled"))
+    _check_version(row, version)
+    if row.status == Status.FILLED:
+        # Not validated yet: the owner (or a referee on their behalf) may still change it, and
+        # it still needs the opponent's validation whoever typed it.
+        _require(user, "scoring.fill_row", row, "fill this scorecard")
+        row.rounds = clean
+        return _save(row, "refilled")
+    # After validation (or in a dispute, or once verified) a change is a correction.
+    _require(user, "scoring.correct_row", row, "correct a validated scorecard (ask a referee)")
+    if not referee_initials.strip():
+        raise ScorecardError(
+            f"{_label(game)}: a correction after validation must be initialled by a referee."
+        )
+    if row.status == Status.VOIDED:
+        raise ScorecardError(f"{_label(game)}: this row was voided ({row.void_reason}).")
+    check_complete(game, clean)
+    row.rounds = clean
+    row.referee_initials = referee_initials.strip().upper()[:5]
+    row.status = Status.VALIDATED
+    return _after_change(_save(row, f"corrected, initialled {row.referee_initials}"))
+
+
+@transaction.atomic
+def validate_row(
+    *, row: CardRow, opponent_number: str, initials: str, user, version: int | None = None
+) -> CardRow:
+    """The opponent checks the row and signs it with their player ID and initials."""
+    row = CardRow.objects.select_for_update().select_related("game__match", "card").get(pk=row.pk)
+    _check_version(row, version)
+    opponent = _opponent(row.game, row.card.entry)
+    allowed = _entry_numbers(opponent) if opponent else set()
+    if str(opponent_number).strip() not in allowed:
+        raise ScorecardError(
+            f"{_label(row.game)}: only the opponent may validate this row; ID "
+            f"{opponent_number!r} is not the opponent's."
+        )
+    _require(user, "scoring.validate_row", row, "validate this row: only the opponent does")
+    if not initials.strip():
+        raise ScorecardError(f"{_label(row.game)}: the opponent's initials are missing.")
+    if row.status != Status.FILLED:
+        raise ScorecardError(
+            f"{_label(row.game)}: this row is {row.get_status_display().lower()}, "
+            "not waiting for validation."
+        )
+    check_complete(row.game, row.rounds)
+    row.status = Status.VALIDATED
+    row.validated_number = str(opponent_number).strip()
+    row.validated_initials = initials.strip().upper()[:5]
+    row.validated_at = timezone.now()
+    return _after_change(_save(row, "validated"))
+
+
+@transaction.atomic
+def verify_card(*, card: ScoreCard, user) -> list[CardRow]:
+    """The scoring table verifies every validated row of the card."""
+    _require(user, "scoring.verify_card", card, "verify scorecards")
+    _check_card_header(card)
+    rows = list(card.rows.select_for_update().filter(status=Status.VALIDATED))
+    if not rows:
+        raise ScorecardError(f"{card}: no validated row is waiting for verification.")
+    for row in rows:
+        check_complete(row.game, row.rounds)
+    done = []
+    for row in rows:
+        row.status = Status.VERIFIED
+        row.verified_by = user
+        row.verified_at = timezone.now()
+        done.append(_after_change(_save(row, "verified")))
+    return done
+
+
+@transaction.atomic
+def void_card(*, card: ScoreCard, reason: str, user, rows: Sequence[CardRow] | None = None):
+    """WCC: cards missing full name, ID or category, or not legible, may be voided."""
+    _require(user, "scoring.void_card", card, "void scorecards")
+    if not reason.strip():
+        raise ScorecardError(f"{card}: say why the card is voided.")
+    targets = rows if rows is not None else list(card.rows.exclude(status=Status.VOIDED))
+    for row in targets:
+        row.status = Status.VOIDED
+        row.void_reason = reason.strip()[:200]
+        _save(row, f"voided: {row.void_reason}")
+        _withdraw_official(row.game)
+    return targets
+
+
+@transaction.atomic
+def resolve_dispute(*, game: Game, rounds_a: Sequence[RoundData], user, initials: str) -> None:
+    """The head referee rules on a disputed game: both rows take the ruling, verified."""
+    probe = CardRow.objects.filter(game=game).select_related("card").first()
+    _require(user, "scoring.resolve_dispute", probe or game.match, "settle disputes")
+    if not initials.strip():
+        raise ScorecardError(f"{_label(game)}: the head referee's initials are missing.")
+    clean = normalise_rounds(game, rounds_a)
+    check_complete(game, clean)
+    match = game.match
+    for entry, rounds in ((match.entry_a, clean), (match.entry_b, engine.mirror(clean))):
+        card = card_for(match.stage, entry)
+        row = CardRow.objects.filter(card=card, game=game).first() or CardRow(
+            card=card, game=game, version=0
+        )
+        row.rounds = rounds
+        row.status = Status.VERIFIED
+        row.referee_initials = initials.strip().upper()[:5]
+        row.verified_by = user
+        row.verified_at = timezone.now()
+        _save(row, f"dispute settled by the head referee ({row.referee_initials})")
+    _record_official(game, clean)
+
+
+def _check_card_header(card: ScoreCard) -> None:
+    """WCC: a card missing the full name, ID number or category may be voided, so the table
+    cannot verify one."""
+    entry = card.entry
+    people = [entry.player] if entry.player_id else [entry.team.player_one, entry.team.player_two]
+    for p in people:
+        if not (p.first_name and p.last_name and p.number):
+            raise ScorecardError(f"{card}: the player's full name or ID number is missing.")
+
+
+def _entry_numbers(entry: Entry) -> set[str]:
+    if entry.player_id:
+        return {str(entry.player.number)}
+    return {str(entry.team.player_one.number), str(entry.team.player_two.number)}
+
+
+def _counts(row: CardRow) -> bool:
+    tournament = row.card.stage.category.tournament
+    if row.status == Status.VERIFIED:
+        return True
+    return row.status == Status.VALIDATED and tournament.count_validated_cards
+
+
+def _after_change(row: CardRow) -> CardRow:
+    """Compare with the other side's row; record the official result when the row counts."""
+    game = row.game
+    other = (
+        CardRow.objects.select_for_update()
+        .filter(game=game)
+        .exclude(pk=row.pk)
+        .exclude(status=Status.VOIDED)
+        .first()
+    )
+    signed = (Status.VALIDATED, Status.VERIFIED, Status.DISPUTED)
+    both_signed = other is not None and row.status in signed and other.status in signed
+    if both_signed and other.rounds != engine.mirror(row.rounds):
+        for r in (row, other):
+            if r.status != Status.DISPUTED:
+                r.status = Status.DISPUTED
+                _save(r, "the two cards disagree")
+        _withdraw_official(game)
+        return row
+    if other is not None and other.status == Status.DISPUTED and row.status != Status.DISPUTED:
+        # The rows agree again after a correction: the dispute is over.
+        other.status = Status.VALIDATED
+        _save(other, "agrees with the other card again")
+    if _counts(row):
+        a_side = row.card.entry_id == game.match.entry_a_id
+        _record_official(game, row.rounds if a_side else engine.mirror(row.rounds))
+    return row
+
+
+def _record_official(game: Game, rounds_a: Sequence[RoundData]) -> None:
+    """Write the official result; in a knockout, open the matches it decides (the winner's next
+    match, the third-place match)."""
+    _write_official(game, rounds_a)
+    stage = game.match.stage
+    if stage.kind == Stage.Kind.KNOCKOUT:
+        advance_knockout(stage)
+
+
+def _write_official(game: Game, rounds_a: Sequence[RoundData]) -> None:
+    record_game(game, rounds_a)
+
+
+def _withdraw_official(game: Game) -> None:
+    game.rounds.all().delete()

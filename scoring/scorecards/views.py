@@ -1,0 +1,661 @@
+"""Scorecard pages: a player's card at the board, the scoring table, the dispute queue.
+
+Views stay thin: they read through ``scoring.scorecards.selectors``, write through
+``scoring.scorecards.services`` and only decide what to show whom. Every page needs a login;
+every action asks ``user.has_perm`` (the ``rules`` permissions in ``scoring.permissions``) before
+calling the service, which asks again. A refusal is a readable 403 page, a mistake in the input
+is shown next to the row in words with what the person typed still in the boxes, and a row
+changed by someone else meanwhile is shown beside what they typed, never overwritten.
+
+With htmx, a row's forms swap just that row and the game total follows the boxes as they are
+typed in (computed on the server by the same checks that saving runs); without JavaScript the
+same forms post and redirect as plain HTML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring.models import CardRow, ScoreCard
+from scoring.permissions import is_card_owner
+from scoring.scorecards import selectors as select
+from scoring.scorecards.forms import (
+    VOID_REASONS,
+    CorrectionForm,
+    RoundsForm,
+    RulingForm,
+    TableFilterForm,
+    ValidateForm,
+    VoidForm,
+)
+from scoring.scorecards.services import (
+    ScorecardError,
+    StaleRowError,
+    card_for,
+    fill_row,
+    normalise_rounds,
+    resolve_dispute,
+    validate_row,
+    verify_card,
+    void_card,
+)
+from tournaments.models import Entry, Game, Stage, Tournament
+
+Status = CardRow.Status
+#: Rows a referee may correct: signed by the opponent (or disputed, or already verified).
+CORRECTABLE = (Status.VALIDATED, Status.DISPUTED, Status.VERIFIED)
+
+
+def forbidden(request: HttpRequest, message: str) -> HttpResponse:
+    """A refusal people can read, with the reason and a way back (not a bare 403)."""
+    return render(request, "scoring/cards/forbidden.html", {"message": message}, status=403)
+
+
+def _words(exc: Exception) -> str:
+    """The message of a service error, without Django's list brackets."""
+    found = getattr(exc, "messages", None)
+    return " ".join(found) if found else str(exc)
+
+
+# A player's card -----------------------------------------------------------------------------
+
+
+@dataclass
+class RowPanel:
+    """Everything one game's line on the card shows: the saved row, and the forms this user
+    may use on it, bound to what they typed when a save was refused."""
+
+    page: select.CardPage
+    line: select.CardLine
+    form: RoundsForm | None = None
+    mode: str = ""
+    validate_form: ValidateForm | None = None
+    error: str = ""
+    stale_rounds: list[dict[str, Any]] | None = None
+    stale_version: int | None = None
+    notice: str = ""
+    messages: list[str] = field(default_factory=list)
+    #: The row's form is shown open: the next game to fill. The others stay folded, so that a
+    #: card of several games is not a phone's length of boxes per game.
+    expanded: bool = False
+
+    @property
+    def game(self):
+        return self.line.game
+
+    @property
+    def row(self) -> CardRow | None:
+        return self.line.row
+
+    def url(self, name: str) -> str:
+        page = self.page
+        return reverse(
+            f"scoring:cards:{name}",
+            args=[page.tournament.slug, page.stage.id, page.entry.id, self.game.id],
+        )
+
+    @property
+    def fill_url(self) -> str:
+        return self.url("fill_row")
+
+    @property
+    def correct_url(self) -> str:
+        return self.url("correct_row")
+
+    @property
+    def validate_url(self) -> str:
+        return self.url("validate_row")
+
+    @property
+    def total_url(self) -> str:
+        return self.url("row_total")
+
+    @property
+    def history_url(self) -> str:
+        return self.url("row_history")
+
+    @property
+    def card_url(self) -> str:
+        return _card_url(self.page, self.game.id if self.game else None)
+
+    @property
+    def stale_totals(self) -> select.Totals | None:
+        return select.totals(self.stale_rounds) if self.stale_rounds is not None else None
+
+    @property
+    def described_stale(self) -> list[str]:
+        return [select.describe_round(r) for r in self.stale_rounds or []]
+
+
+def _sides(page: select.CardPage, line: select.CardLine) -> tuple[str, str]:
+    return (page.entry.name, line.opponent.name if line.opponent else "opponent")
+
+
+def _may_fill(user, line: select.CardLine) -> bool:
+    row = line.row
+    return (row is None or row.status == Status.FILLED) and user.has_perm(
+        "scoring.fill_row", line.probe
+    )
+
+
+def _may_correct(user, line: select.CardLine) -> bool:
+    row = line.row
+    return (
+        row is not None and row.status in CORRECTABLE and user.has_perm("scoring.correct_row", row)
+    )
+
+
+def _may_validate(user, line: select.CardLine) -> bool:
+    row = line.row
+    return (
+        row is not None
+        and row.status == Status.FILLED
+        and user.has_perm("scoring.validate_row", row)
+    )
+
+
+def _panel(request: HttpRequest, page: select.CardPage, line: select.CardLine, **kw) -> RowPanel:
+    """The line with fresh forms for whatever the user may do, unless bound ones are given."""
+    panel = RowPanel(page=page, line=line, **kw)
+    if line.game is None:
+        return panel
+    user = request.user
+    row = line.row
+    version = row.version if row else 0
+    rounds = row.rounds if row else []
+    if panel.form is None:
+        if _may_fill(user, line):
+            panel.form = RoundsForm(
+                game=line.game,
+                sides=_sides(page, line),
+                rounds=rounds,
+                version=version,
+                prefix=f"g{line.game.id}",
+            )
+            panel.mode = "fill"
+        elif _may_correct(user, line):
+            panel.form = CorrectionForm(
+                game=line.game,
+                sides=_sides(page, line),
+                rounds=rounds,
+                version=version,
+                prefix=f"g{line.game.id}",
+            )
+            panel.mode = "correct"
+    if panel.validate_form is None and _may_validate(user, line):
+        panel.validate_form = ValidateForm(initial={"version": version}, prefix=f"v{line.game.id}")
+    return panel
+
+
+def _open_next_to_fill(panels: list[RowPanel]) -> list[RowPanel]:
+    """Open the form of the first game on the card nobody has filled yet (in the order of
+    play), the one the player is about to write."""
+    for panel in panels:
+        if panel.mode == "fill" and panel.row is None:
+            panel.expanded = True
+            break
+    return panels
+
+
+def _may_view(user, page: select.CardPage) -> bool:
+    """Officials see every card; players see their own cards and their opponents' (they sign
+    them)."""
+    if user.has_perm("tournaments.view_official_pages", page.stage):
+        return True
+    if is_card_owner.test(user, CardRow(card=page.card)):
+        return True
+    return any(
+        user.has_perm("scoring.validate_row", line.probe) for line in page.lines if line.game
+    )
+
+
+def _load_page(slug: str, stage_id: int, entry_id: int) -> select.CardPage:
+    try:
+        stage = select.stage_of(slug, stage_id)
+        entry = select.entry_of(stage, entry_id)
+    except (Stage.DoesNotExist, Entry.DoesNotExist):
+        raise Http404("No such card in this tournament.") from None
+    return select.card_page(stage, entry)
+
+
+def _load_line(page: select.CardPage, game_id: int) -> select.CardLine:
+    line = page.line(game_id)
+    if line is None:
+        raise Http404("This game is not on this card.")
+    return line
+
+
+def _card_url(page: select.CardPage, game_id: int | None = None) -> str:
+    url = reverse("scoring:cards:card", args=[page.tournament.slug, page.stage.id, page.entry.id])
+    return f"{url}#game-{game_id}" if game_id else url
+
+
+def _show(request: HttpRequest, page: select.CardPage, panel: RowPanel) -> HttpResponse:
+    """The row alone for htmx, else the whole card with this row as it was left."""
+    if request.htmx:
+        return render(request, "scoring/cards/_row.html", {"panel": panel})
+    panels = [panel if line is panel.line else _panel(request, page, line) for line in page.lines]
+    return render(
+        request, "scoring/cards/card.html", {"page": page, "panels": _open_next_to_fill(panels)}
+    )
+
+
+def _after_save(request: HttpRequest, page: select.CardPage, game_id: int, notice: str):
+    """Post/redirect/get without htmx; with htmx, the row re-read and drawn again."""
+    if not request.htmx:
+        messages.success(request, notice)
+        return redirect(_card_url(page, game_id))
+    fresh = select.card_page(page.stage, page.entry)
+    return render(
+        request,
+        "scoring/cards/_row.html",
+        {"panel": _panel(request, fresh, _load_line(fresh, game_id), notice=notice)},
+    )
+
+
+@login_required
+@require_GET
+def index(request: HttpRequest, slug: str) -> HttpResponse:
+    """Where a player finds their cards and an official every card and the queues."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    official = request.user.has_perm("tournaments.view_official_pages", tournament)
+    context = {
+        "tournament": tournament,
+        "mine": select.cards_of_user(tournament, request.user),
+        "everyone": select.all_cards(tournament) if official else [],
+        "official": official,
+        "can_view_disputes": request.user.has_perm("scoring.view_disputes", tournament),
+    }
+    return render(request, "scoring/cards/index.html", context)
+
+
+@login_required
+@require_GET
+def card(request: HttpRequest, slug: str, stage_id: int, entry_id: int) -> HttpResponse:
+    page = _load_page(slug, stage_id, entry_id)
+    if not _may_view(request.user, page):
+        return forbidden(request, "Only the player, their opponents and officials see a card.")
+    panels = _open_next_to_fill([_panel(request, page, line) for line in page.lines])
+    return render(request, "scoring/cards/card.html", {"page": page, "panels": panels})
+
+
+@login_required
+@require_POST
+def fill(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id: int):
+    """The card owner (or a referee) fills the row of a game not yet validated."""
+    page = _load_page(slug, stage_id, entry_id)
+    line = _load_line(page, game_id)
+    if not request.user.has_perm("scoring.fill_row", line.probe):
+        return forbidden(request, "Only the card's player or a referee fills this card.")
+    form = RoundsForm(request.POST, game=line.game, sides=_sides(page, line), prefix=f"g{game_id}")
+    return _save_rounds(request, page, line, form, mode="fill")
+
+
+@login_required
+@require_POST
+def correct(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id: int):
+    """A referee corrects a row after validation, with their initials (a new version)."""
+    page = _load_page(slug, stage_id, entry_id)
+    line = _load_line(page, game_id)
+    if line.row is None or not request.user.has_perm("scoring.correct_row", line.row):
+        return forbidden(request, "Only a referee corrects a validated card, with initials.")
+    form = CorrectionForm(
+        request.POST, game=line.game, sides=_sides(page, line), prefix=f"g{game_id}"
+    )
+    if line.row.status not in CORRECTABLE:
+        panel = _panel(request, page, line, form=form, mode="correct")
+        panel.error = (
+            f"This row is {line.row.get_status_display().lower()}: a correction is for a row "
+            "the opponent has validated."
+        )
+        return _show(request, page, panel)
+    return _save_rounds(request, page, line, form, mode="correct")
+
+
+def _save_rounds(request, page, line, form: RoundsForm, *, mode: str) -> HttpResponse:
+    panel = _panel(request, page, line, form=form, mode=mode)
+    if not form.is_valid():
+        panel.messages = form.messages()
+        return _show(request, page, panel)
+    version = form.cleaned_data["version"]
+    card = card_for(page.stage, page.entry)
+    try:
+        fill_row(
+            card=card,
+            game=line.game,
+            rounds=form.rounds(),
+            user=request.user,
+            version=version,
+            referee_initials=form.cleaned_data.get("referee_initials", ""),
+        )
+    except PermissionDenied as exc:
+        return forbidden(request, str(exc))
+    except StaleRowError as exc:
+        current = select.row_of(card, line.game)
+        panel.error = f"Changed by someone else — reload. {_words(exc)}"
+        panel.stale_rounds = current.rounds if current else []
+        panel.stale_version = current.version if current else None
+        return _show(request, page, panel)
+    except ScorecardError as exc:
+        panel.error = _words(exc)
+        if exc.round:
+            form.bad_rounds.add(exc.round)
+        return _show(request, page, panel)
+    done = "Correction saved, initialled by the referee." if mode == "correct" else "Row saved."
+    return _after_save(request, page, line.game.id, done)
+
+
+@login_required
+@require_POST
+def validate(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id: int):
+    """The opponent signs the row with their player ID and initials."""
+    page = _load_page(slug, stage_id, entry_id)
+    line = _load_line(page, game_id)
+    if line.row is None:
+        raise Http404("Nothing has been filled on this row yet.")
+    if not request.user.has_perm("scoring.validate_row", line.row):
+        return forbidden(request, "Only the opponent validates a row, with ID and initials.")
+    form = ValidateForm(request.POST, prefix=f"v{game_id}")
+    panel = _panel(request, page, line, validate_form=form)
+    if not form.is_valid():
+        panel.messages = form.messages()
+        return _show(request, page, panel)
+    try:
+        validate_row(
+            row=line.row,
+            opponent_number=form.cleaned_data["opponent_number"],
+            initials=form.cleaned_data["initials"],
+            user=request.user,
+            version=form.cleaned_data["version"],
+        )
+    except PermissionDenied as exc:
+        return forbidden(request, str(exc))
+    except StaleRowError as exc:
+        panel.error = f"Changed by someone else — reload before you sign. {_words(exc)}"
+        return _show(request, page, panel)
+    except ScorecardError as exc:
+        panel.error = _words(exc)
+        return _show(request, page, panel)
+    return _after_save(request, page, game_id, "Row validated by the opponent.")
+
+
+@login_required
+@require_POST
+def total(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id: int):
+    """The game total of the boxes as typed so far: htmx asks while the player types.
+
+    It runs the same checks as saving (without saving), so a mistake shows as soon as it is
+    typed, with the round named.
+    """
+    page = _load_page(slug, stage_id, entry_id)
+    line = _load_line(page, game_id)
+    if not _may_view(request.user, page):
+        return forbidden(request, "Only the player, their opponents and officials see a card.")
+    form = RoundsForm(request.POST, game=line.game, sides=_sides(page, line), prefix=f"g{game_id}")
+    context: dict[str, Any] = {"totals": None, "problem": ""}
+    if not form.is_valid():
+        # Only the boxes matter here: the version is checked when the row is saved.
+        problems = [m for m in form.messages() if "version" not in m]
+        context["problem"] = problems[0] if problems else ""
+    if not context["problem"]:
+        try:
+            clean = normalise_rounds(line.game, form.cleaned_data["rounds"])
+        except ScorecardError as exc:
+            context["problem"] = _words(exc)
+        else:
+            context["totals"] = select.totals(clean)
+    return render(request, "scoring/cards/_total.html", context)
+
+
+@login_required
+@require_GET
+def history(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id: int):
+    """Every version of a row: who saved it, when, why, what changed."""
+    page = _load_page(slug, stage_id, entry_id)
+    line = _load_line(page, game_id)
+    if not _may_view(request.user, page):
+        return forbidden(request, "Only the player, their opponents and officials see a card.")
+    if line.row is None:
+        raise Http404("Nothing has been filled on this row yet.")
+    context = {
+        "page": page,
+        "line": line,
+        "versions": select.row_versions(line.row),
+        "card_url": _card_url(page, game_id),
+    }
+    return render(request, "scoring/cards/history.html", context)
+
+
+# The scoring table ---------------------------------------------------------------------------
+
+
+def _table_context(request: HttpRequest, tournament: Tournament, query=None) -> dict[str, Any]:
+    filters = TableFilterForm(
+        query if query is not None else (request.GET or None), tournament=tournament
+    )
+    stage, round_of_play = filters.filters()
+    here = request.get_full_path() if query is None else _safe_next(request, tournament)
+    return {
+        **_table_perms(request, tournament),
+        "filters": filters,
+        "queue": select.table_queue(tournament, stage=stage, round_of_play=round_of_play),
+        "here": here,
+    }
+
+
+def _table_perms(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    # Roles are per tournament: asking about the tournament once answers for every card on it.
+    return {
+        "tournament": tournament,
+        "can_verify": request.user.has_perm("scoring.verify_card", tournament),
+        "can_void": request.user.has_perm("scoring.void_card", tournament),
+        "void_reasons": VOID_REASONS,
+    }
+
+
+@login_required
+@require_GET
+def table(request: HttpRequest, slug: str) -> HttpResponse:
+    """Cards waiting for verification, by stage and round of play."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not request.user.has_perm("tournaments.view_official_pages", tournament):
+        return forbidden(request, "The scoring table's page is for the tournament's officials.")
+    return render(request, "scoring/cards/table.html", _table_context(request, tournament))
+
+
+def _safe_next(request: HttpRequest, tournament: Tournament) -> str:
+    """Where the table was (its filters), if the form said so and it is the table."""
+    default = reverse("scoring:cards:table", args=[tournament.slug])
+    target = request.POST.get("next", "")
+    safe = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if safe and target.startswith(default) else default
+
+
+def _cards_waiting(request: HttpRequest, tournament: Tournament) -> int:
+    """How many cards the table's queue holds now, with the filters the table was showing
+    (carried in the form's ``next``)."""
+    query = QueryDict(urlsplit(_safe_next(request, tournament)).query)
+    filters = TableFilterForm(query or None, tournament=tournament)
+    stage, round_of_play = filters.filters()
+    return len(select.table_queue(tournament, stage=stage, round_of_play=round_of_play))
+
+
+def _table_result(request, tournament, card: ScoreCard, *, ok: bool, text: str) -> HttpResponse:
+    """What replaces a card that left the queue, with the queue's new count for the top of the
+    table (an out-of-band swap: the count is outside the card that was swapped)."""
+    context = {"card": card, "ok": ok, "text": text, "waiting": _cards_waiting(request, tournament)}
+    return render(request, "scoring/cards/_table_result.html", context)
+
+
+def _table_done(request, tournament, card: ScoreCard, text: str) -> HttpResponse:
+    if request.htmx:
+        return _table_result(request, tournament, card, ok=True, text=text)
+    messages.success(request, text)
+    return redirect(_safe_next(request, tournament))
+
+
+def _table_failed(request, tournament, card: ScoreCard, text: str, form=None) -> HttpResponse:
+    """Say what went wrong on the card itself, with the void reason as it was typed."""
+    failed = {"card_id": card.id, "error": text, "form": form}
+    if not request.htmx:
+        query = QueryDict(urlsplit(_safe_next(request, tournament)).query)
+        context = _table_context(request, tournament, query=query or None)
+        if not any(item.card.id == card.id for item in context["queue"]):
+            messages.error(request, text)
+        return render(request, "scoring/cards/table.html", {**context, "failed": failed})
+    found = select.table_queue(tournament, card=card)
+    if not found:
+        return _table_result(request, tournament, card, ok=False, text=text)
+    context = {
+        **_table_perms(request, tournament),
+        "item": found[0],
+        "failed": failed,
+        "here": _safe_next(request, tournament),
+    }
+    return render(request, "scoring/cards/_table_card.html", context)
+
+
+def _table_card(slug: str, card_id: int) -> ScoreCard:
+    try:
+        return select.card_of(slug, card_id)
+    except ScoreCard.DoesNotExist:
+        raise Http404("No such card in this tournament.") from None
+
+
+@login_required
+@require_POST
+def verify(request: HttpRequest, slug: str, card_id: int) -> HttpResponse:
+    """The scoring table verifies every validated row of a card: the rows count from now."""
+    card = _table_card(slug, card_id)
+    tournament = card.stage.category.tournament
+    if not request.user.has_perm("scoring.verify_card", card):
+        return forbidden(request, "Only the scoring table or the head referee verifies cards.")
+    try:
+        rows = verify_card(card=card, user=request.user)
+    except PermissionDenied as exc:
+        return forbidden(request, str(exc))
+    except ScorecardError as exc:
+        return _table_failed(request, tournament, card, _words(exc))
+    text = f"Verified the card of {card.entry.name} ({len(rows)} row{'s' * (len(rows) != 1)})."
+    return _table_done(request, tournament, card, text)
+
+
+@login_required
+@require_POST
+def void(request: HttpRequest, slug: str, card_id: int) -> HttpResponse:
+    """The scoring table voids a card, saying why (WCC: name, ID, category missing, illegible)."""
+    card = _table_card(slug, card_id)
+    tournament = card.stage.category.tournament
+    if not request.user.has_perm("scoring.void_card", card):
+        return forbidden(request, "Only the scoring table or the head referee voids cards.")
+    form = VoidForm(request.POST)
+    if not form.is_valid():
+        text = f"The card of {card.entry.name} was not voided: " + " ".join(form.messages())
+        return _table_failed(request, tournament, card, text, form)
+    try:
+        rows = void_card(card=card, reason=form.reason_text(), user=request.user)
+    except PermissionDenied as exc:
+        return forbidden(request, str(exc))
+    except ScorecardError as exc:
+        return _table_failed(request, tournament, card, _words(exc), form)
+    text = f"Voided the card of {card.entry.name} ({form.reason_text()}; {len(rows)} rows)."
+    return _table_done(request, tournament, card, text)
+
+
+# The dispute queue ---------------------------------------------------------------------------
+
+
+@dataclass
+class DisputePanel:
+    dispute: select.Dispute
+    form: RulingForm | None
+    error: str = ""
+    messages: list[str] = field(default_factory=list)
+
+
+def _ruling_form(dispute: select.Dispute, data=None) -> RulingForm:
+    match = dispute.game.match
+    start = dispute.row_a.rounds if dispute.row_a else []
+    if not start and dispute.row_b:
+        start = select.mirrored(dispute.row_b.rounds)
+    return RulingForm(
+        data,
+        game=dispute.game,
+        sides=(match.entry_a.name, match.entry_b.name if match.entry_b else "bye"),
+        rounds=start,
+        prefix=f"d{dispute.game.id}",
+    )
+
+
+def _disputes_page(request, tournament, *, bound: DisputePanel | None = None) -> HttpResponse:
+    may_rule = request.user.has_perm("scoring.resolve_dispute", tournament)
+    panels = []
+    for dispute in select.dispute_queue(tournament):
+        if bound is not None and dispute.game.id == bound.dispute.game.id:
+            panels.append(bound)
+        else:
+            panels.append(DisputePanel(dispute, _ruling_form(dispute) if may_rule else None))
+    context = {"tournament": tournament, "panels": panels, "may_rule": may_rule}
+    return render(request, "scoring/cards/disputes.html", context)
+
+
+@login_required
+@require_GET
+def disputes(request: HttpRequest, slug: str) -> HttpResponse:
+    """The head referee's queue: each disputed game with the two cards side by side."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not request.user.has_perm("scoring.view_disputes", tournament):
+        return forbidden(request, "The dispute queue is for referees and the scoring table.")
+    return _disputes_page(request, tournament)
+
+
+@login_required
+@require_POST
+def resolve(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+    """The head referee's ruling on a disputed game: both cards take it, verified."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    try:
+        game = select.disputed_game(tournament, game_id)
+    except Game.DoesNotExist:
+        raise Http404("No such game in this tournament.") from None
+    if not request.user.has_perm("scoring.resolve_dispute", game.match):
+        return forbidden(request, "Only the head referee settles disputes.")
+    found = select.dispute_queue(tournament, game_id=game.id)
+    if not found:
+        messages.error(request, f"{game}: there is no dispute on this game (settled already?).")
+        return redirect("scoring:cards:disputes", slug=slug)
+    dispute = found[0]
+    form = _ruling_form(dispute, request.POST)
+    panel = DisputePanel(dispute, form)
+    if not form.is_valid():
+        panel.messages = form.messages()
+        return _disputes_page(request, tournament, bound=panel)
+    try:
+        resolve_dispute(
+            game=game,
+            rounds_a=form.rounds(),
+            user=request.user,
+            initials=form.cleaned_data["initials"],
+        )
+    except PermissionDenied as exc:
+        return forbidden(request, str(exc))
+    except ScorecardError as exc:
+        panel.error = _words(exc)
+        if exc.round:
+            form.bad_rounds.add(exc.round)
+        return _disputes_page(request, tournament, bound=panel)
+    messages.success(request, f"Dispute settled: {game.match}, game {game.number}.")
+    return redirect("scoring:cards:disputes", slug=slug)

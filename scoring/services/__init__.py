@@ -1,1 +1,0 @@
-"""Writes of the scoring app: the scorecard workflow and shoot-outs."""

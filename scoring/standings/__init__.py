@@ -1,0 +1,1 @@
+"""Standings of a stage: the reads that rank its entries, the bar chart and the page."""

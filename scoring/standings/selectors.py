@@ -1,0 +1,213 @@
+"""Reads: from the database to the pure scoring engine and back.
+
+This is the one place where Django rows become ``scoring.engine`` values. Each function runs a
+fixed number of queries whatever the size of the stage, so a 400-player standings page costs the
+same number of queries as a 12-player one.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, replace
+
+from django.db.models import Count, Q
+
+from scoring import engine
+from scoring.models import ShootOutScore
+from scoring.results.knockout import bracket_rounds, knockout_state
+from scoring.results.rules import ROUND_VALUES, values_round
+from scoring.standings.charts import BarChart, standings_chart
+from tournaments import formats
+from tournaments.models import Entry, Pool, Round, Stage
+from tournaments.svg.bracket import bracket_svg
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    """One row of a stage's standings, with the entry it is about."""
+
+    rank: int
+    entry: Entry
+    games: int
+    points: int
+    twenties: int
+    tiebreak: str | None
+    advances: bool
+
+
+@dataclass(frozen=True)
+class StageStandings:
+    stage: Stage
+    lines: list[StandingLine]
+    shootouts_required: list[list[Entry]]
+    #: Why recorded shoot-outs could not be applied (e.g. results changed after them), if so.
+    problem: str = ""
+    pool: Pool | None = None
+    #: A knockout's bracket drawn as SVG, shown in place of the table.
+    bracket_svg: str = ""
+
+    @property
+    def chart(self) -> BarChart:
+        return standings_chart(
+            [(x.rank, x.entry.name, x.points, x.twenties, x.advances) for x in self.lines]
+        )
+
+
+def stage_games(stage: Stage, pool: Pool | None = None) -> list[engine.Game]:
+    """Every recorded game of the stage (or of one pool) as engine games, keyed by entry id
+    (one query)."""
+    rounds = Round.objects.filter(game__match__stage=stage, game__match__entry_b__isnull=False)
+    if pool is not None:
+        rounds = rounds.filter(game__match__pool=pool)
+    rows = rounds.order_by("game_id", "number").values(
+        "game_id", "game__match__entry_a_id", "game__match__entry_b_id", *ROUND_VALUES
+    )
+    by_game: dict[int, tuple[int, int, list[engine.Round]]] = {}
+    for row in rows:
+        sides = (row["game__match__entry_a_id"], row["game__match__entry_b_id"], [])
+        by_game.setdefault(row["game_id"], sides)[2].append(values_round(row))
+    return [engine.Game(a=str(a), b=str(b), rounds=rs) for a, b, rs in by_game.values()]
+
+
+def stage_shootouts(stage: Stage) -> list[engine.Shootout]:
+    """The stage's shoot-outs in the order they were shot (one query)."""
+    grouped: dict[int, dict[str, int]] = defaultdict(dict)
+    scores = ShootOutScore.objects.filter(shootout__stage=stage).order_by(
+        "shootout__order", "entry_id"
+    )
+    for shootout_id, entry_id, twenties in scores.values_list(
+        "shootout_id", "entry_id", "twenties"
+    ):
+        grouped[shootout_id][str(entry_id)] = twenties
+    return [engine.Shootout(twenties=t) for t in grouped.values()]
+
+
+def stage_entries(stage: Stage, pool: Pool | None = None) -> dict[str, Entry]:
+    """Entries taking part in the stage: those drawn into its matches or pools; before the draw
+    of a category's first stage, every active entry (so check-in shows a table of zeros)."""
+    qs = Entry.objects.select_related("player", "team__player_one", "team__player_two").annotate(
+        # Byes ride along in the same query, so crediting them costs nothing extra.
+        byes=Count(
+            "matches_as_a",
+            filter=Q(matches_as_a__stage=stage, matches_as_a__entry_b__isnull=True),
+        )
+    )
+    drawn = Q(matches_as_a__stage=stage) | Q(matches_as_b__stage=stage) | Q(pools__stage=stage)
+    if pool is not None:
+        drawn = Q(pools=pool)
+    entry_ids = Entry.objects.filter(drawn).values("id")
+    entries = {str(e.id): e for e in qs.filter(id__in=entry_ids)}
+    first_stage = not Stage.objects.filter(category=stage.category, order__lt=stage.order).exists()
+    if not entries and first_stage and pool is None:
+        entries = {str(e.id): e for e in qs.filter(category=stage.category, withdrawn=False)}
+    return entries
+
+
+def stage_standings(stage: Stage, pool: Pool | None = None) -> StageStandings:
+    """The stage's standings: points, then the stage's tiebreak chain (WCC by default).
+
+    With ``pool``, the standings of that round-robin pool alone: its games, its entries, and the
+    shoot-outs among its entries (WCC: the round-robin tiebreaks look at the games of the pool).
+    """
+    entries = stage_entries(stage, pool)
+    games = stage_games(stage, pool)
+    shootouts = stage_shootouts(stage)
+    if pool is not None:
+        shootouts = [s for s in shootouts if set(s.twenties) <= set(entries)]
+    problem = ""
+    try:
+        result = rank_entries(stage, games, entries, shootouts)
+    except engine.EngineInputError as exc:
+        # A shoot-out recorded for a tie that later corrections undid: show the standings
+        # without shoot-outs and say why, rather than failing the page.
+        problem = f"Recorded shoot-outs no longer match the ties: {exc}"
+        result = rank_entries(stage, games, entries, [])
+    advance = stage.advance_count or 0
+    if pool is not None and advance:
+        # The stage's advance count is over all its pools (WCC: the top 2 of each of 2 pools).
+        pools = Pool.objects.filter(stage=stage, matches__isnull=False).distinct().count()
+        advance //= max(pools, 1)
+    lines = [
+        StandingLine(
+            rank=row.rank,
+            entry=entries[row.entry],
+            games=row.games,
+            points=row.points,
+            twenties=row.twenties,
+            tiebreak=row.tiebreak,
+            advances=row.rank <= advance,
+        )
+        for row in result.rows
+    ]
+    required = [[entries[e] for e in group] for group in result.shootouts_required]
+    if stage.kind == Stage.Kind.KNOCKOUT:
+        lines, required = _by_bracket_place(stage, lines), []
+    return StageStandings(
+        stage=stage, lines=lines, shootouts_required=required, problem=problem, pool=pool
+    )
+
+
+def _by_bracket_place(stage: Stage, lines: list[StandingLine]) -> list[StandingLine]:
+    """A knockout ranks by how far each entry went (champion, finalist, third…), not by points;
+    entries on the same place are listed by points, then 20s."""
+    state = knockout_state(stage)
+    if state is None:
+        return lines
+    places = formats.placements(state.bracket)
+    last = max(places.values(), default=0) + 1
+    ordered = sorted(
+        lines, key=lambda x: (places.get(str(x.entry.id), last), -x.points, -x.twenties)
+    )
+    advance = stage.advance_count or 0
+    return [
+        replace(
+            line,
+            rank=places.get(str(line.entry.id), last),
+            tiebreak=None,
+            advances=places.get(str(line.entry.id), last) <= advance,
+        )
+        for line in ordered
+    ]
+
+
+def rank_entries(
+    stage: Stage,
+    games: list[engine.Game],
+    entries: dict[str, Entry],
+    shootouts: list[engine.Shootout],
+) -> engine.Standings:
+    """``engine.compute_standings`` with every bye credited: ``stage.bye_points`` points,
+    ``stage.bye_twenties`` 20s and one game to the entry that sat out (entries carry their bye
+    count in ``byes``, as ``stage_entries`` annotates them). A knockout bye only passes the entry
+    to the next round and credits nothing."""
+    credits = {}
+    if stage.kind != Stage.Kind.KNOCKOUT:
+        credits = {
+            key: engine.Credit(
+                games=entry.byes,
+                points=stage.bye_points * entry.byes,
+                twenties=stage.bye_twenties * entry.byes,
+            )
+            for key, entry in entries.items()
+            if getattr(entry, "byes", 0)
+        }
+    return engine.compute_standings(
+        games, chain=stage.chain, shootouts=shootouts, entries=list(entries), credits=credits
+    )
+
+
+def standings_blocks(stage: Stage) -> list[StageStandings]:
+    """What a tournament page shows for a stage: one table, or one per round-robin pool (WCC:
+    two pools of 8); nothing for a shoot-out stage, whose result shows in the stage it settles."""
+    if stage.kind == Stage.Kind.SHOOTOUT:
+        return []
+    if stage.kind == Stage.Kind.KNOCKOUT:
+        rounds = bracket_rounds(stage)
+        if rounds:
+            standings = stage_standings(stage)
+            return [replace(standings, bracket_svg=bracket_svg(rounds, title=stage.name))]
+    if stage.kind == Stage.Kind.ROUND_ROBIN:
+        pools = list(stage.pools.filter(matches__isnull=False).distinct().order_by("name"))
+        if pools:
+            return [stage_standings(stage, pool) for pool in pools]
+    return [stage_standings(stage)]

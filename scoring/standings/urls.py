@@ -1,0 +1,9 @@
+"""The public standings page of a stage (mounted inside the ``scoring`` namespace)."""
+
+from django.urls import path
+
+from scoring.standings import views
+
+urlpatterns = [
+    path("stages/<int:stage_id>/standings/", views.stage_standings, name="standings"),
+]

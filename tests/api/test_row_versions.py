@@ -1,0 +1,74 @@
+"""Writes to an existing card row carry the version the writer read, as the card pages send it:
+without it the API refuses (400, saying so), with an old one it is a conflict (409)."""
+
+import pytest
+
+from scoring.models import CardRow
+from tests.api.test_scorecards_api import WIN, fill, mirror, open_card
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def row(world, client_for):
+    """Ann's row for her game against Bob, filled once (version 1)."""
+    ann = client_for("ann")
+    card_id = open_card(ann, world, world.a)
+    filled = fill(ann, card_id, world.game, WIN)
+    assert filled.status_code == 201 and filled.json()["version"] == 1
+    return card_id, filled.json()
+
+
+def test_a_new_row_needs_no_version(world, row):
+    assert CardRow.objects.get().version == 1
+
+
+def test_refilling_without_the_version_is_refused_and_changes_nothing(world, client_for, row):
+    card_id, first = row
+    refused = fill(client_for("ann"), card_id, world.game, mirror(WIN))
+    assert refused.status_code == 400
+    words = refused.json()["version"][0]
+    assert words.startswith("`version` is required")
+    assert f"/api/card-rows/{first['id']}/" in words
+    stored = CardRow.objects.get()
+    assert stored.version == 1 and stored.rounds[0]["points"] == [2, 0]
+
+    seen = client_for("ann").get(f"/api/card-rows/{first['id']}/").json()["version"]
+    changed = fill(client_for("ann"), card_id, world.game, mirror(WIN), version=seen)
+    assert changed.status_code == 200 and changed.json()["version"] == seen + 1
+
+
+def test_an_old_version_is_a_conflict(world, client_for, row):
+    card_id, _ = row
+    fill(client_for("ann"), card_id, world.game, mirror(WIN), version=1)
+    stale = fill(client_for("ann"), card_id, world.game, WIN, version=1)
+    assert stale.status_code == 409
+    # 0 is the version of a row not yet filled, as the page sends it for a new row: against a
+    # row filled since, it is stale too, never an overwrite.
+    unseen = fill(client_for("ann"), card_id, world.game, WIN, version=0)
+    assert unseen.status_code == 409
+    assert CardRow.objects.get().version == 2
+
+
+def test_a_correction_needs_the_version_too(world, client_for, row):
+    card_id, first = row
+    client_for("bob").post(
+        f"/api/card-rows/{first['id']}/validate/",
+        {"opponent_number": str(world.b.player.number), "initials": "BS", "version": 1},
+        format="json",
+    )
+    refused = fill(client_for("ref"), card_id, world.game, mirror(WIN), referee_initials="JR")
+    assert refused.status_code == 400 and "`version` is required" in refused.json()["version"][0]
+    assert CardRow.objects.get().status == CardRow.Status.VALIDATED
+
+
+@pytest.mark.parametrize("version", [None, "missing"])
+def test_validating_without_the_version_is_refused(world, client_for, row, version):
+    _, first = row
+    body = {"opponent_number": str(world.b.player.number), "initials": "BS"}
+    if version is None:
+        body["version"] = None
+    refused = client_for("bob").post(f"/api/card-rows/{first['id']}/validate/", body, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["version"][0].startswith("`version` is required")
+    assert CardRow.objects.get().status == CardRow.Status.FILLED

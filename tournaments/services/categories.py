@@ -1,0 +1,113 @@
+"""Categories after they are created: the rules of their settings, changing them, removing them.
+
+``registration.create_category`` checks a new category with the same functions, so a name taken
+or an impossible number of discs reads the same on the organizer pages and in the API.
+"""
+
+import copy
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from tournaments.models import Category, Match, Tournament
+from tournaments.services.errors import StillInUse
+
+#: What a change of a category may touch; the tournament it belongs to is fixed.
+CATEGORY_FIELDS = frozenset(
+    {
+        "name",
+        "preset",
+        "kind",
+        "discipline",
+        "discs_per_player",
+        "rounds_per_game",
+        "scoring_system",
+        "target_points",
+    }
+)
+#: Settings the drawn matches and the cards filled for them were made for.
+PLAY_FIELDS = (
+    "discipline",
+    "discs_per_player",
+    "rounds_per_game",
+    "scoring_system",
+    "target_points",
+)
+MAX_DISCS = 12
+
+
+def check_name_free(tournament: Tournament, name: str, *, category: Category | None = None) -> str:
+    """The name without surrounding blanks, refused when another category of the tournament
+    has it (in any case: "adult singles" and "Adult Singles" would be confused on cards)."""
+    name = name.strip()
+    others = tournament.categories.filter(name__iexact=name)
+    if category is not None:
+        others = others.exclude(pk=category.pk)
+    if name and others.exists():
+        raise ValidationError({"name": f"The tournament already has a category named {name}."})
+    return name
+
+
+def check_settings(fields: dict[str, Any]) -> None:
+    """Counts a game can be played with, said in words rather than as a violated constraint."""
+    discs = fields.get("discs_per_player")
+    if discs is not None and not 1 <= discs <= MAX_DISCS:
+        raise ValidationError(
+            {"discs_per_player": f"Each player shoots from 1 to {MAX_DISCS} discs a round."}
+        )
+    rounds = fields.get("rounds_per_game")
+    if rounds is not None and rounds < 1:
+        raise ValidationError({"rounds_per_game": "A game has at least one round."})
+
+
+def is_drawn(category: Category) -> bool:
+    return Match.objects.filter(stage__category=category).exists()
+
+
+@transaction.atomic
+def update_category(*, category: Category, **fields: Any) -> Category:
+    """Rename a category or correct its settings.
+
+    Singles or doubles cannot change once players or teams are entered (the entries would be of
+    the wrong kind); how the game is played cannot change once a stage is drawn (its matches and
+    the cards filled for them were made for those settings).
+    """
+    unknown = set(fields) - CATEGORY_FIELDS
+    if unknown:
+        raise TypeError(f"update_category() cannot change {', '.join(sorted(unknown))}")
+    if "name" in fields:
+        fields["name"] = check_name_free(category.tournament, fields["name"], category=category)
+    check_settings(fields)
+    kind = fields.get("kind", category.kind)
+    if kind != category.kind and category.entries.exists():
+        raise ValidationError(
+            {
+                "kind": f"{category.name} has entries already: it cannot become a "
+                f"{Category.Kind(kind).label.lower()} category. Create a new category instead."
+            }
+        )
+    candidate = copy.copy(category)
+    for name, value in fields.items():
+        setattr(candidate, name, value)
+    candidate.full_clean()
+    changed = [f for f in PLAY_FIELDS if f in fields and fields[f] != getattr(category, f)]
+    if changed and is_drawn(category):
+        label = Category._meta.get_field(changed[0]).verbose_name
+        raise ValidationError(
+            {changed[0]: f"{category.name} has drawn stages: its {label} cannot change now."}
+        )
+    for name, value in fields.items():
+        setattr(category, name, value)
+    category.save()
+    return category
+
+
+@transaction.atomic
+def delete_category(*, category: Category) -> None:
+    """Remove a category with its entries and stages, as long as nothing was drawn in it."""
+    if is_drawn(category):
+        raise StillInUse(
+            f"{category.name} has drawn stages: deleting it would delete their matches and results."
+        )
+    category.delete()

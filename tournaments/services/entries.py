@@ -1,0 +1,72 @@
+"""Entries as one write: enter a player or a team, change an entry's seed, check-in or
+withdrawal, remove an entry made by mistake.
+
+Entering goes to ``registration.enter_player`` or ``registration.enter_team``, check-in and
+withdrawal to ``registration.set_checked_in`` and ``set_withdrawn``: the functions the organizer
+pages call, so a withdrawn entry cannot be checked in on any path, with the same words.
+"""
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from tournaments.models import Category, Entry, Player, Pool, Team
+from tournaments.services import registration
+from tournaments.services.errors import StillInUse
+
+ENTRY_FIELDS = frozenset({"player", "team", "seed", "checked_in", "withdrawn"})
+
+
+@transaction.atomic
+def enter(*, category: Category, player: Player | None = None, team: Team | None = None) -> Entry:
+    """Enter a registered player (singles) or a paired team (doubles) into ``category``."""
+    if (player is None) == (team is None):
+        raise ValidationError("An entry is either one player or one team.")
+    if player is not None:
+        return registration.enter_player(player=player, category=category)
+    return registration.enter_team(category=category, team=team)
+
+
+@transaction.atomic
+def update_entry(*, entry: Entry, **fields: Any) -> Entry:
+    """Change an entry's seed, withdraw or reinstate it, check it in or out.
+
+    Who plays an entry cannot change: its matches and cards name them (withdraw the entry and
+    enter the other player or team instead). A withdrawal is applied before a check-in, so a
+    request that withdraws and checks in at once is refused as the check-in desk would refuse it.
+    """
+    unknown = set(fields) - ENTRY_FIELDS
+    if unknown:
+        raise TypeError(f"update_entry() cannot change {', '.join(sorted(unknown))}")
+    for field in ("player", "team"):
+        if field in fields and getattr(fields[field], "pk", None) != getattr(entry, f"{field}_id"):
+            raise ValidationError(
+                {
+                    field: f"Who plays {entry} cannot change: withdraw this entry and enter the "
+                    "other one instead."
+                }
+            )
+    if "seed" in fields and fields["seed"] != entry.seed:
+        entry.seed = fields["seed"]
+        entry.save(update_fields=["seed"])
+    if "withdrawn" in fields and fields["withdrawn"] != entry.withdrawn:
+        registration.set_withdrawn(entry=entry, withdrawn=fields["withdrawn"])
+    if "checked_in" in fields and fields["checked_in"] != entry.checked_in:
+        registration.set_checked_in(entry=entry, checked_in=fields["checked_in"])
+    return entry
+
+
+@transaction.atomic
+def delete_entry(*, entry: Entry) -> None:
+    """Remove an entry made by mistake. One that is drawn stays: withdraw it instead, which
+    keeps its games in the results and leaves it out of later draws."""
+    if entry.matches_as_a.exists() or entry.matches_as_b.exists():
+        raise StillInUse(
+            f"{entry} has matches in {entry.category.name}: withdraw the entry instead; its "
+            "games stay in the results."
+        )
+    pool = Pool.objects.filter(entries=entry).select_related("stage").first()
+    if pool is not None:
+        raise StillInUse(f"{entry} is seeded into {pool.stage.name}: withdraw the entry instead.")
+    entry.delete()
