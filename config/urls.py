@@ -5,12 +5,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from tournaments.views import organizer
 from tournaments.views import pages as tournament_pages
+from tournaments.views.organizer.setup import create_tournament_view
 
 urlpatterns = [
     path("", tournament_pages.home, name="home"),
-    path("new/", organizer.create_tournament_view, name="tournament-create"),
+    path("new/", create_tournament_view, name="tournament-create"),
     path("t/", include("tournaments.urls")),
     path("t/", include("scoring.urls")),
     path("t/", include("simulation.urls")),

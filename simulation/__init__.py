@@ -11,11 +11,11 @@ __all__ = ["play_game", "simulate_shot"]
 
 def __getattr__(name: str) -> Any:
     if name == "play_game":
-        from simulation.game import play_game
+        from simulation.game import play_game  # on first use: it loads the compiled physics
 
         return play_game
     if name in __all__:
-        from simulation import api
+        from simulation import api  # on first use: it loads the compiled physics
 
         return getattr(api, name)
     raise AttributeError(f"module 'simulation' has no attribute {name!r}")

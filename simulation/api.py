@@ -36,7 +36,7 @@ RELEASE = "release"
 
 @lru_cache(maxsize=1)
 def _physics_params() -> PhysicsParams:
-    from simulation.physics import DEFAULT_PARAMS
+    from simulation.physics import DEFAULT_PARAMS  # on first use: it loads the compiled physics
 
     return DEFAULT_PARAMS
 
@@ -73,7 +73,7 @@ def _check_seed(seed: object) -> int | None:
 
 
 def _status(code: int) -> EndStatus:
-    from simulation.physics import codes
+    from simulation.physics import codes  # on first use: it loads the compiled physics
 
     if code == codes.SURFACE:
         return EndStatus.SURFACE
@@ -120,7 +120,7 @@ def _disc_state(disc_id: str, x: float, y: float, vx: float, vy: float, status: 
 def _events(ids: list[str], result: ShotResult, placement: Placement) -> list[dict[str, Any]]:
     """The event record as JSON: each event with the state, just after it, of every disc that
     moved since the previous record or took part in it (the rest lie where they were)."""
-    from simulation.physics import codes
+    from simulation.physics import codes  # on first use: it loads the compiled physics
 
     shooter = ids[-1]
     events: list[dict[str, Any]] = [
@@ -198,7 +198,7 @@ def _simulate(
         discs=board.discs,
         geometry=geometry,
     )
-    from simulation.physics import codes, simulate
+    from simulation.physics import codes, simulate  # on first use: it loads the compiled physics
 
     ids = [disc.id for disc in board.discs] + [request.id]
     sides = [disc.side for disc in board.discs] + [board.side_of(request.seat)]

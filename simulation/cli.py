@@ -71,7 +71,7 @@ def _object(data: Any, keys: Sequence[str], required: Sequence[str]) -> Mapping[
 
 
 def _shot(data: Any) -> dict[str, Any]:
-    from simulation.api import simulate_shot
+    from simulation.api import simulate_shot  # on first use: it loads the compiled physics
 
     args = _object(data, SHOT_KEYS, ("shot",))
     return simulate_shot(
@@ -83,7 +83,7 @@ def _shot(data: Any) -> dict[str, Any]:
 
 
 def _round(data: Any) -> dict[str, Any]:
-    from simulation.api import run_round
+    from simulation.api import run_round  # on first use: it loads the compiled physics
 
     args = _object(data, ROUND_KEYS, ("shots",))
     return run_round(
@@ -97,7 +97,7 @@ def _round(data: Any) -> dict[str, Any]:
 
 
 def _game(data: Any) -> dict[str, Any]:
-    from simulation.game import GAME_ROUNDS, play_game
+    from simulation.game import GAME_ROUNDS, play_game  # on first use: loads the physics
 
     args = _object(data, GAME_KEYS, ("players",))
     options: dict[str, Any] = {}

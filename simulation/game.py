@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from scoring.engine import GAME_ROUNDS, GameRules
+from scoring.engine import GAME_ROUNDS, EngineInputError, GameRules
+from scoring.engine.rounds import DIFFERENCE, difference_points
 from simulation.rules.round import SIDE_LETTERS
 from simulation.rules.seats import (
     DOUBLES,
@@ -35,6 +36,10 @@ from simulation.rules.variants import DEFAULT_RULES, get_rules
 
 __all__ = ["GAME_ROUNDS", "play_game"]
 
+#: A game that is not over after this many rounds is stopped with an error: a first-to game
+#: between players who never score would otherwise never end.
+MOST_ROUNDS = 200
+
 
 def _check_count(name: str, value: object, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -43,7 +48,7 @@ def _check_count(name: str, value: object, low: int, high: int) -> int:
 
 
 def _players(players: object) -> list[Any]:
-    from simulation.players.player import AIPlayer
+    from simulation.players.player import AIPlayer  # on first use: it loads the compiled physics
 
     if isinstance(players, str | bytes | Mapping) or not isinstance(players, Sequence):
         raise ValueError(
@@ -71,6 +76,8 @@ def play_game(
     playoff: bool = False,
     discs_per_player: int | None = None,
     first_seat: int = 0,
+    scoring: str = "nca",
+    target: int | None = None,
 ) -> dict[str, Any]:
     """Play a game between AI players and return its record.
 
@@ -80,13 +87,18 @@ def play_game(
     seats 0 and 2 play side 0). ``playoff`` adds a 5th round when the points are tied after
     ``rounds``, and another while that is tied, so a playoff game always has a winner.
     ``discs_per_player`` defaults to 8 in singles, 6 in doubles (cue categories play
-    fewer). ``first_seat`` opens the game.
+    fewer). ``first_seat`` opens the game. ``scoring`` names the scoring system of the game
+    (``"nca"``; the family rulebook's ``"difference-to-100"`` and ``"match-play-to-8"``;
+    ``"first-to-N"`` with ``target``): rounds are played until that system's game is over, and a
+    round's points are what the system gives for it (the difference of the board scores in a game
+    to 100). ``rounds`` counts only for ``"nca"``.
 
     The record: ``{"seats", "rules", "discs_per_player", "points", "twenties", "rounds": [{"first",
     "hammer", "score", "points", "twenties", "shots": [{"seat", "shot", "outcome", "aim"}]}]}``,
     where ``shot`` is the shot as released and ``outcome`` what :func:`simulate_shot` returned for
     it; ``aim`` is what the player meant to play. Raises ``ValueError`` for bad arguments.
     """
+    # On first use: these load the compiled physics.
     from simulation.api import simulate_shot
     from simulation.players.estimate import open_20_rate_of
     from simulation.players.player import aim_record
@@ -116,9 +128,22 @@ def play_game(
     index = 0
     # The judge of results decides when the game is over: after ``rounds`` rounds, and in a
     # playoff not while level (WCC: "a winner has to be determined"), however long that takes.
-    system = GameRules(rounds=rounds, playoff=playoff).scoring_system()
+    try:
+        system = GameRules(
+            system=scoring, rounds=rounds, playoff=playoff, target=target
+        ).scoring_system()
+    except EngineInputError as error:
+        raise ValueError(str(error)) from None
+    if system.sides != 2:
+        raise ValueError(f"{scoring} is played by {system.sides} sides; play_game plays two")
+    difference = system.round_scoring == DIFFERENCE
     played_points: list[tuple[int, int]] = []
     while not system.tally(played_points).over:
+        if len(played_points) >= MOST_ROUNDS:
+            raise ValueError(
+                f"the game was not over after {MOST_ROUNDS} rounds; the players score too little "
+                f"for {system.name}"
+            )
         first = round_first_seat(seats, first_seat, index)
         order = turn_order(seats, first, discs_per_player)
         state: dict[str, Any] = {"discs": [], "seats": seats_json}
@@ -145,6 +170,8 @@ def play_game(
         ]
         score = board_scores(board, (made[0], made[1]))
         round_pts = round_points(score, len(order))
+        if difference and order:
+            round_pts = difference_points(score)
         played_points.append((round_pts[0], round_pts[1]))
         for side in (0, 1):
             points[side] += round_pts[side]

@@ -111,7 +111,8 @@ class MatchPreview(models.Model):
 
 class AutoPlay(models.Model):
     """Simulated play of a match, a round of play, a stage or the rest of a category, written
-    through the scorecard services. Progress fields are read by the status pages."""
+    through the scorecard services. Progress fields are read by the status pages; ``status``
+    and ``in_flight`` change only through ``simulation.services.runs``."""
 
     class Scope(models.TextChoices):
         MATCH = "match", "Match"
@@ -144,7 +145,8 @@ class AutoPlay(models.Model):
         "the records count it.",
     )
     batches = models.PositiveIntegerField(default=0)
-    #: Matches of the batches sent out to the workers and not written yet, one list per batch.
+    #: The batches sent out to the workers and not written yet: ``{"id", "label", "matches"}``
+    #: each (``simulation.services.runs``).
     in_flight = models.JSONField(default=list, blank=True)
     phase = models.CharField(max_length=200, blank=True)
     error = models.TextField(blank=True)

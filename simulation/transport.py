@@ -47,12 +47,12 @@ def send_chord(header: Sequence[Signature], body: Signature, errback: Signature)
     _local.pending = pending = deque([(header, body, errback)])
     try:
         while pending:
-            _run_eagerly(*pending.popleft())
+            _run_in_this_process(*pending.popleft())
     finally:
         _local.pending = None
 
 
-def _run_eagerly(header: Sequence[Signature], body: Signature, errback: Signature) -> None:
+def _run_in_this_process(header: Sequence[Signature], body: Signature, errback: Signature) -> None:
     try:
         chord(group(header), body).apply_async()
     except Exception as exc:  # handed over as a worker hands it

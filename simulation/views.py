@@ -10,19 +10,15 @@ request's transaction commits). A bad form comes back with the reason, never a s
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
 from simulation import selectors, tasks
@@ -30,10 +26,10 @@ from simulation.models import AutoPlay, Status
 from simulation.players.profiles import LEVELS
 from simulation.presets import PRESETS
 from simulation.services import autoplay, dryrun, previews
-from tournaments.models import Category, Tournament
+from tournaments.models import Category, Match, Stage, Tournament
+from tournaments.views.access import MANAGE, safe_next, tournament_page
 
 TEMPLATES = "simulation"
-MANAGE = "tournaments.manage_tournament"
 #: How often a progress bar asks for news, in seconds.
 POLL_S = 2
 
@@ -49,12 +45,6 @@ def _missing(request: HttpRequest, tournament: Tournament | None, message: str) 
     )
 
 
-def _forbidden(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    return render(request, f"{TEMPLATES}/forbidden.html", {"tournament": tournament}, status=403)
-
-
 def _can_manage(request: HttpRequest, tournament: Tournament) -> bool:
     return request.user.has_perm(MANAGE, tournament)
 
@@ -63,19 +53,12 @@ def _errors(exc: ValidationError) -> str:
     return "; ".join(exc.messages)
 
 
-def manager_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Load the tournament of the URL and let only its organizers through (POST views)."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        tournament = Tournament.objects.filter(slug=slug).first()
-        if tournament is None:
-            return _missing(request, None, f"There is no tournament “{slug}”.")
-        if not _can_manage(request, tournament):
-            return _forbidden(request, tournament)
-        return view(request, tournament, *args, **kwargs)
-
-    return wrapper
+#: Starting work (POST views) is for the tournament's organizers.
+manager_only = tournament_page(
+    MANAGE,
+    "Organizers only: only the organizers of a tournament start previews, auto-play and dry "
+    "runs; the results and replays stay open to everyone.",
+)
 
 
 # --- forms ---------------------------------------------------------------------------------------
@@ -219,9 +202,7 @@ def dry_run_status(request: HttpRequest, slug: str, dry_run_id: int) -> HttpResp
 def autoplay_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Queue auto-play of a match, a round of play, a stage or the rest of a category."""
     form = AutoPlayForm(request.POST)
-    back = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
-        back = reverse("simulation:hub", args=[tournament.slug])
+    back = safe_next(request, reverse("simulation:hub", args=[tournament.slug]))
     if not form.is_valid():
         messages.error(request, f"Auto-play was not started: {_form_problem(form)}.")
         return redirect(back)
@@ -246,8 +227,6 @@ def autoplay_start(request: HttpRequest, tournament: Tournament) -> HttpResponse
 
 
 def _autoplay_targets(tournament: Tournament, data: dict[str, Any]) -> dict[str, Any]:
-    from tournaments.models import Match, Stage
-
     targets: dict[str, Any] = {}
     if data.get("match"):
         match = Match.objects.filter(

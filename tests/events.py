@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Q
 
 from tests.factories import (
     BoardFactory,
@@ -72,6 +73,15 @@ class SmallEvent:
     @property
     def other_player(self) -> Entry:
         return self.by_role[OTHER_PLAYER]
+
+    def player_games(self) -> list[Game]:
+        """The player's games in the preliminary, in round-of-play order."""
+        plays = Q(match__entry_a=self.player) | Q(match__entry_b=self.player)
+        return list(
+            Game.objects.filter(plays, match__stage=self.stage).order_by(
+                "match__round_of_play", "number"
+            )
+        )
 
     def login(self, client, role: str):
         """The test client signed in as ``role`` (left anonymous for ``"anonymous"``)."""

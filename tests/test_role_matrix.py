@@ -9,13 +9,14 @@ referee rules on what the rules do not settle, here the disputes between two car
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.models import User
 from django.urls import reverse
 
 from scoring.models import CardRow
 from scoring.scorecards.services import card_for, fill_row, validate_row
-from tests.factories import EntryFactory, PlayerFactory, StageFactory
-from tournaments.models import Game, Match, TournamentRole
+from tests.events import PLAYER, SmallEvent
+from tests.factories import StageFactory
+from tournaments.models import TournamentRole
 
 pytestmark = pytest.mark.django_db
 Role = TournamentRole.Role
@@ -63,27 +64,15 @@ EXTRA_PERMS = {
 
 
 class World:
-    """A stage with the card owner's game against the opponent, a stranger, and the officials."""
+    """The shared small event seen from one scorecard: the card owner is the event's player, in
+    the game against the opponent; another player, the officials and an anonymous visitor."""
 
-    def __init__(self):
-        self.stage = StageFactory()
-        self.tournament = t = self.stage.category.tournament
-        self.users = {name: User.objects.create_user(name) for name in ROLES[:-1]}
-        self.users["anonymous"] = AnonymousUser()
-        for role in (Role.ORGANIZER, Role.HEAD_REFEREE, Role.REFEREE, Role.SCORING_TABLE):
-            TournamentRole.objects.create(tournament=t, user=self.users[role], role=role)
-        category = self.stage.category
-        self.owner = EntryFactory(
-            category=category, player=PlayerFactory(tournament=t, user=self.users["owner"])
-        )
-        self.opponent = EntryFactory(
-            category=category, player=PlayerFactory(tournament=t, user=self.users["opponent"])
-        )
-        EntryFactory(
-            category=category, player=PlayerFactory(tournament=t, user=self.users["other-player"])
-        )
-        match = Match.objects.create(stage=self.stage, entry_a=self.owner, entry_b=self.opponent)
-        self.game = Game.objects.create(match=match, number=1)
+    def __init__(self, event: SmallEvent):
+        self.stage = event.stage
+        self.tournament = event.tournament
+        self.users = {("owner" if role == PLAYER else role): u for role, u in event.users.items()}
+        self.owner, self.opponent = event.player, event.opponent
+        self.game = event.game
         self.card = card_for(self.stage, self.owner)
 
     # States the actions start from ---------------------------------------------------------
@@ -138,8 +127,8 @@ class World:
 
 
 @pytest.fixture
-def world():
-    return World()
+def world(small_event):
+    return World(small_event)
 
 
 def act(world: World, client, action: str):

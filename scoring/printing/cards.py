@@ -22,6 +22,7 @@ from typing import Literal
 from django.db.models import F, Prefetch
 
 from scoring.engine import paper_round_lines, round_lines
+from scoring.engine.rounds import DIFFERENCE
 from scoring.models import CardRow, ScoreCard
 from scoring.printing.errors import PrintError
 from scoring.printing.lookups import no_matches_message
@@ -98,6 +99,9 @@ class Card:
     #: The rounds every game has; the columns after them are played only when needed (a tied
     #: championship game, a first-to game not yet at its target).
     regular: int = 4
+    #: The category scores a round by the difference of the board scores (family rulebook,
+    #: Scoring 5): every round is written with its board score, whatever the print options say.
+    board_scores: bool = False
 
     @property
     def round_numbers(self) -> range:
@@ -134,6 +138,11 @@ def _matches(stage: Stage, round_of_play: int | None = None) -> list[Match]:
         .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
         .order_by("round_of_play", F("board__number").asc(nulls_last=True), "id")
     )
+
+
+def _board_scores(category: Category | None) -> bool:
+    """Whether the category's rounds are scored from the board scores, so a card needs them."""
+    return category is not None and category_rules(category).round_scoring == DIFFERENCE
 
 
 def _round_columns(category: Category, games: Iterable[Game]) -> int:
@@ -262,6 +271,7 @@ def round_cards(stage: Stage, round_of_play: int) -> list[Card]:
                     board=match.board.number if match.board_id else None,
                     rounds=rounds,
                     regular=round_lines(category_rules(stage.category)),
+                    board_scores=_board_scores(stage.category),
                     lines=lines,
                 )
             )
@@ -312,6 +322,7 @@ def stage_cards(stage: Stage, entries: Sequence[Entry] | None = None) -> list[Ca
             partners=partners,
             rounds=rounds,
             regular=round_lines(category_rules(stage.category)),
+            board_scores=_board_scores(stage.category),
             lines=tuple(lines) or (GameLine(cells=_cells(rounds, None)),),
         )
         for entry, lines in ordered
@@ -342,6 +353,7 @@ def blank_cards(
         partners=category.players_per_side if category else 1,
         rounds=columns,
         regular=min(columns, round_lines(category_rules(category))) if category else columns,
+        board_scores=_board_scores(category),
         lines=tuple(GameLine(cells=_cells(columns, None)) for _ in range(games)),
     )
     return [card] * count

@@ -13,11 +13,9 @@ import functools
 from collections.abc import Callable
 from uuid import UUID
 
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.core.files.storage import default_storage
 from django.http import FileResponse, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.text import slugify
@@ -38,6 +36,7 @@ from scoring.printing.render import render_cards, render_pdf
 from scoring.printing.sheets import bracket_sheet, standings_sheet
 from scoring.printing.tasks import render_round_cards
 from tournaments.models import Tournament
+from tournaments.views.access import tournament_page
 
 PRINT_PERMISSION = "scoring.print_cards"
 View = Callable[..., HttpResponse]
@@ -52,40 +51,32 @@ def _refused(request: HttpRequest, tournament: Tournament, error: PrintError) ->
     )
 
 
-def _for_everyone(view: View) -> View:
-    """Load the tournament and turn bad input into a 400/404 page."""
+def _print_errors(view: View) -> View:
+    """Turn bad input (a ``PrintError``) into a 400/404 page that says what is wrong."""
 
     @functools.wraps(view)
-    def wrapper(request: HttpRequest, slug: str, **kwargs: object) -> HttpResponse:
-        tournament = get_object_or_404(Tournament, slug=slug)
+    def wrapper(request: HttpRequest, tournament: Tournament, **kwargs: object) -> HttpResponse:
         try:
             return view(request, tournament, **kwargs)
         except PrintError as error:
             return _refused(request, tournament, error)
 
     return wrapper
+
+
+def _for_everyone(view: View) -> View:
+    """Load the tournament (anyone may print blank cards and public sheets)."""
+    return tournament_page()(_print_errors(view))
 
 
 def _for_printers(view: View) -> View:
     """As :func:`_for_everyone`, for the tournament's printers only: anonymous users go to the
-    login page, others without ``scoring.print_cards`` get 403."""
-
-    @functools.wraps(view)
-    def wrapper(request: HttpRequest, slug: str, **kwargs: object) -> HttpResponse:
-        tournament = get_object_or_404(Tournament, slug=slug)
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not request.user.has_perm(PRINT_PERMISSION, tournament):
-            raise PermissionDenied(
-                "Printing named scorecards and sheets is for the organizers, the scoring table "
-                "and the head referee of this tournament."
-            )
-        try:
-            return view(request, tournament, **kwargs)
-        except PrintError as error:
-            return _refused(request, tournament, error)
-
-    return wrapper
+    login page, others without ``scoring.print_cards`` get the 403 page."""
+    return tournament_page(
+        PRINT_PERMISSION,
+        "Printing named scorecards and sheets is for the organizers, the scoring table and the "
+        "head referee of this tournament.",
+    )(_print_errors(view))
 
 
 def _pdf(content: bytes, filename: str) -> HttpResponse:

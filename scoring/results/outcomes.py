@@ -120,6 +120,9 @@ def outcome_of(match: Match, games: Sequence[GameRounds]) -> MatchOutcome:
         sum(1 for v in verdicts if v.over and v.winner == 0),
         sum(1 for v in verdicts if v.over and v.winner == 1),
     )
+    # Games drawn but not started yet are not part of the match so far.
+    while verdicts and verdicts[-1].rounds == 0:
+        verdicts.pop()
     try:
         result = engine.judge_match(verdicts, match.best_of)
         winner_side, complete = result.winner, result.over

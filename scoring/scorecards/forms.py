@@ -14,12 +14,16 @@ from typing import Any
 
 from django import forms
 
-from scoring.engine import EngineInputError, judge_row, round_lines
+from scoring.engine import EngineInputError, GameRules, judge_row, round_lines
+from scoring.engine.rounds import DIFFERENCE
 from scoring.results.rules import game_rules
 from tournaments.models import Game, Match, Stage, Tournament
 
 SIDES = ("own", "opp")
 NUMBERS = ("points", "twenties", "score")
+#: A game scored by the difference of the board scores (family rulebook, Scoring 5) is written
+#: with both board scores; its points follow from them, so it has no points boxes.
+DIFFERENCE_NUMBERS = ("score", "twenties")
 ROUND_FIELD = re.compile(r"^r(\d+)_")
 #: A bound form takes at most this many round lines, whatever is posted.
 MOST_ROUND_LINES = 40
@@ -48,6 +52,9 @@ class RoundsForm(forms.Form):
     ``sides`` names the two sides for screen readers and labels: on a card row they are the card
     owner and the opponent; on the head referee's ruling they are entry A and entry B. Blank 20s
     count as none; a round is given by its points, by its board scores, or as "time expired".
+    Under a system that scores rounds by the difference of the board scores, a round is given by
+    its board scores (the points follow), so the form has no points boxes. ``lines`` asks for at
+    least that many round lines (the live total adds the line a game still needs).
     """
 
     version = forms.IntegerField(
@@ -68,6 +75,7 @@ class RoundsForm(forms.Form):
         rounds: list[dict] | None = None,
         version: int | None = None,
         versioned: bool = True,
+        lines: int = 0,
         **kwargs: Any,
     ) -> None:
         initial = kwargs.pop("initial", None) or {}
@@ -79,10 +87,15 @@ class RoundsForm(forms.Form):
             del self.fields["version"]
         self.game = game
         self.sides = sides
-        self.round_count = max(_lines_for(game, rounds or []), _posted_lines(data, self.prefix))
+        self.rules: GameRules = game_rules(game)
+        self.by_difference = self.rules.round_scoring == DIFFERENCE
+        self.numbers = DIFFERENCE_NUMBERS if self.by_difference else NUMBERS
+        self.round_count = max(
+            _lines_for(self.rules, rounds or []), _posted_lines(data, self.prefix), lines
+        )
         self.bad_rounds: set[int] = set()
         for n in range(1, self.round_count + 1):
-            for what in NUMBERS:
+            for what in self.numbers:
                 for side, name in zip(SIDES, sides, strict=True):
                     label = f"Round {n}, {WHAT[what]}, {name}"
                     self.fields[f"r{n}_{what}_{side}"] = forms.IntegerField(
@@ -107,12 +120,17 @@ class RoundsForm(forms.Form):
         rows = []
         for n in range(1, self.round_count + 1):
             row: dict[str, Any] = {"number": n, "bad": n in self.bad_rounds}
-            for what in NUMBERS:
+            for what in self.numbers:
                 for side in SIDES:
                     row[f"{what}_{side}"] = self[f"r{n}_{what}_{side}"]
             row["time_expired"] = self[f"r{n}_time_expired"]
             rows.append(row)
         return rows
+
+    @property
+    def shown_lines(self) -> int:
+        """How many round lines the posted form had on the page, typed in or not."""
+        return _posted_lines(self.data, self.prefix, typed_only=False)
 
     def messages(self) -> list[str]:
         """Every complaint of the form in words, the round named in each."""
@@ -140,7 +158,9 @@ class RoundsForm(forms.Form):
                 rounds.append({})
                 continue
             values = {
-                (what, side): data.get(f"r{n}_{what}_{side}") for what in NUMBERS for side in SIDES
+                (what, side): data.get(f"r{n}_{what}_{side}")
+                for what in self.numbers
+                for side in SIDES
             }
             expired = bool(data.get(f"r{n}_time_expired"))
             typed = [v for v in values.values() if v is not None]
@@ -157,14 +177,15 @@ class RoundsForm(forms.Form):
             parsed = self._round(n, values, expired)
             rounds.append(parsed or {})
         if not self.bad_rounds and not rounds:
-            self._fail(1, "Round 1: enter the points (or the board scores) and 20s of each round.")
+            what = "both board scores" if self.by_difference else "the points (or the board scores)"
+            self._fail(1, f"Round 1: enter {what} and 20s of each round.")
         data["rounds"] = rounds
         return data
 
     def _round(
         self, n: int, values: dict[tuple[str, str], int | None], expired: bool
     ) -> dict[str, Any] | None:
-        points = [values["points", s] for s in SIDES]
+        points = [values.get(("points", s)) for s in SIDES]
         twenties = [values["twenties", s] or 0 for s in SIDES]
         score = [values["score", s] for s in SIDES]
         if expired:
@@ -189,6 +210,13 @@ class RoundsForm(forms.Form):
                 "points": points if points[0] is not None else None,
                 "twenties": twenties,
             }
+        if self.by_difference:
+            self._fail(
+                n,
+                f"Round {n}: give both board scores (20s included); the winner of the round "
+                "adds the difference.",
+            )
+            return None
         if points[0] is None:
             self._fail(n, f"Round {n}: give the points of both sides, or the board scores.")
             return None
@@ -199,10 +227,10 @@ class RoundsForm(forms.Form):
         return self.cleaned_data["rounds"]
 
 
-def _lines_for(game: Game, rounds: list[dict]) -> int:
+def _lines_for(rules: GameRules, rounds: list[dict]) -> int:
     """Round lines for a stored row: what the judge says the game needs, and one more while a
-    played game is not over (a championship game tied after 4, or after its 5th round)."""
-    rules = game_rules(game)
+    played game is not over (a championship game tied after 4, or after its 5th round, a game
+    to 100 still short of it)."""
     try:
         verdict = judge_row(rounds, rules)
     except EngineInputError:
@@ -210,14 +238,15 @@ def _lines_for(game: Game, rounds: list[dict]) -> int:
     return round_lines(rules, verdict.rounds, verdict.over)
 
 
-def _posted_lines(data: Any, prefix: str | None) -> int:
-    """The highest round number a posted form filled in (a line added on the page)."""
+def _posted_lines(data: Any, prefix: str | None, *, typed_only: bool = True) -> int:
+    """The highest round number a posted form filled in (a line added on the page), or with
+    ``typed_only=False`` the highest it had a box for."""
     if not data:
         return 0
     start = f"{prefix}-" if prefix else ""
     highest = 0
     for key, value in data.items():
-        if not key.startswith(start) or value in ("", None):
+        if not key.startswith(start) or (typed_only and value in ("", None)):
             continue
         found = ROUND_FIELD.match(key[len(start) :])
         if found:

@@ -17,6 +17,7 @@ from django.db.models import Q, QuerySet
 
 from scoring import engine
 from scoring.models import CardRow, ScoreCard
+from scoring.results.rules import game_rules
 from scoring.templatetags.scoring_labels import DASH
 from tournaments.models import Entry, Game, Match, Stage, Tournament
 
@@ -103,6 +104,17 @@ class CardLine:
     @property
     def described(self) -> list[str]:
         return [describe_round(r) for r in self.row.rounds] if self.row else []
+
+    @property
+    def missing(self) -> str:
+        """What the row still needs before its game is over, as the judge words it ("round 5
+        is needed: the game is tied 4-4 ..."), or "" when complete, empty or unreadable."""
+        if self.row is None or self.game is None:
+            return ""
+        try:
+            return engine.judge_row(self.row.rounds, game_rules(self.game)).missing
+        except engine.EngineInputError:
+            return ""
 
 
 @dataclass

@@ -27,6 +27,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
+from scoring.engine import judge_row, round_lines
 from scoring.models import CardRow, ScoreCard
 from scoring.permissions import is_card_owner
 from scoring.scorecards import selectors as select
@@ -193,7 +194,8 @@ def _panel(request: HttpRequest, page: select.CardPage, line: select.CardLine, *
                 prefix=f"g{line.game.id}",
             )
             panel.mode = "correct"
-    if panel.validate_form is None and _may_validate(user, line):
+    # A row short of the game's end cannot be signed (the judge says what is missing on it).
+    if panel.validate_form is None and _may_validate(user, line) and not line.missing:
         panel.validate_form = ValidateForm(initial={"version": version}, prefix=f"v{line.game.id}")
     return panel
 
@@ -396,14 +398,16 @@ def total(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id
     """The game total of the boxes as typed so far: htmx asks while the player types.
 
     It runs the same checks as saving (without saving), so a mistake shows as soon as it is
-    typed, with the round named.
+    typed, with the round named. While the rounds typed do not finish the game, it says what is
+    missing and adds the line for the next round to the form when the page has none (a game to
+    100 takes as many rounds as it takes; a tied championship game plays on).
     """
     page = _load_page(slug, stage_id, entry_id)
     line = _load_line(page, game_id)
     if not _may_view(request.user, page):
         return forbidden(request, "Only the player, their opponents and officials see a card.")
     form = RoundsForm(request.POST, game=line.game, sides=_sides(page, line), prefix=f"g{game_id}")
-    context: dict[str, Any] = {"totals": None, "problem": ""}
+    context: dict[str, Any] = {"totals": None, "problem": "", "missing": "", "key": game_id}
     if not form.is_valid():
         # Only the boxes matter here: the version is checked when the row is saved.
         problems = [m for m in form.messages() if "version" not in m]
@@ -415,6 +419,12 @@ def total(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id
             context["problem"] = _words(exc)
         else:
             context["totals"] = select.totals(clean)
+            verdict = judge_row(clean, form.rules)
+            context["missing"] = verdict.missing
+            needed, shown = round_lines(form.rules, verdict.rounds, verdict.over), form.shown_lines
+            if needed > shown:
+                more = RoundsForm(game=line.game, sides=form.sides, prefix=form.prefix, lines=needed)
+                context["new_lines"] = more.round_rows[shown:needed]
     return render(request, "scoring/cards/_total.html", context)
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulation.players.situation import FIGURES, BoardFigures, Situation
+from simulation.rules.seats import seat_angle
 
 OPEN_20_SPEED = 1.05
 """Release speed (m/s) of the standard open 20 from the shooting line: it would stop about 7 cm
@@ -253,8 +254,6 @@ def take_outs(
 
 def hiding_spots(sit: Situation, board: _Board, count: int) -> np.ndarray:
     """Up to ``count`` points just behind a peg as the opponents see it, least exposed first."""
-    from simulation.rules.seats import seat_angle
-
     fig = board.fig
     if not sit.opp_seats_next:
         return np.zeros((0, 2))
@@ -439,8 +438,6 @@ def hides(sit: Situation, board: _Board, count: int) -> Candidates:
 
 def static_exposure(points: np.ndarray, seats: tuple[int, ...], board: _Board) -> np.ndarray:
     """Share of straight lines from the ``seats``' starts that reach each point unobstructed."""
-    from simulation.rules.seats import seat_angle
-
     fig = board.fig
     starts = np.concatenate([start_points(seat_angle(s), START_GRID[1:-1:2], fig) for s in seats])
     m, s = len(points), len(starts)

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from simulation.physics import DEFAULT_PARAMS, PhysicsParams
+from simulation.physics.geometry import peg_positions
 from simulation.rules.seats import seat_angle
 from simulation.rules.variants import RuleSet
 
@@ -48,8 +49,6 @@ class BoardFigures:
 
     @classmethod
     def from_params(cls, params: PhysicsParams = DEFAULT_PARAMS) -> BoardFigures:
-        from simulation.physics.geometry import peg_positions
-
         r = params.disc_radius
         half = 0.5 * params.line_width
         reach = r + half

@@ -296,6 +296,8 @@ def _batch(run: AutoPlay, stage: Stage, matches: Sequence[Match]) -> Batch | Non
                 "players": playing.seat_players(a, b),
                 "rounds": category.rounds_per_game,
                 "discs_per_player": category.discs_per_player,
+                "scoring": category.scoring_system,
+                "target": category.target_points,
                 "rules": "nca",
                 "games": [
                     {

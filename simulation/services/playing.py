@@ -41,7 +41,7 @@ def derive_seed(*parts: object) -> int:
 def warm_up() -> None:
     """Load (or compile) the physics in this process, e.g. when a worker process starts, so the
     first real game does not pay for it."""
-    from simulation.game import play_game
+    from simulation.game import play_game  # on first use: it loads the compiled physics
 
     play_game(["competitive", "competitive"], seed=1, rounds=1, discs_per_player=1)
 
@@ -68,7 +68,7 @@ def first_seat(first_side: str, doubles: bool) -> int:
 
 
 def _play(spec: Mapping[str, Any], playoff: bool, opener: int, seed: int) -> dict[str, Any]:
-    from simulation.game import play_game
+    from simulation.game import play_game  # on first use: it loads the compiled physics
 
     return play_game(
         list(spec["players"]),
@@ -78,6 +78,8 @@ def _play(spec: Mapping[str, Any], playoff: bool, opener: int, seed: int) -> dic
         playoff=playoff,
         discs_per_player=spec["discs_per_player"],
         first_seat=opener,
+        scoring=spec.get("scoring", "nca"),
+        target=spec.get("target"),
     )
 
 
@@ -85,7 +87,8 @@ def play_match_job(job: Mapping[str, Any]) -> dict[str, Any]:
     """Play a match's remaining games in order until it is decided.
 
     ``job``: ``{"match_id", "best_of", "wins": [a, b], "players": [...per seat...], "rounds",
-    "discs_per_player", "rules", "games": [{"game_id", "first_side", "playoff", "seed"}]}``.
+    "discs_per_player", "rules", "scoring", "target", "games": [{"game_id", "first_side",
+    "playoff", "seed"}]}``.
     A best-of-N match stops once a side has won a majority (WCC: best two out of three); the
     games it did not need are not played. Returns ``{"match_id", "games": [{"game_id", "seed",
     "rounds", "summary", "raw_size", "record"}]}``: per game the rounds as the scorecard rows
@@ -94,14 +97,14 @@ def play_match_job(job: Mapping[str, Any]) -> dict[str, Any]:
     """
     doubles = len(job["players"]) == 4
     wins = list(job.get("wins", (0, 0)))
-    need = job["best_of"] // 2 + 1
+    need = wins_needed(job["best_of"])
     played = []
     for game in job["games"]:
         if max(wins) >= need:
             break
         record = _play(job, game["playoff"], first_seat(game["first_side"], doubles), game["seed"])
         a, b = record["points"]
-        if a != b:
+        if a != b:  # every system's game ends with its leader as the winner, or level (a draw)
             wins[0 if a > b else 1] += 1
         text, size = encode_record(record)
         played.append(
@@ -176,6 +179,7 @@ def shootout_twenties(players: Sequence[Any], shots_each: int, rng: np.random.Ge
     """The 20s an entry makes in a shoot-out: each of its players shoots ``shots_each`` open 20s
     (WCC: 12 shots, 6 each in doubles) from the south seat with their own execution error,
     through the physics and the rules."""
+    # On first use: these load the compiled physics.
     from simulation.api import simulate_shot
     from simulation.players.candidates import OPEN_20_SPEED
     from simulation.players.noise import execute

@@ -84,6 +84,7 @@ def create_preview(
 
 
 def _names(players: Sequence[Any]) -> str:
+    # On first use: the players package loads the compiled physics.
     from simulation.players.profiles import get_profile
 
     return " / ".join(get_profile(p).name for p in players)
@@ -111,6 +112,8 @@ def start(preview_id: int) -> PreviewJob | None:
                 "players": playing.seat_players(preview.players["a"], preview.players["b"]),
                 "rounds": category.rounds_per_game,
                 "discs_per_player": category.discs_per_player,
+                "scoring": category.scoring_system,
+                "target": category.target_points,
                 "playoff": match.games.filter(is_playoff=True).exists(),
                 "rules": "nca",
             }

@@ -50,6 +50,15 @@ def test_a_withdrawn_entry_is_not_checked_in_on_either_path(world, page, client_
     assert both.status_code == 400 and "has withdrawn" in both.json()["checked_in"][0]
     world.b.refresh_from_db()
     assert not world.b.withdrawn
+    # A new entry is entered and checked in by the same services: refused as a whole.
+    dee = PlayerFactory(tournament=world.tournament)
+    new = client_for("olga").post(
+        "/api/entries/",
+        {"category": world.c.category_id, "player": dee.pk, "withdrawn": True, "checked_in": True},
+        format="json",
+    )
+    assert new.status_code == 400 and "has withdrawn" in new.json()["checked_in"][0]
+    assert not Entry.objects.filter(player=dee).exists()
 
 
 def test_the_api_checks_in_and_withdraws_through_the_desk_rules(world, client_for):

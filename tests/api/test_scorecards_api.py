@@ -91,7 +91,7 @@ def test_fill_validate_verify_changes_the_standings(world, client_for):
         ),
         ([{"points": [2, 0], "twenties": [9, 0]}], ["round 1", "9"]),
         ([{"score": [42, 20], "twenties": [0, 1]}], ["round 1", "multiple of 5"]),
-        ([{"points": [2, 0], "twenties": [0, 0]}] * 5, ["at most 4"]),
+        ([{"points": [2, 0], "twenties": [0, 0]}] * 5, ["round 5", "game was over after round 4"]),
     ],
 )
 def test_impossible_rows_are_400_with_the_round_named(world, client_for, rounds, words):

@@ -38,6 +38,24 @@ CHROMIUM_ARGS = [
 SCREENSHOT_DIR = Path(__file__).resolve().parent.parent / "artifacts" / "e2e"
 
 
+E2E_DIR = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Every test of this folder drives chromium: it is marked ``browser`` (``make check`` leaves
+    it out), and each module is a story of its own in one pytest-xdist group, so that under
+    ``--dist loadgroup`` (``make test``) its steps run in order in one worker, even for a story
+    whose module forgot to say so."""
+    for item in items:
+        if E2E_DIR not in Path(item.path).resolve().parents:
+            continue
+        if item.get_closest_marker("browser") is None:
+            item.add_marker(pytest.mark.browser)
+        if item.get_closest_marker("xdist_group") is None:
+            story = Path(item.path).stem.removeprefix("test_")
+            item.add_marker(pytest.mark.xdist_group(f"story-{story}"))
+
+
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[object]:
     """A headless chromium for the module's tests (one browser, a context per person)."""

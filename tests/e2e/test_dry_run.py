@@ -46,7 +46,12 @@ from tests.e2e.browsing import LAPTOP, PHONE, Screenshots, Story, Visitor
 from tests.e2e.conftest import SCREENSHOT_DIR
 from tournaments.models import Entry, Game, Match, Round, Stage, Tournament, TournamentRole
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    # One story, one pytest-xdist worker: its steps run in order (``make test`` uses loadgroup).
+    pytest.mark.xdist_group("story-dry-run"),
+    pytest.mark.django_db(transaction=True),
+]
 
 PASSWORD = "board-and-discs"
 PRESET = PRESETS["wcc-singles"]

@@ -22,7 +22,12 @@ from tests.tournaments.test_stages import field, record
 from tournaments.models import Board, Match, Stage, Tournament, TournamentRole
 from tournaments.services.draws import draw_knockout, draw_stage
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    # One story, one pytest-xdist worker: its steps run in order (``make test`` uses loadgroup).
+    pytest.mark.xdist_group("story-layouts"),
+    pytest.mark.django_db(transaction=True),
+]
 
 PASSWORD = "board-and-discs"
 DEVICES = (PHONE, LAPTOP)

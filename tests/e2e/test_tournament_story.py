@@ -56,7 +56,12 @@ from tests.e2e.browsing import (
 )
 from tournaments.models import Entry, Game, Match, Player, Stage, Tournament, TournamentRole
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    # One story, one pytest-xdist worker: its steps run in order (``make test`` uses loadgroup).
+    pytest.mark.xdist_group("story-tournament"),
+    pytest.mark.django_db(transaction=True),
+]
 
 PASSWORD = "board-and-discs"
 Role = TournamentRole.Role

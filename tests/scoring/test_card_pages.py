@@ -574,3 +574,35 @@ def test_dispute_table_writes_every_score_with_one_dash(client, w):
     assert f"2{DASH}0, 20s 3{DASH}1" in table
     scores = re.findall(r"\d+\s*[-\u2013]\s*\d+", re.sub(r"<[^>]+>", " ", table))
     assert scores and all(DASH in s and "-" not in s for s in scores), scores
+
+
+def test_a_referee_enters_a_tied_playoff_game_round_after_round_on_the_page(client, w):
+    """WCC Scoring: a championship game tied after 4 rounds plays a 5th, and another while the
+    5th is tied: the card page offers the next line and says which round is missing."""
+    w.game.is_playoff = True
+    w.game.save()
+    login(client, w, "ref")
+    tied = [
+        *WIN[:2],
+        {"points": [0, 2], "twenties": [0, 1]},
+        {"points": [0, 2], "twenties": [0, 0]},
+    ]
+    assert client.post(w.url("fill_row"), form_data(w.prefix(), tied, version=0)).status_code == 302
+    body = client.get(w.url("card")).content.decode()
+    assert f'name="{w.prefix()}-r5_points_own"' in body
+    assert f'name="{w.prefix()}-r6_points_own"' not in body
+    assert "Round 5 is needed: the game is tied 4-4" in body
+    level = [*tied, {"points": [1, 1], "twenties": [1, 1]}]
+    saved = client.post(w.url("fill_row"), form_data(w.prefix(), level, version=1))
+    assert saved.status_code == 302
+    body = client.get(w.url("card")).content.decode()
+    assert f'name="{w.prefix()}-r6_points_own"' in body
+    assert "Round 6 is needed: the game is tied 5-5" in body
+    won = [*level, {"points": [2, 0], "twenties": [2, 0]}]
+    assert client.post(w.url("fill_row"), form_data(w.prefix(), won, version=2)).status_code == 302
+    assert len(w.row().rounds) == 6
+    too_many = client.post(
+        w.url("fill_row"), form_data(w.prefix(), [*won, WIN[0]], version=3)
+    ).content.decode()
+    assert "round 7 is one too many" in too_many
+    assert len(w.row().rounds) == 6

@@ -173,16 +173,3 @@ def test_help():
     done = run("standings", "--help")
     assert done.returncode == 0
     assert "FILE.json" in done.stdout and "standard input" in done.stdout
-
-
-def test_engine_and_tool_import_no_django():
-    """The engine is a pure core: importing it and the tool loads no Django module."""
-    code = (
-        "import sys, scoring.engine, scoring.__main__; "
-        "print(any(m == 'django' or m.startswith('django.') for m in sys.modules))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "False"

@@ -288,6 +288,7 @@ def test_round_cards_page_one_is_drawn(client, tmp_path, artifacts_dir):
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_letter_paper_and_board_score_boxes_on_request(client):
     stage = singles_round(4)
     client.force_login(user_with(stage.category.tournament, Role.SCORING_TABLE, "table"))
@@ -584,6 +585,7 @@ def test_players_referees_and_strangers_may_not_print(client, guarded, role, med
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("role", [Role.ORGANIZER, Role.SCORING_TABLE, Role.HEAD_REFEREE])
+@pytest.mark.slow
 def test_organizers_the_scoring_table_and_the_head_referee_may_print(client, guarded, role):
     stage, gets, _ = guarded
     client.force_login(user_with(stage.category.tournament, role, "official"))
@@ -684,6 +686,7 @@ def count_cards(content: bytes) -> int:
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_eager_batch_shows_the_download_link_at_once(client, media, eager_celery):
     """Without REDIS_URL, Celery runs the task in the request: the page shows the link."""
     stage = singles_round(10)
@@ -701,6 +704,7 @@ def test_eager_batch_shows_the_download_link_at_once(client, media, eager_celery
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.slow
 def test_batch_on_a_worker_reports_progress_and_stores_one_card_per_entry(media, monkeypatch):
     monkeypatch.setattr(batch_module, "CHUNK", 4)
     stage = singles_round(12)
@@ -725,6 +729,7 @@ def test_batch_on_a_worker_reports_progress_and_stores_one_card_per_entry(media,
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.slow
 def test_batch_page_polls_progress_then_offers_the_download(client, media):
     stage = singles_round(8)
     client.force_login(user_with(stage.category.tournament, Role.SCORING_TABLE, "table"))

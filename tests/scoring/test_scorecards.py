@@ -17,7 +17,7 @@ from scoring.scorecards.services import (
     verify_card,
     void_card,
 )
-from tests.factories import CategoryFactory, EntryFactory, PlayerFactory, StageFactory
+from tests.factories import CategoryFactory, EntryFactory, StageFactory
 from tournaments.models import Game, Match, TournamentRole
 from tournaments.services.draws import draw_knockout
 
@@ -32,23 +32,10 @@ def mirror(rounds):
 
 
 @pytest.fixture
-def world():
-    stage = StageFactory()
-    t = stage.category.tournament
-    users = {
-        name: User.objects.create_user(name) for name in ("ann", "bob", "ref", "table", "head")
-    }
-    a = EntryFactory(category=stage.category, player=PlayerFactory(tournament=t, user=users["ann"]))
-    b = EntryFactory(category=stage.category, player=PlayerFactory(tournament=t, user=users["bob"]))
-    for name, role in (
-        ("ref", Role.REFEREE),
-        ("table", Role.SCORING_TABLE),
-        ("head", Role.HEAD_REFEREE),
-    ):
-        TournamentRole.objects.create(tournament=t, user=users[name], role=role)
-    match = Match.objects.create(stage=stage, entry_a=a, entry_b=b)
-    game = Game.objects.create(match=match, number=1)
-    return stage, a, b, game, users
+def world(small_event):
+    """The shared small event's game: the player (a) against the opponent (b)."""
+    e = small_event
+    return e.stage, e.player, e.opponent, e.game, e.users
 
 
 def test_full_workflow_counts_only_after_verification(world):
@@ -56,15 +43,17 @@ def test_full_workflow_counts_only_after_verification(world):
     table verifies; standings use verified cards."""
     stage, a, b, game, u = world
     card = card_for(stage, a)
-    row = fill_row(card=card, game=game, rounds=WIN, user=u["ann"])
+    row = fill_row(card=card, game=game, rounds=WIN, user=u["player"])
     assert (
         row.status == CardRow.Status.FILLED and row.total_points == 6 and row.total_twenties == 10
     )
     assert not game.rounds.exists()
-    row = validate_row(row=row, opponent_number=str(b.player.number), initials="bs", user=u["ann"])
+    row = validate_row(
+        row=row, opponent_number=str(b.player.number), initials="bs", user=u["player"]
+    )
     assert row.status == CardRow.Status.VALIDATED and row.validated_initials == "BS"
     assert not game.rounds.exists()
-    verify_card(card=card, user=u["table"])
+    verify_card(card=card, user=u["scoring-table"])
     assert list(game.rounds.values_list("points_a", "points_b")) == [(2, 0)] * 3 + [(0, 2)]
 
 
@@ -73,8 +62,8 @@ def test_event_may_count_validated_cards(world):
     t = stage.category.tournament
     t.count_validated_cards = True
     t.save()
-    row = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["ann"])
-    validate_row(row=row, opponent_number=str(b.player.number), initials="B", user=u["ann"])
+    row = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["player"])
+    validate_row(row=row, opponent_number=str(b.player.number), initials="B", user=u["player"])
     assert game.rounds.count() == 4
 
 
@@ -84,13 +73,13 @@ def test_event_may_count_validated_cards(world):
         ([{"points": [2, 2], "twenties": [0, 0]}], "impossible"),
         ([{"points": [2, 0], "twenties": [9, 0]}], "9"),
         ([{"score": [42, 20], "twenties": [0, 0]}], "multiple of 5"),
-        ([{"points": [2, 0], "twenties": [0, 0]}] * 5, "at most 4"),
+        ([{"points": [2, 0], "twenties": [0, 0]}] * 5, "round 5 is one too many"),
     ],
 )
 def test_impossible_rows_refused_with_the_round_named(world, rounds, message):
     stage, a, _, game, u = world
     with pytest.raises(ScorecardError) as exc:
-        fill_row(card=card_for(stage, a), game=game, rounds=rounds, user=u["ann"])
+        fill_row(card=card_for(stage, a), game=game, rounds=rounds, user=u["player"])
     assert message in str(exc.value) and "game 1" in str(exc.value)
     assert not CardRow.objects.exists()
 
@@ -104,17 +93,19 @@ def test_card_for_an_unscheduled_game_is_refused(world):
         match=Match.objects.create(stage=other_stage, entry_a=c, entry_b=d)
     )
     with pytest.raises(ScorecardError, match="not scheduled"):
-        fill_row(card=card_for(stage, a), game=foreign, rounds=WIN, user=u["ann"])
+        fill_row(card=card_for(stage, a), game=foreign, rounds=WIN, user=u["player"])
 
 
 def test_only_the_opponent_validates(world):
     """WCC: the opponent records their ID number and initials."""
     stage, a, b, game, u = world
-    row = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["ann"])
+    row = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["player"])
     with pytest.raises(ScorecardError, match="only the opponent"):
-        validate_row(row=row, opponent_number=str(a.player.number), initials="AB", user=u["ann"])
+        validate_row(row=row, opponent_number=str(a.player.number), initials="AB", user=u["player"])
     with pytest.raises(PermissionDenied):
-        validate_row(row=row, opponent_number=str(b.player.number), initials="BS", user=u["ref"])
+        validate_row(
+            row=row, opponent_number=str(b.player.number), initials="BS", user=u["referee"]
+        )
     row.refresh_from_db()
     assert row.status == CardRow.Status.FILLED
 
@@ -122,18 +113,20 @@ def test_only_the_opponent_validates(world):
 def test_correction_after_validation_needs_a_referee_and_keeps_history(world):
     """WCC: any corrections made on your score card must be initialled by a referee."""
     stage, a, b, game, u = world
-    row = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["ann"])
-    row = validate_row(row=row, opponent_number=str(b.player.number), initials="BS", user=u["bob"])
+    row = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["player"])
+    row = validate_row(
+        row=row, opponent_number=str(b.player.number), initials="BS", user=u["opponent"]
+    )
     fixed = [*WIN[:3], {"points": [1, 1], "twenties": [1, 1]}]
     with pytest.raises(PermissionDenied):
-        fill_row(card=row.card, game=game, rounds=fixed, user=u["ann"], version=row.version)
+        fill_row(card=row.card, game=game, rounds=fixed, user=u["player"], version=row.version)
     with pytest.raises(ScorecardError, match="initialled"):
-        fill_row(card=row.card, game=game, rounds=fixed, user=u["ref"], version=row.version)
+        fill_row(card=row.card, game=game, rounds=fixed, user=u["referee"], version=row.version)
     row = fill_row(
         card=row.card,
         game=game,
         rounds=fixed,
-        user=u["ref"],
+        user=u["referee"],
         version=row.version,
         referee_initials="jr",
     )
@@ -146,28 +139,28 @@ def test_correction_after_validation_needs_a_referee_and_keeps_history(world):
 
 def test_second_submission_racing_the_first_is_told_to_reload(world):
     stage, a, _, game, u = world
-    row = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["ann"])
+    row = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["player"])
     seen = row.version
-    fill_row(card=row.card, game=game, rounds=mirror(WIN), user=u["ann"], version=seen)
+    fill_row(card=row.card, game=game, rounds=mirror(WIN), user=u["player"], version=seen)
     with pytest.raises(StaleRowError, match="Reload"):
-        fill_row(card=row.card, game=game, rounds=WIN, user=u["ref"], version=seen)
+        fill_row(card=row.card, game=game, rounds=WIN, user=u["referee"], version=seen)
     row.refresh_from_db()
     assert row.rounds[0]["points"] == [0, 2]
 
 
 def test_disagreeing_cards_go_to_the_dispute_queue_and_the_head_referee_rules(world):
     stage, a, b, game, u = world
-    ra = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["ann"])
-    validate_row(row=ra, opponent_number=str(b.player.number), initials="BS", user=u["ann"])
+    ra = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["player"])
+    validate_row(row=ra, opponent_number=str(b.player.number), initials="BS", user=u["player"])
     wrong = mirror([*WIN[:3], {"points": [2, 0], "twenties": [1, 2]}])
-    rb = fill_row(card=card_for(stage, b), game=game, rounds=wrong, user=u["bob"])
-    validate_row(row=rb, opponent_number=str(a.player.number), initials="AB", user=u["bob"])
+    rb = fill_row(card=card_for(stage, b), game=game, rounds=wrong, user=u["opponent"])
+    validate_row(row=rb, opponent_number=str(a.player.number), initials="AB", user=u["opponent"])
     statuses = set(CardRow.objects.filter(game=game).values_list("status", flat=True))
     assert statuses == {CardRow.Status.DISPUTED}
     assert not game.rounds.exists()
     with pytest.raises(PermissionDenied):
-        resolve_dispute(game=game, rounds_a=WIN, user=u["ref"], initials="R")
-    resolve_dispute(game=game, rounds_a=WIN, user=u["head"], initials="HR")
+        resolve_dispute(game=game, rounds_a=WIN, user=u["referee"], initials="R")
+    resolve_dispute(game=game, rounds_a=WIN, user=u["head-referee"], initials="HR")
     assert set(CardRow.objects.filter(game=game).values_list("status", flat=True)) == {
         CardRow.Status.VERIFIED
     }
@@ -178,14 +171,14 @@ def test_void_needs_a_reason_and_withdraws_the_result(world):
     """WCC: cards missing full name, ID or category, or not legible, may be voided."""
     stage, a, b, game, u = world
     card = card_for(stage, a)
-    row = fill_row(card=card, game=game, rounds=WIN, user=u["ann"])
-    validate_row(row=row, opponent_number=str(b.player.number), initials="BS", user=u["bob"])
-    verify_card(card=card, user=u["table"])
+    row = fill_row(card=card, game=game, rounds=WIN, user=u["player"])
+    validate_row(row=row, opponent_number=str(b.player.number), initials="BS", user=u["opponent"])
+    verify_card(card=card, user=u["scoring-table"])
     with pytest.raises(ScorecardError, match="why"):
-        void_card(card=card, reason=" ", user=u["table"])
+        void_card(card=card, reason=" ", user=u["scoring-table"])
     with pytest.raises(PermissionDenied):
-        void_card(card=card, reason="illegible", user=u["ann"])
-    void_card(card=card, reason="illegible", user=u["table"])
+        void_card(card=card, reason="illegible", user=u["player"])
+    void_card(card=card, reason="illegible", user=u["scoring-table"])
     row.refresh_from_db()
     assert row.status == CardRow.Status.VOIDED and row.void_reason == "illegible"
     assert not game.rounds.exists()
@@ -194,16 +187,16 @@ def test_void_needs_a_reason_and_withdraws_the_result(world):
 def test_players_cannot_fill_someone_elses_card(world):
     stage, a, _, game, u = world
     with pytest.raises(PermissionDenied):
-        fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["bob"])
+        fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["opponent"])
 
 
 def test_referee_filling_before_validation_still_needs_the_opponent(world):
     stage, a, _, game, u = world
     row = fill_row(
-        card=card_for(stage, a), game=game, rounds=WIN, user=u["ref"], referee_initials="JR"
+        card=card_for(stage, a), game=game, rounds=WIN, user=u["referee"], referee_initials="JR"
     )
     row = fill_row(
-        card=row.card, game=game, rounds=mirror(WIN), user=u["ref"], referee_initials="JR"
+        card=row.card, game=game, rounds=mirror(WIN), user=u["referee"], referee_initials="JR"
     )
     assert row.status == CardRow.Status.FILLED
     assert not game.rounds.exists()
@@ -212,7 +205,7 @@ def test_referee_filling_before_validation_still_needs_the_opponent(world):
 def test_a_ruling_needs_the_head_referees_initials(world):
     _, _, _, game, u = world
     with pytest.raises(ScorecardError, match="initials"):
-        resolve_dispute(game=game, rounds_a=WIN, user=u["head"], initials=" ")
+        resolve_dispute(game=game, rounds_a=WIN, user=u["head-referee"], initials=" ")
 
 
 def test_verified_knockout_results_open_the_next_match():

@@ -30,6 +30,7 @@ def small_stage(players: int):
     return stage, entries
 
 
+@pytest.mark.slow
 def test_home_page_shows_the_demo_standings(client):
     load_demo()
     response = client.get("/")

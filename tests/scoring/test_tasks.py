@@ -11,6 +11,7 @@ from tournaments.models import Game, Match
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.slow
 def test_standings_snapshot_through_a_worker():
     stage = StageFactory()
     a, b = (EntryFactory(category=stage.category) for _ in range(2))

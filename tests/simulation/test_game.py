@@ -106,7 +106,8 @@ def test_fewer_discs_for_cue_categories():
     assert game["discs_per_player"] == 5
 
 
-def test_playoff_adds_a_fifth_round_only_when_tied():
+def test_playoff_adds_deciding_rounds_only_when_tied():
+    """WCC: a tied championship game plays another round, and another while that is tied."""
     tied = played = 0
     for seed in range(40):
         game = play_game(
@@ -115,8 +116,9 @@ def test_playoff_adds_a_fifth_round_only_when_tied():
         first_two = [sum(r["points"][side] for r in game["rounds"][:2]) for side in (0, 1)]
         if first_two[0] == first_two[1]:
             tied += 1
-            assert len(game["rounds"]) == 3
+            assert len(game["rounds"]) >= 3
             assert game["rounds"][2]["first"] == 0
+            assert game["points"][0] != game["points"][1]
         else:
             played += 1
             assert len(game["rounds"]) == 2
@@ -131,6 +133,7 @@ def test_no_playoff_round_without_playoff():
         assert len(game["rounds"]) == 2
 
 
+@pytest.mark.slow
 def test_best_beats_novice_in_more_than_95_percent_of_games():
     wins = 0
     games = 100
@@ -199,6 +202,7 @@ def test_cli_game_bad_input(text, message):
     assert message in err and err.startswith("python -m simulation game: error:")
 
 
+@pytest.mark.slow
 def test_cli_game_subprocess_and_lazy_package():
     data = json.dumps({"players": ["best", "novice"], "seed": 2, "rounds": 1})
     done = subprocess.run(
@@ -221,3 +225,35 @@ def test_cli_game_subprocess_and_lazy_package():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "play_game"
+
+
+@pytest.mark.parametrize(
+    ("scoring", "target"), [("difference-to-100", 100), ("match-play-to-8", 8), ("first-to-N", 6)]
+)
+def test_a_game_is_played_until_its_scoring_system_ends_it(scoring, target):
+    """Family rulebook Scoring 5-6 and the Match-Play Rule: play to the target, the winner alone
+    at or past it; under difference-to-100 each round adds the difference of the board scores."""
+    record = play_game(
+        ["competitive", "competitive"],
+        seed=5,
+        scoring=scoring,
+        target=target if scoring == "first-to-N" else None,
+    )
+    points = record["points"]
+    assert max(points) >= target and points[0] != points[1]
+    for number, round_ in enumerate(record["rounds"], 1):
+        a, b = round_["score"]
+        if scoring == "difference-to-100":
+            assert round_["points"] == ([a - b, 0] if a >= b else [0, b - a])
+        else:
+            assert round_["points"] == ([2, 0] if a > b else [0, 2] if a < b else [1, 1])
+        if number < len(record["rounds"]):
+            totals = [sum(r["points"][side] for r in record["rounds"][:number]) for side in (0, 1)]
+            assert max(totals) < target or totals[0] == totals[1]  # not over before the end
+
+
+def test_a_game_of_an_unknown_or_three_sided_system_is_refused():
+    with pytest.raises(ValueError, match="unknown scoring system"):
+        play_game(["novice", "novice"], seed=1, scoring="to-the-moon")
+    with pytest.raises(ValueError, match="three-player is played by 3 sides"):
+        play_game(["novice", "novice"], seed=1, scoring="three-player")

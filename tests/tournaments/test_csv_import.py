@@ -1,9 +1,5 @@
 """Reading registration files: every row checked, every file problem named (no database)."""
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from tournaments.csv_import import (
@@ -157,13 +153,3 @@ def test_example_file_names_the_tournaments_categories_and_reads_back():
     text = example_csv(["Cue Singles", "Competitive Singles"])
     assert "Cue Singles|Competitive Singles" in text
     assert all(r.valid for r in check(text).rows)
-
-
-def test_reader_stays_free_of_django():
-    """The reader is pure: a command-line tool or a worker can use it without Django."""
-    code = "import sys, tournaments.csv_import; print('django' in sys.modules)"
-    root = Path(__file__).resolve().parents[2]
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
-    )
-    assert out.stdout.strip() == "False"

@@ -1,7 +1,6 @@
 """The data model refuses impossible results in the database itself, not only in forms."""
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from tests.factories import CategoryFactory, EntryFactory, GameFactory, PlayerFactory
@@ -71,14 +70,17 @@ def test_db_refuses_points_that_contradict_board_scores():
     assert_db_refuses(make_round(game, points_a=2, points_b=0, score_a=40, score_b=40))
 
 
-def test_clean_names_the_round_and_the_fault():
+def test_db_refuses_a_difference_round_whose_points_are_not_the_difference():
+    """Family rulebook Scoring 5: the winner of the round adds the difference, the other 0."""
     game = GameFactory()
-    with pytest.raises(ValidationError) as exc:
-        make_round(game, number=3, points_a=2, points_b=2).full_clean()
-    assert "round 3" in str(exc.value) and "2-2" in str(exc.value)
-    with pytest.raises(ValidationError) as exc:
-        make_round(game, number=2, twenties_b=7, discs_per_side=6).full_clean()
-    assert "7 20s" in str(exc.value) and "6 discs" in str(exc.value)
+    difference = dict(scoring="difference", score_a=65, score_b=40)
+    make_round(game, points_a=25, points_b=0, **difference).save()
+    for pa, pb in ((2, 0), (25, 25), (0, 25), (30, 0)):
+        assert_db_refuses(make_round(game, number=2, points_a=pa, points_b=pb, **difference))
+    assert_db_refuses(make_round(game, number=2, scoring="difference", points_a=5, points_b=0))
+    make_round(
+        game, number=2, scoring="difference", points_a=0, points_b=0, time_expired=True
+    ).save()
 
 
 def test_entry_is_a_player_or_a_team_never_both():

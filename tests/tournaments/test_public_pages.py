@@ -158,6 +158,7 @@ def test_shootout_stage_page_lists_the_tied_entries(client):
     assert all(e.name in body for e in entries) and "Still tied" in body
 
 
+@pytest.mark.slow
 def test_query_counts_do_not_grow_with_the_field(client):
     """Every public page costs the same number of queries for 9 entries as for 21."""
     counts: dict[str, list[int]] = {}

@@ -173,6 +173,7 @@ def test_sixteen_players_preliminary_then_best_of_three_knockout_with_third_plac
         advance(playoff)
 
 
+@pytest.mark.slow
 def test_wcc_sixteen_into_two_pools_of_eight_then_crossover_semifinals():
     """WCC: the top 16 play two round-robin pools of 8 (snake seeding, club mates apart), then
     the semifinals cross over: 1A v 2B and 1B v 2A."""

@@ -2,6 +2,7 @@
 
 from itertools import pairwise
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -57,6 +58,7 @@ def summary(standings, rename=lambda name: name):
 
 @settings(max_examples=300, deadline=None)
 @given(stages(), st.data())
+@pytest.mark.slow
 def test_ranking_does_not_depend_on_the_order_or_side_of_games(stage, data):
     names, games, chain = stage
     reordered = data.draw(st.permutations(games))
@@ -69,6 +71,7 @@ def test_ranking_does_not_depend_on_the_order_or_side_of_games(stage, data):
 
 @settings(max_examples=300, deadline=None)
 @given(stages(), st.permutations(OTHER_NAMES))
+@pytest.mark.slow
 def test_renaming_entries_renames_the_result(stage, new_names):
     names, games, chain = stage
     rename = dict(zip(NAMES, new_names, strict=True)).__getitem__
@@ -80,6 +83,7 @@ def test_renaming_entries_renames_the_result(stage, new_names):
 
 @settings(max_examples=300, deadline=None)
 @given(stages())
+@pytest.mark.slow
 def test_ranks_are_consistent(stage):
     names, games, chain = stage
     result = compute_standings(games, entries=names, **chain)
@@ -107,6 +111,7 @@ def test_ranks_are_consistent(stage):
 
 @settings(max_examples=200, deadline=None)
 @given(stages())
+@pytest.mark.slow
 def test_same_input_same_output_also_through_json(stage):
     names, games, chain = stage
     first = compute_standings(games, entries=names, **chain)
@@ -133,6 +138,7 @@ def test_same_input_same_output_also_through_json(stage):
 
 @settings(max_examples=200, deadline=None)
 @given(stages(), st.randoms(use_true_random=False))
+@pytest.mark.slow
 def test_shootouts_with_distinct_scores_settle_every_tie(stage, rng):
     """WCC Shoot-Out Procedure: top scorers advance; with no equal scores nobody stays tied."""
     names, games, chain = stage

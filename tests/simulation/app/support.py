@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 
-from tournaments.models import Board, Category, Entry, Player, Stage, Tournament, TournamentRole
+from tests.factories import (
+    BoardFactory,
+    CategoryFactory,
+    EntryFactory,
+    TournamentFactory,
+    TournamentRoleFactory,
+)
+from tournaments.models import Category, Stage, Tournament, TournamentRole
 
 
 def make_tournament(
@@ -16,9 +23,10 @@ def make_tournament(
     rounds: int = 1,
     boards: int = 2,
 ) -> tuple[Tournament, Category]:
-    tournament = Tournament.objects.create(name=f"Sim Open {slug}", slug=slug, game_minutes=20)
-    Board.objects.bulk_create(Board(tournament=tournament, number=n) for n in range(1, boards + 1))
-    category = Category.objects.create(
+    tournament = TournamentFactory(name=f"Sim Open {slug}", slug=slug, game_minutes=20)
+    for number in range(1, boards + 1):
+        BoardFactory(tournament=tournament, number=number)
+    category = CategoryFactory(
         tournament=tournament,
         name="Competitive Singles",
         preset="competitive-singles",
@@ -26,14 +34,14 @@ def make_tournament(
         rounds_per_game=rounds,
     )
     for n in range(players):
-        player = Player.objects.create(
-            tournament=tournament,
-            first_name=f"P{n + 1}",
-            last_name="Sim",
-            number=201 + n,
-            club=f"Club {n % 3}",
+        EntryFactory(
+            category=category,
+            checked_in=True,
+            player__first_name=f"P{n + 1}",
+            player__last_name="Sim",
+            player__number=201 + n,
+            player__club=f"Club {n % 3}",
         )
-        Entry.objects.create(category=category, player=player, checked_in=True)
     return tournament, category
 
 
@@ -44,8 +52,6 @@ def add_stage(category: Category, order: int, kind: str, **fields) -> Stage:
 
 
 def organizer_of(tournament: Tournament, username: str = "org") -> User:
-    user = User.objects.create_user(username, password="pw")
-    TournamentRole.objects.create(
-        tournament=tournament, user=user, role=TournamentRole.Role.ORGANIZER
-    )
-    return user
+    return TournamentRoleFactory(
+        tournament=tournament, role=TournamentRole.Role.ORGANIZER, user__username=username
+    ).user

@@ -26,6 +26,7 @@ def _run(tournament, **kwargs) -> AutoPlay:
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_autoplay_of_a_stage_fills_and_verifies_the_cards(eager):
     tournament, category = make_tournament(players=4)
     stage = add_stage(category, 1, Stage.Kind.ROUND_ROBIN, advance_count=2)
@@ -173,6 +174,7 @@ def test_replay_of_a_game_people_played_is_not_found(client):
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.slow
 def test_a_game_that_fails_at_a_worker_stops_the_run_with_the_reason(monkeypatch):
     from simulation import tasks
     from simulation.services import playing

@@ -27,6 +27,7 @@ def _club(slug: str = "club-night"):
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.slow
 def test_dry_run_through_a_worker_and_its_result_page(client):
     tournament, category = _club()
     client.force_login(organizer_of(tournament))
@@ -69,6 +70,7 @@ def test_dry_run_through_a_worker_and_its_result_page(client):
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_dryrun_command_plays_a_small_field(eager):
     out = io.StringIO()
 

@@ -143,6 +143,7 @@ def sorted_kinds(res, expect: set[str]) -> list[str]:
     return seen
 
 
+@pytest.mark.slow
 def test_oblique_hit_with_spin_matches_fine_steps() -> None:
     _compare([[-0.2, -0.2], [0.0, -0.2 + R]], [[1.0, 0.0], [0.0, 0.0]], [60.0, 0.0], {"disc-disc"})
 

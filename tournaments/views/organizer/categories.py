@@ -1,0 +1,136 @@
+"""A category's page: its entries (withdraw, reinstate, enter more) and its stages with the
+draw and advance buttons; creating categories from the WCC presets or by hand."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Exists, OuterRef
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from tournaments.forms import CategoryForm, EnterPlayerForm, PresetCategoriesForm, StageForm
+from tournaments.models import Category, Pool, Stage, Tournament
+from tournaments.services import registration
+from tournaments.views.organizer.common import (
+    TEMPLATES,
+    form_errors_from,
+    organizer_page,
+    tournament_entries,
+)
+
+
+@organizer_page
+def category_create(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Categories from the WCC presets (several at once) or one set up by hand."""
+    which = request.POST.get("form")
+    preset_form = PresetCategoriesForm(request.POST if which == "presets" else None)
+    manual_form = CategoryForm(request.POST if which == "manual" else None)
+    if request.method == "POST":
+        try:
+            if which == "presets" and preset_form.is_valid():
+                created = registration.create_categories_from_presets(
+                    tournament=tournament, keys=preset_form.cleaned_data["presets"]
+                )
+                names = ", ".join(c.name for c in created)
+                messages.success(request, f"Added {names}.")
+                return redirect("tournaments:manage", tournament.slug)
+            if which == "manual" and manual_form.is_valid():
+                category = registration.create_category(
+                    tournament=tournament, **manual_form.cleaned_data
+                )
+                messages.success(request, f"Added {category.name}.")
+                return redirect("tournaments:manage-category", tournament.slug, category.pk)
+        except ValidationError as exc:
+            form_errors_from(preset_form if which == "presets" else manual_form, exc)
+    return render(
+        request,
+        f"{TEMPLATES}/category_create.html",
+        {"tournament": tournament, "preset_form": preset_form, "manual_form": manual_form},
+    )
+
+
+def category_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    category: Category,
+    *,
+    stage_form: StageForm | None = None,
+    enter_form: EnterPlayerForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    stages = _stages_with_state(category)
+    played = [s for s in stages if s.kind != Stage.Kind.SHOOTOUT]
+    for stage in stages:
+        # Shoot-outs settle ties; the entries go from one played stage to the next.
+        earlier = [s for s in played if s.order < stage.order]
+        following = next((s for s in played if s.order > stage.order), None)
+        stage.filled_by = earlier[-1] if earlier else None
+        # A shoot-out stage is not drawn: it is created when a tie sits on the cut line. A
+        # stage after another is filled by that stage's Advance (its top entries, seeded): a
+        # draw of its own would take every entry of the category.
+        stage.can_draw = stage.kind != Stage.Kind.SHOOTOUT and stage.filled_by is None
+        # A knockout's winners go on inside its bracket; the last stage has nowhere to go; a
+        # stage whose next one already has its entries has advanced.
+        stage.can_advance = (
+            following is not None
+            and stage.kind != Stage.Kind.KNOCKOUT
+            and not (following.match_count or following.has_entries)
+        )
+        stage.next_kind = following.kind if following is not None else ""
+    return render(
+        request,
+        f"{TEMPLATES}/category.html",
+        {
+            "tournament": tournament,
+            "category": category,
+            "entries": tournament_entries(tournament).filter(category=category),
+            "stages": stages,
+            "stage_form": stage_form
+            or StageForm(next_order=registration.next_stage_order(category)),
+            "enter_form": enter_form
+            or (
+                EnterPlayerForm(category=category)
+                if category.kind == Category.Kind.SINGLES
+                else None
+            ),
+        },
+        status=status,
+    )
+
+
+def _stages_with_state(category: Category) -> list[Stage]:
+    """The category's stages in play order, with their match count and whether entries were
+    seeded into their pools (by an advance or a draw), in one query."""
+    seeded = Pool.entries.through.objects.filter(pool__stage=OuterRef("pk"))
+    return list(
+        category.stages.annotate(match_count=Count("matches"), has_entries=Exists(seeded)).order_by(
+            "order"
+        )
+    )
+
+
+@organizer_page
+def category_detail(request: HttpRequest, tournament: Tournament, category_id: int) -> HttpResponse:
+    """A category's entries (withdraw, reinstate, enter more) and its stages (add, draw)."""
+    category = get_object_or_404(Category, pk=category_id, tournament=tournament)
+    return category_page(request, tournament, category)
+
+
+@require_POST
+@organizer_page
+def category_enter_player(
+    request: HttpRequest, tournament: Tournament, category_id: int
+) -> HttpResponse:
+    category = get_object_or_404(Category, pk=category_id, tournament=tournament)
+    form = EnterPlayerForm(request.POST, category=category)
+    if form.is_valid():
+        try:
+            entry = registration.enter_player(player=form.cleaned_data["player"], category=category)
+        except ValidationError as exc:
+            form_errors_from(form, exc)
+        else:
+            messages.success(request, f"{entry.name} entered in {category.name}.")
+            return redirect("tournaments:manage-category", tournament.slug, category.pk)
+    return category_page(request, tournament, category, enter_form=form, status=400)

@@ -1,0 +1,129 @@
+"""Check-in and withdrawals: every entry with a toggle, narrowed as one types."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from tournaments.models import Entry, Tournament
+from tournaments.services import registration
+from tournaments.views.access import safe_next
+from tournaments.views.organizer.common import (
+    TEMPLATES,
+    checkin_summary,
+    error_text,
+    organizer_page,
+    tournament_entries,
+)
+
+
+@organizer_page
+def checkin(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Every entry with a check-in toggle; the search box narrows the list as one types."""
+    q = request.GET.get("q", "").strip()
+    category_id = request.GET.get("category", "")
+    entries = _search(tournament_entries(tournament), q)
+    if category_id.isdigit():
+        entries = entries.filter(category_id=int(category_id))
+    context = {
+        "tournament": tournament,
+        "entries": entries,
+        "q": q,
+        "category_id": category_id,
+        "categories": tournament.categories.order_by("name"),
+        "checkin": checkin_summary(tournament),
+        "back": request.get_full_path(),
+        "with_summary": True,
+    }
+    if request.htmx and request.htmx.target == "checkin-rows":
+        return render(request, f"{TEMPLATES}/_checkin_rows.html", context)
+    return render(request, f"{TEMPLATES}/checkin.html", context)
+
+
+def _search(entries: QuerySet[Entry], q: str) -> QuerySet[Entry]:
+    """Every word of ``q`` must match a name, an ID number, a club or the team name."""
+    for word in q.split():
+        match = (
+            Q(player__first_name__icontains=word)
+            | Q(player__last_name__icontains=word)
+            | Q(player__club__icontains=word)
+            | Q(team__name__icontains=word)
+            | Q(team__player_one__first_name__icontains=word)
+            | Q(team__player_one__last_name__icontains=word)
+            | Q(team__player_two__first_name__icontains=word)
+            | Q(team__player_two__last_name__icontains=word)
+        )
+        if word.isdigit():
+            number = int(word)
+            match |= (
+                Q(player__number=number)
+                | Q(team__player_one__number=number)
+                | Q(team__player_two__number=number)
+            )
+        entries = entries.filter(match)
+    return entries
+
+
+def _entry_of(tournament: Tournament, entry_id: int) -> Entry:
+    return get_object_or_404(tournament_entries(tournament), pk=entry_id)
+
+
+def _entry_row(
+    request: HttpRequest, tournament: Tournament, entry: Entry, error: str = ""
+) -> HttpResponse:
+    """The entry's table row for htmx; from the check-in page (``summary=1``), with the fresh
+    count for the top of the page as an out-of-band swap.
+
+    The count comes in the same response as the row, counted after this toggle was saved:
+    a second request to refresh it could be answered before a later click's toggle, or
+    after it, and leave the count behind.
+    """
+    with_summary = request.POST.get("summary") == "1"
+    context = {
+        "tournament": tournament,
+        "entry": entry,
+        "row_error": error,
+        "back": safe_next(request, ""),
+        "with_summary": with_summary,
+    }
+    if with_summary:
+        context["checkin"] = checkin_summary(tournament)
+    return render(request, f"{TEMPLATES}/_checkin_row_response.html", context)
+
+
+@require_POST
+@organizer_page
+def entry_checkin(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
+    """Toggle an entry's check-in; an htmx request gets its table row back."""
+    entry = _entry_of(tournament, entry_id)
+    error = ""
+    try:
+        registration.set_checked_in(entry=entry, checked_in=request.POST.get("checked_in") == "1")
+    except ValidationError as exc:
+        error = error_text(exc)
+    if request.htmx:
+        return _entry_row(request, tournament, entry, error)
+    if error:
+        messages.error(request, error)
+    return redirect(
+        safe_next(request, reverse("tournaments:manage-checkin", args=[tournament.slug]))
+    )
+
+
+@require_POST
+@organizer_page
+def entry_withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
+    """Withdraw an entry (``withdrawn=1``) or reinstate it (``withdrawn=0``)."""
+    entry = _entry_of(tournament, entry_id)
+    withdrawn = request.POST.get("withdrawn", "1") == "1"
+    registration.set_withdrawn(entry=entry, withdrawn=withdrawn)
+    if request.htmx:
+        return _entry_row(request, tournament, entry)
+    messages.success(request, f"{entry.name} {'withdrawn' if withdrawn else 'reinstated'}.")
+    default = reverse("tournaments:manage-category", args=[tournament.slug, entry.category_id])
+    return redirect(safe_next(request, default))

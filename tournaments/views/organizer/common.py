@@ -1,0 +1,56 @@
+"""What every organizer page shares: the permission check, a service's errors on a form, and
+the reads several pages show (the entries list, the check-in counts)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Q, QuerySet
+from django.db.models.functions import Coalesce
+from django.forms import Form
+
+from tournaments.models import Entry, Tournament
+from tournaments.views.access import MANAGE, tournament_page
+
+TEMPLATES = "tournaments/organizer"
+
+#: Every organizer page needs ``tournaments.manage_tournament`` on its tournament.
+organizer_page = tournament_page(
+    MANAGE,
+    "Organizers only: these pages set up and run the tournament, and only its organizers "
+    "open them.",
+)
+
+
+def form_errors_from(form: Form, exc: ValidationError) -> None:
+    """Put a service's error next to the field it names, or above the form."""
+    if hasattr(exc, "error_dict"):
+        for name, errors in exc.message_dict.items():
+            form.add_error(name if name in form.fields else None, errors)
+    else:
+        form.add_error(None, exc.messages)
+
+
+def error_text(exc: ValidationError) -> str:
+    return " ".join(exc.messages)
+
+
+def tournament_entries(tournament: Tournament) -> QuerySet[Entry]:
+    """Entries with everything their names need, ordered by last name (one query)."""
+    return (
+        Entry.objects.filter(category__tournament=tournament)
+        .select_related("category", "player", "team__player_one", "team__player_two")
+        .order_by(
+            Coalesce("player__last_name", "team__player_one__last_name"),
+            Coalesce("player__first_name", "team__player_one__first_name"),
+            "category__name",
+            "id",
+        )
+    )
+
+
+def checkin_summary(tournament: Tournament) -> dict[str, int]:
+    return Entry.objects.filter(category__tournament=tournament).aggregate(
+        total=Count("id", filter=Q(withdrawn=False)),
+        checked_in=Count("id", filter=Q(withdrawn=False, checked_in=True)),
+        withdrawn=Count("id", filter=Q(withdrawn=True)),
+    )

@@ -1,0 +1,119 @@
+"""The registration list and doubles teams."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.db.models import Prefetch, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from tournaments.forms import PlayerForm, TeamForm
+from tournaments.models import Category, Entry, Player, Tournament
+from tournaments.services import registration
+from tournaments.views.organizer.common import (
+    TEMPLATES,
+    form_errors_from,
+    organizer_page,
+    tournament_entries,
+)
+
+
+@organizer_page
+def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The registration list and the form to register one more player."""
+    if request.method == "POST":
+        form = PlayerForm(request.POST, tournament=tournament)
+        if form.is_valid():
+            try:
+                player = registration.register_player(tournament=tournament, **form.cleaned_data)
+            except ValidationError as exc:
+                form_errors_from(form, exc)
+            else:
+                messages.success(request, f"Registered {player.full_name} with ID {player.number}.")
+                return redirect("tournaments:manage-players", tournament.slug)
+    else:
+        form = PlayerForm(
+            tournament=tournament, initial={"number": registration.next_free_number(tournament)}
+        )
+    q = request.GET.get("q", "").strip()
+    return render(
+        request,
+        f"{TEMPLATES}/players.html",
+        {"tournament": tournament, "form": form, "lines": _player_lines(tournament, q), "q": q},
+        status=400 if form.errors else 200,
+    )
+
+
+@dataclass
+class PlayerLine:
+    """A registered player with the categories they play, alone or with a partner."""
+
+    player: Player
+    singles: list[Entry] = field(default_factory=list)
+    doubles: list[tuple[Entry, Player]] = field(default_factory=list)
+
+
+def _player_lines(tournament: Tournament, q: str = "") -> list[PlayerLine]:
+    """The registration list (three queries whatever its length)."""
+    players = tournament.players.order_by("number")
+    for word in q.split():
+        match = (
+            Q(first_name__icontains=word)
+            | Q(last_name__icontains=word)
+            | Q(club__icontains=word)
+            | Q(country__icontains=word)
+        )
+        if word.isdigit():
+            match |= Q(number=int(word))
+        players = players.filter(match)
+    lines = {
+        p.pk: PlayerLine(player=p)
+        for p in players.prefetch_related(
+            Prefetch(
+                "entries",
+                queryset=Entry.objects.select_related("category").order_by("category__name"),
+            )
+        )
+    }
+    for line in lines.values():
+        line.singles = list(line.player.entries.all())
+    team_entries = (
+        Entry.objects.filter(category__tournament=tournament, team__isnull=False)
+        .select_related("category", "team__player_one", "team__player_two")
+        .order_by("category__name")
+    )
+    for entry in team_entries:
+        one, two = entry.team.player_one, entry.team.player_two
+        if one.pk in lines:
+            lines[one.pk].doubles.append((entry, two))
+        if two.pk in lines:
+            lines[two.pk].doubles.append((entry, one))
+    return list(lines.values())
+
+
+@organizer_page
+def teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Doubles teams by category, and the form to pair two registered players."""
+    form = TeamForm(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = registration.pair_team(**form.cleaned_data)
+        except ValidationError as exc:
+            form_errors_from(form, exc)
+        else:
+            messages.success(request, f"{entry.name} entered in {entry.category.name}.")
+            return redirect("tournaments:manage-teams", tournament.slug)
+    return render(
+        request,
+        f"{TEMPLATES}/teams.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "entries": tournament_entries(tournament).filter(team__isnull=False),
+            "has_doubles": tournament.categories.filter(kind=Category.Kind.DOUBLES).exists(),
+        },
+        status=400 if form.errors else 200,
+    )
