@@ -20,12 +20,12 @@ def is_card_owner(user, row) -> bool:
 
 @rules.predicate
 def is_opponent(user, row) -> bool:
-    """The player (or either partner) on the other side of the row's game."""
+    """The player (or either partner) on the other side of the row's game (either of the two
+    others in a three-player game)."""
     if not user.is_authenticated or row is None:
         return False
-    match = row.game.match
-    other = match.entry_b if row.card.entry_id == match.entry_a_id else match.entry_a
-    return other is not None and user.pk in _entry_user_ids(other)
+    others = [e for e in row.game.match.entries if e.id != row.card.entry_id]
+    return any(user.pk in _entry_user_ids(other) for other in others)
 
 
 def _entry_user_ids(entry) -> set[int]:

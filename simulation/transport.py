@@ -28,14 +28,14 @@ from config.celery import app
 _local = threading.local()
 
 
-def eager() -> bool:
+def _eager() -> bool:
     return bool(app.conf.task_always_eager)
 
 
 def send_chord(header: Sequence[Signature], body: Signature, errback: Signature) -> None:
     """Play ``header`` in parallel, then call ``body`` with the list of their results; if a
     header task fails, call ``errback(request, exc, traceback)`` instead."""
-    if not eager():
+    if not _eager():
         chord(group(header), body.on_error(errback)).apply_async()
         return
     pending: deque[tuple[Sequence[Signature], Signature, Signature]] | None = getattr(

@@ -22,16 +22,19 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from simulation import selectors, tasks
-from simulation.models import AutoPlay, Status
+from simulation.models import AutoPlay, DryRun, MatchPreview, Status
 from simulation.players.profiles import LEVELS
 from simulation.presets import PRESETS
 from simulation.services import autoplay, dryrun, previews
 from tournaments.models import Category, Match, Stage, Tournament
 from tournaments.views.access import MANAGE, safe_next, tournament_page
+from tournaments.views.progress import Progress, progress_partial
 
 TEMPLATES = "simulation"
 #: How often a progress bar asks for news, in seconds.
 POLL_S = 2
+#: A job in these states is still under way: its progress partial keeps polling.
+_RUNNING = (Status.QUEUED, Status.RUNNING)
 
 PROFILE_CHOICES = [("", "automatic")] + [(level, level) for level in LEVELS]
 
@@ -174,7 +177,7 @@ def dry_run_detail(request: HttpRequest, slug: str, dry_run_id: int) -> HttpResp
     if dry is None:
         return _missing(request, None, f"There is no dry run {dry_run_id} here.")
     tournament = dry.source or dry.copy
-    context = {"tournament": tournament, "dry": dry, "poll_s": POLL_S}
+    context = {"tournament": tournament, "dry": dry, "progress": _dry_run_progress(slug, dry)}
     if dry.status == Status.DONE:
         context["result"] = selectors.dry_run_result(dry)
     return render(request, f"{TEMPLATES}/dry_run.html", context)
@@ -186,12 +189,28 @@ def dry_run_status(request: HttpRequest, slug: str, dry_run_id: int) -> HttpResp
     dry = selectors.dry_run_for(slug, dry_run_id)
     if dry is None:
         return _missing(request, None, f"There is no dry run {dry_run_id} here.")
-    response = render(
-        request, f"{TEMPLATES}/_dry_run_progress.html", {"dry": dry, "poll_s": POLL_S}
+    return progress_partial(request, _dry_run_progress(slug, dry))
+
+
+def _games_done(run: AutoPlay, phase: str) -> str:
+    return " · ".join(
+        part for part in (f"{run.games_played} of about {run.games_expected} games", phase) if part
     )
-    if dry.status in (Status.DONE, Status.FAILED):
-        response["HX-Refresh"] = "true"
-    return response
+
+
+def _dry_run_progress(slug: str, dry: DryRun) -> Progress:
+    run = dry.run
+    return Progress(
+        element_id="dry-run-progress",
+        status_url=reverse("simulation:dry_run_status", args=[slug, dry.pk]),
+        running=dry.status in _RUNNING,
+        state=dry.get_status_display(),
+        detail=_games_done(run, run.phase or dry.phase) if run else dry.phase,
+        percent=run.percent if run else 0,
+        error=dry.error,
+        poll_s=POLL_S,
+        reload_when_finished=True,
+    )
 
 
 # --- auto-play -----------------------------------------------------------------------------------
@@ -260,7 +279,7 @@ def autoplay_detail(request: HttpRequest, slug: str, run_id: int) -> HttpRespons
     return render(
         request,
         f"{TEMPLATES}/autoplay.html",
-        {"tournament": run.tournament, "run": run, "poll_s": POLL_S},
+        {"tournament": run.tournament, "run": run, "progress": _autoplay_progress(run)},
     )
 
 
@@ -269,10 +288,21 @@ def autoplay_status(request: HttpRequest, slug: str, run_id: int) -> HttpRespons
     run = selectors.autoplay_for(slug, run_id)
     if run is None:
         return _missing(request, None, f"There is no auto-play run {run_id} here.")
-    response = render(request, f"{TEMPLATES}/_run_progress.html", {"run": run, "poll_s": POLL_S})
-    if run.status in (Status.DONE, Status.FAILED):
-        response["HX-Refresh"] = "true"
-    return response
+    return progress_partial(request, _autoplay_progress(run))
+
+
+def _autoplay_progress(run: AutoPlay) -> Progress:
+    return Progress(
+        element_id="run-progress",
+        status_url=reverse("simulation:autoplay_status", args=[run.tournament.slug, run.pk]),
+        running=run.status in _RUNNING,
+        state=run.get_status_display(),
+        detail=_games_done(run, run.phase),
+        percent=run.percent,
+        error=run.error,
+        poll_s=POLL_S,
+        reload_when_finished=True,
+    )
 
 
 # --- stages and matches --------------------------------------------------------------------------
@@ -317,7 +347,7 @@ def match_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
             "can_manage": _can_manage(request, tournament),
             "preview_form": PreviewForm(initial={"games": previews.DEFAULT_GAMES}),
             "profile_choices": PROFILE_CHOICES,
-            "poll_s": POLL_S,
+            "progress": _preview_progress(page.preview) if page.preview else None,
         },
     )
 
@@ -351,12 +381,24 @@ def preview_status(request: HttpRequest, slug: str, preview_id: int) -> HttpResp
     preview = selectors.preview_for(slug, preview_id)
     if preview is None:
         return _missing(request, None, f"There is no preview {preview_id} here.")
-    response = render(
-        request, f"{TEMPLATES}/_preview_progress.html", {"preview": preview, "poll_s": POLL_S}
+    return progress_partial(request, _preview_progress(preview))
+
+
+def _preview_progress(preview: MatchPreview) -> Progress:
+    failed = preview.status == Status.FAILED
+    return Progress(
+        element_id="preview-progress",
+        status_url=reverse(
+            "simulation:preview_status",
+            args=[preview.match.stage.category.tournament.slug, preview.pk],
+        ),
+        running=preview.status in _RUNNING,
+        state=preview.get_status_display(),
+        detail="" if failed else f"{preview.games} games are being simulated…",
+        error=f"The preview failed: {preview.error}" if failed else "",
+        poll_s=POLL_S,
+        reload_when_finished=True,
     )
-    if preview.status in (Status.DONE, Status.FAILED):
-        response["HX-Refresh"] = "true"
-    return response
 
 
 # --- replays -------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from .judge import (
     round_from_data,
     round_lines,
     round_to_data,
+    seen_from,
     wins_needed,
 )
 from .rounds import DEFAULT_DISCS, Round, check_round, points_from_score
@@ -30,6 +31,7 @@ from .shootouts import SHOTS_PER_ENTRY, Shootout
 from .standings import StandingRow, Standings, compute_standings
 from .systems import SYSTEMS, GameState, ScoringSystem, get_system
 from .tallies import Credit
+from .three import RoundOfThree, three_player_points
 from .tiebreaks import METHODS, STEPS, TiebreakStep, resolve_chain
 
 __all__ = [
@@ -48,6 +50,7 @@ __all__ = [
     "MatchVerdict",
     "Round",
     "RoundData",
+    "RoundOfThree",
     "ScoringSystem",
     "Shootout",
     "StandingRow",
@@ -74,6 +77,8 @@ __all__ = [
     "round_from_data",
     "round_lines",
     "round_to_data",
+    "seen_from",
     "standings_to_dict",
+    "three_player_points",
     "wins_needed",
 ]

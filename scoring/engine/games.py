@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import EngineInputError
-from .rounds import Pair, Round, check_round
+from .rounds import Round, check_round
+from .three import RoundOfThree, check_round_of_three
 
 #: NCA 2b: "A game shall consist of 4 rounds." (WCC Scoring says the same.)
 GAME_ROUNDS = 4
@@ -13,7 +14,9 @@ GAME_ROUNDS = 4
 
 @dataclass(slots=True)
 class Game:
-    """A game between entries ``a`` and ``b`` (a player in singles, a team in doubles).
+    """A game between entries ``a`` and ``b`` (a player in singles, a team in doubles), and
+    ``c`` in the three-player game (family rulebook, Option Two; its rounds are
+    :class:`.three.RoundOfThree`).
 
     Each round lists side ``a`` first. A game may hold fewer rounds than a full game while it is
     being played, or a 5th round (and more) when it was a championship game tied after 4; when it
@@ -23,32 +26,39 @@ class Game:
     a: str
     b: str
     rounds: list[Round] = field(default_factory=list)
+    c: str | None = None
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """The entries in the game's order: two, or three in the three-player game."""
+        return (self.a, self.b) if self.c is None else (self.a, self.b, self.c)
 
     @property
     def label(self) -> str:
         """How messages name the game: ``ANNA v BEN``."""
-        return f"{self.a} v {self.b}"
+        return " v ".join(self.sides)
 
     @property
-    def points(self) -> Pair:
+    def points(self) -> tuple[int, ...]:
         """Total round points per side (NCA 2a iv: 2 for a round won, 1 each for a tie)."""
-        return (sum(r.points[0] for r in self.rounds), sum(r.points[1] for r in self.rounds))
+        return tuple(sum(r.points[i] for r in self.rounds) for i in range(len(self.sides)))
 
     @property
-    def twenties(self) -> Pair:
+    def twenties(self) -> tuple[int, ...]:
         """Total 20s per side, the tiebreak material of the WCC Tie-Breaking Procedure."""
-        return (sum(r.twenties[0] for r in self.rounds), sum(r.twenties[1] for r in self.rounds))
+        return tuple(sum(r.twenties[i] for r in self.rounds) for i in range(len(self.sides)))
 
     @property
     def winner(self) -> str | None:
-        """The entry with more points, or None while level (a drawn game, or one still going).
+        """The entry with the most points alone, or None while level (a drawn game, or one
+        still going).
 
         Whether the game is over is not this property's business: ask :func:`.judge.judge_game`.
         """
-        a, b = self.points
-        if a == b:
-            return None
-        return self.a if a > b else self.b
+        points = self.points
+        best = max(points)
+        leaders = [side for side, p in zip(self.sides, points, strict=True) if p == best]
+        return leaders[0] if len(leaders) == 1 else None
 
 
 def check_game(game: Game, number: int, discs: int | None = None) -> None:
@@ -59,19 +69,23 @@ def check_game(game: Game, number: int, discs: int | None = None) -> None:
     """
     if not isinstance(game, Game):
         raise EngineInputError(f"game {number} must be a Game, not {type(game).__name__}")
-    for side in (game.a, game.b):
+    for side in game.sides:
         if not isinstance(side, str) or not side.strip():
             raise EngineInputError(f"game {number}: entries must be non-empty names, not {side!r}")
-    if game.a == game.b:
+    if len(set(game.sides)) != len(game.sides):
         raise EngineInputError(f"game {number} ({game.label}): an entry cannot play itself")
+    kind = Round if game.c is None else RoundOfThree
     for index, round_ in enumerate(game.rounds, 1):
-        if not isinstance(round_, Round):
+        if not isinstance(round_, kind):
             raise EngineInputError(
-                f"game {number} ({game.label}), round {index} must be a Round, "
+                f"game {number} ({game.label}), round {index} must be a {kind.__name__}, "
                 f"not {type(round_).__name__}"
             )
         if discs is not None:
             try:
-                check_round(round_, discs)
+                if isinstance(round_, RoundOfThree):
+                    check_round_of_three(round_, discs)
+                else:
+                    check_round(round_, discs)
             except EngineInputError as error:
                 raise error.within(f"game {number} ({game.label}), round {index}") from None

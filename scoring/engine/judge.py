@@ -27,8 +27,12 @@ from typing import Any, TypedDict
 
 from .errors import EngineInputError, show
 from .games import GAME_ROUNDS
-from .rounds import DEFAULT_DISCS, TWO_ONE_ZERO, Pair, Round, check_round
+from .rounds import DEFAULT_DISCS, TWO_ONE_ZERO, Round, check_round
 from .systems import FirstToN, Nca, ScoringSystem, get_system
+from .three import THREE, RoundOfThree, check_round_of_three
+
+#: A round of any game: two sides, or the three players of the three-player game.
+AnyRound = Round | RoundOfThree
 
 #: Extra round lines a championship card keeps beyond its regular rounds, for the deciding 5th
 #: round and one more should that be tied as well (more are written on the back of the card).
@@ -36,7 +40,9 @@ PLAYOFF_SPARE_ROUNDS = 2
 
 
 class RoundData(TypedDict):
-    """One round on a scorecard row, from the card owner's side: ``[own, opponent]`` pairs.
+    """One round on a scorecard row, from the card owner's side: ``[own, opponent]`` pairs
+    (``[own, first opponent, second opponent]`` in a three-player game, the opponents in the
+    order of the match's entries).
 
     This is the shape stored in ``CardRow.rounds``, sent by the phone form and the API, and
     returned by :func:`round_to_data`; :func:`round_from_data` reads it back into a :class:`Round`.
@@ -81,6 +87,11 @@ class GameRules:
         return self.scoring_system().round_scoring
 
     @property
+    def sides(self) -> int:
+        """Sides at the board: two, or three in the three-player game."""
+        return self.scoring_system().sides
+
+    @property
     def may_draw(self) -> bool:
         """Whether a game can end level: only a fixed-length game outside a championship."""
         return self.scoring_system().fixed_length
@@ -95,8 +106,8 @@ class GameVerdict:
     """
 
     rounds: int
-    points: Pair
-    twenties: Pair
+    points: tuple[int, ...]
+    twenties: tuple[int, ...]
     over: bool
     winner: int | None
     missing: str
@@ -114,7 +125,7 @@ class MatchVerdict:
     a winner only when games can be drawn, i.e. outside a championship).
     """
 
-    wins: Pair
+    wins: tuple[int, ...]
     winner: int | None
     over: bool
     games_needed: int
@@ -140,7 +151,7 @@ def round_data(
     }
 
 
-def round_from_data(data: Mapping[str, Any], scoring: str = TWO_ONE_ZERO) -> Round:
+def round_from_data(data: Mapping[str, Any], scoring: str = TWO_ONE_ZERO) -> AnyRound:
     """Read one round of a card (see :class:`RoundData`) into a :class:`Round`.
 
     The points of a round given with board scores follow from the scores; one marked
@@ -148,6 +159,8 @@ def round_from_data(data: Mapping[str, Any], scoring: str = TWO_ONE_ZERO) -> Rou
     """
     if not isinstance(data, Mapping):
         raise EngineInputError(f"a round must be an object, not {show(data)}")
+    if scoring == THREE:
+        return _round_of_three(data)
     try:
         if data.get("time_expired"):
             return Round.time_expired(scoring)
@@ -173,7 +186,20 @@ def round_from_data(data: Mapping[str, Any], scoring: str = TWO_ONE_ZERO) -> Rou
         ) from None
 
 
-def round_to_data(round_: Round) -> RoundData:
+def _round_of_three(data: Mapping[str, Any]) -> RoundOfThree:
+    if data.get("time_expired"):
+        return RoundOfThree.time_expired()
+    twenties = data.get("twenties", (0, 0, 0))
+    if data.get("score") is not None:
+        if data.get("points") is not None:
+            return RoundOfThree(data["points"], twenties, data["score"])
+        return RoundOfThree.from_score(data["score"], twenties)
+    if data.get("points") is None:
+        raise EngineInputError("give the points (or the board scores) of the three players")
+    return RoundOfThree(data["points"], twenties)
+
+
+def round_to_data(round_: AnyRound) -> RoundData:
     """A :class:`Round` in the card's JSON shape."""
     return {
         "points": list(round_.points),
@@ -183,27 +209,42 @@ def round_to_data(round_: Round) -> RoundData:
     }
 
 
-def mirror(rounds: Iterable[Mapping[str, Any]]) -> list[RoundData]:
-    """The same rounds (card data) seen from the other side of the board."""
+def seen_from(rounds: Iterable[Mapping[str, Any]], order: Sequence[int]) -> list[RoundData]:
+    """The same rounds (card data) with the sides in ``order`` (indices into the given order):
+    ``(1, 0)`` is the other side of a two-sided board; ``(2, 0, 1)`` puts the third player first.
+    """
+
+    def pick(values: Sequence[int]) -> list[int]:
+        return [values[i] for i in order]
+
     return [
         {
-            "points": list(r["points"])[::-1],
-            "twenties": list(r["twenties"])[::-1],
-            "score": list(r["score"])[::-1] if r.get("score") is not None else None,
+            "points": pick(r["points"]),
+            "twenties": pick(r["twenties"]),
+            "score": pick(r["score"]) if r.get("score") is not None else None,
             "time_expired": bool(r.get("time_expired")),
         }
         for r in rounds
     ]
 
 
-def read_rounds(rounds: Sequence[Mapping[str, Any]], rules: GameRules) -> list[Round]:
-    """Every round of a card row as a checked :class:`Round`; the error names the round."""
+def mirror(rounds: Iterable[Mapping[str, Any]]) -> list[RoundData]:
+    """The same rounds (card data) seen from the other side of the board."""
+    return seen_from(rounds, (1, 0))
+
+
+def read_rounds(rounds: Sequence[Mapping[str, Any]], rules: GameRules) -> list[AnyRound]:
+    """Every round of a card row as a checked :class:`Round` (a :class:`RoundOfThree` in the
+    three-player game); the error names the round."""
     scoring = rules.round_scoring
-    built = []
+    built: list[AnyRound] = []
     for number, data in enumerate(rounds, 1):
         try:
             round_ = round_from_data(data, scoring)
-            check_round(round_, rules.discs)
+            if isinstance(round_, RoundOfThree):
+                check_round_of_three(round_, rules.discs)
+            else:
+                check_round(round_, rules.discs)
         except EngineInputError as error:
             raise EngineInputError(f"round {number}: {error}", round=number) from None
         built.append(round_)
@@ -213,11 +254,13 @@ def read_rounds(rounds: Sequence[Mapping[str, Any]], rules: GameRules) -> list[R
 # --- games ---------------------------------------------------------------------------------
 
 
-def _score_line(points: Pair) -> str:
-    return f"{points[0]}-{points[1]}"
+def _score_line(points: Sequence[int]) -> str:
+    return "-".join(str(p) for p in points)
 
 
-def _missing(played: int, state_points: Pair, system: ScoringSystem, rules: GameRules) -> str:
+def _missing(
+    played: int, state_points: tuple[int, ...], system: ScoringSystem, rules: GameRules
+) -> str:
     """What an unfinished game needs, in words a referee reads out."""
     following = played + 1
     if isinstance(system, Nca):
@@ -241,31 +284,38 @@ def _missing(played: int, state_points: Pair, system: ScoringSystem, rules: Game
     )
 
 
-def judge_game(rounds: Sequence[Round], rules: GameRules) -> GameVerdict:
+def judge_game(rounds: Sequence[AnyRound], rules: GameRules) -> GameVerdict:
     """Judge a game from its rounds (side ``a`` first).
 
-    A round after the game was already over is an input error naming that round.
+    A round after the game was already over, or a round with the wrong number of sides, is an
+    input error naming that round.
     """
-    if rules.scoring_system().sides != 2:
-        raise EngineInputError(
-            f"{rules.system} is played by {rules.scoring_system().sides} sides, not two"
-        )
     system = rules.scoring_system()
+    for number, round_ in enumerate(rounds, 1):
+        if len(round_.points) != system.sides:
+            raise EngineInputError(
+                f"round {number} gives {len(round_.points)} sides; a {system.name} game has "
+                f"{system.sides}",
+                round=number,
+            )
     state = system.tally([r.points for r in rounds])
-    twenties = (sum(r.twenties[0] for r in rounds), sum(r.twenties[1] for r in rounds))
-    points = (state.totals[0], state.totals[1])
+    twenties = tuple(sum(r.twenties[side] for r in rounds) for side in range(system.sides))
+    points = state.totals
     missing = "" if state.over else _missing(len(rounds), points, system, rules)
     return GameVerdict(len(rounds), points, twenties, state.over, state.winner, missing)
 
 
-def judge_points(points: Sequence[Pair], rules: GameRules, twenties: Pair = (0, 0)) -> GameVerdict:
+def judge_points(
+    points: Sequence[Sequence[int]], rules: GameRules, twenties: Sequence[int] = (0, 0)
+) -> GameVerdict:
     """Judge a game from its rounds' points alone (already scored under ``rules``), for readers
     that hold stored totals rather than whole rounds; ``twenties`` are carried through."""
     system = rules.scoring_system()
     state = system.tally(points)
-    totals = (state.totals[0], state.totals[1])
-    missing = "" if state.over else _missing(len(points), totals, system, rules)
-    return GameVerdict(len(points), totals, twenties, state.over, state.winner, missing)
+    missing = "" if state.over else _missing(len(points), state.totals, system, rules)
+    return GameVerdict(
+        len(points), state.totals, tuple(twenties), state.over, state.winner, missing
+    )
 
 
 def judge_row(rounds: Sequence[Mapping[str, Any]], rules: GameRules) -> GameVerdict:
@@ -324,7 +374,7 @@ def judge_match(games: Sequence[GameVerdict], best_of: int) -> MatchVerdict:
     ``best_of`` games, are input errors naming the game.
     """
     needed = wins_needed(best_of)
-    wins = [0, 0]
+    wins = [0] * max([2, *(len(game.points) for game in games)])
     winner: int | None = None
     finished = 0
     for number, game in enumerate(games, 1):
@@ -342,7 +392,7 @@ def judge_match(games: Sequence[GameVerdict], best_of: int) -> MatchVerdict:
             if wins[game.winner] >= needed:
                 winner = game.winner
     over = winner is not None or finished >= best_of
-    return MatchVerdict((wins[0], wins[1]), winner, over, needed, finished)
+    return MatchVerdict(tuple(wins), winner, over, needed, finished)
 
 
 def games_still_possible(verdict: MatchVerdict, best_of: int) -> int:

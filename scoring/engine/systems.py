@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from .errors import EngineInputError, show
 from .games import GAME_ROUNDS
 from .rounds import DIFFERENCE, DISC_VALUE_STEP, TWO_ONE_ZERO, difference_points
+from .three import THREE, three_player_points
 
 Scores = Sequence[int] | None
 
@@ -205,31 +206,19 @@ class MatchPlayTo8(FirstTo):
 
 
 class ThreePlayer(FirstTo):
-    """Family rulebook, Three-Player Game, Option Two, scored by the Match-Play Rule.
-
-    "The player with the highest score gets 2 points, while the second highest gets 1 point, and
-    the third player receives 0 points. If two players tie for first, they each receive 1 point
-    while the third player receives 0 points. Should the second highest score be a tie, both
-    players receive 0 points. Play to 8 points." The rulebook is silent on all three tying; like
-    a tie for first, each of them receives 1 point.
-    """
+    """Family rulebook, Three-Player Game, Option Two, scored by the Match-Play Rule: three
+    players alone, 2-1-0 by rank each round (see :func:`.three.three_player_points`), play to 8;
+    a tie at the top plays on until one player leads alone."""
 
     name = "three-player"
     sides = 3
+    round_scoring = THREE
 
     def __init__(self, target: int = 8) -> None:
         super().__init__(target)
 
     def round_points(self, scores: Sequence[int]) -> tuple[int, ...]:
-        best = max(scores)
-        first = [side for side, s in enumerate(scores) if s == best]
-        if len(first) > 1:
-            return tuple(1 if s == best else 0 for s in scores)
-        rest = [s for s in scores if s != best]
-        second = max(rest)
-        if rest.count(second) > 1:
-            return tuple(2 if s == best else 0 for s in scores)
-        return tuple(2 if s == best else 1 if s == second else 0 for s in scores)
+        return three_player_points(scores)
 
 
 class FirstToN(ScoringSystem):

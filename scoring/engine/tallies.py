@@ -69,36 +69,71 @@ def tally_games(
         tally.points += credit.points
         tally.twenties += credit.twenties
     for game in games:
-        points_a = points_b = twenties_a = twenties_b = board_a = board_b = unscored = 0
-        for round_ in game.rounds:
-            points = round_.points
-            twenties = round_.twenties
-            points_a += points[0]
-            points_b += points[1]
-            twenties_a += twenties[0]
-            twenties_b += twenties[1]
-            score = round_.score
-            if score is not None:
-                board_a += score[0]
-                board_b += score[1]
-            elif points[0] or points[1]:  # played, but the card kept only the points
-                unscored += 1
-        won_a, won_b = points_a > points_b, points_b > points_a
-        _add(tallies, game.a, game.b, points_a, twenties_a, board_a, unscored, won_a)
-        _add(tallies, game.b, game.a, points_b, twenties_b, board_b, unscored, won_b)
+        if game.c is None:
+            _tally_pair(tallies, game)
+        else:
+            _tally_sides(tallies, game)
     return tallies
+
+
+def _tally_pair(tallies: dict[str, Tally], game: Game) -> None:
+    """A two-sided game, added up in one tight loop: standings pages add up thousands."""
+    points_a = points_b = twenties_a = twenties_b = board_a = board_b = unscored = 0
+    for round_ in game.rounds:
+        points = round_.points
+        twenties = round_.twenties
+        points_a += points[0]
+        points_b += points[1]
+        twenties_a += twenties[0]
+        twenties_b += twenties[1]
+        score = round_.score
+        if score is not None:
+            board_a += score[0]
+            board_b += score[1]
+        elif points[0] or points[1]:  # played, but the card kept only the points
+            unscored += 1
+    won_a, won_b = points_a > points_b, points_b > points_a
+    _add(tallies, game.a, [game.b], points_a, twenties_a, board_a, unscored, won_a)
+    _add(tallies, game.b, [game.a], points_b, twenties_b, board_b, unscored, won_b)
+
+
+def _tally_sides(tallies: dict[str, Tally], game: Game) -> None:
+    """A three-player game: each player's totals, and a win only for the leader alone."""
+    sides = game.sides
+    count = len(sides)
+    points = [0] * count
+    twenties = [0] * count
+    board = [0] * count
+    unscored = 0
+    for round_ in game.rounds:
+        score = round_.score
+        for side in range(count):
+            points[side] += round_.points[side]
+            twenties[side] += round_.twenties[side]
+            if score is not None:
+                board[side] += score[side]
+        if score is None and any(round_.points):
+            unscored += 1
+    best = max(points)
+    alone = points.count(best) == 1
+    for side, entry in enumerate(sides):
+        opponents = [other for other in sides if other != entry]
+        won = alone and points[side] == best
+        _add(tallies, entry, opponents, points[side], twenties[side], board[side], unscored, won)
 
 
 def _add(
     tallies: dict[str, Tally],
     entry: str,
-    opponent: str,
+    opponents: list[str],
     points: int,
     twenties: int,
     board: int,
     unscored: int,
     won: bool,
 ) -> None:
+    """Add one game of ``entry``; in a three-player game both opponents see the whole game
+    (the points and 20s the entry made at the board with them)."""
     tally = tallies.get(entry)
     if tally is None:
         tally = tallies[entry] = Tally()
@@ -107,10 +142,11 @@ def _add(
     tally.twenties += twenties
     tally.board += board
     tally.unscored += unscored
-    figures = tally.against.get(opponent)
-    if figures is None:
-        tally.against[opponent] = [points, twenties, int(won)]
-    else:
-        figures[POINTS] += points
-        figures[TWENTIES] += twenties
-        figures[WINS] += won
+    for opponent in opponents:
+        figures = tally.against.get(opponent)
+        if figures is None:
+            tally.against[opponent] = [points, twenties, int(won)]
+        else:
+            figures[POINTS] += points
+            figures[TWENTIES] += twenties
+            figures[WINS] += won

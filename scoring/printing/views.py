@@ -16,12 +16,13 @@ from uuid import UUID
 from django.core.files.storage import default_storage
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import filesizeformat, pluralize
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring.printing.batch import batch_file_name, batch_state, round_title
+from scoring.printing.batch import BatchState, batch_file_name, batch_state, round_title
 from scoring.printing.cards import blank_cards, filled_card, round_cards, stage_cards
 from scoring.printing.errors import PrintError
 from scoring.printing.lookups import (
@@ -37,6 +38,7 @@ from scoring.printing.sheets import bracket_sheet, standings_sheet
 from scoring.printing.tasks import render_round_cards
 from tournaments.models import Tournament
 from tournaments.views.access import tournament_page
+from tournaments.views.progress import Progress, progress_partial
 
 PRINT_PERMISSION = "scoring.print_cards"
 View = Callable[..., HttpResponse]
@@ -214,14 +216,49 @@ def _batch_context(
         "round_of_play": round_of_play,
         "batch_id": batch_id,
     }
+    batch = batch_state(result, tournament_slug=tournament.slug, name=name)
     return {
         "tournament": tournament,
         "stage": stage,
         "round_of_play": round_of_play,
-        "batch": batch_state(result, tournament_slug=tournament.slug, name=name),
-        "status_url": reverse("scoring:print-batch-status", kwargs=args),
-        "download_url": reverse("scoring:print-batch-download", kwargs=args),
+        "progress": _batch_progress(
+            batch,
+            status_url=reverse("scoring:print-batch-status", kwargs=args),
+            download_url=reverse("scoring:print-batch-download", kwargs=args),
+        ),
     }
+
+
+def _batch_progress(batch: BatchState, *, status_url: str, download_url: str) -> Progress:
+    """The batch as the shared progress partial shows it, polled every second."""
+    common = {"element_id": "batch-status", "status_url": status_url, "poll_s": 1}
+    if batch.state == "done":
+        ready = "Ready"
+        if batch.cards:
+            ready += f": {batch.cards} card{pluralize(batch.cards)}"
+        if batch.size:
+            ready += f" ({filesizeformat(batch.size)})"
+        return Progress(
+            **common,
+            running=False,
+            state=ready + ".",
+            percent=100,
+            download_url=download_url,
+            download_label="Download the PDF",
+        )
+    if batch.state == "failed":
+        return Progress(**common, running=False, state="Failed", error=batch.message)
+    if batch.state == "running" and batch.total:
+        laid = (
+            f"{batch.done} of {batch.total} cards laid out…"
+            if batch.done < batch.total
+            else f"All {batch.total} cards laid out; writing the PDF…"
+        )
+        percent = round(100 * batch.done / batch.total)
+        return Progress(**common, running=True, state="Running", detail=laid, percent=percent)
+    if batch.state == "running":
+        return Progress(**common, running=True, state="Starting…")
+    return Progress(**common, running=True, state="Waiting for a worker to start…")
 
 
 @require_GET
@@ -241,7 +278,7 @@ def batch_status(
 ) -> HttpResponse:
     """The progress fragment that htmx swaps in every second until the batch is finished."""
     context = _batch_context(tournament, stage_id, round_of_play, batch_id)
-    return render(request, "scoring/print/_batch_status.html", context)
+    return progress_partial(request, context["progress"])
 
 
 @require_GET

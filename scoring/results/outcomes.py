@@ -21,15 +21,18 @@ from scoring.results.rules import category_rules
 from tournaments.models import Category, Game, Match, Stage
 from tournaments.selectors import stage_matches
 
+SIDE_LETTERS = "abc"
+
 
 @dataclass(frozen=True)
 class GameScore:
-    """One game as its official rounds add up; ``winner`` is "a", "b" or None (level)."""
+    """One game as its official rounds add up, a figure per side (three in a three-player game);
+    ``winner`` is "a", "b", "c" or None (level, or still going)."""
 
     number: int
     rounds: int
-    points: tuple[int, int]
-    twenties: tuple[int, int]
+    points: tuple[int, ...]
+    twenties: tuple[int, ...]
     finished: bool
     winner: str | None
 
@@ -44,7 +47,7 @@ class MatchOutcome:
 
     best_of: int
     games: tuple[GameScore, ...] = ()
-    wins: tuple[int, int] = (0, 0)
+    wins: tuple[int, ...] = (0, 0)
     winner: str | None = None
     complete: bool = False
     bye: bool = False
@@ -54,17 +57,17 @@ class MatchOutcome:
         return any(g.rounds for g in self.games)
 
     @property
-    def points(self) -> tuple[int, int]:
-        return (sum(g.points[0] for g in self.games), sum(g.points[1] for g in self.games))
+    def points(self) -> tuple[int, ...]:
+        return tuple(sum(g.points[i] for g in self.games) for i in range(len(self.wins)))
 
     @property
-    def twenties(self) -> tuple[int, int]:
-        return (sum(g.twenties[0] for g in self.games), sum(g.twenties[1] for g in self.games))
+    def twenties(self) -> tuple[int, ...]:
+        return tuple(sum(g.twenties[i] for g in self.games) for i in range(len(self.wins)))
 
 
-#: One stored game and its official rounds in order: (number, playoff, [(points a, points b,
-#: 20s a, 20s b), ...]).
-GameRounds = tuple[int, bool, list[tuple[int, int, int, int]]]
+#: One stored game and its official rounds in order: (number, playoff, [(points per side...),
+#: ...], [(20s per side...), ...]), a figure per side (three in a three-player game).
+GameRounds = tuple[int, bool, list[tuple[int, ...]], list[tuple[int, ...]]]
 
 
 def games_with_rounds(games: QuerySet[Game]) -> dict[int, list[GameRounds]]:
@@ -76,30 +79,42 @@ def games_with_rounds(games: QuerySet[Game]) -> dict[int, list[GameRounds]]:
         "is_playoff",
         "rounds__points_a",
         "rounds__points_b",
+        "rounds__points_c",
         "rounds__twenties_a",
         "rounds__twenties_b",
+        "rounds__twenties_c",
     )
     by_match: dict[int, dict[int, GameRounds]] = defaultdict(dict)
-    for match_id, number, playoff, pa, pb, ta, tb in rows:
-        game = by_match[match_id].setdefault(number, (number, playoff, []))
-        if pa is not None:
-            game[2].append((pa, pb, ta, tb))
+    for match_id, number, playoff, pa, pb, pc, ta, tb, tc in rows:
+        game = by_match[match_id].setdefault(number, (number, playoff, [], []))
+        if pa is None:
+            continue
+        if pc is None:
+            game[2].append((pa, pb))
+            game[3].append((ta, tb))
+        else:
+            game[2].append((pa, pb, pc))
+            game[3].append((ta, tb, tc))
     return {match_id: list(games.values()) for match_id, games in by_match.items()}
 
 
-def _game_score(game: GameRounds, category: Category) -> tuple[GameScore, engine.GameVerdict]:
-    number, playoff, rounds = game
+def _game_score(
+    game: GameRounds, category: Category, sides: int
+) -> tuple[GameScore, engine.GameVerdict]:
+    number, playoff, points, twenties_by_round = game
     rules = category_rules(category, playoff=playoff)
-    twenties = (sum(r[2] for r in rounds), sum(r[3] for r in rounds))
+    twenties = tuple(sum(r[i] for r in twenties_by_round) for i in range(sides))
     try:
-        judged = engine.judge_points([(r[0], r[1]) for r in rounds], rules, twenties)
+        judged = engine.judge_points(points, rules, twenties)
     except engine.EngineInputError:
         # Rounds past the game's end (stored before a correction): show them, decide nothing.
-        points = (sum(r[0] for r in rounds), sum(r[1] for r in rounds))
-        judged = engine.GameVerdict(len(rounds), points, twenties, False, None, "")
+        totals = tuple(sum(r[i] for r in points) for i in range(sides))
+        judged = engine.GameVerdict(len(points), totals, twenties, False, None, "")
+    if len(judged.points) != sides:  # no rounds yet: the system's zero totals
+        judged = engine.GameVerdict(0, (0,) * sides, (0,) * sides, False, None, judged.missing)
     winner_side = judged.winner if judged.over else None
-    winner = None if winner_side is None else "ab"[winner_side]
-    score = GameScore(number, len(rounds), judged.points, twenties, judged.over, winner)
+    winner = None if winner_side is None else SIDE_LETTERS[winner_side]
+    score = GameScore(number, len(points), judged.points, judged.twenties, judged.over, winner)
     return score, judged
 
 
@@ -114,12 +129,10 @@ def outcome_of(match: Match, games: Sequence[GameRounds]) -> MatchOutcome:
     if match.entry_b_id is None:
         return MatchOutcome(best_of=match.best_of, winner="a", complete=True, bye=True)
     category = match.stage.category
-    scored = [_game_score(game, category) for game in sorted(games)]
+    sides = 3 if match.entry_c_id is not None else 2
+    scored = [_game_score(game, category, sides) for game in sorted(games, key=lambda g: g[0])]
     verdicts = [judged for _, judged in scored]
-    wins = (
-        sum(1 for v in verdicts if v.over and v.winner == 0),
-        sum(1 for v in verdicts if v.over and v.winner == 1),
-    )
+    wins = tuple(sum(1 for v in verdicts if v.over and v.winner == i) for i in range(sides))
     # Games drawn but not started yet are not part of the match so far.
     while verdicts and verdicts[-1].rounds == 0:
         verdicts.pop()
@@ -128,13 +141,14 @@ def outcome_of(match: Match, games: Sequence[GameRounds]) -> MatchOutcome:
         winner_side, complete = result.winner, result.over
     except engine.EngineInputError:
         # More games recorded than the match has (being corrected): judge by the games won.
-        winner_side = 0 if wins[0] > wins[1] else 1 if wins[1] > wins[0] else None
+        most = max(wins)
+        winner_side = wins.index(most) if wins.count(most) == 1 else None
         complete = winner_side is not None
     return MatchOutcome(
         best_of=match.best_of,
         games=tuple(score for score, _ in scored),
         wins=wins,
-        winner=None if winner_side is None else "ab"[winner_side],
+        winner=None if winner_side is None else SIDE_LETTERS[winner_side],
         complete=complete,
     )
 

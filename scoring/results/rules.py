@@ -7,12 +7,12 @@ Every caller that needs to know how many rounds a game may have, whether it is o
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from scoring.engine import GameRules, Round, round_from_data
+from scoring.engine import GameRules, Round, RoundOfThree
+from scoring.engine.judge import AnyRound
 from tournaments.models import Category, Game
-from tournaments.models import Round as RoundRow
 
 
 def category_rules(category: Category, *, playoff: bool = False) -> GameRules:
@@ -36,19 +36,16 @@ def game_rules(game: Game) -> GameRules:
     return category_rules(game.match.stage.category, playoff=game.is_playoff)
 
 
-def row_round(row: RoundRow) -> Round:
-    """One stored official round as an engine round."""
-    score = (row.score_a, row.score_b) if row.score_a is not None else None
-    return Round(
-        points=(row.points_a, row.points_b),
-        twenties=(row.twenties_a, row.twenties_b),
-        score=score,
-        scoring=row.scoring,
-    )
-
-
-def values_round(values: Mapping[str, Any]) -> Round:
-    """An engine round from ``Round.objects.values(...)`` holding :data:`ROUND_VALUES`."""
+def values_round(values: Mapping[str, Any]) -> AnyRound:
+    """An engine round from a stored round's fields (``Round.objects.values(*ROUND_VALUES)``,
+    or a row's ``__dict__``): a :class:`RoundOfThree` when the third player's points are kept."""
+    if values["points_c"] is not None:
+        has_score = values["score_a"] is not None
+        return RoundOfThree(
+            points=(values["points_a"], values["points_b"], values["points_c"]),
+            twenties=(values["twenties_a"], values["twenties_b"], values["twenties_c"]),
+            score=(values["score_a"], values["score_b"], values["score_c"]) if has_score else None,
+        )
     score = (values["score_a"], values["score_b"]) if values["score_a"] is not None else None
     return Round(
         points=(values["points_a"], values["points_b"]),
@@ -62,14 +59,12 @@ def values_round(values: Mapping[str, Any]) -> Round:
 ROUND_VALUES = (
     "points_a",
     "points_b",
+    "points_c",
     "twenties_a",
     "twenties_b",
+    "twenties_c",
     "score_a",
     "score_b",
+    "score_c",
     "scoring",
 )
-
-
-def card_rounds(rounds: Iterable[Mapping[str, Any]], rules: GameRules) -> list[Round]:
-    """A card row's rounds (already checked) as engine rounds under ``rules``."""
-    return [round_from_data(data, rules.round_scoring) for data in rounds]

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from scoring.engine import EngineInputError, judge_game, read_rounds
+from scoring.engine.judge import AnyRound
 from scoring.results.rules import game_rules
 from tournaments.models import Game, Round
 
@@ -25,7 +26,8 @@ class ResultError(ValidationError):
 
 
 def record_game(game: Game, rounds: Sequence[Mapping[str, Any]]) -> list[Round]:
-    """Replace the game's rounds with ``rounds`` (card data, side ``a`` first), all or nothing.
+    """Replace the game's rounds with ``rounds`` (card data, side ``a`` first, then ``b`` and, in
+    a three-player game, ``c``), all or nothing.
 
     The rounds may stop before the game is over (a game being played), but never go past its
     end: the judge says when that is under the category's scoring system. Raises
@@ -40,22 +42,7 @@ def record_game(game: Game, rounds: Sequence[Mapping[str, Any]]) -> list[Round]:
         judge_game(checked, rules)
     except EngineInputError as error:
         raise ResultError(f"{label}, {error}", round=error.round) from None
-    built = [
-        Round(
-            game=game,
-            number=number,
-            points_a=r.points[0],
-            points_b=r.points[1],
-            twenties_a=r.twenties[0],
-            twenties_b=r.twenties[1],
-            score_a=r.score[0] if r.score else None,
-            score_b=r.score[1] if r.score else None,
-            time_expired=r.is_time_expired,
-            scoring=r.scoring,
-            discs_per_side=rules.discs,
-        )
-        for number, r in enumerate(checked, start=1)
-    ]
+    built = [_stored(game, number, r, rules.discs) for number, r in enumerate(checked, start=1)]
     fields = [f.name for f in Round._meta.concrete_fields if f.name not in ("id", "game", "number")]
     with transaction.atomic():
         existing = {
@@ -80,3 +67,24 @@ def record_game(game: Game, rounds: Sequence[Mapping[str, Any]]) -> list[Round]:
         for stale in existing.values():
             stale.delete()
         return saved
+
+
+def _stored(game: Game, number: int, r: AnyRound, discs: int) -> Round:
+    """An engine round as the official row (the third player's figures in a three-player game)."""
+    third = len(r.points) == 3
+    return Round(
+        game=game,
+        number=number,
+        points_a=r.points[0],
+        points_b=r.points[1],
+        points_c=r.points[2] if third else None,
+        twenties_a=r.twenties[0],
+        twenties_b=r.twenties[1],
+        twenties_c=r.twenties[2] if third else None,
+        score_a=r.score[0] if r.score else None,
+        score_b=r.score[1] if r.score else None,
+        score_c=r.score[2] if third and r.score else None,
+        time_expired=r.is_time_expired,
+        scoring=r.scoring,
+        discs_per_side=discs,
+    )

@@ -56,9 +56,22 @@ def _label(game: Game, number: int | None = None) -> str:
     return f"{where}, round {number}" if number else where
 
 
-def _opponent(game: Game, entry: Entry) -> Entry | None:
-    match = game.match
-    return match.entry_b if entry.id == match.entry_a_id else match.entry_a
+def _opponents(game: Game, entry: Entry) -> list[Entry]:
+    """Who else is at the board: the opponent, or both others in a three-player game."""
+    return [e for e in game.match.entries if e.id != entry.id]
+
+
+def row_order(game: Game, entry: Entry) -> tuple[int, ...]:
+    """The sides of ``entry``'s row in the match's order: the card owner first, then the others
+    as the match lists them (``(1, 0)`` for entry B of a two-sided game)."""
+    ids = [e.id for e in game.match.entries]
+    own = ids.index(entry.id)
+    return (own, *(i for i in range(len(ids)) if i != own))
+
+
+def as_official(rounds: Sequence[RoundData], order: Sequence[int]) -> list[RoundData]:
+    """A row's rounds (owner first, see :func:`row_order`) in the match's order of sides."""
+    return engine.seen_from(rounds, [order.index(side) for side in range(len(order))])
 
 
 def normalise_rounds(game: Game, rounds: Sequence[Mapping[str, Any]]) -> list[RoundData]:
@@ -138,6 +151,7 @@ def fill_row(
     if game.match.stage_id != card.stage_id or entry.id not in (
         game.match.entry_a_id,
         game.match.entry_b_id,
+        game.match.entry_c_id,
     ):
         raise ScorecardError(
             f"{_label(game)} is not scheduled for {entry} in {card.stage.name}; "
@@ -186,8 +200,7 @@ def validate_row(
     """The opponent checks the row and signs it with their player ID and initials."""
     row = CardRow.objects.select_for_update().select_related("game__match", "card").get(pk=row.pk)
     _check_version(row, version)
-    opponent = _opponent(row.game, row.card.entry)
-    allowed = _entry_numbers(opponent) if opponent else set()
+    allowed = {n for e in _opponents(row.game, row.card.entry) for n in _entry_numbers(e)}
     if str(opponent_number).strip() not in allowed:
         raise ScorecardError(
             f"{_label(row.game)}: only the opponent may validate this row; ID "
@@ -245,7 +258,10 @@ def void_card(*, card: ScoreCard, reason: str, user, rows: Sequence[CardRow] | N
 
 @transaction.atomic
 def resolve_dispute(*, game: Game, rounds_a: Sequence[RoundData], user, initials: str) -> None:
-    """The head referee rules on a disputed game: both rows take the ruling, verified."""
+    """The head referee rules on a disputed game: every row takes the ruling, verified.
+
+    ``rounds_a`` are in the match's order of sides (entry A first).
+    """
     probe = CardRow.objects.filter(game=game).select_related("card").first()
     _require(user, "scoring.resolve_dispute", probe or game.match, "settle disputes")
     if not initials.strip():
@@ -253,7 +269,8 @@ def resolve_dispute(*, game: Game, rounds_a: Sequence[RoundData], user, initials
     clean = normalise_rounds(game, rounds_a)
     check_complete(game, clean)
     match = game.match
-    for entry, rounds in ((match.entry_a, clean), (match.entry_b, engine.mirror(clean))):
+    for entry in match.entries:
+        rounds = engine.seen_from(clean, row_order(game, entry))
         card = card_for(match.stage, entry)
         row = CardRow.objects.filter(card=card, game=game).first() or CardRow(
             card=card, game=game, version=0
@@ -291,31 +308,43 @@ def _counts(row: CardRow) -> bool:
 
 
 def _after_change(row: CardRow) -> CardRow:
-    """Compare with the other side's row; record the official result when the row counts."""
+    """Compare with the other sides' rows; record the official result when the row counts.
+
+    Rows are compared in the match's order of sides, so two cards agree when they say the same
+    thing from their own sides of the board (three cards in a three-player game).
+    """
     game = row.game
-    other = (
+    others = list(
         CardRow.objects.select_for_update()
         .filter(game=game)
         .exclude(pk=row.pk)
         .exclude(status=Status.VOIDED)
-        .first()
+        .select_related("card")
     )
+    official = as_official(row.rounds, row_order(game, row.card.entry))
     signed = (Status.VALIDATED, Status.VERIFIED, Status.DISPUTED)
-    both_signed = other is not None and row.status in signed and other.status in signed
-    if both_signed and other.rounds != engine.mirror(row.rounds):
-        for r in (row, other):
+    disagreeing = [
+        other
+        for other in others
+        if row.status in signed
+        and other.status in signed
+        and as_official(other.rounds, row_order(game, other.card.entry)) != official
+    ]
+    if disagreeing:
+        for r in (row, *disagreeing):
             if r.status != Status.DISPUTED:
                 r.status = Status.DISPUTED
-                _save(r, "the two cards disagree")
+                _save(r, "the cards of this game disagree")
         _withdraw_official(game)
         return row
-    if other is not None and other.status == Status.DISPUTED and row.status != Status.DISPUTED:
-        # The rows agree again after a correction: the dispute is over.
-        other.status = Status.VALIDATED
-        _save(other, "agrees with the other card again")
+    if row.status != Status.DISPUTED:
+        for other in others:
+            if other.status == Status.DISPUTED:
+                # The rows agree again after a correction: the dispute is over.
+                other.status = Status.VALIDATED
+                _save(other, "agrees with the other card again")
     if _counts(row):
-        a_side = row.card.entry_id == game.match.entry_a_id
-        _record_official(game, row.rounds if a_side else engine.mirror(row.rounds))
+        _record_official(game, official)
     return row
 
 

@@ -22,9 +22,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.engine import judge_row, round_lines
@@ -52,15 +51,11 @@ from scoring.scorecards.services import (
     void_card,
 )
 from tournaments.models import Entry, Game, Stage, Tournament
+from tournaments.views.access import refuse, safe_next, tournament_page
 
 Status = CardRow.Status
 #: Rows a referee may correct: signed by the opponent (or disputed, or already verified).
 CORRECTABLE = (Status.VALIDATED, Status.DISPUTED, Status.VERIFIED)
-
-
-def forbidden(request: HttpRequest, message: str) -> HttpResponse:
-    """A refusal people can read, with the reason and a way back (not a bare 403)."""
-    return render(request, "scoring/cards/forbidden.html", {"message": message}, status=403)
 
 
 def _words(exc: Exception) -> str:
@@ -268,9 +263,9 @@ def _after_save(request: HttpRequest, page: select.CardPage, game_id: int, notic
 
 @login_required
 @require_GET
-def index(request: HttpRequest, slug: str) -> HttpResponse:
+@tournament_page()
+def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Where a player finds their cards and an official every card and the queues."""
-    tournament = get_object_or_404(Tournament, slug=slug)
     official = request.user.has_perm("tournaments.view_official_pages", tournament)
     context = {
         "tournament": tournament,
@@ -287,7 +282,7 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
 def card(request: HttpRequest, slug: str, stage_id: int, entry_id: int) -> HttpResponse:
     page = _load_page(slug, stage_id, entry_id)
     if not _may_view(request.user, page):
-        return forbidden(request, "Only the player, their opponents and officials see a card.")
+        return refuse(request, "Only the player, their opponents and officials see a card.")
     panels = _open_next_to_fill([_panel(request, page, line) for line in page.lines])
     return render(request, "scoring/cards/card.html", {"page": page, "panels": panels})
 
@@ -299,7 +294,7 @@ def fill(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id:
     page = _load_page(slug, stage_id, entry_id)
     line = _load_line(page, game_id)
     if not request.user.has_perm("scoring.fill_row", line.probe):
-        return forbidden(request, "Only the card's player or a referee fills this card.")
+        return refuse(request, "Only the card's player or a referee fills this card.")
     form = RoundsForm(request.POST, game=line.game, sides=_sides(page, line), prefix=f"g{game_id}")
     return _save_rounds(request, page, line, form, mode="fill")
 
@@ -311,7 +306,7 @@ def correct(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_
     page = _load_page(slug, stage_id, entry_id)
     line = _load_line(page, game_id)
     if line.row is None or not request.user.has_perm("scoring.correct_row", line.row):
-        return forbidden(request, "Only a referee corrects a validated card, with initials.")
+        return refuse(request, "Only a referee corrects a validated card, with initials.")
     form = CorrectionForm(
         request.POST, game=line.game, sides=_sides(page, line), prefix=f"g{game_id}"
     )
@@ -342,7 +337,7 @@ def _save_rounds(request, page, line, form: RoundsForm, *, mode: str) -> HttpRes
             referee_initials=form.cleaned_data.get("referee_initials", ""),
         )
     except PermissionDenied as exc:
-        return forbidden(request, str(exc))
+        return refuse(request, str(exc))
     except StaleRowError as exc:
         current = select.row_of(card, line.game)
         panel.error = f"Changed by someone else — reload. {_words(exc)}"
@@ -367,7 +362,7 @@ def validate(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game
     if line.row is None:
         raise Http404("Nothing has been filled on this row yet.")
     if not request.user.has_perm("scoring.validate_row", line.row):
-        return forbidden(request, "Only the opponent validates a row, with ID and initials.")
+        return refuse(request, "Only the opponent validates a row, with ID and initials.")
     form = ValidateForm(request.POST, prefix=f"v{game_id}")
     panel = _panel(request, page, line, validate_form=form)
     if not form.is_valid():
@@ -382,7 +377,7 @@ def validate(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game
             version=form.cleaned_data["version"],
         )
     except PermissionDenied as exc:
-        return forbidden(request, str(exc))
+        return refuse(request, str(exc))
     except StaleRowError as exc:
         panel.error = f"Changed by someone else — reload before you sign. {_words(exc)}"
         return _show(request, page, panel)
@@ -405,7 +400,7 @@ def total(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id
     page = _load_page(slug, stage_id, entry_id)
     line = _load_line(page, game_id)
     if not _may_view(request.user, page):
-        return forbidden(request, "Only the player, their opponents and officials see a card.")
+        return refuse(request, "Only the player, their opponents and officials see a card.")
     form = RoundsForm(request.POST, game=line.game, sides=_sides(page, line), prefix=f"g{game_id}")
     context: dict[str, Any] = {"totals": None, "problem": "", "missing": "", "key": game_id}
     if not form.is_valid():
@@ -423,7 +418,9 @@ def total(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id
             context["missing"] = verdict.missing
             needed, shown = round_lines(form.rules, verdict.rounds, verdict.over), form.shown_lines
             if needed > shown:
-                more = RoundsForm(game=line.game, sides=form.sides, prefix=form.prefix, lines=needed)
+                more = RoundsForm(
+                    game=line.game, sides=form.sides, prefix=form.prefix, lines=needed
+                )
                 context["new_lines"] = more.round_rows[shown:needed]
     return render(request, "scoring/cards/_total.html", context)
 
@@ -435,7 +432,7 @@ def history(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_
     page = _load_page(slug, stage_id, entry_id)
     line = _load_line(page, game_id)
     if not _may_view(request.user, page):
-        return forbidden(request, "Only the player, their opponents and officials see a card.")
+        return refuse(request, "Only the player, their opponents and officials see a card.")
     if line.row is None:
         raise Http404("Nothing has been filled on this row yet.")
     context = {
@@ -455,7 +452,7 @@ def _table_context(request: HttpRequest, tournament: Tournament, query=None) -> 
         query if query is not None else (request.GET or None), tournament=tournament
     )
     stage, round_of_play = filters.filters()
-    here = request.get_full_path() if query is None else _safe_next(request, tournament)
+    here = request.get_full_path() if query is None else _table_next(request, tournament)
     return {
         **_table_perms(request, tournament),
         "filters": filters,
@@ -474,30 +471,25 @@ def _table_perms(request: HttpRequest, tournament: Tournament) -> dict[str, Any]
     }
 
 
-@login_required
 @require_GET
-def table(request: HttpRequest, slug: str) -> HttpResponse:
+@tournament_page(
+    "tournaments.view_official_pages", "The scoring table's page is for the tournament's officials."
+)
+def table(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Cards waiting for verification, by stage and round of play."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not request.user.has_perm("tournaments.view_official_pages", tournament):
-        return forbidden(request, "The scoring table's page is for the tournament's officials.")
     return render(request, "scoring/cards/table.html", _table_context(request, tournament))
 
 
-def _safe_next(request: HttpRequest, tournament: Tournament) -> str:
+def _table_next(request: HttpRequest, tournament: Tournament) -> str:
     """Where the table was (its filters), if the form said so and it is the table."""
     default = reverse("scoring:cards:table", args=[tournament.slug])
-    target = request.POST.get("next", "")
-    safe = url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return target if safe and target.startswith(default) else default
+    return safe_next(request, default, within=default)
 
 
 def _cards_waiting(request: HttpRequest, tournament: Tournament) -> int:
     """How many cards the table's queue holds now, with the filters the table was showing
     (carried in the form's ``next``)."""
-    query = QueryDict(urlsplit(_safe_next(request, tournament)).query)
+    query = QueryDict(urlsplit(_table_next(request, tournament)).query)
     filters = TableFilterForm(query or None, tournament=tournament)
     stage, round_of_play = filters.filters()
     return len(select.table_queue(tournament, stage=stage, round_of_play=round_of_play))
@@ -514,14 +506,14 @@ def _table_done(request, tournament, card: ScoreCard, text: str) -> HttpResponse
     if request.htmx:
         return _table_result(request, tournament, card, ok=True, text=text)
     messages.success(request, text)
-    return redirect(_safe_next(request, tournament))
+    return redirect(_table_next(request, tournament))
 
 
 def _table_failed(request, tournament, card: ScoreCard, text: str, form=None) -> HttpResponse:
     """Say what went wrong on the card itself, with the void reason as it was typed."""
     failed = {"card_id": card.id, "error": text, "form": form}
     if not request.htmx:
-        query = QueryDict(urlsplit(_safe_next(request, tournament)).query)
+        query = QueryDict(urlsplit(_table_next(request, tournament)).query)
         context = _table_context(request, tournament, query=query or None)
         if not any(item.card.id == card.id for item in context["queue"]):
             messages.error(request, text)
@@ -533,7 +525,7 @@ def _table_failed(request, tournament, card: ScoreCard, text: str, form=None) ->
         **_table_perms(request, tournament),
         "item": found[0],
         "failed": failed,
-        "here": _safe_next(request, tournament),
+        "here": _table_next(request, tournament),
     }
     return render(request, "scoring/cards/_table_card.html", context)
 
@@ -552,11 +544,11 @@ def verify(request: HttpRequest, slug: str, card_id: int) -> HttpResponse:
     card = _table_card(slug, card_id)
     tournament = card.stage.category.tournament
     if not request.user.has_perm("scoring.verify_card", card):
-        return forbidden(request, "Only the scoring table or the head referee verifies cards.")
+        return refuse(request, "Only the scoring table or the head referee verifies cards.")
     try:
         rows = verify_card(card=card, user=request.user)
     except PermissionDenied as exc:
-        return forbidden(request, str(exc))
+        return refuse(request, str(exc))
     except ScorecardError as exc:
         return _table_failed(request, tournament, card, _words(exc))
     text = f"Verified the card of {card.entry.name} ({len(rows)} row{'s' * (len(rows) != 1)})."
@@ -570,7 +562,7 @@ def void(request: HttpRequest, slug: str, card_id: int) -> HttpResponse:
     card = _table_card(slug, card_id)
     tournament = card.stage.category.tournament
     if not request.user.has_perm("scoring.void_card", card):
-        return forbidden(request, "Only the scoring table or the head referee voids cards.")
+        return refuse(request, "Only the scoring table or the head referee voids cards.")
     form = VoidForm(request.POST)
     if not form.is_valid():
         text = f"The card of {card.entry.name} was not voided: " + " ".join(form.messages())
@@ -578,7 +570,7 @@ def void(request: HttpRequest, slug: str, card_id: int) -> HttpResponse:
     try:
         rows = void_card(card=card, reason=form.reason_text(), user=request.user)
     except PermissionDenied as exc:
-        return forbidden(request, str(exc))
+        return refuse(request, str(exc))
     except ScorecardError as exc:
         return _table_failed(request, tournament, card, _words(exc), form)
     text = f"Voided the card of {card.entry.name} ({form.reason_text()}; {len(rows)} rows)."
@@ -622,31 +614,30 @@ def _disputes_page(request, tournament, *, bound: DisputePanel | None = None) ->
     return render(request, "scoring/cards/disputes.html", context)
 
 
-@login_required
 @require_GET
-def disputes(request: HttpRequest, slug: str) -> HttpResponse:
+@tournament_page(
+    "scoring.view_disputes", "The dispute queue is for referees and the scoring table."
+)
+def disputes(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The head referee's queue: each disputed game with the two cards side by side."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not request.user.has_perm("scoring.view_disputes", tournament):
-        return forbidden(request, "The dispute queue is for referees and the scoring table.")
     return _disputes_page(request, tournament)
 
 
 @login_required
 @require_POST
-def resolve(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+@tournament_page()
+def resolve(request: HttpRequest, tournament: Tournament, game_id: int) -> HttpResponse:
     """The head referee's ruling on a disputed game: both cards take it, verified."""
-    tournament = get_object_or_404(Tournament, slug=slug)
     try:
         game = select.disputed_game(tournament, game_id)
     except Game.DoesNotExist:
         raise Http404("No such game in this tournament.") from None
     if not request.user.has_perm("scoring.resolve_dispute", game.match):
-        return forbidden(request, "Only the head referee settles disputes.")
+        return refuse(request, "Only the head referee settles disputes.")
     found = select.dispute_queue(tournament, game_id=game.id)
     if not found:
         messages.error(request, f"{game}: there is no dispute on this game (settled already?).")
-        return redirect("scoring:cards:disputes", slug=slug)
+        return redirect("scoring:cards:disputes", slug=tournament.slug)
     dispute = found[0]
     form = _ruling_form(dispute, request.POST)
     panel = DisputePanel(dispute, form)
@@ -661,11 +652,11 @@ def resolve(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             initials=form.cleaned_data["initials"],
         )
     except PermissionDenied as exc:
-        return forbidden(request, str(exc))
+        return refuse(request, str(exc))
     except ScorecardError as exc:
         panel.error = _words(exc)
         if exc.round:
             form.bad_rounds.add(exc.round)
         return _disputes_page(request, tournament, bound=panel)
     messages.success(request, f"Dispute settled: {game.match}, game {game.number}.")
-    return redirect("scoring:cards:disputes", slug=slug)
+    return redirect("scoring:cards:disputes", slug=tournament.slug)

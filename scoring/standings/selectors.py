@@ -60,13 +60,24 @@ def stage_games(stage: Stage, pool: Pool | None = None) -> list[engine.Game]:
     if pool is not None:
         rounds = rounds.filter(game__match__pool=pool)
     rows = rounds.order_by("game_id", "number").values(
-        "game_id", "game__match__entry_a_id", "game__match__entry_b_id", *ROUND_VALUES
+        "game_id",
+        "game__match__entry_a_id",
+        "game__match__entry_b_id",
+        "game__match__entry_c_id",
+        *ROUND_VALUES,
     )
-    by_game: dict[int, tuple[int, int, list[engine.Round]]] = {}
+    by_game: dict[int, engine.Game] = {}
     for row in rows:
-        sides = (row["game__match__entry_a_id"], row["game__match__entry_b_id"], [])
-        by_game.setdefault(row["game_id"], sides)[2].append(values_round(row))
-    return [engine.Game(a=str(a), b=str(b), rounds=rs) for a, b, rs in by_game.values()]
+        game = by_game.get(row["game_id"])
+        if game is None:
+            c = row["game__match__entry_c_id"]
+            game = by_game[row["game_id"]] = engine.Game(
+                a=str(row["game__match__entry_a_id"]),
+                b=str(row["game__match__entry_b_id"]),
+                c=None if c is None else str(c),
+            )
+        game.rounds.append(values_round(row))
+    return list(by_game.values())
 
 
 def stage_shootouts(stage: Stage) -> list[engine.Shootout]:
@@ -92,7 +103,12 @@ def stage_entries(stage: Stage, pool: Pool | None = None) -> dict[str, Entry]:
             filter=Q(matches_as_a__stage=stage, matches_as_a__entry_b__isnull=True),
         )
     )
-    drawn = Q(matches_as_a__stage=stage) | Q(matches_as_b__stage=stage) | Q(pools__stage=stage)
+    drawn = (
+        Q(matches_as_a__stage=stage)
+        | Q(matches_as_b__stage=stage)
+        | Q(matches_as_c__stage=stage)
+        | Q(pools__stage=stage)
+    )
     if pool is not None:
         drawn = Q(pools=pool)
     entry_ids = Entry.objects.filter(drawn).values("id")

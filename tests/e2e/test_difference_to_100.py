@@ -44,7 +44,12 @@ from scoring.scorecards import services as scorecards
 from tests.e2e.browsing import DASH, LAPTOP, PHONE, Story, Visitor
 from tournaments.models import Entry, Game, Match, Stage, Tournament, TournamentRole
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    # One story, one pytest-xdist worker: its steps run in order (``make test`` uses loadgroup).
+    pytest.mark.xdist_group("story-difference-to-100"),
+    pytest.mark.django_db(transaction=True),
+]
 
 PASSWORD = "hundred-up"
 Role = TournamentRole.Role
@@ -128,13 +133,15 @@ def card_rounds(lines: list[Line]) -> list[dict]:
     return [{"score": [a, b], "twenties": [ta, tb]} for a, b, ta, tb in lines]
 
 
-def test_the_plan_is_a_game_to_100_each_time():
+def check_the_plan() -> None:
     """Every planned game ends exactly on its last round, so no card is short or too long."""
     for pair, lines in GAMES.items():
         running = by_hand(lines)
         assert over_after(running, len(lines)), f"{pair} is not over: {running[-1]}"
         assert not any(over_after(running, n) for n in range(1, len(lines))), f"{pair} too long"
-        assert all(a % 5 == 0 and b % 5 == 0 and a >= 20 * ta and b >= 20 * tb for a, b, ta, tb in lines)
+        assert all(
+            a % 5 == 0 and b % 5 == 0 and a >= 20 * ta and b >= 20 * tb for a, b, ta, tb in lines
+        )
 
 
 def expected_standings() -> list[tuple[int, int, int, int]]:
@@ -165,7 +172,9 @@ class People:
         self.players: dict[int, User] = {}
 
     def give_roles(self, tournament: Tournament) -> None:
-        TournamentRole.objects.create(tournament=tournament, user=self.table, role=Role.SCORING_TABLE)
+        TournamentRole.objects.create(
+            tournament=tournament, user=self.table, role=Role.SCORING_TABLE
+        )
 
     def link_players(self, tournament: Tournament) -> None:
         for player in tournament.players.all():
@@ -413,7 +422,9 @@ def table_verifies(story: Story, stage: Stage, game: Game) -> None:
         for r in game.rounds.order_by("number")
     ]
     running = by_hand(lines)
-    gained = [(x - px, y - py) for (x, y), (px, py) in zip(running, [(0, 0), *running], strict=False)]
+    gained = [
+        (x - px, y - py) for (x, y), (px, py) in zip(running, [(0, 0), *running], strict=False)
+    ]
     assert official == [(*line, *g) for line, g in zip(lines, gained, strict=True)]
 
 
@@ -426,7 +437,10 @@ def the_other_games(stage: Stage, people: People, skip: Game) -> None:
             continue
         a, b = match.entry_a.player.number, match.entry_b.player.number
         lines = game_lines(a, b)
-        for own, other, own_lines in ((match.entry_a, b, lines), (match.entry_b, a, flipped(lines))):
+        for own, other, own_lines in (
+            (match.entry_a, b, lines),
+            (match.entry_b, a, flipped(lines)),
+        ):
             card = scorecards.card_for(stage, own)
             row = scorecards.fill_row(
                 card=card,
@@ -533,6 +547,7 @@ def printed_cards(story: Story, org: Visitor, stage: Stage, first: Game) -> None
 
 
 def test_difference_to_100_club_category(server, chromium, screenshots, fast_passwords):
+    check_the_plan()
     story = Story(chromium, server, screenshots)
     people = People()
 

@@ -206,7 +206,7 @@ def watch_the_progress(phone: Visitor, dry: DryRun) -> list[tuple[int, int]]:
             if progress.get_attribute("hx-get", timeout=2_000) is None:
                 break  # stopped: the page no longer asks for news
             percent = int(bar.get_attribute("aria-valuenow", timeout=2_000) or 0)
-            phase = progress.locator(".sim-phase").inner_text(timeout=2_000)
+            phase = progress.locator(".progress-phase").inner_text(timeout=2_000)
         except PlaywrightError:  # the page is being reloaded into the result
             continue
         games = re.search(r"(\d+) of about (\d+) games", phase)
@@ -215,7 +215,7 @@ def watch_the_progress(phone: Visitor, dry: DryRun) -> list[tuple[int, int]]:
             seen.append((percent, played))
             changed = time.monotonic()
         if not shot and 0 < percent < 100:
-            width = bar.locator(".sim-progress-bar").evaluate("e => e.style.width")
+            width = bar.locator(".progress-bar").evaluate("e => e.style.width")
             assert width == f"{percent}%", f"the bar is {width} wide at {percent}%"
             phone.shot("progress", at=bar)
             shot = True

@@ -739,7 +739,7 @@ def test_batch_page_polls_progress_then_offers_the_download(client, media):
         page = client.get(start["Location"]).content.decode()
         status_url = start["Location"] + "status/"
         if "Download the PDF" not in page:
-            assert "<progress" in page and f'hx-get="{status_url}"' in page
+            assert 'id="batch-status"' in page and f'hx-get="{status_url}"' in page
             assert 'hx-trigger="every 1s"' in page
         deadline = time.monotonic() + 90
         fragment = ""

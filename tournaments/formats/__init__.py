@@ -32,6 +32,7 @@ from .round_robin import (
 from .shootout import CutLineTie, RankedEntry, shootout_at_cut
 from .swiss import SwissStanding, swiss_round
 from .timing import equalising_shot, timed_round_points
+from .triples import three_player_rounds
 
 __all__ = [
     "THIRD_PLACE",
@@ -69,6 +70,7 @@ __all__ = [
     "snake_pools",
     "snake_slots",
     "swiss_round",
+    "three_player_rounds",
     "time_slots",
     "timed_round_points",
 ]

@@ -15,7 +15,8 @@ EntryId = str
 
 @dataclass(frozen=True)
 class Pairing:
-    """One game (or match) between two entries; `b` is None for a bye.
+    """One game (or match) between two entries; `b` is None for a bye; `c` is the third player
+    of a three-player game (see `triples`).
 
     `a` is the entry listed first, the one that shoots first in the first round where the format
     cares (round robin colours, see `round_robin.berger_rounds`). `board` is filled in by
@@ -25,6 +26,7 @@ class Pairing:
     a: EntryId
     b: EntryId | None
     board: int | None = None
+    c: EntryId | None = None
 
     @property
     def is_bye(self) -> bool:
@@ -32,7 +34,15 @@ class Pairing:
 
     @property
     def entries(self) -> tuple[EntryId, ...]:
-        return (self.a,) if self.b is None else (self.a, self.b)
+        if self.b is None:
+            return (self.a,)
+        return (self.a, self.b) if self.c is None else (self.a, self.b, self.c)
+
+    @property
+    def meetings(self) -> list[frozenset[EntryId]]:
+        """Every pair of entries that meets at this board (three in a three-player game)."""
+        found = self.entries
+        return [pair_key(x, y) for i, x in enumerate(found) for y in found[i + 1 :]]
 
 
 Round = list[Pairing]
@@ -45,7 +55,7 @@ def pair_key(a: EntryId, b: EntryId) -> frozenset[EntryId]:
 
 def played_pairs(rounds: Iterable[Iterable[Pairing]]) -> set[frozenset[EntryId]]:
     """Every pair of entries that has already met in `rounds` (byes excluded)."""
-    return {pair_key(p.a, p.b) for rnd in rounds for p in rnd if p.b is not None}
+    return {key for rnd in rounds for p in rnd for key in p.meetings}
 
 
 def byes_taken(rounds: Iterable[Iterable[Pairing]]) -> list[EntryId]:
@@ -69,11 +79,13 @@ def check_rounds(rounds: Sequence[Sequence[Pairing]], *, meetings: int = 1) -> N
                 if entry in in_round:
                     raise ValueError(f"round {number}: {entry} is drawn twice")
                 in_round.add(entry)
-            if pairing.b is not None:
-                key = pair_key(pairing.a, pairing.b)
-                seen[key] = seen.get(key, 0) + 1
-                if seen[key] > meetings:
-                    raise ValueError(f"round {number}: {pairing.a} and {pairing.b} meet again")
+            found = pairing.entries
+            for i, x in enumerate(found):
+                for y in found[i + 1 :]:
+                    key = pair_key(x, y)
+                    seen[key] = seen.get(key, 0) + 1
+                    if seen[key] > meetings:
+                        raise ValueError(f"round {number}: {x} and {y} meet again")
 
 
 def check_unique(entries: Sequence[EntryId]) -> None:

@@ -76,16 +76,6 @@ class Category(models.Model):
     def clean(self) -> None:
         if self.scoring_system == self.ScoringSystem.FIRST_TO_N and not self.target_points:
             raise ValidationError({"target_points": "first-to-N needs the target N."})
-        if self.scoring_system == self.ScoringSystem.THREE_PLAYER:
-            # Matches, scorecards and draws are between two sides; a game of three entries has
-            # no card to be written on yet, so such a category could record no result at all.
-            raise ValidationError(
-                {
-                    "scoring_system": "Three-player games cannot be run as a tournament category "
-                    "yet: matches and scorecards are between two sides. Use match play to 8 or "
-                    "NCA for a club event."
-                }
-            )
 
     @classmethod
     def from_preset(cls, tournament, key: str, **overrides) -> "Category":

@@ -26,6 +26,14 @@ class Match(models.Model):
         related_name="matches_as_b",
         help_text="Empty for a bye.",
     )
+    entry_c = models.ForeignKey(
+        "tournaments.Entry",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="matches_as_c",
+        help_text="The third player of a three-player game (family rulebook, Option Two).",
+    )
     best_of = models.PositiveSmallIntegerField(default=1)
     board = models.ForeignKey(
         "tournaments.Board", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -38,16 +46,30 @@ class Match(models.Model):
         verbose_name_plural = "matches"
         constraints = [
             models.CheckConstraint(condition=~Q(entry_a=F("entry_b")), name="match_entries_differ"),
+            models.CheckConstraint(
+                condition=Q(entry_c__isnull=True)
+                | (Q(entry_b__isnull=False) & ~Q(entry_c=F("entry_a")) & ~Q(entry_c=F("entry_b"))),
+                name="match_third_entry_differs",
+            ),
             models.CheckConstraint(condition=Q(best_of__gte=1), name="match_best_of_positive"),
         ]
 
     def __str__(self) -> str:
-        b = self.entry_b.name if self.entry_b_id else "bye"
-        return f"{self.entry_a.name} v {b}"
+        if self.entry_b_id is None:
+            return f"{self.entry_a.name} v bye"
+        return " v ".join(entry.name for entry in self.entries)
 
     @property
     def is_bye(self) -> bool:
         return self.entry_b_id is None
+
+    @property
+    def entries(self) -> list:
+        """The entries at the board, in the match's order (two, or three in a three-player
+        game; one for a bye)."""
+        ids = (self.entry_a_id, self.entry_b_id, self.entry_c_id)
+        found = (self.entry_a, self.entry_b, self.entry_c)
+        return [entry for entry_id, entry in zip(ids, found, strict=True) if entry_id is not None]
 
 
 class Game(models.Model):
@@ -94,6 +116,7 @@ class Round(models.Model):
     class Scoring(models.TextChoices):
         TWO_ONE_ZERO = "2-1-0", "2-1-0 per round"
         DIFFERENCE = "difference", "Difference of the board scores"
+        THREE = "three", "Three players, 2-1-0 by rank"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -103,12 +126,14 @@ class Round(models.Model):
     twenties_b = models.PositiveSmallIntegerField(default=0)
     score_a = models.PositiveSmallIntegerField(null=True, blank=True)
     score_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: The third player of a three-player game; empty in every other game.
+    points_c = models.PositiveSmallIntegerField(null=True, blank=True)
+    twenties_c = models.PositiveSmallIntegerField(null=True, blank=True)
+    score_c = models.PositiveSmallIntegerField(null=True, blank=True)
     time_expired = models.BooleanField(
         default=False, help_text="Time ran out with no disc shot: the round scores 0-0 (WCC)."
     )
-    scoring = models.CharField(
-        max_length=10, choices=Scoring.choices, default=Scoring.TWO_ONE_ZERO
-    )
+    scoring = models.CharField(max_length=10, choices=Scoring.choices, default=Scoring.TWO_ONE_ZERO)
     discs_per_side = models.PositiveSmallIntegerField(default=8)
     history = HistoricalRecords()
 
@@ -144,6 +169,37 @@ class Round(models.Model):
                 ),
                 name="round_points_difference",
             ),
+            # Family rulebook, Three-Player Option Two: 2-1-0 by rank, 1-1-0 for a tie for first,
+            # 2-0-0 for a tie for second, 1-1-1 all tied: at most 2 each, 2 or 3 in all.
+            models.CheckConstraint(
+                condition=(
+                    ~Q(scoring="three")
+                    & Q(points_c__isnull=True, twenties_c__isnull=True, score_c__isnull=True)
+                )
+                | (
+                    Q(scoring="three", points_c__isnull=False, twenties_c__isnull=False)
+                    & Q(points_a__lte=2, points_b__lte=2, points_c__lte=2)
+                    & (
+                        Q(time_expired=True, points_a=0, points_b=0, points_c=0)
+                        | Q(
+                            time_expired=False,
+                            points_a__gte=2 - F("points_b") - F("points_c"),
+                            points_a__lte=3 - F("points_b") - F("points_c"),
+                        )
+                    )
+                ),
+                name="round_points_three_players",
+            ),
+            models.CheckConstraint(
+                condition=~Q(scoring="three")
+                | Q(score_c__isnull=True, score_a__isnull=True)
+                | (
+                    Q(score_c__isnull=False, score_a__isnull=False)
+                    & Exact(Mod("score_c", 5), 0)
+                    & Q(score_c__gte=F("twenties_c") * 20)
+                ),
+                name="round_third_score_like_the_others",
+            ),
             models.CheckConstraint(
                 condition=Q(time_expired=False)
                 | Q(points_a=0, points_b=0, twenties_a=0, twenties_b=0),
@@ -151,7 +207,8 @@ class Round(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(twenties_a__lte=F("discs_per_side"))
-                & Q(twenties_b__lte=F("discs_per_side")),
+                & Q(twenties_b__lte=F("discs_per_side"))
+                & (Q(twenties_c__isnull=True) | Q(twenties_c__lte=F("discs_per_side"))),
                 name="round_twenties_within_discs",
             ),
             models.CheckConstraint(

@@ -110,6 +110,15 @@ class Stage(models.Model):
             )
         if self.best_of % 2 == 0:
             raise ValidationError({"best_of": "Best of N needs an odd N (1, 3, 5…)."})
+        three = self.category_id and self.category.scoring_system == "three-player"
+        if three and self.kind not in (self.Kind.PRELIMINARY, self.Kind.SHOOTOUT):
+            # Pools, brackets and Swiss pairings are made of two-sided matches.
+            raise ValidationError(
+                {
+                    "kind": "A three-player category plays preliminary rounds of groups of "
+                    "three; round robins, brackets and Swiss rounds are played by two sides."
+                }
+            )
 
 
 class Pool(models.Model):

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.db.models import F
 
 from tournaments import formats
-from tournaments.models import Board, Entry, Game, Match, Pool, Stage
+from tournaments.models import Board, Category, Entry, Game, Match, Pool, Stage
 from tournaments.selectors import (
     BRACKET_POOL,
     ENTRY_RELATED,
@@ -41,11 +41,17 @@ class SwissLine:
     points: int
 
 
+def _three_player(stage: Stage) -> bool:
+    """Whether the stage's category plays the family rulebook's three-player game."""
+    return stage.category.scoring_system == Category.ScoringSystem.THREE_PLAYER
+
+
 @transaction.atomic
 def draw_preliminary(
     stage: Stage, entries: Sequence[Entry] | None = None, *, method: str = "random"
 ) -> list[Match]:
-    """WCC preliminary: ``stage.games_per_entry`` games, a different opponent every time.
+    """WCC preliminary: ``stage.games_per_entry`` games, a different opponent every time (in a
+    three-player category, groups of three that meet as seldom as the field allows).
 
     Matches are laid on the tournament's boards in service so that nobody plays twice in a row
     on the same board where that can be avoided. Raises ``ValueError`` with the reason when the
@@ -56,9 +62,14 @@ def draw_preliminary(
     if entries is None:
         entries = list(stage.category.entries.filter(withdrawn=False).order_by("id"))
     by_id = {str(e.id): e for e in entries}
-    rounds = formats.preliminary_rounds(
-        list(by_id), stage.games_per_entry or 1, method=method, seed=stage.seed
-    )
+    if _three_player(stage):
+        rounds = formats.three_player_rounds(
+            list(by_id), stage.games_per_entry or 1, seed=stage.seed
+        )
+    else:
+        rounds = formats.preliminary_rounds(
+            list(by_id), stage.games_per_entry or 1, method=method, seed=stage.seed
+        )
     boards = list(Board.objects.filter(tournament=stage.category.tournament).order_by("number"))
     if boards:
         # More games than boards in service spill into a second time slot of the same round.
@@ -75,6 +86,7 @@ def draw_preliminary(
             round_of_play=number,
             entry_a=by_id[p.a],
             entry_b=by_id[p.b] if p.b is not None else None,
+            entry_c=by_id[p.c] if p.c is not None else None,
             best_of=stage.best_of,
             board=board_by_number.get(p.board) if p.board is not None else None,
         )
@@ -113,6 +125,11 @@ def draw_stage(
     ``ValueError`` for a stage already drawn or one that is not drawn at all (a shoot-out).
     """
     kind = Stage.Kind(stage.kind)
+    if _three_player(stage) and kind != Stage.Kind.PRELIMINARY:
+        raise ValueError(
+            f"{stage}: three-player games are drawn as preliminary rounds of groups of three; "
+            f"a {stage.get_kind_display().lower()} stage is played between two sides."
+        )
     if kind == Stage.Kind.PRELIMINARY:
         entries = _seeded(stage) or None
         return draw_preliminary(stage, entries, method=method)

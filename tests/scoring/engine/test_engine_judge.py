@@ -10,6 +10,7 @@ from scoring.engine import (
     Game,
     GameRules,
     Round,
+    RoundOfThree,
     check_complete,
     check_game,
     judge_game,
@@ -20,8 +21,11 @@ from scoring.engine import (
     round_from_data,
     round_lines,
     round_to_data,
+    seen_from,
+    three_player_points,
     wins_needed,
 )
+from scoring.engine.standings import compute_standings
 
 WIN, TIE, LOSS = (2, 0), (1, 1), (0, 2)
 NCA = GameRules()
@@ -223,3 +227,53 @@ def test_mirroring_swaps_the_winner(points, playoff):
     assert other.over == seen.over
     assert other.points == seen.points[::-1]
     assert other.winner == (None if seen.winner is None else 1 - seen.winner)
+
+
+THREE = GameRules(system="three-player", discs=12)
+
+
+def test_three_player_rounds_score_2_1_0_by_rank():
+    """Family rulebook, Three-Player Game, Option Two: highest 2, second 1, third 0; a tie for
+    first gives each 1 and the third 0; a tie for second gives both 0; all three tied: 1 each."""
+    assert three_player_points((60, 45, 20)) == (2, 1, 0)
+    assert three_player_points((60, 60, 20)) == (1, 1, 0)
+    assert three_player_points((20, 60, 20)) == (0, 2, 0)
+    assert three_player_points((40, 40, 40)) == (1, 1, 1)
+    assert RoundOfThree.from_score((10, 35, 30), (0, 1, 0)).points == (0, 2, 1)
+    with pytest.raises(EngineInputError, match="do not follow from board score"):
+        RoundOfThree((2, 1, 0), (0, 0, 0), (10, 35, 30))
+    with pytest.raises(EngineInputError, match="impossible"):
+        RoundOfThree((2, 2, 0), (0, 0, 0))
+
+
+def test_a_three_player_game_is_played_to_8_and_names_the_missing_round():
+    """ "Play to 8 points", alone in the lead: a tie at the top plays on."""
+    row = [{"points": p, "twenties": [0, 0, 0]} for p in ([2, 1, 0], [2, 0, 1], [0, 1, 2])]
+    verdict = judge_row(row, THREE)
+    assert verdict.points == (4, 2, 3) and not verdict.over
+    assert verdict.missing.startswith("round 4 is needed: the game is played to 8 points")
+    done = judge_row([*row, *[{"points": [2, 1, 0], "twenties": [0, 0, 0]}] * 2], THREE)
+    assert done.over and done.winner == 0 and done.points == (8, 4, 3)
+    with pytest.raises(EngineInputError, match="round 1 gives 2 sides") as error:
+        judge_game(rounds(WIN), THREE)
+    assert error.value.round == 1
+
+
+def test_three_player_card_data_is_seen_from_each_player():
+    row = [{"points": [2, 1, 0], "twenties": [3, 1, 0], "score": [70, 40, 5]}]
+    from_b = seen_from(row, (1, 0, 2))
+    assert from_b[0]["points"] == [1, 2, 0] and from_b[0]["score"] == [40, 70, 5]
+    assert judge_row(from_b, THREE).points == (1, 2, 0)
+
+
+def test_standings_of_three_player_games_count_each_player_once():
+    games = [
+        Game("ANNA", "BEN", [RoundOfThree((2, 1, 0), (2, 1, 0))] * 4, c="CARL"),
+        Game("BEN", "CARL", [RoundOfThree((2, 0, 1), (1, 0, 0))] * 4, c="DAN"),
+    ]
+    rows = {row.entry: row for row in compute_standings(games, chain=("twenties",)).rows}
+    assert (rows["ANNA"].points, rows["ANNA"].games) == (8, 1)
+    assert (rows["BEN"].points, rows["BEN"].games, rows["BEN"].twenties) == (12, 2, 8)
+    assert (rows["CARL"].points, rows["CARL"].games) == (0, 2)
+    assert rows["DAN"].points == 4
+    assert rows["BEN"].rank == 1

@@ -201,4 +201,4 @@ def test_the_tournament_page_button_queues_a_dry_run_of_the_registered_players(
     assert dry.source_category == category and dry.entries == 12 and dry.boards == 4
     assert dry.status == Status.QUEUED
     page = client.get(response["Location"]).content.decode()
-    assert "sim-progress" in page and "hx-trigger" in page
+    assert "progress-bar" in page and "hx-trigger" in page

@@ -1,0 +1,152 @@
+"""A round of the three-player game: three players alone at one board, scored 2-1-0 by rank.
+
+Family rulebook, Three-Player Game, Option Two: "each player plays alone and no opponent's disk is
+considered friendly. Score using the Match-Play Rule: The player with the highest score gets 2
+points, while the second highest gets 1 point, and the third player receives 0 points. If two
+players tie for first, they each receive 1 point while the third player receives 0 points. Should
+the second highest score be a tie, both players receive 0 points. Play to 8 points." The rulebook
+is silent on all three tying; like a tie for first, each of them receives 1 point.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import EngineInputError, show
+from .rounds import DEFAULT_DISCS, DISC_VALUE_STEP, FIFTEEN, TWENTY
+
+#: How a three-player round's board scores become points (see :func:`three_player_points`).
+THREE = "three"
+SIDES = 3
+
+Trio = tuple[int, int, int]
+
+#: Every result a three-player round can give, and 0-0-0 when time expired before a disc was shot.
+_RESULTS = {(2, 1, 0), (1, 1, 0), (2, 0, 0), (1, 1, 1)}
+ROUND_POINTS = frozenset(
+    (p[i], p[j], p[k]) for p in _RESULTS for i, j, k in itertools.permutations(range(3))
+)
+TIME_EXPIRED: Trio = (0, 0, 0)
+
+
+def three_player_points(scores: Sequence[int]) -> Trio:
+    """The round points of the three players from their board scores (the Match-Play Rule)."""
+    a, b, c = scores
+    trio = (a, b, c)
+    best = max(trio)
+    first = [s == best for s in trio]
+    if sum(first) > 1:
+        return (int(first[0]), int(first[1]), int(first[2]))
+    rest = [s for s in trio if s != best]
+    second = max(rest)
+    if rest.count(second) > 1:
+        return (2 if a == best else 0, 2 if b == best else 0, 2 if c == best else 0)
+
+    def points(s: int) -> int:
+        return 2 if s == best else 1 if s == second else 0
+
+    return (points(a), points(b), points(c))
+
+
+def _trio(value: object, what: str) -> Trio:
+    if (
+        not isinstance(value, tuple | list)
+        or len(value) != SIDES
+        or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
+    ):
+        raise EngineInputError(f"{what} {show(value)} must be three whole numbers, one per player")
+    return (value[0], value[1], value[2])
+
+
+@dataclass(frozen=True, slots=True)
+class RoundOfThree:
+    """One round of the three-player game, the players in the game's order.
+
+    ``points`` are the round points (see :func:`three_player_points`), ``twenties`` the 20s each
+    player sank, ``score`` the board totals (20s included) when kept.
+    """
+
+    points: Trio
+    twenties: Trio
+    score: Trio | None = None
+    scoring: str = THREE
+
+    def __post_init__(self) -> None:
+        points = _trio(self.points, "points")
+        twenties = _trio(self.twenties, "20s")
+        if min(twenties) < 0:
+            raise EngineInputError(f"20s {show(twenties)} cannot be negative")
+        object.__setattr__(self, "points", points)
+        object.__setattr__(self, "twenties", twenties)
+        if self.score is not None:
+            score = _trio(self.score, "board score")
+            for value, count in zip(score, twenties, strict=True):
+                if value < 0 or value % DISC_VALUE_STEP:
+                    raise EngineInputError(
+                        f"board score {show(score)} is impossible; every disc counts 5, 10, 15 "
+                        "or 20, so a board score is a multiple of 5 and never negative"
+                    )
+                if value < TWENTY * count:
+                    raise EngineInputError(
+                        f"board score {show(score)} is impossible with 20s {show(twenties)}"
+                    )
+            object.__setattr__(self, "score", score)
+            expected = three_player_points(score)
+            if points != expected:
+                raise EngineInputError(
+                    f"points {show(points)} do not follow from board score {show(score)}, "
+                    f"which gives {show(expected)}"
+                )
+        elif points not in ROUND_POINTS and points != TIME_EXPIRED:
+            raise EngineInputError(
+                f"points {show(points)} are impossible; a three-player round gives 2-1-0 by "
+                "rank, 1-1-0 for a tie for first, 2-0-0 for a tie for second, 1-1-1 when all "
+                "three tie, or 0-0-0 when time expired"
+            )
+        if points == TIME_EXPIRED and self.score is None and twenties != TIME_EXPIRED:
+            raise EngineInputError(
+                f"points [0, 0, 0] mean time expired before a disc was shot, so there can be no "
+                f"20s, but 20s are {show(twenties)}"
+            )
+
+    @classmethod
+    def from_score(cls, score: Sequence[int], twenties: Sequence[int]) -> RoundOfThree:
+        trio = _trio(score, "board score")
+        return cls(three_player_points(trio), _trio(twenties, "20s"), trio)
+
+    @classmethod
+    def time_expired(cls) -> RoundOfThree:
+        return cls(TIME_EXPIRED, TIME_EXPIRED)
+
+    @property
+    def is_time_expired(self) -> bool:
+        return self.points == TIME_EXPIRED and self.score is None
+
+    def seen_from(self, order: Sequence[int]) -> RoundOfThree:
+        """The same round with the players in ``order`` (indices into the current order)."""
+        i, j, k = order
+        return RoundOfThree(
+            points=(self.points[i], self.points[j], self.points[k]),
+            twenties=(self.twenties[i], self.twenties[j], self.twenties[k]),
+            score=None if self.score is None else (self.score[i], self.score[j], self.score[k]),
+        )
+
+
+def check_round_of_three(round_: RoundOfThree, discs: int = DEFAULT_DISCS) -> None:
+    """What depends on the discs each player shoots (12 each in the rulebook's Option Two)."""
+    for count in round_.twenties:
+        if count > discs:
+            raise EngineInputError(
+                f"20s {show(round_.twenties)} are impossible; a player has only {discs} discs"
+            )
+    if round_.score is None:
+        return
+    for value, count in zip(round_.score, round_.twenties, strict=True):
+        most = TWENTY * count + FIFTEEN * (discs - count)
+        if value > most:
+            raise EngineInputError(
+                f"board score {show(round_.score)} is impossible; {discs} discs with {count} "
+                f"20s make at most {most}"
+            )
