@@ -41,20 +41,6 @@ def _physics_params() -> PhysicsParams:
     return DEFAULT_PARAMS
 
 
-def geometry_from_params(params: PhysicsParams) -> BoardGeometry:
-    """The rules' view of the board, taken from the physics parameters so both agree."""
-    return BoardGeometry(
-        surface_radius=params.surface_radius,
-        shooting_line_radius=params.shooting_line_radius,
-        line_10_5_radius=params.ten_five_radius,
-        line_15_10_radius=params.peg_circle_radius,
-        hole_radius=params.hole_radius,
-        disc_radius=params.disc_radius,
-        line_width=params.line_width,
-        peg_radius=params.peg_radius,
-    )
-
-
 def _geometry() -> BoardGeometry:
     """The board the rules measure: the tournament board the physics core simulates by default.
 

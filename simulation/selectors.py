@@ -103,10 +103,10 @@ class MatchLine:
             return "bye"
         if not self.outcome.started:
             return ""
+        # A figure per side: two, or three in a three-player game.
         if self.match.best_of > 1:
-            return f"{self.outcome.wins[0]}\u2013{self.outcome.wins[1]} in games"
-        a, b = self.outcome.points
-        return f"{a}\u2013{b}"
+            return "\u2013".join(str(w) for w in self.outcome.wins) + " in games"
+        return "\u2013".join(str(p) for p in self.outcome.points)
 
 
 @dataclass(frozen=True)

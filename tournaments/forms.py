@@ -125,6 +125,19 @@ class CategoryForm(ModelFieldsForm):
         "rounds_per_game": forms.NumberInput(attrs={"min": 1}),
     }
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Family rulebook, Three-Player Game, Option Two: "Using a third set of 12 disks ...
+        # each player plays alone".
+        self.fields["discs_per_player"].help_text = (
+            "The discs each player shoots in a round. A three-player category (family rulebook, "
+            "Option Two) gives each player 12 discs."
+        )
+        self.fields["scoring_system"].help_text = (
+            "Three players: groups of three at a board, each player alone, 2-1-0 by rank each "
+            "round, play to 8; its stages are preliminary rounds (12 discs a player)."
+        )
+
 
 class PlayerForm(forms.Form):
     first_name = forms.CharField(max_length=100, widget=forms.TextInput(attrs={"autofocus": True}))
@@ -298,6 +311,22 @@ class StageRunForm(forms.Form):
     def options(self) -> dict:
         """The options given, without the blanks, so the service's defaults apply."""
         return {k: v for k, v in self.cleaned_data.items() if v not in (None, "", False)}
+
+
+class StageScheduleForm(forms.Form):
+    """Start times for a drawn stage: when its first round starts, how long a game takes (the
+    tournament's time limit by default) and the break between rounds."""
+
+    start = forms.DateTimeField(
+        label="First round starts",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    minutes_per_game = forms.IntegerField(
+        min_value=1, max_value=240, required=False, label="Minutes per game"
+    )
+    break_minutes = forms.IntegerField(
+        min_value=0, max_value=240, required=False, label="Break between rounds"
+    )
 
 
 class BoardCountForm(forms.Form):

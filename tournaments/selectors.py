@@ -46,6 +46,7 @@ MATCH_RELATED = (
     "board",
     *(f"entry_a__{name}" for name in ENTRY_RELATED),
     *(f"entry_b__{name}" for name in ENTRY_RELATED),
+    *(f"entry_c__{name}" for name in ENTRY_RELATED),
 )
 
 
@@ -107,15 +108,6 @@ def play_pools(stage: Stage) -> list[Pool]:
 def stage_rounds(stage: Stage) -> list[int]:
     """The rounds of play drawn so far (one query)."""
     return sorted(set(Match.objects.filter(stage=stage).values_list("round_of_play", flat=True)))
-
-
-def tournament_stages(tournament: Tournament) -> list[Stage]:
-    """Stages of the tournament with their category, in category and play order (one query)."""
-    return list(
-        Stage.objects.filter(category__tournament=tournament)
-        .select_related("category")
-        .order_by("category__name", "order")
-    )
 
 
 def stage_for_page(slug: str, stage_id: int) -> Stage | None:

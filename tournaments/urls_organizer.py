@@ -20,6 +20,7 @@ urlpatterns = [
     path("categories/<int:category_id>/stages/", stages.stage_create, name="manage-stage-create"),
     path("stages/<int:stage_id>/draw/", stages.stage_draw, name="manage-stage-draw"),
     path("stages/<int:stage_id>/advance/", stages.stage_advance, name="manage-stage-advance"),
+    path("stages/<int:stage_id>/schedule/", stages.stage_schedule, name="manage-stage-schedule"),
     path("players/", players.players, name="manage-players"),
     path("players/import/", imports.import_upload, name="manage-import"),
     path("players/import/confirm/", imports.import_confirm, name="manage-import-confirm"),

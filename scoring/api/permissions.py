@@ -6,6 +6,8 @@ row to validate it) and to the tournament's officials. Writes are checked by the
 themselves (``scoring.permissions``).
 """
 
+import itertools
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
@@ -30,10 +32,11 @@ def visible_cards(user: AbstractBaseUser | AnonymousUser) -> QuerySet[ScoreCard]
     official = TournamentRole.objects.filter(
         user=user, tournament=OuterRef("stage__category__tournament")
     )
-    met = Match.objects.filter(stage=OuterRef("stage")).filter(
-        Q(entry_a=OuterRef("entry"), entry_b__in=mine)
-        | Q(entry_b=OuterRef("entry"), entry_a__in=mine)
-    )
+    # Any two sides of a match met (A, B, and C in a three-player game).
+    together = Q()
+    for own, other in itertools.permutations("abc", 2):
+        together |= Q(**{f"entry_{own}": OuterRef("entry"), f"entry_{other}__in": mine})
+    met = Match.objects.filter(stage=OuterRef("stage")).filter(together)
     return ScoreCard.objects.filter(Q(entry__in=mine) | Q(Exists(official)) | Q(Exists(met)))
 
 

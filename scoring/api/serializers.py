@@ -1,6 +1,6 @@
 """Serializers for scorecards, their workflow actions and the standings.
 
-Input serializers check only the shape of a request (pairs of whole numbers, required fields);
+Input serializers check only the shape of a request (a whole number per side, required fields);
 the rules of the game (2-1-0 points, 20s within the discs a side had, board scores in 5s) are the
 scoring services' to check, so the API says exactly what the card pages say, round named.
 """
@@ -13,20 +13,27 @@ from scoring.models import CardRow, ScoreCard
 from tournaments.api.serializers import EntrySummarySerializer
 from tournaments.models import Entry, Game, Stage
 
+#: Sides at a board: two, or three in a three-player game (family rulebook, Option Two).
+FEWEST_SIDES, MOST_SIDES = 2, 3
+
 
 def pair(help_text: str, **kwargs: Any) -> serializers.ListField:
-    """Two whole numbers, the first for the side the row (or ruling) is written from."""
+    """A whole number per side, the first for the side the row (or ruling) is written from: two,
+    or three in a three-player game. Whether the count fits the game is the service's to say
+    (the judge names the round), so the API and the card pages give the same message."""
     return serializers.ListField(
         child=serializers.IntegerField(min_value=0),
-        min_length=2,
-        max_length=2,
-        help_text=help_text,
+        min_length=FEWEST_SIDES,
+        max_length=MOST_SIDES,
+        help_text=f"{help_text} Three numbers in a three-player game: own, then the two others "
+        "in the match's order (a ruling: entries A, B, C).",
         **kwargs,
     )
 
 
 class RoundLineSerializer(serializers.Serializer):
-    """A round as stored on a card row: the first number of each pair is the card owner's."""
+    """A round as stored on a card row: the first number of each pair is the card owner's (in a
+    three-player game, three numbers: the owner's, then the two others' in the match's order)."""
 
     points = pair("Round points: [own, opponent].", read_only=True)
     twenties = pair("20s: [own, opponent].", read_only=True)
@@ -62,7 +69,7 @@ class RoundInputSerializer(serializers.Serializer):
 
     points = pair("Round points: 2-0, 1-1 or 0-2.", required=False, allow_null=True)
     score = pair("Board totals, 20s included (instead of points).", required=False, allow_null=True)
-    twenties = pair("20s sunk by each side.", required=False, default=[0, 0])
+    twenties = pair("20s sunk by each side; none when left out.", required=False)
     time_expired = serializers.BooleanField(
         default=False, help_text="Time ran out before any disc was shot: 0-0 (WCC)."
     )
@@ -82,7 +89,10 @@ class CardRowSerializer(serializers.ModelSerializer):
     game_number = serializers.IntegerField(source="game.number", read_only=True)
     rounds = RoundLineSerializer(many=True, read_only=True)
     total_points = serializers.IntegerField(read_only=True)
-    total_points_against = serializers.IntegerField(read_only=True)
+    total_points_against = serializers.IntegerField(
+        read_only=True,
+        help_text="The opponent's points (both others' together in a three-player game).",
+    )
     total_twenties = serializers.IntegerField(read_only=True)
 
     class Meta:
@@ -192,7 +202,10 @@ class VoidCardSerializer(serializers.Serializer):
 
 class ResolveDisputeSerializer(serializers.Serializer):
     rounds = RoundInputSerializer(
-        many=True, allow_empty=False, help_text="The ruling, from entry A's side of the match."
+        many=True,
+        allow_empty=False,
+        help_text="The ruling, in the match's order of sides: entry A first (then B, and C in a "
+        "three-player game).",
     )
     initials = serializers.CharField(max_length=5, help_text="The head referee's initials.")
 

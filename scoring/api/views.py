@@ -250,13 +250,14 @@ class GameViewSet(ScoringErrorsMixin, mixins.RetrieveModelMixin, viewsets.Generi
 
     serializer_class = GameSerializer
     queryset = Game.objects.select_related(
-        "match__stage__category__tournament", "match__entry_a", "match__entry_b"
+        "match__stage__category__tournament", "match__entry_a", "match__entry_b", "match__entry_c"
     ).prefetch_related("rounds")
 
     @extend_schema(
         summary="Settle a dispute",
-        description="The head referee rules on a game whose two cards disagree: both rows take "
-        "the ruling, verified, and it becomes the official result.",
+        description="The head referee rules on a game whose cards disagree: every row takes "
+        "the ruling (given in the match's order of sides), verified, and it becomes the official "
+        "result.",
         request=ResolveDisputeSerializer,
         responses={200: GameSerializer, **refusals(400, 403, 404)},
     )

@@ -34,10 +34,6 @@ from .three import THREE, RoundOfThree, check_round_of_three
 #: A round of any game: two sides, or the three players of the three-player game.
 AnyRound = Round | RoundOfThree
 
-#: Extra round lines a championship card keeps beyond its regular rounds, for the deciding 5th
-#: round and one more should that be tied as well (more are written on the back of the card).
-PLAYOFF_SPARE_ROUNDS = 2
-
 
 class RoundData(TypedDict):
     """One round on a scorecard row, from the card owner's side: ``[own, opponent]`` pairs
@@ -90,11 +86,6 @@ class GameRules:
     def sides(self) -> int:
         """Sides at the board: two, or three in the three-player game."""
         return self.scoring_system().sides
-
-    @property
-    def may_draw(self) -> bool:
-        """Whether a game can end level: only a fixed-length game outside a championship."""
-        return self.scoring_system().fixed_length
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,36 +245,6 @@ def read_rounds(rounds: Sequence[Mapping[str, Any]], rules: GameRules) -> list[A
 # --- games ---------------------------------------------------------------------------------
 
 
-def _score_line(points: Sequence[int]) -> str:
-    return "-".join(str(p) for p in points)
-
-
-def _missing(
-    played: int, state_points: tuple[int, ...], system: ScoringSystem, rules: GameRules
-) -> str:
-    """What an unfinished game needs, in words a referee reads out."""
-    following = played + 1
-    if isinstance(system, Nca):
-        if played < system.rounds:
-            if following == system.rounds:
-                return f"round {following} is needed: a game has {system.rounds} rounds"
-            return (
-                f"rounds {following} to {system.rounds} are needed: a game has "
-                f"{system.rounds} rounds"
-            )
-        return (
-            f"round {following} is needed: the game is tied {_score_line(state_points)} and a "
-            "championship game must have a winner"
-        )
-    target = getattr(system, "target", None)
-    if max(state_points) >= (target or 0):
-        return f"round {following} is needed: the game is tied {_score_line(state_points)}"
-    return (
-        f"round {following} is needed: the game is played to {target} points and stands at "
-        f"{_score_line(state_points)}"
-    )
-
-
 def judge_game(rounds: Sequence[AnyRound], rules: GameRules) -> GameVerdict:
     """Judge a game from its rounds (side ``a`` first).
 
@@ -301,7 +262,7 @@ def judge_game(rounds: Sequence[AnyRound], rules: GameRules) -> GameVerdict:
     state = system.tally([r.points for r in rounds])
     twenties = tuple(sum(r.twenties[side] for r in rounds) for side in range(system.sides))
     points = state.totals
-    missing = "" if state.over else _missing(len(rounds), points, system, rules)
+    missing = "" if state.over else system.missing(len(rounds), points)
     return GameVerdict(len(rounds), points, twenties, state.over, state.winner, missing)
 
 
@@ -312,7 +273,7 @@ def judge_points(
     that hold stored totals rather than whole rounds; ``twenties`` are carried through."""
     system = rules.scoring_system()
     state = system.tally(points)
-    missing = "" if state.over else _missing(len(points), state.totals, system, rules)
+    missing = "" if state.over else system.missing(len(points), state.totals)
     return GameVerdict(
         len(points), state.totals, tuple(twenties), state.over, state.winner, missing
     )
@@ -345,16 +306,9 @@ def round_lines(rules: GameRules, played: int = 0, over: bool = False) -> int:
 
 
 def paper_round_lines(rules: GameRules) -> int:
-    """Round lines a printed card keeps, so that a game can be written down to its end.
-
-    A championship card keeps :data:`PLAYOFF_SPARE_ROUNDS` beyond the regular rounds; a
-    first-to game keeps twice the rounds the target takes at least (ties and lost rounds), with
-    at least 8 lines.
-    """
-    system = rules.scoring_system()
-    if isinstance(system, Nca):
-        return system.rounds + (PLAYOFF_SPARE_ROUNDS if rules.playoff else 0)
-    return max(8, 2 * system.fewest_rounds())
+    """Round lines a printed card keeps, so that a game can be written down to its end (each
+    system says how many: a championship card has room for deciding rounds)."""
+    return rules.scoring_system().paper_rounds()
 
 
 # --- matches -------------------------------------------------------------------------------
@@ -393,10 +347,3 @@ def judge_match(games: Sequence[GameVerdict], best_of: int) -> MatchVerdict:
                 winner = game.winner
     over = winner is not None or finished >= best_of
     return MatchVerdict(tuple(wins), winner, over, needed, finished)
-
-
-def games_still_possible(verdict: MatchVerdict, best_of: int) -> int:
-    """How many more games the match may need (0 once it is over)."""
-    if verdict.over:
-        return 0
-    return best_of - verdict.games_played

@@ -35,6 +35,15 @@ class GameState:
     winner: int | None
 
 
+def _line(totals: Sequence[int]) -> str:
+    return "-".join(str(t) for t in totals)
+
+
+#: Extra round lines a championship card keeps beyond its regular rounds, for the deciding 5th
+#: round and one more should that be tied as well (more are written on the back of the card).
+PLAYOFF_SPARE_ROUNDS = 2
+
+
 def _leader(totals: Sequence[int]) -> int | None:
     best = max(totals)
     leaders = [side for side, total in enumerate(totals) if total == best]
@@ -48,8 +57,6 @@ class ScoringSystem(ABC):
     sides: int = 2
     #: How a round's board scores become its points (see :class:`.rounds.Round`).
     round_scoring: str = TWO_ONE_ZERO
-    #: Whether a game can end level (only a fixed-length game outside a championship can).
-    fixed_length: bool = False
 
     @abstractmethod
     def round_points(self, scores: Sequence[int]) -> tuple[int, ...]:
@@ -90,6 +97,15 @@ class ScoringSystem(ABC):
         """The fewest rounds a game of this system can take (the lines a card needs at least)."""
         return 1
 
+    def paper_rounds(self) -> int:
+        """Round lines a printed card keeps so that a game can be written down to its end: twice
+        the fewest rounds (ties and lost rounds), at least 8."""
+        return max(8, 2 * self.fewest_rounds())
+
+    def missing(self, played: int, totals: Sequence[int]) -> str:
+        """What an unfinished game needs next, in words a referee reads out."""
+        return f"round {played + 1} is needed: the game stands at {_line(totals)}"
+
     def _points(self, scores: Sequence[int], number: int) -> tuple[int, ...]:
         if len(scores) != self.sides or any(
             isinstance(s, bool) or not isinstance(s, int) or s < 0 or s % DISC_VALUE_STEP
@@ -125,10 +141,25 @@ class Nca(ScoringSystem):
             raise EngineInputError(f"nca: rounds per game must be at least 1, not {rounds!r}")
         self.rounds = rounds
         self.playoff = playoff
-        self.fixed_length = not playoff
 
     def fewest_rounds(self) -> int:
         return self.rounds
+
+    def paper_rounds(self) -> int:
+        return self.rounds + (PLAYOFF_SPARE_ROUNDS if self.playoff else 0)
+
+    def missing(self, played: int, totals: Sequence[int]) -> str:
+        following = played + 1
+        if played < self.rounds:
+            if following == self.rounds:
+                return f"round {following} is needed: a game has {self.rounds} rounds"
+            return (
+                f"rounds {following} to {self.rounds} are needed: a game has {self.rounds} rounds"
+            )
+        return (
+            f"round {following} is needed: the game is tied {_line(totals)} and a championship "
+            "game must have a winner"
+        )
 
     def round_points(self, scores: Sequence[int]) -> tuple[int, ...]:
         return two_one_zero(scores)
@@ -170,6 +201,15 @@ class FirstTo(ScoringSystem):
         if self.round_scoring == TWO_ONE_ZERO:
             return -(-self.target // 2)
         return 1
+
+    def missing(self, played: int, totals: Sequence[int]) -> str:
+        following = played + 1
+        if max(totals) >= self.target:
+            return f"round {following} is needed: the game is tied {_line(totals)}"
+        return (
+            f"round {following} is needed: the game is played to {self.target} points and "
+            f"stands at {_line(totals)}"
+        )
 
 
 class DifferenceTo100(FirstTo):
@@ -240,6 +280,18 @@ class FirstToN(ScoringSystem):
 
     def fewest_rounds(self) -> int:
         return -(-self.target // 2)
+
+    def missing(self, played: int, totals: Sequence[int]) -> str:
+        following = played + 1
+        if max(totals) < self.target and totals != (self.target - 1, self.target - 1):
+            return (
+                f"round {following} is needed: the game is played to {self.target} points and "
+                f"stands at {_line(totals)}"
+            )
+        return (
+            f"round {following} is needed: both sides reached {self.target - 1}, so the game "
+            f"goes on by pairs of rounds until one leads after a pair (now {_line(totals)})"
+        )
 
     def round_points(self, scores: Sequence[int]) -> tuple[int, ...]:
         return two_one_zero(scores)

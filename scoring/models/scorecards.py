@@ -32,7 +32,8 @@ class ScoreCard(models.Model):
 class CardRow(models.Model):
     """One game on a card, from the card owner's side: ``rounds`` holds, per round,
     ``{"points": [own, opponent], "twenties": [own, opponent], "score": [own, opponent] | null,
-    "time_expired": bool}``; totals are computed from it, never typed."""
+    "time_expired": bool}`` (in a three-player game ``[own, first other, second other]``, the
+    others in the match's order); totals are computed from it, never typed."""
 
     class Status(models.TextChoices):
         FILLED = "filled", "Filled"
@@ -83,7 +84,8 @@ class CardRow(models.Model):
 
     @property
     def total_points_against(self) -> int:
-        return sum(r["points"][1] for r in self.rounds)
+        """The opponent's points (both others' together in a three-player game)."""
+        return sum(sum(r["points"][1:]) for r in self.rounds)
 
     @property
     def total_twenties(self) -> int:

@@ -4,8 +4,9 @@ WCC: each player (or team) keeps one card per stage with a row per game; the opp
 row with their ID number and initials; corrections carry a referee's initials; cards missing the
 full name, ID number or category may be voided at the scoring table. So every card printed here
 carries the tournament, category and stage, the full names and ID numbers, and per game the round
-of play, board, opponent name and ID, per round the points and 20s (and, on request, the board
-scores), the game totals, and space for the validation, the referee and the scoring table.
+of play, board, opponent name and ID (both others' in a three-player game), per round the card
+owner's points and 20s (and, on request, the board scores), the game totals, and space for the
+validation, the referee and the scoring table.
 
 Three kinds of card share one layout: ``round`` cards (one game pre-filled, one card per entry of
 a round of play, handed out at the boards), ``stage`` cards (every game of the entry in the
@@ -55,12 +56,16 @@ class RoundCell:
 
 @dataclass(frozen=True)
 class GameLine:
-    """One game row of a card: where and whom it is played against, and what was written."""
+    """One game row of a card: where and whom it is played against, and what was written.
+
+    ``opponents`` holds the people of each opponent entry: one entry (a player, or both
+    partners of a team), or the two others of a three-player game in the match's order.
+    """
 
     round_of_play: int | None = None
     board: int | None = None
     game_number: int | None = None
-    opponents: tuple[Person, ...] = ()
+    opponents: tuple[tuple[Person, ...], ...] = ()
     bye: bool = False
     cells: tuple[RoundCell, ...] = ()
     total_points: int | None = None
@@ -73,12 +78,13 @@ class GameLine:
     note: str = ""
 
     @property
-    def opponent_name(self) -> str:
-        return " / ".join(p.name for p in self.opponents)
-
-    @property
-    def opponent_number(self) -> str:
-        return "/".join(p.number for p in self.opponents)
+    def opponent_labels(self) -> list[tuple[str, str]]:
+        """Each opponent as the card prints it: the name (partners joined by " / ") and the ID
+        number(s) (joined by "/")."""
+        return [
+            (" / ".join(p.name for p in people), "/".join(p.number for p in people))
+            for people in self.opponents
+        ]
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,8 @@ class Card:
     #: The category scores a round by the difference of the board scores (family rulebook,
     #: Scoring 5): every round is written with its board score, whatever the print options say.
     board_scores: bool = False
+    #: The category plays three-player games (family rulebook, Option Two): 2-1-0 by rank, to 8.
+    three_players: bool = False
 
     @property
     def round_numbers(self) -> range:
@@ -127,6 +135,17 @@ def _entry_paths(prefix: str) -> list[str]:
     return [f"{prefix}__{path}" for path in ENTRY_RELATIONS]
 
 
+def _sides(match: Match) -> list[tuple[Entry, list[Entry]]]:
+    """Each entry at the board with the others it plays, in the match's order (a bye: the entry
+    alone, against nobody)."""
+    entries = match.entries
+    return [(entry, [o for o in entries if o.id != entry.id]) for entry in entries]
+
+
+def _three_players(category: Category | None) -> bool:
+    return category is not None and category_rules(category).sides == 3
+
+
 def _matches(stage: Stage, round_of_play: int | None = None) -> list[Match]:
     """The stage's matches (of one round of play, if given) with entries, boards and games
     loaded (two queries)."""
@@ -134,7 +153,9 @@ def _matches(stage: Stage, round_of_play: int | None = None) -> list[Match]:
     if round_of_play is not None:
         matches = matches.filter(round_of_play=round_of_play)
     return list(
-        matches.select_related("board", *_entry_paths("entry_a"), *_entry_paths("entry_b"))
+        matches.select_related(
+            "board", *_entry_paths("entry_a"), *_entry_paths("entry_b"), *_entry_paths("entry_c")
+        )
         .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
         .order_by("round_of_play", F("board__number").asc(nulls_last=True), "id")
     )
@@ -178,7 +199,7 @@ def _cells(rounds: int, row: CardRow | None) -> tuple[RoundCell, ...]:
 def _line(
     match: Match,
     number: int,
-    opponent: Entry | None,
+    opponents: Sequence[Entry],
     *,
     stage: Stage,
     rounds: int,
@@ -190,19 +211,19 @@ def _line(
         "board": match.board.number if match.board_id else None,
         "game_number": number if match.best_of > 1 else None,
     }
-    if opponent is None:
+    if not opponents:
         # A knockout bye passes the entry on; elsewhere it credits the stage's bye points.
         knockout = stage.kind == Stage.Kind.KNOCKOUT
         note = "Bye: through to the next round" if knockout else f"Bye: {stage.bye_points} points"
         return GameLine(**common, bye=True, cells=_cells(rounds, None), note=note)
     if row is None:
-        return GameLine(**common, opponents=people_of(opponent), cells=_cells(rounds, None))
+        return GameLine(**common, opponents=_people(opponents), cells=_cells(rounds, None))
     validation = " ".join(x for x in (row.validated_number, row.validated_initials) if x)
     voided = row.status == CardRow.Status.VOIDED
     label = f"Voided: {row.void_reason}" if voided else row.get_status_display()
     return GameLine(
         **common,
-        opponents=people_of(opponent),
+        opponents=_people(opponents),
         cells=_cells(rounds, row),
         total_points=row.total_points,
         total_twenties=row.total_twenties,
@@ -212,6 +233,10 @@ def _line(
         referee=row.referee_initials,
         corrected=bool(row.referee_initials),
     )
+
+
+def _people(entries: Sequence[Entry]) -> tuple[tuple[Person, ...], ...]:
+    return tuple(people_of(entry) for entry in entries)
 
 
 def _header(stage: Stage) -> dict[str, str]:
@@ -253,12 +278,9 @@ def round_cards(stage: Stage, round_of_play: int) -> list[Card]:
     partners = stage.category.players_per_side
     cards = []
     for match in matches:
-        sides = [(match.entry_a, match.entry_b)]
-        if match.entry_b_id:
-            sides.append((match.entry_b, match.entry_a))
-        for entry, opponent in sides:
+        for entry, opponents in _sides(match):
             lines = tuple(
-                _line(match, number, opponent, stage=stage, rounds=rounds)
+                _line(match, number, opponents, stage=stage, rounds=rounds)
                 for number, _ in _game_numbers(match)
             )
             cards.append(
@@ -272,6 +294,7 @@ def round_cards(stage: Stage, round_of_play: int) -> list[Card]:
                     rounds=rounds,
                     regular=round_lines(category_rules(stage.category)),
                     board_scores=_board_scores(stage.category),
+                    three_players=_three_players(stage.category),
                     lines=lines,
                 )
             )
@@ -301,16 +324,13 @@ def stage_cards(stage: Stage, entries: Sequence[Entry] | None = None) -> list[Ca
     if entries is not None:
         by_entry = {e.id: (e, []) for e in entries}
     for match in matches:
-        pairs = [(match.entry_a, match.entry_b)]
-        if match.entry_b_id:
-            pairs.append((match.entry_b, match.entry_a))
-        for entry, opponent in pairs:
+        for entry, opponents in _sides(match):
             if wanted is not None and entry.id not in wanted:
                 continue
             _, lines = by_entry.setdefault(entry.id, (entry, []))
             for number, game in _game_numbers(match):
                 row = rows.get((entry.id, game.id)) if game is not None else None
-                lines.append(_line(match, number, opponent, stage=stage, rounds=rounds, row=row))
+                lines.append(_line(match, number, opponents, stage=stage, rounds=rounds, row=row))
     header = _header(stage)
     partners = stage.category.players_per_side
     ordered = sorted(by_entry.values(), key=lambda item: _sort_key(item[0]))
@@ -323,6 +343,7 @@ def stage_cards(stage: Stage, entries: Sequence[Entry] | None = None) -> list[Ca
             rounds=rounds,
             regular=round_lines(category_rules(stage.category)),
             board_scores=_board_scores(stage.category),
+            three_players=_three_players(stage.category),
             lines=tuple(lines) or (GameLine(cells=_cells(rounds, None)),),
         )
         for entry, lines in ordered
@@ -354,6 +375,7 @@ def blank_cards(
         rounds=columns,
         regular=min(columns, round_lines(category_rules(category))) if category else columns,
         board_scores=_board_scores(category),
+        three_players=_three_players(category),
         lines=tuple(GameLine(cells=_cells(columns, None)) for _ in range(games)),
     )
     return [card] * count

@@ -6,22 +6,31 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from scoring.results.outcomes import GameScore, games_with_rounds, outcome_of
+from scoring.results.outcomes import SIDE_LETTERS, GameScore, games_with_rounds, outcome_of
 from tournaments.models import Entry, Game, Match, Player, Tournament
 from tournaments.selectors import ENTRY_RELATED, MATCH_RELATED
 
 
 @dataclass(frozen=True)
 class PlayerGame:
-    """One game (or bye) of a player, from the player's side of the board."""
+    """One game (or bye) of a player, from the player's side of the board.
+
+    ``points`` and ``twenties`` hold the player's own figure first, then the others' in the
+    match's order (both others in a three-player game); ``opponents`` are those others.
+    """
 
     match: Match
     game: GameScore | None
     game_number: int
-    opponent: Entry | None
+    opponents: tuple[Entry, ...]
     result: str  # "won", "lost", "tied", "to play", "in play", "bye"
-    points: tuple[int, int] | None
-    twenties: tuple[int, int] | None
+    points: tuple[int, ...] | None
+    twenties: tuple[int, ...] | None
+
+    @property
+    def opponent(self) -> Entry | None:
+        """The opponent (the first of the two others in a three-player game); None for a bye."""
+        return self.opponents[0] if self.opponents else None
 
 
 @dataclass
@@ -32,11 +41,12 @@ class PlayerPage:
 
     @property
     def totals(self) -> tuple[int, int, int]:
-        """Points, points against and 20s in the games played (byes not included)."""
+        """Points, points against (both others' in a three-player game) and 20s in the games
+        played (byes not included)."""
         played = [g for g in self.games if g.points is not None and g.result != "bye"]
         return (
             sum(g.points[0] for g in played),
-            sum(g.points[1] for g in played),
+            sum(sum(g.points[1:]) for g in played),
             sum(g.twenties[0] for g in played),
         )
 
@@ -51,21 +61,22 @@ def player_page(tournament: Tournament, number: int) -> PlayerPage | None:
     entries = list(Entry.objects.filter(mine).select_related("category", *ENTRY_RELATED))
     ids = [e.id for e in entries]
     matches = list(
-        Match.objects.filter(Q(entry_a_id__in=ids) | Q(entry_b_id__in=ids))
+        Match.objects.filter(Q(entry_a_id__in=ids) | Q(entry_b_id__in=ids) | Q(entry_c_id__in=ids))
         .select_related(*MATCH_RELATED)
         .order_by("stage__category__name", "stage__order", "round_of_play", "starts_at", "id")
     )
     totals = games_with_rounds(Game.objects.filter(match__in=[m.id for m in matches]))
     games = []
     for match in matches:
-        side = 0 if match.entry_a_id in ids else 1
+        at_board = match.entries
+        side = next(i for i, entry in enumerate(at_board) if entry.id in ids)
         outcome = outcome_of(match, totals.get(match.id, ()))
-        opponent = match.entry_b if side == 0 else match.entry_a
+        opponents = tuple(entry for i, entry in enumerate(at_board) if i != side)
         if outcome.bye:
             stage = match.stage
             games.append(
                 PlayerGame(
-                    match, None, 1, None, "bye", (stage.bye_points, 0), (stage.bye_twenties, 0)
+                    match, None, 1, (), "bye", (stage.bye_points, 0), (stage.bye_twenties, 0)
                 )
             )
             continue
@@ -74,7 +85,7 @@ def player_page(tournament: Tournament, number: int) -> PlayerPage | None:
             game = numbers.get(number)
             if game is None and (number > 1 and outcome.complete):
                 continue  # a game the match did not need, and nobody created it
-            games.append(_player_game(match, game, number, opponent, side, outcome.complete))
+            games.append(_player_game(match, game, number, opponents, side, outcome.complete))
     return PlayerPage(player=player, entries=entries, games=games)
 
 
@@ -82,7 +93,7 @@ def _player_game(
     match: Match,
     game: GameScore | None,
     number: int,
-    opponent: Entry | None,
+    opponents: tuple[Entry, ...],
     side: int,
     decided: bool = False,
 ) -> PlayerGame:
@@ -91,13 +102,14 @@ def _player_game(
     started is "not needed" rather than "to play"."""
     if game is None or not game.rounds:
         result = "not needed" if decided else "to play"
-        return PlayerGame(match, game, number, opponent, result, None, None)
-    points = (game.points[side], game.points[1 - side])
-    twenties = (game.twenties[side], game.twenties[1 - side])
+        return PlayerGame(match, game, number, opponents, result, None, None)
+    order = (side, *(i for i in range(len(game.points)) if i != side))
+    points = tuple(game.points[i] for i in order)
+    twenties = tuple(game.twenties[i] for i in order)
     if not game.finished:
         result = "in play"
     elif game.winner is None:
         result = "tied"
     else:
-        result = "won" if (game.winner == "a") == (side == 0) else "lost"
-    return PlayerGame(match, game, number, opponent, result, points, twenties)
+        result = "won" if game.winner == SIDE_LETTERS[side] else "lost"
+    return PlayerGame(match, game, number, opponents, result, points, twenties)

@@ -14,6 +14,11 @@ from tournaments.selectors import MATCH_RELATED
 DASH = "\u2013"  # the en dash of a printed score
 
 
+def _dashed(figures: Sequence[int]) -> str:
+    """A figure per side joined by en dashes: "8-4", or "8-4-3" for three players."""
+    return DASH.join(str(f) for f in figures)
+
+
 @dataclass(frozen=True)
 class ScheduleRow:
     """One match of a round of play as the board list prints it."""
@@ -45,16 +50,15 @@ class ScheduleRow:
 
     @property
     def result(self) -> str:
-        """Points so far, e.g. 8-0; in a best-of-N the games won and each game's points."""
+        """Points so far, e.g. 8-0 (8-4-3 in a three-player game, entry A first); in a best-of-N
+        the games won and each game's points."""
         played = [g for g in self.outcome.games if g.rounds]
         if self.outcome.bye or not played:
             return ""
         if self.match.best_of == 1:
-            pa, pb = played[0].points
-            return f"{pa}{DASH}{pb}"
-        games = ", ".join(f"{g.points[0]}{DASH}{g.points[1]}" for g in played)
-        wa, wb = self.outcome.wins
-        return f"{wa}{DASH}{wb} ({games})"
+            return _dashed(played[0].points)
+        games = ", ".join(_dashed(g.points) for g in played)
+        return f"{_dashed(self.outcome.wins)} ({games})"
 
 
 @dataclass
@@ -77,6 +81,11 @@ class RoundSchedule:
     @property
     def finished(self) -> bool:
         return all(r.outcome.complete for r in self.rows)
+
+    @property
+    def three(self) -> bool:
+        """Whether the round has games of three players (the board list adds their column)."""
+        return any(r.match.entry_c_id is not None for r in self.rows)
 
 
 def _rows(matches: Iterable[Match], outcomes: dict[int, MatchOutcome]) -> list[ScheduleRow]:

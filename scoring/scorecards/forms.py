@@ -20,6 +20,9 @@ from scoring.results.rules import game_rules
 from tournaments.models import Game, Match, Stage, Tournament
 
 SIDES = ("own", "opp")
+#: The boxes of a three-player game (family rulebook, Option Two): the card owner, then the two
+#: others in the match's order.
+THREE_SIDES = ("own", "opp", "opp2")
 NUMBERS = ("points", "twenties", "score")
 #: A game scored by the difference of the board scores (family rulebook, Scoring 5) is written
 #: with both board scores; its points follow from them, so it has no points boxes.
@@ -49,8 +52,10 @@ def _number_input(label: str) -> forms.NumberInput:
 class RoundsForm(forms.Form):
     """The rounds of one game as one side of the board reports them.
 
-    ``sides`` names the two sides for screen readers and labels: on a card row they are the card
-    owner and the opponent; on the head referee's ruling they are entry A and entry B. Blank 20s
+    ``sides`` names the sides for screen readers and labels: on a card row they are the card
+    owner and the opponent; on the head referee's ruling they are entry A and entry B. A
+    three-player game has a third column ("opp2"): the owner and the two others in the match's
+    order, or entries A, B and C on a ruling. Blank 20s
     count as none; a round is given by its points, by its board scores, or as "time expired".
     Under a system that scores rounds by the difference of the board scores, a round is given by
     its board scores (the points follow), so the form has no points boxes. ``lines`` asks for at
@@ -71,7 +76,7 @@ class RoundsForm(forms.Form):
         data: Any = None,
         *,
         game: Game,
-        sides: tuple[str, str] = ("own side", "opponent"),
+        sides: tuple[str, ...] | None = None,
         rounds: list[dict] | None = None,
         version: int | None = None,
         versioned: bool = True,
@@ -86,8 +91,13 @@ class RoundsForm(forms.Form):
         if not versioned:
             del self.fields["version"]
         self.game = game
-        self.sides = sides
         self.rules: GameRules = game_rules(game)
+        self.side_keys = THREE_SIDES if self.rules.sides == len(THREE_SIDES) else SIDES
+        if sides is None:
+            sides = ("own side", "opponent", "second opponent")[: len(self.side_keys)]
+        if len(sides) != len(self.side_keys):
+            raise ValueError(f"a {self.rules.system} game has {len(self.side_keys)} sides to name")
+        self.sides = sides
         self.by_difference = self.rules.round_scoring == DIFFERENCE
         self.numbers = DIFFERENCE_NUMBERS if self.by_difference else NUMBERS
         self.round_count = max(
@@ -96,7 +106,7 @@ class RoundsForm(forms.Form):
         self.bad_rounds: set[int] = set()
         for n in range(1, self.round_count + 1):
             for what in self.numbers:
-                for side, name in zip(SIDES, sides, strict=True):
+                for side, name in zip(self.side_keys, sides, strict=True):
                     label = f"Round {n}, {WHAT[what]}, {name}"
                     self.fields[f"r{n}_{what}_{side}"] = forms.IntegerField(
                         required=False,
@@ -119,9 +129,13 @@ class RoundsForm(forms.Form):
         """The bound fields grouped per round, for the template."""
         rows = []
         for n in range(1, self.round_count + 1):
-            row: dict[str, Any] = {"number": n, "bad": n in self.bad_rounds}
+            row: dict[str, Any] = {
+                "number": n,
+                "bad": n in self.bad_rounds,
+                "sides": len(self.side_keys),
+            }
             for what in self.numbers:
-                for side in SIDES:
+                for side in self.side_keys:
                     row[f"{what}_{side}"] = self[f"r{n}_{what}_{side}"]
             row["time_expired"] = self[f"r{n}_time_expired"]
             rows.append(row)
@@ -160,7 +174,7 @@ class RoundsForm(forms.Form):
             values = {
                 (what, side): data.get(f"r{n}_{what}_{side}")
                 for what in self.numbers
-                for side in SIDES
+                for side in self.side_keys
             }
             expired = bool(data.get(f"r{n}_time_expired"))
             typed = [v for v in values.values() if v is not None]
@@ -185,23 +199,29 @@ class RoundsForm(forms.Form):
     def _round(
         self, n: int, values: dict[tuple[str, str], int | None], expired: bool
     ) -> dict[str, Any] | None:
-        points = [values.get(("points", s)) for s in SIDES]
-        twenties = [values["twenties", s] or 0 for s in SIDES]
-        score = [values["score", s] for s in SIDES]
+        keys = self.side_keys
+        points = [values.get(("points", s)) for s in keys]
+        twenties = [values["twenties", s] or 0 for s in keys]
+        score = [values["score", s] for s in keys]
+        three = len(keys) == len(THREE_SIDES)
         if expired:
             if any(v for v in values.values()):
+                nothing = "0-0-0" if three else "0-0"
                 self._fail(
                     n,
-                    f"Round {n}: time expired with no disc shot scores 0-0 with no 20s; "
+                    f"Round {n}: time expired with no disc shot scores {nothing} with no 20s; "
                     "clear the other boxes of the round or untick time expired.",
                 )
                 return None
-            return {"points": [0, 0], "twenties": [0, 0], "time_expired": True}
-        if (score[0] is None) != (score[1] is None):
-            self._fail(n, f"Round {n}: give both board scores or neither.")
+            zeros = [0] * len(keys)
+            return {"points": zeros, "twenties": list(zeros), "time_expired": True}
+        if len({v is None for v in score}) > 1:
+            every = "all three board scores or none" if three else "both board scores or neither"
+            self._fail(n, f"Round {n}: give {every}.")
             return None
-        if (points[0] is None) != (points[1] is None):
-            self._fail(n, f"Round {n}: give the points of both sides (2-0, 1-1 or 0-2).")
+        if len({v is None for v in points}) > 1:
+            every = "all three players (2-1-0 by rank)" if three else "both sides (2-0, 1-1 or 0-2)"
+            self._fail(n, f"Round {n}: give the points of {every}.")
             return None
         if score[0] is not None:
             # Whether the points follow from the scores is the engine's call (in the service).
@@ -265,7 +285,7 @@ def initial_from_rounds(rounds: list[dict]) -> dict[str, Any]:
             pair = r.get(what)
             if pair is None:
                 continue
-            for side, value in zip(SIDES, pair, strict=True):
+            for side, value in zip(THREE_SIDES[: len(pair)], pair, strict=True):
                 initial[f"r{n}_{what}_{side}"] = value
     return initial
 

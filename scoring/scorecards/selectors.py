@@ -18,7 +18,8 @@ from django.db.models import Q, QuerySet
 from scoring import engine
 from scoring.models import CardRow, ScoreCard
 from scoring.results.rules import game_rules
-from scoring.templatetags.scoring_labels import DASH
+from scoring.scorecards.services import as_official, row_order
+from scoring.templatetags.scoring_labels import dashed, round_text
 from tournaments.models import Entry, Game, Match, Stage, Tournament
 
 Status = CardRow.Status
@@ -36,31 +37,56 @@ GAME_JOINS = [
     "match__stage__category__tournament",
     *_entry_joins("match__entry_a"),
     *_entry_joins("match__entry_b"),
+    *_entry_joins("match__entry_c"),
 ]
 CARD_JOINS = ["card__stage__category__tournament", *_entry_joins("card__entry")]
 
 
 @dataclass(frozen=True)
 class Totals:
-    """A game's totals from one side: computed from the rounds, never typed."""
+    """A game's totals from one side: computed from the rounds, never typed.
 
-    points: int = 0
-    points_against: int = 0
-    twenties: int = 0
-    twenties_against: int = 0
+    ``points_by_side`` and ``twenties_by_side`` hold a figure per side in the rounds' order (the
+    card owner first; three figures in a three-player game).
+    """
+
+    points_by_side: tuple[int, ...] = (0, 0)
+    twenties_by_side: tuple[int, ...] = (0, 0)
+
+    @property
+    def points(self) -> int:
+        return self.points_by_side[0]
+
+    @property
+    def twenties(self) -> int:
+        return self.twenties_by_side[0]
+
+    @property
+    def points_against(self) -> int:
+        """The opponent's points (both others' together in a three-player game)."""
+        return sum(self.points_by_side[1:])
+
+    @property
+    def twenties_against(self) -> int:
+        return sum(self.twenties_by_side[1:])
+
+    @property
+    def points_others(self) -> str:
+        """The others' points as a card prints them after the owner's: "2", or "4-3" for the
+        two others of a three-player game."""
+        return dashed(self.points_by_side[1:])
+
+    @property
+    def twenties_others(self) -> str:
+        return dashed(self.twenties_by_side[1:])
 
 
 def totals(rounds: Sequence[dict[str, Any]]) -> Totals:
+    sides = len(rounds[0]["points"]) if rounds else 2
     return Totals(
-        points=sum(r["points"][0] for r in rounds),
-        points_against=sum(r["points"][1] for r in rounds),
-        twenties=sum(r["twenties"][0] for r in rounds),
-        twenties_against=sum(r["twenties"][1] for r in rounds),
+        points_by_side=tuple(sum(r["points"][i] for r in rounds) for i in range(sides)),
+        twenties_by_side=tuple(sum(r["twenties"][i] for r in rounds) for i in range(sides)),
     )
-
-
-mirrored = engine.mirror
-"""The same rounds seen from the other side of the board (the judge's :func:`mirror`)."""
 
 
 def entry_people(entry: Entry) -> list:
@@ -83,11 +109,15 @@ def header_problems(entry: Entry) -> list[str]:
 
 @dataclass
 class CardLine:
-    """One scheduled game on a card (or a bye), with the card's row for it if filled."""
+    """One scheduled game on a card (or a bye), with the card's row for it if filled.
+
+    ``opponents`` are the others at the board in the match's order, the order of a row's
+    rounds after the owner's own figures (two in a three-player game; none for a bye).
+    """
 
     match: Match
     game: Game | None
-    opponent: Entry | None
+    opponents: list[Entry]
     row: CardRow | None
 
     @property
@@ -98,12 +128,13 @@ class CardLine:
     card: ScoreCard | None = None
 
     @property
-    def totals(self) -> Totals | None:
-        return totals(self.row.rounds) if self.row else None
+    def opponent(self) -> Entry | None:
+        """The opponent (the first of the two others in a three-player game), None for a bye."""
+        return self.opponents[0] if self.opponents else None
 
     @property
-    def described(self) -> list[str]:
-        return [describe_round(r) for r in self.row.rounds] if self.row else []
+    def totals(self) -> Totals | None:
+        return totals(self.row.rounds) if self.row else None
 
     @property
     def missing(self) -> str:
@@ -152,15 +183,17 @@ def entry_of(stage: Stage, entry_id: int) -> Entry:
 
 def card_page(stage: Stage, entry: Entry) -> CardPage:
     """The card of ``entry`` for ``stage`` (unsaved if nobody has written on it yet), every game
-    scheduled for the entry in round-of-play order, and the rows filled so far (three queries)."""
+    scheduled for the entry in round-of-play order, and the rows filled so far (four queries:
+    the card, the matches, their games and the rows)."""
     card = ScoreCard.objects.filter(stage=stage, entry=entry).first() or ScoreCard(
         stage=stage, entry=entry
     )
     card.stage, card.entry = stage, entry
-    plays = Q(entry_a=entry) | Q(entry_b=entry)
+    plays = Q(entry_a=entry) | Q(entry_b=entry) | Q(entry_c=entry)
+    joins = [*_entry_joins("entry_a"), *_entry_joins("entry_b"), *_entry_joins("entry_c")]
     matches = list(
         Match.objects.filter(plays, stage=stage)
-        .select_related("board", *_entry_joins("entry_a"), *_entry_joins("entry_b"))
+        .select_related("board", *joins)
         .prefetch_related("games")
         .order_by("round_of_play", "id")
     )
@@ -170,16 +203,16 @@ def card_page(stage: Stage, entry: Entry) -> CardPage:
     lines = []
     for match in matches:
         match.stage = stage
-        opponent = match.entry_b if match.entry_a_id == entry.id else match.entry_a
+        others = [e for e in match.entries if e.id != entry.id]
         games = sorted(match.games.all(), key=lambda g: g.number)
         if not games:
-            lines.append(CardLine(match=match, game=None, opponent=opponent, row=None, card=card))
+            lines.append(CardLine(match=match, game=None, opponents=others, row=None, card=card))
         for game in games:
             game.match = match
             row = rows.get(game.id)
             if row is not None:
                 row.card, row.game = card, game
-            lines.append(CardLine(match=match, game=game, opponent=opponent, row=row, card=card))
+            lines.append(CardLine(match=match, game=game, opponents=others, row=row, card=card))
     return CardPage(stage=stage, entry=entry, card=card, lines=lines)
 
 
@@ -204,15 +237,15 @@ class TableCard:
         return header_problems(self.card.entry)
 
 
-def _row_opponent(row: CardRow) -> Entry | None:
-    match = row.game.match
-    return match.entry_b if row.card.entry_id == match.entry_a_id else match.entry_a
+def _row_opponents(row: CardRow) -> list[Entry]:
+    """The others at the row's board, in the match's order (two in a three-player game)."""
+    return [e for e in row.game.match.entries if e.id != row.card.entry_id]
 
 
 def _with_opponents(rows: QuerySet[CardRow]) -> list[CardRow]:
     loaded = list(rows)
     for row in loaded:
-        row.opponent = _row_opponent(row)
+        row.opponents = _row_opponents(row)
         row.totals = totals(row.rounds)
     return loaded
 
@@ -253,51 +286,66 @@ def table_queue(
 
 @dataclass
 class RoundComparison:
-    """One round as each card tells it, both from entry A's side."""
+    """One round as each card of a disputed game tells it, all in the match's order of sides.
+
+    ``versions`` holds a round per entry of the match (None where that card stops short);
+    ``shown`` says which cards are in the dispute (a three-player game's third card may not be).
+    """
 
     number: int
-    on_a: dict[str, Any] | None
-    on_b: dict[str, Any] | None
+    versions: list[dict[str, Any] | None]
+    shown: list[bool]
 
     @property
     def differs(self) -> bool:
-        return self.on_a != self.on_b
+        told = [v for v, s in zip(self.versions, self.shown, strict=True) if s]
+        return any(v != told[0] for v in told[1:])
 
     @property
-    def text_a(self) -> str:
-        return describe_round(self.on_a)
+    def texts(self) -> list[str]:
+        """Each card's version in words; "—" for a card that is not in the dispute."""
+        return [round_text(v) if s else "—" for v, s in zip(self.versions, self.shown, strict=True)]
+
+
+@dataclass
+class DisputeCard:
+    """One entry's card in a disputed game: its row, and that row's rounds in the match's order
+    of sides (entry A first), so the cards compare round by round."""
+
+    entry: Entry
+    row: CardRow | None = None
+    rounds: list[dict[str, Any]] = field(default_factory=list)
 
     @property
-    def text_b(self) -> str:
-        return describe_round(self.on_b)
+    def totals(self) -> Totals | None:
+        return totals(self.rounds) if self.row else None
 
 
 @dataclass
 class Dispute:
-    """A game whose two cards disagree: both rows side by side, from entry A's side."""
+    """A game whose cards disagree: a card per entry of the match, side by side, all in the
+    match's order of sides (two cards, or three in a three-player game)."""
 
     game: Game
-    row_a: CardRow | None
-    row_b: CardRow | None
+    cards: list[DisputeCard]
 
     @property
     def rounds(self) -> list[RoundComparison]:
-        a = [_canonical(r) for r in self.row_a.rounds] if self.row_a else []
-        b = [_canonical(r) for r in mirrored(self.row_b.rounds)] if self.row_b else []
+        shown = [card.row is not None for card in self.cards]
+        longest = max((len(card.rounds) for card in self.cards), default=0)
         return [
             RoundComparison(
-                number=n + 1, on_a=a[n] if n < len(a) else None, on_b=b[n] if n < len(b) else None
+                number=n + 1,
+                versions=[card.rounds[n] if n < len(card.rounds) else None for card in self.cards],
+                shown=shown,
             )
-            for n in range(max(len(a), len(b)))
+            for n in range(longest)
         ]
 
     @property
-    def totals_a(self) -> Totals | None:
-        return totals(self.row_a.rounds) if self.row_a else None
-
-    @property
-    def totals_b(self) -> Totals | None:
-        return totals(mirrored(self.row_b.rounds)) if self.row_b else None
+    def start(self) -> list[dict[str, Any]]:
+        """The rounds a ruling starts from: the first card's, in the match's order."""
+        return next((card.rounds for card in self.cards if card.row is not None), [])
 
 
 def _canonical(r: dict[str, Any]) -> dict[str, Any]:
@@ -310,7 +358,7 @@ def _canonical(r: dict[str, Any]) -> dict[str, Any]:
 
 
 def dispute_queue(tournament: Tournament, *, game_id: int | None = None) -> list[Dispute]:
-    """Every disputed game of the tournament with both cards' rows (one query)."""
+    """Every disputed game of the tournament with its cards' rows (one query)."""
     rows = CardRow.objects.filter(
         status=Status.DISPUTED, card__stage__category__tournament=tournament
     )
@@ -321,11 +369,15 @@ def dispute_queue(tournament: Tournament, *, game_id: int | None = None) -> list
     )
     disputes: dict[int, Dispute] = {}
     for row in rows:
-        dispute = disputes.setdefault(row.game_id, Dispute(game=row.game, row_a=None, row_b=None))
-        if row.card.entry_id == row.game.match.entry_a_id:
-            dispute.row_a = row
-        else:
-            dispute.row_b = row
+        game = row.game
+        dispute = disputes.get(row.game_id)
+        if dispute is None:
+            cards = [DisputeCard(entry=entry) for entry in game.match.entries]
+            dispute = disputes[row.game_id] = Dispute(game=game, cards=cards)
+        card = next(c for c in dispute.cards if c.entry.id == row.card.entry_id)
+        card.row = row
+        official = as_official(row.rounds, row_order(game, row.card.entry))
+        card.rounds = [_canonical(r) for r in official]
     return list(disputes.values())
 
 
@@ -443,17 +495,9 @@ def _round_changes(old: list[dict], new: list[dict]) -> list[str]:
 
 
 def describe_round(r: dict[str, Any] | None) -> str:
-    """A round in the words a scorecard uses: "2-0, 20s 3-1, board 65-40", the numbers joined by
-    an en dash as on every other page."""
-    if r is None:
-        return "not played"
-    if r.get("time_expired"):
-        return f"time expired (0{DASH}0)"
-    p, t = r["points"], r["twenties"]
-    text = f"{p[0]}{DASH}{p[1]}, 20s {t[0]}{DASH}{t[1]}"
-    if r.get("score"):
-        text += f", board {r['score'][0]}{DASH}{r['score'][1]}"
-    return text
+    """A round in the words a scorecard uses: "2-0, 20s 3-1, board 65-40" ("2-1-0, ..." in a
+    three-player game), the numbers joined by an en dash as on every other page."""
+    return round_text(r)
 
 
 # The index of cards --------------------------------------------------------------------------
@@ -474,7 +518,8 @@ def cards_of_user(tournament: Tournament, user) -> list[CardLink]:
             *ENTRY_PARTS
         )
     }
-    return _links(tournament, entries, Q(entry_a__in=entries) | Q(entry_b__in=entries))
+    which = Q(entry_a__in=entries) | Q(entry_b__in=entries) | Q(entry_c__in=entries)
+    return _links(tournament, entries, which)
 
 
 def all_cards(tournament: Tournament) -> list[CardLink]:
@@ -495,10 +540,10 @@ def _links(tournament: Tournament, entries: dict[int, Entry], which: Q) -> list[
     }
     pairs = (
         Match.objects.filter(which, stage__category__tournament=tournament)
-        .values_list("stage_id", "entry_a_id", "entry_b_id")
+        .values_list("stage_id", "entry_a_id", "entry_b_id", "entry_c_id")
         .distinct()
     )
-    seen = {(s, e) for s, a, b in pairs for e in (a, b) if e in entries}
+    seen = {(s, e) for s, *sides in pairs for e in sides if e in entries}
     return sorted(
         (CardLink(stage=stages[s], entry=entries[e]) for s, e in seen),
         key=lambda x: (x.stage.category.name, x.stage.order, x.entry.name),

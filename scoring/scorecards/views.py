@@ -129,13 +129,12 @@ class RowPanel:
     def stale_totals(self) -> select.Totals | None:
         return select.totals(self.stale_rounds) if self.stale_rounds is not None else None
 
-    @property
-    def described_stale(self) -> list[str]:
-        return [select.describe_round(r) for r in self.stale_rounds or []]
 
-
-def _sides(page: select.CardPage, line: select.CardLine) -> tuple[str, str]:
-    return (page.entry.name, line.opponent.name if line.opponent else "opponent")
+def _sides(page: select.CardPage, line: select.CardLine) -> tuple[str, ...]:
+    """The names over a row's boxes: the card owner, then the others at the board in the
+    match's order (the order of the row's figures; two others in a three-player game)."""
+    others = [entry.name for entry in line.opponents] or ["opponent"]
+    return (page.entry.name, *others)
 
 
 def _may_fill(user, line: select.CardLine) -> bool:
@@ -589,15 +588,13 @@ class DisputePanel:
 
 
 def _ruling_form(dispute: select.Dispute, data=None) -> RulingForm:
-    match = dispute.game.match
-    start = dispute.row_a.rounds if dispute.row_a else []
-    if not start and dispute.row_b:
-        start = select.mirrored(dispute.row_b.rounds)
+    """The ruling's boxes, a column per entry in the match's order (entry A first), started
+    from the first card's rounds."""
     return RulingForm(
         data,
         game=dispute.game,
-        sides=(match.entry_a.name, match.entry_b.name if match.entry_b else "bye"),
-        rounds=start,
+        sides=tuple(card.entry.name for card in dispute.cards),
+        rounds=dispute.start,
         prefix=f"d{dispute.game.id}",
     )
 

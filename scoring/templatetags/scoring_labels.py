@@ -41,18 +41,22 @@ def tiebreak_labels(chain: Iterable[str] | None) -> str:
     return ", ".join(tiebreak_label(step) for step in chain or ())
 
 
-def _pair(values: Any) -> str:
-    return f"{values[0]}{DASH}{values[1]}"
+@register.filter
+def dashed(values: Iterable[Any] | None) -> str:
+    """Each side's figure joined by en dashes: "8-4" for two sides, "8-4-3" for the three
+    players of a three-player game."""
+    return DASH.join(str(v) for v in values or ())
 
 
 @register.filter
 def round_text(r: Mapping[str, Any] | None) -> str:
-    """A round in the words of a scorecard: "2-0, 20s 3-1, board 65-40", each dash an en dash."""
+    """A round in the words of a scorecard: "2-0, 20s 3-1, board 65-40" ("2-1-0, ..." in a
+    three-player game), each dash an en dash."""
     if r is None:
         return "not played"
     if r.get("time_expired"):
-        return f"time expired ({_pair((0, 0))})"
-    text = f"{_pair(r['points'])}, 20s {_pair(r['twenties'])}"
+        return f"time expired ({dashed([0] * len(r.get('points') or (0, 0)))})"
+    text = f"{dashed(r['points'])}, 20s {dashed(r['twenties'])}"
     if r.get("score"):
-        text += f", board {_pair(r['score'])}"
+        text += f", board {dashed(r['score'])}"
     return text

@@ -18,7 +18,7 @@ import math
 import numpy as np
 from numba import njit, types
 
-from simulation.physics.nbtypes import F2, F8x2, b1, f8, i8
+from simulation.physics.nbtypes import F2, F8x2, f8, i8
 
 S_T0 = 0  # time the current segment began
 S_PX = 1  # position then
@@ -93,12 +93,6 @@ def spin(st: np.ndarray, i: int, t: float) -> float:
     if m <= 0.0:
         return 0.0
     return m if w0 > 0.0 else -m
-
-
-@njit(b1(F2, i8), cache=True, no_cpython_wrapper=True)
-def is_moving(st: np.ndarray, i: int) -> bool:
-    """Whether the current segment has a nonzero starting speed."""
-    return st[i, S_V] > 0.0
 
 
 @njit(f8(F2, i8, f8), cache=True, no_cpython_wrapper=True)

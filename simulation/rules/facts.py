@@ -67,11 +67,6 @@ class DiscFacts:
         """Whether the disc went off the playing surface at some point of the shot."""
         return self.left_surface_at is not None
 
-    @property
-    def came_back(self) -> bool:
-        """Whether the disc left the playing surface and ended back on the board."""
-        return self.left_surface and self.status is not EndStatus.DITCH
-
     def out_of_play_at(self, t: float) -> bool:
         """Whether the disc had already left the playing surface by time ``t``."""
         return self.left_surface_at is not None and self.left_surface_at <= t
@@ -112,8 +107,3 @@ class ShotFacts:
     def by_id(self) -> dict[str, DiscFacts]:
         """The discs' facts keyed by id."""
         return {d.id: d for d in self.discs}
-
-    @property
-    def shot_disc(self) -> DiscFacts:
-        """The facts of the disc that was shot."""
-        return self.by_id()[self.shooter]

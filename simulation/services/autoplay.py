@@ -107,6 +107,9 @@ def create_autoplay(
         category = stage.category
     if category is None or category.tournament_id != tournament.id:
         raise AutoPlayError("Choose a category, stage or match of this tournament to auto-play.")
+    refused = playing.cannot_play(category.scoring_system, category.name, "auto-play its games")
+    if refused:
+        raise AutoPlayError(refused)
     if scope in (Scope.STAGE, Scope.ROUND, Scope.MATCH) and stage is None:
         raise AutoPlayError(f"Auto-playing a {Scope(scope).label.lower()} needs its stage.")
     if scope == Scope.MATCH:

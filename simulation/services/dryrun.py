@@ -85,6 +85,11 @@ def create_dry_run(
         category = category or _busiest_category(source)
         if category is None or category.tournament_id != source.id:
             raise DryRunError(f"{source} has no category with entries to rehearse.")
+        refused = playing.cannot_play(
+            category.scoring_system, category.name, "rehearse it in a dry run"
+        )
+        if refused:
+            raise DryRunError(refused)
         count = category.entries.filter(withdrawn=False).count()
         stages = _source_stages(category)
         if chosen is None and not stages:

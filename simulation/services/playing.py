@@ -22,6 +22,7 @@ from scoring.engine import wins_needed
 from simulation.services.records import encode_record
 
 __all__ = [
+    "cannot_play",
     "derive_seed",
     "game_summary",
     "play_match_job",
@@ -36,6 +37,24 @@ def derive_seed(*parts: object) -> int:
     """A 63-bit seed from any labels: the same labels give the same seed on any machine."""
     digest = hashlib.sha256(":".join(str(p) for p in parts).encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
+
+
+#: Scoring systems whose games ``play_game`` cannot play: it seats two sides (singles or
+#: doubles), not the three players alone at a board of the family rulebook's Option Two.
+UNPLAYED_SYSTEMS = ("three-player",)
+
+
+def cannot_play(scoring_system: str, category: str, action: str) -> str:
+    """Why the simulation cannot ``action`` ("auto-play its games", "preview A v B v C") in the
+    category named ``category``, scored by ``scoring_system``; "" when it can. Said before
+    anything is queued, so that a run never stops half-way on a game it cannot seat."""
+    if scoring_system not in UNPLAYED_SYSTEMS:
+        return ""
+    return (
+        f"{category} plays three-player games (three players alone at a board); the simulation "
+        f"plays games of two sides only, so it cannot {action}. Enter the results on the "
+        "scorecards."
+    )
 
 
 def warm_up() -> None:

@@ -53,11 +53,14 @@ def create_preview(
     (``{"a": "top"}``); the others come from ``simulation.services.profiles``."""
     if match.entry_b_id is None:
         raise PreviewError(f"{match} is a bye: there is nothing to preview.")
+    category = match.stage.category
+    refused = playing.cannot_play(category.scoring_system, category.name, f"preview {match}")
+    if refused:
+        raise PreviewError(refused)
     if isinstance(games, bool) or not isinstance(games, int) or not MIN_GAMES <= games <= MAX_GAMES:
         raise PreviewError(
             f"Number of games: {games!r} is not allowed; choose {MIN_GAMES} to {MAX_GAMES}."
         )
-    category = match.stage.category
     resolved = entry_players([match.entry_a, match.entry_b], category)
     chosen: dict[str, Any] = {}
     labels: dict[str, str] = {}

@@ -137,12 +137,3 @@ def entry_players(
             continue
         out[entry.id] = EntryPlayers([default] * per_side, f"{category.name} default")
     return out
-
-
-def set_entry_players(entry: Entry, players: Sequence[Any], label: str = "") -> EntryProfile:
-    """Fix the profiles an entry plays with in every later simulation."""
-    checked = check_players(players, entry.category.players_per_side, str(entry))
-    profile, _ = EntryProfile.objects.update_or_create(
-        entry=entry, defaults={"players": checked, "label": label[:100]}
-    )
-    return profile

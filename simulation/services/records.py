@@ -27,7 +27,3 @@ def encode_record(record: Mapping[str, Any]) -> tuple[str, int]:
     in bytes of its JSON."""
     raw = json.dumps(record, separators=(",", ":")).encode()
     return base64.b64encode(zlib.compress(raw, 6)).decode("ascii"), len(raw)
-
-
-def text_to_blob(text: str) -> bytes:
-    return base64.b64decode(text)

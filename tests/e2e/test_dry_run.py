@@ -59,9 +59,11 @@ PLAYERS = PRESET.min_entries  # 16: the format sends 16 to the round-robin pools
 BOARDS = 8
 SEED = 2026
 #: The whole dry run, worker and page polls included, on a busy 2-core machine (about 45 s
-#: on an idle one), and the longest wait for the next news on the progress bar.
-DRY_RUN_S = 180
-STALL_S = 60
+#: on an idle one), and the longest wait for the next news on the progress bar. Under
+#: ``make test`` another pytest-xdist worker shares the cores, and the worker plays two batches
+#: of games before it writes the first.
+DRY_RUN_S = 360
+STALL_S = 150
 SHOT = re.compile(r"Round (\d+) of (\d+) · shot (\d+) of (\d+)")
 #: The status line's words for a shot played to its end.
 SHOT_OVER = re.compile(r"· (played|a 20!|foul|not valid)")

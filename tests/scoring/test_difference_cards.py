@@ -128,6 +128,7 @@ def test_a_finished_game_records_the_differences_as_points(event):
     assert row.status == CardRow.Status.FILLED
 
 
+@pytest.mark.slow
 def test_a_printed_card_has_a_board_score_box_every_round_and_says_how_to_score(client, event):
     (card, *_) = round_cards(event.stage, 1)
     assert card.board_scores and card.rounds >= 8

@@ -193,6 +193,7 @@ def url(name: str, stage: Stage, **kwargs) -> str:
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_round_cards_carry_names_ids_category_round_and_board_for_every_entry(client):
     stage = singles_round(8, games=2)
     table = user_with(stage.category.tournament, Role.SCORING_TABLE, "table")
@@ -231,6 +232,7 @@ def test_an_odd_field_prints_a_bye_card_for_the_entry_that_sits_out():
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_doubles_round_card_names_both_partners_with_their_ids(client):
     tournament = TournamentFactory()
     category = CategoryFactory(tournament=tournament, name="Doubles", kind=Category.Kind.DOUBLES)
@@ -280,6 +282,7 @@ def test_stage_cards_read_a_fixed_number_of_queries():
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_round_cards_page_one_is_drawn(client, tmp_path, artifacts_dir):
     stage = singles_round(8)
     client.force_login(user_with(stage.category.tournament, Role.SCORING_TABLE, "table"))
@@ -307,6 +310,7 @@ def test_letter_paper_and_board_score_boxes_on_request(client):
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_blank_cards_have_the_headings_and_no_names_and_are_public(client, tmp_path, artifacts_dir):
     stage = singles_round(6)
     tournament = stage.category.tournament
@@ -340,6 +344,7 @@ def test_blank_cards_have_the_headings_and_no_names_and_are_public(client, tmp_p
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_blank_cards_for_a_doubles_category_print_two_name_lines(client):
     tournament = TournamentFactory()
     category = CategoryFactory(tournament=tournament, name="Open Doubles", kind="doubles")
@@ -384,6 +389,7 @@ def _filled_card(stage: Stage) -> tuple[ScoreCard, Entry, list[Match]]:
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_filled_card_shows_totals_computed_from_its_rows(client, tmp_path, artifacts_dir):
     stage = singles_round(8, games=3)
     card, entry, matches = _filled_card(stage)
@@ -405,6 +411,7 @@ def test_filled_card_shows_totals_computed_from_its_rows(client, tmp_path, artif
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_stage_cards_print_one_card_per_entry_in_id_order(client):
     stage = singles_round(6, games=2)
     client.force_login(user_with(stage.category.tournament, Role.SCORING_TABLE, "table"))
@@ -420,6 +427,7 @@ def test_stage_cards_print_one_card_per_entry_in_id_order(client):
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_standings_sheet_lists_entries_in_rank_order(client, tmp_path, artifacts_dir):
     stage = singles_round(8)
     play_round(stage)

@@ -21,11 +21,16 @@ def test_every_default_chain_resolves_in_the_engine(kind):
     assert engine.resolve_chain(chain=chain) == tuple(chain)
 
 
-@pytest.mark.parametrize("kind", [Stage.Kind.PRELIMINARY, Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS])
-def test_a_stage_kinds_method_is_the_engine_method_of_its_default_chain(kind):
-    stage = Stage(kind=kind)
-    assert stage.standings_method in engine.METHODS
-    assert list(engine.METHODS[stage.standings_method]) == stage.chain
+@pytest.mark.parametrize(
+    ("kind", "method"),
+    [
+        (Stage.Kind.PRELIMINARY, "preliminary"),
+        (Stage.Kind.ROUND_ROBIN, "round-robin"),
+        (Stage.Kind.SWISS, "swiss"),
+    ],
+)
+def test_a_stage_kinds_default_chain_is_the_engine_method_of_that_name(kind, method):
+    assert list(engine.METHODS[method]) == Stage(kind=kind).chain
 
 
 def test_the_named_chains_of_the_stage_form_are_the_engines_methods():

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from simulation import api
 from simulation.api import run_round, simulate_shot
-from simulation.rules.geometry import DEFAULT_GEOMETRY
+from simulation.rules.geometry import DEFAULT_GEOMETRY, BoardGeometry
 
 ROOT = Path(__file__).resolve().parents[2]
 G = DEFAULT_GEOMETRY
@@ -55,9 +54,21 @@ def find_speed(
 
 
 def test_the_rules_measure_the_board_the_physics_simulates():
-    from simulation.physics import DEFAULT_PARAMS
+    from simulation.physics import DEFAULT_PARAMS as P
 
-    assert api.geometry_from_params(DEFAULT_PARAMS) == DEFAULT_GEOMETRY
+    assert (
+        BoardGeometry(
+            surface_radius=P.surface_radius,
+            shooting_line_radius=P.shooting_line_radius,
+            line_10_5_radius=P.ten_five_radius,
+            line_15_10_radius=P.peg_circle_radius,
+            hole_radius=P.hole_radius,
+            disc_radius=P.disc_radius,
+            line_width=P.line_width,
+            peg_radius=P.peg_radius,
+        )
+        == DEFAULT_GEOMETRY
+    )
 
 
 def test_opening_shot_into_the_20_is_valid_and_credited():

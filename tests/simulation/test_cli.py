@@ -108,7 +108,6 @@ def test_unknown_subcommand_exits_2(capsys):
     assert "invalid choice" in capsys.readouterr().err
 
 
-@pytest.mark.slow
 def test_python_dash_m_simulation():
     done = subprocess.run(
         [sys.executable, "-m", "simulation", "shot", "-"],

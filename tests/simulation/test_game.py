@@ -202,7 +202,6 @@ def test_cli_game_bad_input(text, message):
     assert message in err and err.startswith("python -m simulation game: error:")
 
 
-@pytest.mark.slow
 def test_cli_game_subprocess_and_lazy_package():
     data = json.dumps({"players": ["best", "novice"], "seed": 2, "rounds": 1})
     done = subprocess.run(

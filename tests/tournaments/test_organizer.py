@@ -837,6 +837,27 @@ def test_draw_passes_the_options_of_the_stage_kind(org, tournament, singles):
     assert stage.matches.count() == 24
 
 
+def test_start_times_are_set_from_the_category_page(org, tournament, singles):
+    for _ in range(4):
+        EntryFactory(category=singles)
+    stage = StageFactory(category=singles, games_per_entry=2)
+    target = url("manage-stage-schedule", tournament, stage.pk)
+    refused = org.post(target, {"start": "2026-05-02T09:00"}, follow=True)
+    assert "has no matches from round 1 on to schedule" in refused.content.decode()
+    org.post(url("manage-stage-draw", tournament, stage.pk))
+    page = org.get(url("manage-category", tournament, singles.pk)).content.decode()
+    assert target in page
+    bad = org.post(target, {"start": "soon", "minutes_per_game": "0"}, follow=True)
+    assert "First round starts: Enter a valid date/time." in bad.content.decode()
+    assert not stage.matches.filter(starts_at__isnull=False).exists()
+    done = org.post(
+        target, {"start": "2026-05-02T09:00", "minutes_per_game": "30", "break_minutes": "10"}
+    )
+    assert done.status_code == 302
+    starts = sorted({m.starts_at for m in stage.matches.all()})
+    assert len(starts) == 2 and (starts[1] - starts[0]).total_seconds() == 40 * 60
+
+
 def test_draw_of_a_preliminary_takes_its_pairing_method(org, tournament, singles):
     for _ in range(8):
         EntryFactory(category=singles)

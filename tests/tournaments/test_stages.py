@@ -23,9 +23,11 @@ from tests.factories import CategoryFactory, EntryFactory, PlayerFactory, Tourna
 from tournaments import formats
 from tournaments.models import Board, Entry, Game, Match, Stage, Team
 from tournaments.services.draws import (
+    SwissLine,
     assign_boards,
     draw_knockout,
     draw_stage,
+    draw_swiss_round,
     entry_clubs,
     place_round,
 )
@@ -173,7 +175,6 @@ def test_sixteen_players_preliminary_then_best_of_three_knockout_with_third_plac
         advance(playoff)
 
 
-@pytest.mark.slow
 def test_wcc_sixteen_into_two_pools_of_eight_then_crossover_semifinals():
     """WCC: the top 16 play two round-robin pools of 8 (snake seeding, club mates apart), then
     the semifinals cross over: 1A v 2B and 1B v 2A."""
@@ -282,6 +283,29 @@ def test_swiss_never_pairs_a_rematch_and_draws_round_by_round():
     assert all(line.games == 5 for line in lines)  # the bye counts as a game
     # Swiss pairs by score: after round 1, each winner meets a winner where one is free.
     assert unfinished_matches(stage) == []
+
+
+def test_a_swiss_round_is_paired_from_the_standings_given_as_plain_data():
+    """The draw takes standings as data (no results are read by it): entries level on points
+    meet, here the two leaders of the standings handed in."""
+    category, _ = field(4)
+    stage = Stage.objects.create(
+        category=category, name="Swiss", kind="swiss", order=1, games_per_entry=2
+    )
+    first = draw_swiss_round(stage)
+    assert {m.round_of_play for m in first} == {1}
+    with pytest.raises(ValueError, match="round 2 is paired from the standings so far"):
+        draw_swiss_round(stage)
+    played = {frozenset((m.entry_a_id, m.entry_b_id)) for m in first}
+    # A standings order in which the first-round opponents do not sit next to each other.
+    order = [first[0].entry_a, first[1].entry_a, first[0].entry_b, first[1].entry_b]
+    standings = [
+        SwissLine(str(e.id), rank, points)
+        for rank, (e, points) in enumerate(zip(order, (2, 2, 0, 0), strict=True), start=1)
+    ]
+    second = draw_swiss_round(stage, standings)
+    pairs = {frozenset((m.entry_a_id, m.entry_b_id)) for m in second}
+    assert frozenset((order[0].id, order[1].id)) in pairs and not pairs & played
 
 
 # --- byes and the cut line -------------------------------------------------------------------

@@ -56,11 +56,13 @@ class MatchFilter(django_filters.FilterSet):
     tournament = django_filters.CharFilter(field_name="stage__category__tournament__slug")
     category = django_filters.NumberFilter(field_name="stage__category")
     board = django_filters.NumberFilter(field_name="board__number", help_text="Board number.")
-    entry = django_filters.NumberFilter(method="filter_entry", help_text="Entry on either side.")
+    entry = django_filters.NumberFilter(
+        method="filter_entry", help_text="Entry on any side (A, B, or C in a three-player game)."
+    )
 
     class Meta:
         model = Match
         fields = ["tournament", "category", "stage", "pool", "round_of_play", "board", "entry"]
 
     def filter_entry(self, queryset: QuerySet[Match], name: str, value: int) -> QuerySet[Match]:
-        return queryset.filter(Q(entry_a=value) | Q(entry_b=value))
+        return queryset.filter(Q(entry_a=value) | Q(entry_b=value) | Q(entry_c=value))

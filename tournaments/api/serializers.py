@@ -260,7 +260,8 @@ class StageSerializer(ServiceWriteSerializer):
 
 
 class RoundSerializer(serializers.ModelSerializer):
-    """An official round result, from entry A's side (``_a``) and entry B's (``_b``)."""
+    """An official round result, from entry A's side (``_a``) and entry B's (``_b``); the
+    ``_c`` figures are entry C's in a three-player game and null in every other game."""
 
     class Meta:
         model = Round
@@ -268,10 +269,13 @@ class RoundSerializer(serializers.ModelSerializer):
             "number",
             "points_a",
             "points_b",
+            "points_c",
             "twenties_a",
             "twenties_b",
+            "twenties_c",
             "score_a",
             "score_b",
+            "score_c",
             "time_expired",
         ]
         read_only_fields = fields
@@ -293,6 +297,11 @@ class MatchSerializer(serializers.ModelSerializer):
     board = serializers.SlugRelatedField(slug_field="number", read_only=True)
     entry_a = EntrySummarySerializer(read_only=True)
     entry_b = EntrySummarySerializer(read_only=True, allow_null=True)
+    entry_c = EntrySummarySerializer(
+        read_only=True,
+        allow_null=True,
+        help_text="The third player of a three-player game; null in every other match.",
+    )
     is_bye = serializers.BooleanField(read_only=True)
     games = GameSerializer(many=True, read_only=True)
 
@@ -307,6 +316,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "starts_at",
             "entry_a",
             "entry_b",
+            "entry_c",
             "is_bye",
             "best_of",
             "bracket_slot",

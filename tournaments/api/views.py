@@ -145,7 +145,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     filterset_class = filters.MatchFilter
 
     def get_queryset(self) -> QuerySet[Match]:
-        people = [f"entry_{side}__{path}" for side in "ab" for path in ENTRY_PEOPLE]
+        people = [f"entry_{side}__{path}" for side in "abc" for path in ENTRY_PEOPLE]
         return Match.objects.select_related("pool", "board", *people).prefetch_related(
             Prefetch("games", queryset=Game.objects.prefetch_related("rounds"))
         )

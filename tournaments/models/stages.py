@@ -90,13 +90,6 @@ class Stage(models.Model):
         return list(self.tiebreak_chain) or list(self.DEFAULT_CHAINS[self.Kind(self.kind)])
 
     #: The engine's standings method whose chain each kind uses by default.
-    STANDINGS_METHODS = {Kind.ROUND_ROBIN: "round-robin", Kind.SWISS: "swiss"}
-
-    @property
-    def standings_method(self) -> str:
-        """The engine's method named after this kind's default chain ("preliminary" otherwise)."""
-        return self.STANDINGS_METHODS.get(self.Kind(self.kind), "preliminary")
-
     def clean(self) -> None:
         if not isinstance(self.tiebreak_chain, list):
             raise ValidationError({"tiebreak_chain": "A list of tiebreak step names."})

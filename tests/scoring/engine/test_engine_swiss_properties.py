@@ -2,6 +2,7 @@
 
 from itertools import pairwise
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -109,6 +110,7 @@ def test_buchholz_and_game_points_do_not_depend_on_names(stage, new_names):
 
 @settings(max_examples=100, deadline=None)
 @given(stages(), st.data())
+@pytest.mark.slow
 def test_swiss_standings_do_not_depend_on_the_order_or_side_of_games(stage, data):
     names, games, credits, chain = stage
     reordered = data.draw(st.permutations(games))
@@ -144,6 +146,7 @@ def test_renaming_entries_renames_the_swiss_standings(stage, new_names):
 
 @settings(max_examples=150, deadline=None)
 @given(stages())
+@pytest.mark.slow
 def test_the_swiss_chain_never_ranks_a_lower_buchholz_above_a_higher_one(stage):
     """Among entries level on points, the Swiss method orders by Buchholz first."""
     names, games, credits, _ = stage
@@ -158,6 +161,7 @@ def test_the_swiss_chain_never_ranks_a_lower_buchholz_above_a_higher_one(stage):
 
 @settings(max_examples=150, deadline=None)
 @given(stages(), st.data())
+@pytest.mark.slow
 def test_game_points_are_board_totals_of_comparable_entries_or_nothing(stage, data):
     """Every entry gets a value; a group splits on game points only when every entry of it
     kept every round's board and played as many games as the others."""

@@ -7,7 +7,8 @@ import pytest
 
 from scoring.engine import round_data
 from scoring.results.services import record_game
-from simulation.services.profiles import category_level, entry_players, set_entry_players
+from simulation.models import EntryProfile
+from simulation.services.profiles import category_level, check_players, entry_players
 from tests.simulation.app.support import add_stage, make_tournament
 from tournaments.models import Game, Stage
 from tournaments.services.draws import draw_stage
@@ -27,7 +28,7 @@ def test_profiles_come_from_the_entry_then_its_record_then_the_category():
     record_game(simulated, [round_data(points=(2, 0), twenties=(8, 0))] * 4)
     a, b = people.match.entry_a, people.match.entry_b
     c, d = simulated.match.entry_a, simulated.match.entry_b
-    set_entry_players(d, ["best"], label="organizer's choice")
+    EntryProfile.objects.create(entry=d, players=["best"], label="organizer's choice")
 
     profiles = entry_players([a, b, c, d], category)
 
@@ -55,4 +56,4 @@ def test_a_doubles_entry_needs_a_profile_per_partner():
     _, category = make_tournament(players=2)
     entry = category.entries.first()
     with pytest.raises(ValueError, match="give 1 skill profile"):
-        set_entry_players(entry, ["top", "best"])
+        check_players(["top", "best"], entry.category.players_per_side, str(entry))

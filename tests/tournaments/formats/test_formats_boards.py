@@ -77,7 +77,6 @@ def fewest_repeats_possible(rounds, boards):
     st.integers(min_value=0, max_value=1),
 )
 @settings(max_examples=80, deadline=None)
-@pytest.mark.slow
 def test_small_rooms_get_the_fewest_repeats_possible(count, games, seed, extra):
     games = min(games, count - 1)
     rounds = preliminary_rounds([f"E{i}" for i in range(count)], games, seed=seed)

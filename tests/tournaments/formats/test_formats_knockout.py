@@ -83,7 +83,6 @@ def test_byes_go_to_the_top_seeds(count):
 
 @given(st.integers(min_value=4, max_value=70))
 @settings(max_examples=60)
-@pytest.mark.slow
 def test_when_favourites_always_win_the_top_four_reach_the_semifinals(count):
     bracket = play_out(
         single_elimination(seeds(count), third_place=True),

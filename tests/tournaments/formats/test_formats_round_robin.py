@@ -140,7 +140,6 @@ def clubbed_fields(draw):
 
 @given(clubbed_fields())
 @settings(max_examples=150)
-@pytest.mark.slow
 def test_club_mates_are_separated_whenever_a_tier_swap_allows_it(case):
     ranked, pools, clubs = case
     result = snake_pools(ranked, pools, clubs)

@@ -13,10 +13,11 @@ from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
 from scoring.progression.services import advance
-from tournaments.forms import StageForm, StageRunForm
+from tournaments.forms import StageForm, StageRunForm, StageScheduleForm
 from tournaments.models import Category, Stage, Tournament
 from tournaments.services import registration
 from tournaments.services.draws import draw_stage
+from tournaments.services.schedule import schedule_stage
 from tournaments.views.organizer.categories import category_page
 from tournaments.views.organizer.common import error_text, form_errors_from, organizer_page
 
@@ -102,6 +103,33 @@ def _stage_of(tournament: Tournament, stage_id: int) -> Stage:
 def stage_draw(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     stage = _stage_of(tournament, stage_id)
     _run_stage_service(request, stage, draw_stage, DRAW_OPTIONS, "drawn")
+    return redirect("tournaments:manage-category", tournament.slug, stage.category_id)
+
+
+@require_POST
+@organizer_page
+def stage_schedule(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    """Give the drawn matches of the stage their start times, round by round."""
+    stage = _stage_of(tournament, stage_id)
+    form = StageScheduleForm(request.POST)
+    if not form.is_valid():
+        problems = "; ".join(
+            f"{form.fields[k].label}: {' '.join(v)}" for k, v in form.errors.items()
+        )
+        messages.error(request, f"{stage.name}: {problems}")
+    else:
+        data = form.cleaned_data
+        try:
+            timed = schedule_stage(
+                stage,
+                data["start"],
+                data["minutes_per_game"],
+                break_minutes=data["break_minutes"] or 0,
+            )
+        except ValueError as exc:
+            messages.error(request, f"{stage.name}: {exc}")
+        else:
+            messages.success(request, f"{stage.name}: start times set ({len(timed)} matches).")
     return redirect("tournaments:manage-category", tournament.slug, stage.category_id)
 
 
