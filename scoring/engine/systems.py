@@ -196,11 +196,11 @@ class FirstTo(ScoringSystem):
         return leader is not None, leader
 
     def fewest_rounds(self) -> int:
-        # The most a round gives under 2-1-0 is 2, so the target takes at least target / 2 rounds;
-        # a difference game can in principle end in one round.
-        if self.round_scoring == TWO_ONE_ZERO:
-            return -(-self.target // 2)
-        return 1
+        # The most a round gives under 2-1-0 (two or three players) is 2, so the target takes
+        # at least target / 2 rounds; a difference game can in principle end in one round.
+        if self.round_scoring == DIFFERENCE:
+            return 1
+        return -(-self.target // 2)
 
     def missing(self, played: int, totals: Sequence[int]) -> str:
         following = played + 1

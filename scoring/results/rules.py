@@ -7,9 +7,6 @@ Every caller that needs to know how many rounds a game may have, whether it is o
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from scoring.engine import GameRules, Round, RoundOfThree
 from scoring.engine.judge import AnyRound
 from tournaments.models import Category, Game
@@ -36,26 +33,27 @@ def game_rules(game: Game) -> GameRules:
     return category_rules(game.match.stage.category, playoff=game.is_playoff)
 
 
-def values_round(values: Mapping[str, Any]) -> AnyRound:
-    """An engine round from a stored round's fields (``Round.objects.values(*ROUND_VALUES)``,
-    or a row's ``__dict__``): a :class:`RoundOfThree` when the third player's points are kept."""
-    if values["points_c"] is not None:
-        has_score = values["score_a"] is not None
-        return RoundOfThree(
-            points=(values["points_a"], values["points_b"], values["points_c"]),
-            twenties=(values["twenties_a"], values["twenties_b"], values["twenties_c"]),
-            score=(values["score_a"], values["score_b"], values["score_c"]) if has_score else None,
-        )
-    score = (values["score_a"], values["score_b"]) if values["score_a"] is not None else None
-    return Round(
-        points=(values["points_a"], values["points_b"]),
-        twenties=(values["twenties_a"], values["twenties_b"]),
-        score=score,
-        scoring=values["scoring"],
-    )
+def values_round(
+    pa: int,
+    pb: int,
+    pc: int | None,
+    ta: int,
+    tb: int,
+    tc: int | None,
+    sa: int | None,
+    sb: int | None,
+    sc: int | None,
+    scoring: str,
+) -> AnyRound:
+    """An engine round from a stored round's fields, in the order of :data:`ROUND_VALUES`
+    (``Round.objects.values_list(*ROUND_VALUES)``): a :class:`RoundOfThree` when the third
+    player's points are kept. Positional and flat because standings build thousands of them."""
+    if pc is not None:
+        return RoundOfThree((pa, pb, pc), (ta, tb, tc), None if sa is None else (sa, sb, sc))
+    return Round((pa, pb), (ta, tb), None if sa is None else (sa, sb), scoring)
 
 
-#: The fields :func:`values_round` reads.
+#: The fields :func:`values_round` reads, in its order.
 ROUND_VALUES = (
     "points_a",
     "points_b",

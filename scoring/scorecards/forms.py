@@ -305,7 +305,8 @@ class CorrectionForm(RoundsForm):
 
 
 class RulingForm(RoundsForm):
-    """The head referee's ruling on a disputed game, from entry A's side, with initials."""
+    """The head referee's ruling on a disputed game in the match's order of sides (entry A's
+    side first; A, B, C in a three-player game), with initials."""
 
     initials = forms.CharField(
         max_length=5,

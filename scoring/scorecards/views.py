@@ -616,7 +616,7 @@ def _disputes_page(request, tournament, *, bound: DisputePanel | None = None) ->
     "scoring.view_disputes", "The dispute queue is for referees and the scoring table."
 )
 def disputes(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """The head referee's queue: each disputed game with the two cards side by side."""
+    """The head referee's queue: each disputed game with its cards side by side."""
     return _disputes_page(request, tournament)
 
 
@@ -624,7 +624,7 @@ def disputes(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_POST
 @tournament_page()
 def resolve(request: HttpRequest, tournament: Tournament, game_id: int) -> HttpResponse:
-    """The head referee's ruling on a disputed game: both cards take it, verified."""
+    """The head referee's ruling on a disputed game: every card of it takes it, verified."""
     try:
         game = select.disputed_game(tournament, game_id)
     except Game.DoesNotExist:

@@ -59,7 +59,7 @@ def stage_games(stage: Stage, pool: Pool | None = None) -> list[engine.Game]:
     rounds = Round.objects.filter(game__match__stage=stage, game__match__entry_b__isnull=False)
     if pool is not None:
         rounds = rounds.filter(game__match__pool=pool)
-    rows = rounds.order_by("game_id", "number").values(
+    rows = rounds.order_by("game_id", "number").values_list(
         "game_id",
         "game__match__entry_a_id",
         "game__match__entry_b_id",
@@ -67,16 +67,13 @@ def stage_games(stage: Stage, pool: Pool | None = None) -> list[engine.Game]:
         *ROUND_VALUES,
     )
     by_game: dict[int, engine.Game] = {}
-    for row in rows:
-        game = by_game.get(row["game_id"])
+    for game_id, a, b, c, *fields in rows:
+        game = by_game.get(game_id)
         if game is None:
-            c = row["game__match__entry_c_id"]
-            game = by_game[row["game_id"]] = engine.Game(
-                a=str(row["game__match__entry_a_id"]),
-                b=str(row["game__match__entry_b_id"]),
-                c=None if c is None else str(c),
+            game = by_game[game_id] = engine.Game(
+                a=str(a), b=str(b), c=None if c is None else str(c)
             )
-        game.rounds.append(values_round(row))
+        game.rounds.append(values_round(*fields))
     return list(by_game.values())
 
 

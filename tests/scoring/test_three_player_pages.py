@@ -134,6 +134,12 @@ def test_the_card_names_both_opponents_and_has_a_box_per_player(client, trio):
     assert f'name="{trio.prefix}-r1_twenties_opp2"' in body
     assert "Round 1, points, Cy Cole" in body  # the third box's label, for screen readers
 
+    # Cy, entry C of the match, finds his own card among his scorecards.
+    index = login(client, trio, "cy").get(
+        reverse("scoring:cards:index", args=[trio.tournament.slug])
+    )
+    assert trio.url("card", trio.c) in index.content.decode()
+
 
 def test_the_live_total_shows_three_totals_and_adds_the_round_still_needed(client, trio):
     login(client, trio, "ann")

@@ -277,3 +277,8 @@ def test_standings_of_three_player_games_count_each_player_once():
     assert (rows["CARL"].points, rows["CARL"].games) == (0, 2)
     assert rows["DAN"].points == 4
     assert rows["BEN"].rank == 1
+
+
+def test_a_three_player_card_shows_the_four_rounds_a_game_to_8_takes_at_least():
+    assert round_lines(THREE) == 4 and paper_round_lines(THREE) == 8
+    assert round_lines(GameRules(system="difference-to-100")) == 1
