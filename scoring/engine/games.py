@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from .errors import EngineInputError
 from .rounds import Round, check_round
-from .three import RoundOfThree, check_round_of_three
+from .three import RoundOfThree
 
 #: NCA 2b: "A game shall consist of 4 rounds." (WCC Scoring says the same.)
 GAME_ROUNDS = 4
@@ -83,9 +83,6 @@ def check_game(game: Game, number: int, discs: int | None = None) -> None:
             )
         if discs is not None:
             try:
-                if isinstance(round_, RoundOfThree):
-                    check_round_of_three(round_, discs)
-                else:
-                    check_round(round_, discs)
+                check_round(round_, discs)
             except EngineInputError as error:
                 raise error.within(f"game {number} ({game.label}), round {index}") from None

@@ -29,7 +29,7 @@ from .errors import EngineInputError, show
 from .games import GAME_ROUNDS
 from .rounds import DEFAULT_DISCS, TWO_ONE_ZERO, Round, check_round
 from .systems import FirstToN, Nca, ScoringSystem, get_system
-from .three import THREE, RoundOfThree, check_round_of_three
+from .three import THREE, RoundOfThree
 
 #: A round of any game: two sides, or the three players of the three-player game.
 AnyRound = Round | RoundOfThree
@@ -232,10 +232,7 @@ def read_rounds(rounds: Sequence[Mapping[str, Any]], rules: GameRules) -> list[A
     for number, data in enumerate(rounds, 1):
         try:
             round_ = round_from_data(data, scoring)
-            if isinstance(round_, RoundOfThree):
-                check_round_of_three(round_, rules.discs)
-            else:
-                check_round(round_, rules.discs)
+            check_round(round_, rules.discs)
         except EngineInputError as error:
             raise EngineInputError(f"round {number}: {error}", round=number) from None
         built.append(round_)

@@ -10,6 +10,7 @@ Information: 8 discs each in singles, 6 each in doubles, 5 or 6 with cues).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from .errors import EngineInputError, show
 
@@ -28,6 +29,14 @@ ROUND_POINTS = frozenset({(2, 0), (1, 1), (0, 2), (0, 0)})
 TIME_EXPIRED = (0, 0)
 
 Pair = tuple[int, int]
+
+
+class RoundLike(Protocol):
+    """What :func:`check_round` reads of a round of any number of sides."""
+
+    twenties: tuple[int, ...]
+    score: tuple[int, ...] | None
+
 
 #: How a round's board scores become its points. NCA 2a iv (and the family rulebook's match-play
 #: rule): 2 to the higher score, 1 each for a tie. Family rulebook Scoring 5: the winner adds the
@@ -82,7 +91,9 @@ def difference_points(score: Pair) -> Pair:
 _POINTS_FROM_SCORE = {TWO_ONE_ZERO: points_from_score, DIFFERENCE: difference_points}
 
 
-def _check_score(score: Pair, twenties: Pair) -> None:
+def check_score(score: tuple[int, ...], twenties: tuple[int, ...]) -> None:
+    """Board scores in fives, never negative, and at least the 20s they include (any number
+    of sides)."""
     for value in score:
         if value < 0 or value % DISC_VALUE_STEP:
             raise EngineInputError(
@@ -125,7 +136,7 @@ class Round:
         points = as_pair(self.points, "points")
         if self.score is not None:
             score = as_pair(self.score, "board score")
-            _check_score(score, twenties)
+            check_score(score, twenties)
             expected = points_from_score(score)
             if points != expected:
                 raise EngineInputError(
@@ -167,7 +178,7 @@ class Round:
                 )
             return
         score = as_pair(self.score, "board score")
-        _check_score(score, twenties)
+        check_score(score, twenties)
         object.__setattr__(self, "score", score)
         expected = _POINTS_FROM_SCORE[self.scoring](score)
         if points != expected:
@@ -210,7 +221,7 @@ class Round:
         )
 
 
-def check_round(round_: Round, discs: int = DEFAULT_DISCS) -> None:
+def check_round(round_: Round | RoundLike, discs: int = DEFAULT_DISCS) -> None:
     """Check what depends on the number of discs a side shoots in a round.
 
     A side cannot sink more 20s than it has discs, and its board total cannot exceed 20 for each

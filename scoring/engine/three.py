@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import EngineInputError, show
-from .rounds import DEFAULT_DISCS, DISC_VALUE_STEP, FIFTEEN, TWENTY
+from .rounds import check_score
 
 #: How a three-player round's board scores become points (see :func:`three_player_points`).
 THREE = "three"
@@ -82,16 +82,7 @@ class RoundOfThree:
         object.__setattr__(self, "twenties", twenties)
         if self.score is not None:
             score = _trio(self.score, "board score")
-            for value, count in zip(score, twenties, strict=True):
-                if value < 0 or value % DISC_VALUE_STEP:
-                    raise EngineInputError(
-                        f"board score {show(score)} is impossible; every disc counts 5, 10, 15 "
-                        "or 20, so a board score is a multiple of 5 and never negative"
-                    )
-                if value < TWENTY * count:
-                    raise EngineInputError(
-                        f"board score {show(score)} is impossible with 20s {show(twenties)}"
-                    )
+            check_score(score, twenties)
             object.__setattr__(self, "score", score)
             expected = three_player_points(score)
             if points != expected:
@@ -132,21 +123,3 @@ class RoundOfThree:
             twenties=(self.twenties[i], self.twenties[j], self.twenties[k]),
             score=None if self.score is None else (self.score[i], self.score[j], self.score[k]),
         )
-
-
-def check_round_of_three(round_: RoundOfThree, discs: int = DEFAULT_DISCS) -> None:
-    """What depends on the discs each player shoots (12 each in the rulebook's Option Two)."""
-    for count in round_.twenties:
-        if count > discs:
-            raise EngineInputError(
-                f"20s {show(round_.twenties)} are impossible; a player has only {discs} discs"
-            )
-    if round_.score is None:
-        return
-    for value, count in zip(round_.score, round_.twenties, strict=True):
-        most = TWENTY * count + FIFTEEN * (discs - count)
-        if value > most:
-            raise EngineInputError(
-                f"board score {show(round_.score)} is impossible; {discs} discs with {count} "
-                f"20s make at most {most}"
-            )
