@@ -117,11 +117,6 @@ class Situation:
         """The shooter's seat direction seen from the centre, degrees."""
         return seat_angle(self.seat)
 
-    @property
-    def is_last_shot(self) -> bool:
-        """Whether nobody shoots after this shot in the round."""
-        return self.my_left == 0 and self.opp_left == 0
-
 
 def situation_from_state(
     state: Mapping[str, Any],

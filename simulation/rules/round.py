@@ -96,10 +96,6 @@ class RoundKeeper:
         """The seat to shoot next, or None when the round is over."""
         return None if self.finished else self.order[self.shots_taken]
 
-    def discs_left(self, seat: int) -> int:
-        """How many discs the player in ``seat`` has still to shoot."""
-        return self.order[self.shots_taken :].count(seat)
-
     def check_turn(self, seat: object) -> int:
         """The seat, if it is its turn; otherwise ``ValueError`` saying whose turn it is."""
         seat = check_seat(seat)

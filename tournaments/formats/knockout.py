@@ -106,10 +106,6 @@ class Bracket:
     def final(self) -> Match:
         return self.match("F")
 
-    @property
-    def champion(self) -> EntryId | None:
-        return self.final.winner
-
     def ready(self) -> list[Match]:
         """The matches that can be played now, in bracket order."""
         return [match for match in self.matches if match.ready]

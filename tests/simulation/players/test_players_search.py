@@ -64,7 +64,7 @@ def test_last_shot_with_the_hammer_takes_out_the_only_opposing_disc():
     """On the last shot of the round, behind by one disc, the hammer must remove it."""
     discs = [{"id": "b1", "side": 1, "x": 0.0, "y": 0.07}]
     _, sit = sit_for(discs, order=())
-    assert sit.is_last_shot
+    assert sit.my_left == 0 and sit.opp_left == 0  # nobody shoots after this shot
     choice = choose(sit, PROFILES["best"], np.random.default_rng(11))
     assert choice.kind == TAKE_OUT
     assert choice.value > 0

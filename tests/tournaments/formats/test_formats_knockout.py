@@ -90,7 +90,7 @@ def test_when_favourites_always_win_the_top_four_reach_the_semifinals(count):
     )
     semis = bracket.rounds[-2]
     assert sorted(seed_number(e) for m in semis for e in m.entries) == [1, 2, 3, 4]
-    assert bracket.champion == "S1"
+    assert bracket.final.winner == "S1"
     assert bracket.final.loser == "S2"
     assert bracket.match(THIRD_PLACE).winner == "S3"
 
@@ -100,11 +100,11 @@ def test_when_favourites_always_win_the_top_four_reach_the_semifinals(count):
 def test_any_results_advance_until_there_is_a_champion(count, seed):
     rng = random.Random(seed)
     bracket = play_out(single_elimination(seeds(count)), lambda m: rng.choice(m.entries))
-    assert bracket.champion is not None
+    assert bracket.final.winner is not None
     assert all(m.winner is not None for m in bracket.matches)
     # every entry but the champion lost exactly once
     losers = [m.loser for m in bracket.matches]
-    assert sorted([*losers, bracket.champion]) == sorted(seeds(count))
+    assert sorted([*losers, bracket.final.winner]) == sorted(seeds(count))
 
 
 def test_the_third_place_match_takes_the_semifinal_losers():
