@@ -9,7 +9,9 @@ from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
+from scoring.api import shootouts as scoring_shootouts
 from scoring.api import views as scoring_views
+from tournaments.api import staff as staff_api
 from tournaments.api import views as tournament_views
 
 app_name = "api"
@@ -25,6 +27,7 @@ router.register("matches", tournament_views.MatchViewSet, basename="match")
 router.register("games", scoring_views.GameViewSet, basename="game")
 router.register("scorecards", scoring_views.ScoreCardViewSet, basename="scorecard")
 router.register("card-rows", scoring_views.CardRowViewSet, basename="cardrow")
+router.register("roles", staff_api.RoleViewSet, basename="role")
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="token"),
@@ -32,6 +35,11 @@ urlpatterns = [
         "stages/<int:pk>/standings/",
         scoring_views.StageStandingsView.as_view(),
         name="stage-standings",
+    ),
+    path(
+        "stages/<int:pk>/shootouts/",
+        scoring_shootouts.StageShootoutsView.as_view(),
+        name="stage-shootouts",
     ),
     *router.urls,
 ]

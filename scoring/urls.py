@@ -1,14 +1,19 @@
-"""The scoring pages, one package per feature: standings, scorecards, printing.
+"""The scoring pages, one package per feature: standings, shoot-outs, scorecards, printing.
 
 Everything is mounted at ``/t/<slug>/`` inside the ``scoring`` namespace.
 """
 
 from django.urls import include, path
 
+from scoring.scorecards import me
+
 app_name = "scoring"
 
 urlpatterns = [
     path("<slug:slug>/", include("scoring.standings.urls")),
+    path("<slug:slug>/", include("scoring.progression.urls")),
     path("<slug:slug>/cards/", include("scoring.scorecards.urls")),
     path("<slug:slug>/print/", include("scoring.printing.urls")),
+    path("<slug:slug>/me/<str:token>/", me.open_link, name="private_link"),
+    path("<slug:slug>/me/<str:token>/claim/", me.claim, name="claim_entry"),
 ]

@@ -44,6 +44,18 @@ class UserFactory(factory.django.DjangoModelFactory):
     password = factory.django.Password(None)
 
 
+def allow_creating_tournaments(*users: User) -> None:
+    """Give ``users`` the site permission to create tournaments (``tournaments.add_tournament``),
+    as a superuser or an organizer's staff page would."""
+    from django.contrib.auth.models import Permission
+
+    permission = Permission.objects.get(
+        content_type__app_label="tournaments", codename="add_tournament"
+    )
+    for user in users:
+        user.user_permissions.add(permission)
+
+
 # --- tournaments -----------------------------------------------------------------------------
 
 
@@ -114,6 +126,9 @@ class EntryFactory(factory.django.DjangoModelFactory):
     player = factory.SubFactory(
         PlayerFactory, tournament=factory.SelfAttribute("..category.tournament")
     )
+    #: Present at the desk, so the category can be drawn (a first draw takes checked-in
+    #: entries only); ``checked_in=False`` for one still to arrive.
+    checked_in = True
 
     class Params:
         doubles = factory.Trait(
@@ -122,6 +137,40 @@ class EntryFactory(factory.django.DjangoModelFactory):
                 TeamFactory, tournament=factory.SelfAttribute("..category.tournament")
             ),
         )
+
+
+class EntryLinkFactory(factory.django.DjangoModelFactory):
+    """An entry's private link (the token that opens its scorecards without a login)."""
+
+    class Meta:
+        model = models.EntryLink
+
+    entry = factory.SubFactory(EntryFactory)
+
+
+class RoleChangeFactory(factory.django.DjangoModelFactory):
+    """One line of a tournament's staff log."""
+
+    class Meta:
+        model = models.RoleChange
+
+    tournament = factory.SubFactory(TournamentFactory)
+    actor = factory.SubFactory(UserFactory)
+    actor_username = factory.LazyAttribute(lambda c: c.actor.username)
+    user = factory.SubFactory(UserFactory)
+    username = factory.LazyAttribute(lambda c: c.user.username)
+    action = models.RoleChange.Action.GRANTED
+    role = models.TournamentRole.Role.REFEREE
+
+
+class RoundClockFactory(factory.django.DjangoModelFactory):
+    """A tournament's round clock, ready to start."""
+
+    class Meta:
+        model = models.RoundClock
+
+    tournament = factory.SubFactory(TournamentFactory)
+    duration_s = 30 * 60
 
 
 class StageFactory(factory.django.DjangoModelFactory):

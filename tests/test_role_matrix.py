@@ -9,14 +9,16 @@ referee rules on what the rules do not settle, here the disputes between two car
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from scoring.models import CardRow
-from scoring.scorecards.services import card_for, fill_row, validate_row
+from scoring.scorecards.services import card_for, enter_paper_row, fill_row, validate_row
 from tests.events import PLAYER, SmallEvent
 from tests.factories import StageFactory
 from tournaments.models import TournamentRole
+from tournaments.services.links import link_of
 
 pytestmark = pytest.mark.django_db
 Role = TournamentRole.Role
@@ -24,6 +26,7 @@ Status = CardRow.Status
 
 ROLES = [
     "organizer",
+    "co-organizer",
     "head-referee",
     "referee",
     "scoring-table",
@@ -31,6 +34,9 @@ ROLES = [
     "opponent",
     "other-player",
     "anonymous",
+    # no account: a browser that opened the entry's private link
+    "owner-link",
+    "opponent-link",
 ]
 ACTIONS = [
     "fill",
@@ -41,25 +47,43 @@ ACTIONS = [
     "resolve-dispute",
     "view-disputes",
     "view-table",
+    "enter-paper",
+    "confirm-paper",
 ]
 #: The expected matrix: who may do each action (everyone else is refused).
 ALLOWED = {
-    "fill": {"head-referee", "referee", "owner"},
-    "validate": {"owner", "opponent"},  # the owner's phone handed across, or the opponent's own
+    "fill": {"head-referee", "referee", "owner", "owner-link"},
+    # the opponent's act, on their own login or link: never the owner's, whatever ID is typed
+    "validate": {"opponent", "opponent-link"},
     "correct": {"head-referee", "referee"},
     "verify": {"head-referee", "scoring-table"},
     "void": {"head-referee", "scoring-table"},
     "resolve-dispute": {"head-referee"},
-    "view-disputes": {"head-referee", "referee", "scoring-table"},
-    "view-table": {"organizer", "head-referee", "referee", "scoring-table"},
+    # The organizers see the staff pages of the event they run (ruling stays the head referee's).
+    "view-disputes": {"organizer", "co-organizer", "head-referee", "referee", "scoring-table"},
+    "view-table": {"organizer", "co-organizer", "head-referee", "referee", "scoring-table"},
+    # paper cards: staff type the row in (a player never can), a second staff member confirms
+    "enter-paper": {"head-referee", "referee", "scoring-table"},
+    "confirm-paper": {"head-referee", "referee", "scoring-table"},
 }
 WIN = [{"points": [2, 0], "twenties": [3, 1]}] * 3 + [{"points": [0, 2], "twenties": [1, 2]}]
 OTHER = [{"points": [0, 2], "twenties": [1, 3]}] * 3 + [{"points": [1, 1], "twenties": [1, 1]}]
 
 #: Permissions the other officials' pages use, checked through ``has_perm`` only.
 EXTRA_PERMS = {
-    "tournaments.manage_tournament": {"organizer"},
-    "scoring.print_cards": {"organizer", "scoring-table", "head-referee"},
+    "tournaments.manage_tournament": {"organizer", "co-organizer"},
+    "tournaments.manage_staff": {"organizer", "co-organizer"},
+    "scoring.print_cards": {"organizer", "co-organizer", "scoring-table", "head-referee"},
+    # shoot-outs are recorded where they are shot: a referee or the scoring table
+    "scoring.record_shootout": {"head-referee", "referee", "scoring-table"},
+    # the round clock: the officials who run the hall start, pause and reset it; players watch
+    "tournaments.run_clock": {
+        "organizer",
+        "co-organizer",
+        "head-referee",
+        "referee",
+        "scoring-table",
+    },
 }
 
 
@@ -71,6 +95,12 @@ class World:
         self.stage = event.stage
         self.tournament = event.tournament
         self.users = {("owner" if role == PLAYER else role): u for role, u in event.users.items()}
+        # A co-organizer holds the organizer's permissions (given on the staff page).
+        self.users["co-organizer"] = TournamentRole.objects.create(
+            tournament=self.tournament,
+            user=User.objects.create_user(f"co-organizer-{self.tournament.slug}"),
+            role=Role.CO_ORGANIZER,
+        ).user
         self.owner, self.opponent = event.player, event.opponent
         self.game = event.game
         self.card = card_for(self.stage, self.owner)
@@ -96,11 +126,26 @@ class World:
             row=row,
             opponent_number=str(self.owner.player.number),
             initials="OW",
-            user=self.users["opponent"],
+            user=self.users["owner"],
         )
         row = CardRow.objects.get(card=self.card, game=self.game)
         assert row.status == Status.DISPUTED
         return row
+
+    def awaiting(self) -> CardRow:
+        """A row entered from paper by a referee of its own, awaiting confirmation."""
+        self.tournament.paper_rows_need_confirmation = True
+        self.tournament.save()
+        clerk = User.objects.create_user("paper-clerk")
+        TournamentRole.objects.create(tournament=self.tournament, user=clerk, role=Role.REFEREE)
+        return enter_paper_row(
+            card=self.card,
+            game=self.game,
+            rounds=WIN,
+            opponent_number=str(self.opponent.player.number),
+            initials="OP",
+            user=clerk,
+        )
 
     def row(self) -> CardRow | None:
         return CardRow.objects.filter(card=self.card, game=self.game).first()
@@ -173,21 +218,51 @@ def act(world: World, client, action: str):
         world.validated()
         response = client.get(world.url("table"))
         return response, lambda: b"1 card waiting" in response.content
+    if action == "enter-paper":
+        data = world.boxes(
+            "paper", WIN, version=0, opponent_number=world.opponent.player.number, initials="OP"
+        )
+        response = client.post(world.url("paper_row"), data)
+        return response, lambda: world.row() is not None
+    if action == "confirm-paper":
+        row = world.awaiting()
+        url = reverse("scoring:cards:confirm_paper_row", args=[world.tournament.slug, row.id])
+        response = client.post(url, {"version": row.version})
+        return response, lambda: world.row().status == Status.VALIDATED
     raise AssertionError(action)
+
+
+def as_role(world: World, client, role: str):
+    """The client signed in as ``role``, or holding the private link of a ``-link`` role."""
+    if role.endswith("-link"):
+        entry = world.owner if role == "owner-link" else world.opponent
+        token = link_of(entry).token
+        assert client.get(reverse("scoring:private_link", args=[world.tournament.slug, token]))
+    elif role != "anonymous":
+        client.force_login(world.users[role])
+    return client
+
+
+def link_user(world: World, role: str) -> AnonymousUser:
+    """What the private-link middleware makes of a browser holding the role's link."""
+    entry = world.owner if role == "owner-link" else world.opponent
+    user = AnonymousUser()
+    user.entry_links = [(entry.id, link_of(entry).token)]
+    return user
 
 
 @pytest.mark.parametrize("action", ACTIONS)
 @pytest.mark.parametrize("role", ROLES)
 def test_pages(world, client, role, action):
-    if role != "anonymous":
-        client.force_login(world.users[role])
+    as_role(world, client, role)
     response, took_effect = act(world, client, action)
     if role in ALLOWED[action]:
         assert response.status_code in (200, 302), response.content[:400]
         if response.status_code == 302:
             assert "/accounts/login/" not in response["Location"]
         assert took_effect(), f"{role} was allowed to {action} but nothing happened"
-    elif role == "anonymous":
+    elif role == "anonymous" or (role.endswith("-link") and response.status_code == 302):
+        # Staff pages ask for a login first: a private link is not one.
         assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
         assert action.startswith("view") or not took_effect()
     else:
@@ -209,6 +284,10 @@ def _target(world: World, action: str):
         return world.card
     if action == "resolve-dispute":
         return world.disputed()
+    if action == "enter-paper":
+        return world.card
+    if action == "confirm-paper":
+        return world.awaiting()
     return world.tournament
 
 
@@ -221,6 +300,8 @@ PERMS = {
     "resolve-dispute": "scoring.resolve_dispute",
     "view-disputes": "scoring.view_disputes",
     "view-table": "tournaments.view_official_pages",
+    "enter-paper": "scoring.enter_paper_row",
+    "confirm-paper": "scoring.confirm_paper_row",
 }
 
 
@@ -228,14 +309,14 @@ PERMS = {
 @pytest.mark.parametrize("role", ROLES)
 def test_has_perm(world, role, action):
     target = _target(world, action)
-    user = world.users[role]
+    user = link_user(world, role) if role.endswith("-link") else world.users[role]
     assert user.has_perm(PERMS[action], target) is (role in ALLOWED[action])
 
 
 @pytest.mark.parametrize("perm", sorted(EXTRA_PERMS))
 @pytest.mark.parametrize("role", ROLES)
 def test_other_officials_permissions(world, role, perm):
-    user = world.users[role]
+    user = link_user(world, role) if role.endswith("-link") else world.users[role]
     assert user.has_perm(perm, world.tournament) is (role in EXTRA_PERMS[perm])
 
 
@@ -250,3 +331,28 @@ def test_an_official_of_another_tournament_has_no_say_here(world, client):
     assert client.post(world.url("verify_card")).status_code == 403
     assert client.get(world.url("disputes")).status_code == 403
     assert world.row().status == Status.VALIDATED
+
+
+@pytest.mark.parametrize("path", ["page-login", "page-link", "api", "service"])
+def test_the_owner_never_validates_their_own_row(world, client, path):
+    """Whatever the path and however the owner signs in, typing the opponent's ID (printed on
+    the owner's own card) does not validate the owner's row."""
+    row = world.filled()
+    number = str(world.opponent.player.number)
+    g = world.game.id
+    if path.startswith("page"):
+        as_role(world, client, "owner" if path == "page-login" else "owner-link")
+        data = {f"v{g}-opponent_number": number, f"v{g}-initials": "OP", f"v{g}-version": 1}
+        assert client.post(world.url("validate_row"), data).status_code == 403
+    elif path == "api":
+        client.force_login(world.users["owner"])
+        response = client.post(
+            f"/api/card-rows/{row.id}/validate/",
+            {"opponent_number": number, "initials": "OP", "version": row.version},
+            content_type="application/json",
+        )
+        assert response.status_code == 403, response.content
+    else:
+        with pytest.raises(PermissionDenied):
+            validate_row(row=row, opponent_number=number, initials="OP", user=world.users["owner"])
+    assert world.row().status == Status.FILLED

@@ -9,6 +9,7 @@ import random
 from datetime import date
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.db import transaction
 
 from scoring.engine import round_data
@@ -121,6 +122,13 @@ def _create_demo_users(tournament: Tournament) -> None:
             username, password=DEMO_PASSWORD
         )
         TournamentRole.objects.create(tournament=tournament, user=user, role=role)
+        if role == TournamentRole.Role.ORGANIZER:
+            # The demo's organizer may create tournaments of their own, as a real one would.
+            user.user_permissions.add(
+                Permission.objects.get(
+                    content_type__app_label="tournaments", codename="add_tournament"
+                )
+            )
     for player in tournament.players.all():
         username = player.first_name.lower()
         player.user = User.objects.filter(username=username).first() or User.objects.create_user(

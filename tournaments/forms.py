@@ -74,6 +74,7 @@ class TournamentForm(ModelFieldsForm):
         "ends_on",
         "game_minutes",
         "count_validated_cards",
+        "paper_rows_need_confirmation",
     ]
     widgets = {
         "starts_on": forms.DateInput(attrs={"type": "date"}),

@@ -58,11 +58,29 @@ def has_role(*roles: str):
     return predicate
 
 
-is_organizer = has_role(Role.ORGANIZER)
+#: A co-organizer has every permission of the organizer (the staff page gives the role).
+is_organizer = has_role(Role.ORGANIZER, Role.CO_ORGANIZER)
 is_head_referee = has_role(Role.HEAD_REFEREE)
 is_referee = has_role(Role.REFEREE, Role.HEAD_REFEREE)
 is_scoring_table = has_role(Role.SCORING_TABLE)
-is_official = has_role(Role.ORGANIZER, Role.HEAD_REFEREE, Role.REFEREE, Role.SCORING_TABLE)
+is_official = has_role(
+    Role.ORGANIZER, Role.CO_ORGANIZER, Role.HEAD_REFEREE, Role.REFEREE, Role.SCORING_TABLE
+)
 
 rules.add_perm("tournaments.manage_tournament", is_organizer)
 rules.add_perm("tournaments.view_official_pages", is_official)
+# The staff page: giving and taking back roles, creating staff accounts, and letting a user
+# create tournaments of their own (the site permission below).
+rules.add_perm("tournaments.manage_staff", is_organizer)
+
+#: The site permission to create tournaments: Django's model permission, held per user (not per
+#: tournament), given by a superuser or by an organizer of any tournament on its staff page.
+ADD_TOURNAMENT = "tournaments.add_tournament"
+ADD_TOURNAMENT_REFUSAL = (
+    "Creating a tournament needs the permission “may create tournaments”: ask a superuser, or "
+    "the organizer of any tournament, to give it to your login on their staff page."
+)
+
+# The round clock (start, pause, resume, reset, its duration): whoever runs the hall during play.
+# WCC: "A buzzer will be used to begin and end play."; players only watch it.
+rules.add_perm("tournaments.run_clock", is_official)

@@ -8,4 +8,5 @@ urlpatterns = [
     path("<slug:slug>/", pages.tournament_detail, name="detail"),
     path("<slug:slug>/", include("tournaments.urls_public")),
     path("<slug:slug>/manage/", include("tournaments.urls_organizer")),
+    path("<slug:slug>/clock/", include("tournaments.urls_clock")),
 ]

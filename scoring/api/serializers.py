@@ -94,6 +94,18 @@ class CardRowSerializer(serializers.ModelSerializer):
         help_text="The opponent's points (both others' together in a three-player game).",
     )
     total_twenties = serializers.IntegerField(read_only=True)
+    entered_by = serializers.CharField(
+        source="entered_by.username",
+        read_only=True,
+        allow_null=True,
+        help_text="The staff member who entered the row from the paper card.",
+    )
+    confirmed_by = serializers.CharField(
+        source="confirmed_by.username",
+        read_only=True,
+        allow_null=True,
+        help_text="The second staff member who confirmed the paper entry.",
+    )
 
     class Meta:
         model = CardRow
@@ -114,6 +126,10 @@ class CardRowSerializer(serializers.ModelSerializer):
             "validated_number",
             "validated_initials",
             "validated_at",
+            "validated_how",
+            "entered_by",
+            "confirmed_by",
+            "confirmed_at",
             "referee_initials",
             "verified_at",
             "void_reason",
@@ -189,6 +205,35 @@ class ValidateRowSerializer(serializers.Serializer):
     )
 
 
+class PaperRowSerializer(serializers.Serializer):
+    """A paper card's row as written on it, with the opponent's signature."""
+
+    game = serializers.PrimaryKeyRelatedField(queryset=Game.objects.all())
+    rounds = RoundInputSerializer(many=True, allow_empty=False)
+    opponent_number = serializers.CharField(
+        max_length=20, help_text="The opponent's player ID number, as written on the card."
+    )
+    initials = serializers.CharField(
+        max_length=5, help_text="The opponent's initials, as written on the card."
+    )
+    version = serializers.IntegerField(
+        min_value=0,
+        required=False,
+        allow_null=True,
+        help_text="The row's version as you read it, when the game has a row on the card "
+        "already (a row saved since is refused with 409).",
+    )
+
+
+class ConfirmPaperRowSerializer(serializers.Serializer):
+    version = serializers.IntegerField(
+        min_value=0,
+        required=False,
+        allow_null=True,
+        help_text="The row's version as you read it: you confirm the rounds you have seen.",
+    )
+
+
 class VoidCardSerializer(serializers.Serializer):
     reason = serializers.CharField(
         max_length=200, help_text="Why, e.g. missing full name, ID or category, or not legible."
@@ -219,7 +264,9 @@ class StandingLineSerializer(serializers.Serializer):
     tiebreak = serializers.CharField(
         allow_null=True, help_text="The tiebreak step that set the entry apart, if any."
     )
-    advances = serializers.BooleanField(help_text="Goes on to the next stage.")
+    advances = serializers.BooleanField(
+        help_text="Within the places that go on to the next stage (false before any result)."
+    )
 
 
 class StageStandingsSerializer(serializers.Serializer):
@@ -231,5 +278,7 @@ class StageStandingsSerializer(serializers.Serializer):
     lines = StandingLineSerializer(many=True)
     shootouts_required = serializers.ListField(
         child=EntrySummarySerializer(many=True),
-        help_text="Groups of entries still tied after every tiebreak: each needs a shoot-out.",
+        help_text="Groups of entries still tied after every tiebreak where the tie decides "
+        "something (the cut line, seeding, or a podium place of a last stage), once every match "
+        "is played: each needs a shoot-out (POST /api/stages/{id}/shootouts/).",
     )

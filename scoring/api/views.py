@@ -22,8 +22,10 @@ from scoring.api import filters
 from scoring.api.permissions import may_open_card, visible_cards, visible_rows
 from scoring.api.serializers import (
     CardRowSerializer,
+    ConfirmPaperRowSerializer,
     FillRowSerializer,
     OpenCardSerializer,
+    PaperRowSerializer,
     ResolveDisputeSerializer,
     ScoreCardSerializer,
     StageStandingsSerializer,
@@ -96,7 +98,7 @@ def version_to_send(card: ScoreCard, game: Game, version: int | None) -> int:
 
 def card_queryset(cards: QuerySet[ScoreCard]) -> QuerySet[ScoreCard]:
     """Cards with everything their serializer shows, in a fixed number of queries."""
-    rows = CardRow.objects.select_related("game__match")
+    rows = CardRow.objects.select_related("game__match", "entered_by", "confirmed_by")
     return (
         cards.select_related("stage__category__tournament", *ENTRY_PEOPLE)
         .prefetch_related(Prefetch("rows", queryset=rows))
@@ -173,6 +175,39 @@ class ScoreCardViewSet(
         )
 
     @extend_schema(
+        summary="Enter a paper card's row",
+        description="A referee or the scoring table enters the card's row for a game as written "
+        "on the paper card, with the opponent's ID number and initials: filled and validated on "
+        "paper in one step. Where the tournament asks for it "
+        "(`paper_rows_need_confirmation`), the row awaits a second staff member's confirmation "
+        "before it counts.",
+        request=PaperRowSerializer,
+        responses={
+            200: CardRowSerializer,
+            201: CardRowSerializer,
+            **refusals(400, 403, 404, 409),
+        },
+    )
+    @action(detail=True, methods=["post"], url_path="paper")
+    def paper(self, request: Request, pk: str | None = None) -> Response:
+        card = self.get_object()
+        data = parse(PaperRowSerializer, request)
+        row = scorecards.enter_paper_row(
+            card=card,
+            game=data["game"],
+            rounds=data["rounds"],
+            opponent_number=data["opponent_number"],
+            initials=data["initials"],
+            user=request.user,
+            version=version_to_send(card, data["game"], data.get("version")),
+        )
+        created = row.version == 1
+        return Response(
+            CardRowSerializer(row).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+    @extend_schema(
         summary="Verify a card",
         description="The scoring table verifies every validated row of the card.",
         request=None,
@@ -221,7 +256,7 @@ class CardRowViewSet(ScoringErrorsMixin, viewsets.ReadOnlyModelViewSet):
     def get_queryset(self) -> QuerySet[CardRow]:
         return (
             visible_rows(self.request.user)
-            .select_related("game__match")
+            .select_related("game__match", "entered_by", "confirmed_by")
             .order_by("card_id", "game__match__round_of_play", "game__number", "id")
         )
 
@@ -242,6 +277,20 @@ class CardRowViewSet(ScoringErrorsMixin, viewsets.ReadOnlyModelViewSet):
             user=request.user,
             version=data["version"],
         )
+        return Response(CardRowSerializer(row).data)
+
+    @extend_schema(
+        summary="Confirm a paper entry",
+        description="A second staff member (not the one who entered it) confirms a row entered "
+        "from a paper card: it is validated from now and may count.",
+        request=ConfirmPaperRowSerializer,
+        responses={200: CardRowSerializer, **refusals(400, 403, 404, 409)},
+    )
+    @action(detail=True, methods=["post"], url_path="confirm")
+    def confirm(self, request: Request, pk: str | None = None) -> Response:
+        row = self.get_object()
+        data = parse(ConfirmPaperRowSerializer, request)
+        row = scorecards.confirm_paper_row(row=row, user=request.user, version=data.get("version"))
         return Response(CardRowSerializer(row).data)
 
 

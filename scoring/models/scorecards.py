@@ -37,10 +37,21 @@ class CardRow(models.Model):
 
     class Status(models.TextChoices):
         FILLED = "filled", "Filled"
+        #: Entered from a paper card where the event wants a second staff member to confirm
+        #: it: it counts (and is compared with the other card) only once confirmed.
+        AWAITING = "awaiting", "Entered from paper, awaiting confirmation"
         VALIDATED = "validated", "Validated by the opponent"
         VERIFIED = "verified", "Verified at the scoring table"
         VOIDED = "voided", "Voided"
         DISPUTED = "disputed", "Disputed"
+
+    class ValidatedHow(models.TextChoices):
+        """How the opponent's signature reached the row: on the opponent's phone (their login or
+        private link), written on the paper card and entered by staff, or by the simulation."""
+
+        PHONE = "phone", "Opponent's phone"
+        PAPER = "paper", "Paper card"
+        SIMULATED = "simulated", "Simulated"
 
     card = models.ForeignKey(ScoreCard, on_delete=models.CASCADE, related_name="rows")
     game = models.ForeignKey("tournaments.Game", on_delete=models.CASCADE, related_name="card_rows")
@@ -55,6 +66,16 @@ class CardRow(models.Model):
     validated_number = models.CharField(max_length=20, blank=True)
     validated_initials = models.CharField(max_length=5, blank=True)
     validated_at = models.DateTimeField(null=True, blank=True)
+    validated_how = models.CharField(max_length=10, choices=ValidatedHow.choices, blank=True)
+    #: The staff member who typed the row in from a paper card, and the second one who confirmed
+    #: it where the event asks for that (never the same person).
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
     referee_initials = models.CharField(max_length=5, blank=True)
     verified_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from django.db.models import F, Prefetch
+from django.urls import reverse
 
 from scoring.engine import paper_round_lines, round_lines
 from scoring.engine.rounds import DIFFERENCE
@@ -29,6 +30,7 @@ from scoring.printing.errors import PrintError
 from scoring.printing.lookups import no_matches_message
 from scoring.results.rules import category_rules
 from tournaments.models import Category, Entry, Game, Match, Stage, Tournament
+from tournaments.services.links import links_of
 
 CardKind = Literal["round", "stage", "blank"]
 
@@ -110,6 +112,9 @@ class Card:
     board_scores: bool = False
     #: The category plays three-player games (family rulebook, Option Two): 2-1-0 by rank, to 8.
     three_players: bool = False
+    #: The path of the entry's private link, printed as a QR code in the header (a player scans
+    #: it to fill this card on their phone); empty on blank cards.
+    link_path: str = ""
 
     @property
     def round_numbers(self) -> range:
@@ -129,6 +134,16 @@ def people_of(entry: Entry | None) -> tuple[Person, ...]:
         return (Person(entry.player.full_name, str(entry.player.number)),)
     team = entry.team
     return tuple(Person(p.full_name, str(p.number)) for p in (team.player_one, team.player_two))
+
+
+def _link_paths(tournament: Tournament, entries: Iterable[Entry]) -> dict[int, str]:
+    """The private-link path of each entry, by entry id (one query; links not yet made are made
+    here, so every printed card carries one)."""
+    links = links_of({e.id: e for e in entries}.values())
+    return {
+        entry_id: reverse("scoring:private_link", args=[tournament.slug, link.token])
+        for entry_id, link in links.items()
+    }
 
 
 def _entry_paths(prefix: str) -> list[str]:
@@ -276,6 +291,7 @@ def round_cards(stage: Stage, round_of_play: int) -> list[Card]:
     rounds = _round_columns(stage.category, (g for m in matches for g in m.games.all()))
     header = _header(stage)
     partners = stage.category.players_per_side
+    paths = _link_paths(stage.category.tournament, (e for m in matches for e in m.entries))
     cards = []
     for match in matches:
         for entry, opponents in _sides(match):
@@ -296,6 +312,7 @@ def round_cards(stage: Stage, round_of_play: int) -> list[Card]:
                     board_scores=_board_scores(stage.category),
                     three_players=_three_players(stage.category),
                     lines=lines,
+                    link_path=paths.get(entry.id, ""),
                 )
             )
     return cards
@@ -334,6 +351,7 @@ def stage_cards(stage: Stage, entries: Sequence[Entry] | None = None) -> list[Ca
     header = _header(stage)
     partners = stage.category.players_per_side
     ordered = sorted(by_entry.values(), key=lambda item: _sort_key(item[0]))
+    paths = _link_paths(stage.category.tournament, (entry for entry, _ in ordered))
     return [
         Card(
             kind="stage",
@@ -345,6 +363,7 @@ def stage_cards(stage: Stage, entries: Sequence[Entry] | None = None) -> list[Ca
             board_scores=_board_scores(stage.category),
             three_players=_three_players(stage.category),
             lines=tuple(lines) or (GameLine(cells=_cells(rounds, None)),),
+            link_path=paths.get(entry.id, ""),
         )
         for entry, lines in ordered
     ]

@@ -25,6 +25,9 @@ class PrintOptions:
 
     paper: str = "a4"
     scores: bool = False
+    #: Scheme and host of the site ("https://example.org"), put before the private-link paths
+    #: printed as QR codes; the print views take it from the request.
+    site: str = ""
 
     @property
     def page_size(self) -> str:
@@ -39,7 +42,7 @@ class PrintOptions:
 
     def as_task_kwargs(self) -> dict[str, object]:
         """The options as JSON-friendly keyword arguments for a Celery task."""
-        return {"paper": self.paper, "scores": self.scores}
+        return {"paper": self.paper, "scores": self.scores, "site": self.site}
 
 
 @dataclass(frozen=True)

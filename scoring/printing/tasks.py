@@ -13,7 +13,12 @@ from scoring.printing.options import PrintOptions
 
 @shared_task(bind=True, name="scoring.render_round_cards")
 def render_round_cards(
-    self, stage_id: int, round_of_play: int, paper: str = "a4", scores: bool = False
+    self,
+    stage_id: int,
+    round_of_play: int,
+    paper: str = "a4",
+    scores: bool = False,
+    site: str = "",
 ) -> dict[str, object]:
     """One card per entry of the round of play, stored as one PDF; returns where it is."""
 
@@ -24,7 +29,7 @@ def render_round_cards(
         stage_id=stage_id,
         round_of_play=round_of_play,
         batch_id=self.request.id,
-        options=PrintOptions(paper=paper, scores=scores),
+        options=PrintOptions(paper=paper, scores=scores, site=site),
         progress=progress,
     )
     return batch.as_result()

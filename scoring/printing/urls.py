@@ -5,7 +5,7 @@ Mounted at ``/t/<slug>/print/`` inside the ``scoring`` namespace; every view rec
 
 from django.urls import path
 
-from scoring.printing import views
+from scoring.printing import player_sheet, views
 
 ROUND = "stages/<int:stage_id>/rounds/<int:round_of_play>/"
 BATCH = ROUND + "batches/<uuid:batch_id>/"
@@ -14,6 +14,11 @@ urlpatterns = [
     path("", views.print_index, name="print-index"),
     path("blank.pdf", views.blank_cards_pdf, name="print-blank"),
     path("cards/<int:card_id>.pdf", views.card_pdf, name="print-card"),
+    path(
+        "entries/<int:entry_id>/sheet.pdf",
+        player_sheet.player_sheet_pdf,
+        name="print-player-sheet",
+    ),
     path("stages/<int:stage_id>/cards.pdf", views.stage_cards_pdf, name="print-stage-cards"),
     path("stages/<int:stage_id>/standings.pdf", views.standings_pdf, name="print-standings"),
     path("stages/<int:stage_id>/bracket.pdf", views.bracket_pdf, name="print-bracket"),

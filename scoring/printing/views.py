@@ -9,6 +9,7 @@ round of play without matches, a parameter out of range) gets a page saying what
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable
 from uuid import UUID
@@ -32,7 +33,7 @@ from scoring.printing.lookups import (
     tournament_category,
     tournament_stage,
 )
-from scoring.printing.options import parse_blank_options, parse_print_options
+from scoring.printing.options import PrintOptions, parse_blank_options, parse_print_options
 from scoring.printing.render import render_cards, render_pdf
 from scoring.printing.sheets import bracket_sheet, standings_sheet
 from scoring.printing.tasks import render_round_cards
@@ -81,6 +82,12 @@ def _for_printers(view: View) -> View:
     )(_print_errors(view))
 
 
+def print_options(request: HttpRequest, query) -> PrintOptions:
+    """The options of the query string, with the site the printed QR codes point to."""
+    options = parse_print_options(query)
+    return dataclasses.replace(options, site=request.build_absolute_uri("/").rstrip("/"))
+
+
 def _pdf(content: bytes, filename: str) -> HttpResponse:
     response = HttpResponse(content, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{filename}"'
@@ -91,7 +98,7 @@ def _pdf(content: bytes, filename: str) -> HttpResponse:
 @_for_everyone
 def print_index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """What can be printed: per stage its cards, sheets and rounds of play; blank cards."""
-    options = parse_print_options(request.GET)
+    options = print_options(request, request.GET)
     can_print = request.user.has_perm(PRINT_PERMISSION, tournament)
     return render(
         request,
@@ -112,7 +119,7 @@ def round_cards_pdf(
     request: HttpRequest, tournament: Tournament, stage_id: int, round_of_play: int
 ) -> HttpResponse:
     """One card per entry of the round of play, its game pre-filled, in one PDF."""
-    options = parse_print_options(request.GET)
+    options = print_options(request, request.GET)
     stage = tournament_stage(tournament, stage_id)
     cards = round_cards(stage, round_of_play)
     pdf = render_cards(cards, options, title=round_title(stage, round_of_play))
@@ -123,7 +130,7 @@ def round_cards_pdf(
 @_for_printers
 def stage_cards_pdf(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     """Every entry's card for the stage, with all its games and what the rows say so far."""
-    options = parse_print_options(request.GET)
+    options = print_options(request, request.GET)
     stage = tournament_stage(tournament, stage_id)
     cards = stage_cards(stage)
     if not cards:
@@ -137,7 +144,7 @@ def stage_cards_pdf(request: HttpRequest, tournament: Tournament, stage_id: int)
 @_for_printers
 def card_pdf(request: HttpRequest, tournament: Tournament, card_id: int) -> HttpResponse:
     """One filled scorecard: computed totals, statuses, validations, corrections marked."""
-    options = parse_print_options(request.GET)
+    options = print_options(request, request.GET)
     card = tournament_card(tournament, card_id)
     printed = filled_card(card)
     title = f"{tournament.name} · scorecard of {card.entry}"
@@ -148,7 +155,7 @@ def card_pdf(request: HttpRequest, tournament: Tournament, card_id: int) -> Http
 @_for_everyone
 def blank_cards_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Blank cards (no names): ``count``, ``games`` rows, ``rounds`` columns, ``category``."""
-    options = parse_print_options(request.GET)
+    options = print_options(request, request.GET)
     blank = parse_blank_options(request.GET)
     category = tournament_category(tournament, blank.category_id)
     cards = blank_cards(
@@ -162,7 +169,7 @@ def blank_cards_pdf(request: HttpRequest, tournament: Tournament) -> HttpRespons
 @_for_printers
 def standings_pdf(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     """The stage's standings in rank order with the bar chart, to pin up in the hall."""
-    options = parse_print_options(request.GET)
+    options = print_options(request, request.GET)
     stage = tournament_stage(tournament, stage_id)
     context = {"sheet": standings_sheet(stage), "tournament": tournament}
     context["title"] = f"{tournament.name} · {stage.category.name} · {stage.name} · standings"
@@ -174,7 +181,7 @@ def standings_pdf(request: HttpRequest, tournament: Tournament, stage_id: int) -
 @_for_printers
 def bracket_pdf(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     """The knockout stage's matches by round with games won."""
-    options = parse_print_options(request.GET)
+    options = print_options(request, request.GET)
     stage = tournament_stage(tournament, stage_id)
     context = {"sheet": bracket_sheet(stage), "tournament": tournament}
     context["title"] = f"{tournament.name} · {stage.category.name} · {stage.name} · bracket"
@@ -188,7 +195,7 @@ def batch_start(
     request: HttpRequest, tournament: Tournament, stage_id: int, round_of_play: int
 ) -> HttpResponse:
     """Queue the round's cards as a background batch and go to its progress page."""
-    options = parse_print_options(request.POST)
+    options = print_options(request, request.POST)
     stage = tournament_stage(tournament, stage_id)
     require_round(stage, round_of_play)
     result = render_round_cards.apply_async(

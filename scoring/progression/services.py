@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from django.core.exceptions import ValidationError
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Max
 
@@ -291,15 +292,26 @@ def _shootout_stage_for(stage: Stage, ties: Sequence[CutTie]) -> Stage:
 # --- shoot-outs ------------------------------------------------------------------------------
 
 
+#: Who may record a shoot-out, as the pages and the API say it.
+RECORD_SHOOTOUT_ROLES = "a referee, the head referee or the scoring table"
+
+
 @transaction.atomic
-def record_shootout(stage: Stage, twenties: Mapping[Entry | int, int]) -> ShootOut:
+def record_shootout(
+    stage: Stage, twenties: Mapping[Entry | int, int], *, user: AbstractBaseUser | None = None
+) -> ShootOut:
     """Record one shoot-out: the 20s each tied entry made with its 12 shots (6 each in doubles).
 
     ``stage`` is the shoot-out stage or the stage whose tie it settles; ``twenties`` maps each
     entry (or entry id) to the 20s it made. The entries must be exactly one group still tied
-    (WCC: "All tied contestants will use 12 opportunities"). Raises ``ValidationError`` naming
-    what is wrong; nothing is saved then.
+    where the tie decides something, after play (WCC: "All tied contestants will use 12
+    opportunities"). With ``user`` (the pages and the API), only someone holding
+    ``scoring.record_shootout`` at the tournament may record it (``PermissionDenied``); the
+    loader and the simulation record without one. Raises ``ValidationError`` naming what is
+    wrong; nothing is saved then.
     """
+    if user is not None and not user.has_perm("scoring.record_shootout", stage):
+        raise PermissionDenied(f"Only {RECORD_SHOOTOUT_ROLES} may record a shoot-out.")
     source = shootout_source(stage)
     made = {
         (key.id if isinstance(key, Entry) else int(key)): value for key, value in twenties.items()

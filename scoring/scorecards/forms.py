@@ -411,3 +411,65 @@ class TableFilterForm(forms.Form):
         if not self.is_bound or not self.is_valid():
             return None, None
         return self.cleaned_data["stage"], self.cleaned_data["round_of_play"]
+
+
+class PaperFindForm(forms.Form):
+    """Which paper card: the stage, the round of play and the card's owner, found by the ID
+    number printed on the card (or a name), so a volunteer types what they read."""
+
+    stage = forms.ModelChoiceField(
+        queryset=Stage.objects.none(),
+        empty_label=None,
+        error_messages={
+            "required": "Choose the stage of the card.",
+            "invalid_choice": "That stage is not part of this tournament.",
+        },
+    )
+    round_of_play = forms.IntegerField(
+        min_value=1,
+        label="Round of play",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "num"}),
+        error_messages={
+            "required": "Give the round of play written on the card.",
+            "invalid": "The round of play is a whole number.",
+            "min_value": "Rounds of play are numbered from 1.",
+        },
+    )
+    who = forms.CharField(
+        max_length=100,
+        label="Card of (ID number or name)",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autofocus": True}),
+        error_messages={"required": "Type the ID number printed on the card, or a name."},
+    )
+
+    def __init__(self, data: Any = None, *, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(data, **kwargs)
+        self.fields["stage"].queryset = Stage.objects.filter(
+            category__tournament=tournament
+        ).select_related("category")
+
+    def messages(self) -> list[str]:
+        return [m for errors in self.errors.values() for m in errors]
+
+
+class PaperRowForm(RoundsForm):
+    """A paper card's row as written on it, and the opponent's signature as written beside it.
+
+    WCC: the opponent "records their ID number and initials" on the card; staff type both in.
+    """
+
+    opponent_number = forms.CharField(
+        max_length=20,
+        label="Opponent's ID (as written)",
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+        error_messages={"required": "Type the opponent's ID number written on the card."},
+    )
+    initials = forms.CharField(
+        max_length=5,
+        label="Opponent's initials (as written)",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
+        error_messages={
+            "required": "Type the opponent's initials written on the card.",
+            "max_length": "Initials are at most 5 letters.",
+        },
+    )

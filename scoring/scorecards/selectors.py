@@ -8,7 +8,7 @@ query, and permission checks read objects already loaded.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -236,6 +236,12 @@ class TableCard:
     def problems(self) -> list[str]:
         return header_problems(self.card.entry)
 
+    @property
+    def verifiable(self) -> bool:
+        """Whether a row waits for verification (rows entered from paper may still await their
+        second staff member's confirmation)."""
+        return any(row.status == Status.VALIDATED for row in self.rows)
+
 
 def _row_opponents(row: CardRow) -> list[Entry]:
     """The others at the row's board, in the match's order (two in a three-player game)."""
@@ -250,6 +256,30 @@ def _with_opponents(rows: QuerySet[CardRow]) -> list[CardRow]:
     return loaded
 
 
+def staff_name(user) -> str:
+    """A staff member as the table knows them: full name, else the login."""
+    if user is None:
+        return "someone since removed"
+    return user.get_full_name() or user.get_username()
+
+
+def validation_words(row: CardRow) -> str:
+    """Who validated the row and how, for the scoring table: "opponent's phone (ID 123,
+    initials AB)", "paper (ID 123, initials AB), entered by X, confirmed by Y"."""
+    signed = f"ID {row.validated_number}, initials {row.validated_initials}"
+    How = CardRow.ValidatedHow
+    if row.validated_how == How.PAPER:
+        words = f"paper ({signed}), entered by {staff_name(row.entered_by)}"
+        if row.status == Status.AWAITING:
+            return f"{words}, awaiting confirmation by another staff member"
+        if row.confirmed_by_id:
+            words += f", confirmed by {staff_name(row.confirmed_by)}"
+        return words
+    if row.validated_how == How.SIMULATED:
+        return f"simulated ({signed})"
+    return f"opponent's phone ({signed})"
+
+
 def table_queue(
     tournament: Tournament,
     *,
@@ -257,10 +287,13 @@ def table_queue(
     round_of_play: int | None = None,
     card: ScoreCard | None = None,
 ) -> list[TableCard]:
-    """Cards with validated rows, by stage and entry, optionally one stage, one round of play or
-    one card (one query)."""
+    """Cards with validated rows (or rows entered from paper awaiting a second staff member's
+    confirmation), by stage and entry, optionally one stage, one round of play or one card (one
+    query). Each row says who validated it and how: the opponent's phone, or paper, entered and
+    confirmed by whom."""
     rows = CardRow.objects.filter(
-        status=Status.VALIDATED, card__stage__category__tournament=tournament
+        status__in=(Status.VALIDATED, Status.AWAITING),
+        card__stage__category__tournament=tournament,
     )
     if card is not None:
         rows = rows.filter(card=card)
@@ -268,7 +301,9 @@ def table_queue(
         rows = rows.filter(card__stage=stage)
     if round_of_play is not None:
         rows = rows.filter(game__match__round_of_play=round_of_play)
-    rows = rows.select_related(*CARD_JOINS, *[f"game__{j}" for j in GAME_JOINS]).order_by(
+    rows = rows.select_related(
+        *CARD_JOINS, *[f"game__{j}" for j in GAME_JOINS], "entered_by", "confirmed_by"
+    ).order_by(
         "card__stage__category__name",
         "card__stage__order",
         "card__entry_id",
@@ -277,6 +312,7 @@ def table_queue(
     )
     cards: dict[int, TableCard] = {}
     for row in _with_opponents(rows):
+        row.validated_words = validation_words(row)
         cards.setdefault(row.card_id, TableCard(card=row.card)).rows.append(row)
     return list(cards.values())
 
@@ -364,7 +400,9 @@ def dispute_queue(tournament: Tournament, *, game_id: int | None = None) -> list
     )
     if game_id is not None:
         rows = rows.filter(game_id=game_id)
-    rows = rows.select_related(*CARD_JOINS, *[f"game__{j}" for j in GAME_JOINS]).order_by(
+    rows = rows.select_related(
+        *CARD_JOINS, *[f"game__{j}" for j in GAME_JOINS], "entered_by", "confirmed_by"
+    ).order_by(
         "game__match__stage__order", "game__match__round_of_play", "game_id", "card__entry_id"
     )
     disputes: dict[int, Dispute] = {}
@@ -509,9 +547,14 @@ class CardLink:
     entry: Entry
 
 
-def cards_of_user(tournament: Tournament, user) -> list[CardLink]:
-    """The cards the user plays on: each of their entries, in each stage it is drawn in."""
-    mine = Q(player__user=user) | Q(team__player_one__user=user) | Q(team__player_two__user=user)
+def cards_of_user(tournament: Tournament, user, linked: Iterable[int] = ()) -> list[CardLink]:
+    """The cards the user plays on: each of their entries (by login, or the ``linked`` entry ids
+    of the private links this browser holds), in each stage it is drawn in."""
+    mine = Q(id__in=list(linked))
+    if user.is_authenticated:
+        mine |= (
+            Q(player__user=user) | Q(team__player_one__user=user) | Q(team__player_two__user=user)
+        )
     entries = {
         e.id: e
         for e in Entry.objects.filter(mine, category__tournament=tournament).select_related(
@@ -520,6 +563,12 @@ def cards_of_user(tournament: Tournament, user) -> list[CardLink]:
     }
     which = Q(entry_a__in=entries) | Q(entry_b__in=entries) | Q(entry_c__in=entries)
     return _links(tournament, entries, which)
+
+
+def cards_of_entry(tournament: Tournament, entry: Entry) -> list[CardLink]:
+    """The entry's cards, one per stage it is drawn in (what its private link opens)."""
+    which = Q(entry_a=entry) | Q(entry_b=entry) | Q(entry_c=entry)
+    return _links(tournament, {entry.id: entry}, which)
 
 
 def all_cards(tournament: Tournament) -> list[CardLink]:
@@ -548,3 +597,87 @@ def _links(tournament: Tournament, entries: dict[int, Entry], which: Q) -> list[
         (CardLink(stage=stages[s], entry=entries[e]) for s, e in seen),
         key=lambda x: (x.stage.category.name, x.stage.order, x.entry.name),
     )
+
+
+# Paper cards at the scoring table -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PaperGame:
+    """A game a paper card's row may be for: the card's owner, the game, its row if any."""
+
+    entry: Entry
+    game: Game
+    row: CardRow | None
+
+    @property
+    def opponents(self) -> list[Entry]:
+        return [e for e in self.game.match.entries if e.id != self.entry.id]
+
+
+def _who(text: str) -> Q:
+    """An entry by the ID number printed on its card (either partner's for a team), or by a part
+    of a player's or team's name."""
+    text = text.strip()
+    if text.isdigit():
+        number = int(text)
+        return (
+            Q(player__number=number)
+            | Q(team__player_one__number=number)
+            | Q(team__player_two__number=number)
+        )
+    found = Q(team__name__icontains=text)
+    for part in ("player", "team__player_one", "team__player_two"):
+        for word_of in ("first_name", "last_name"):
+            found |= Q(**{f"{part}__{word_of}__icontains": text})
+    if " " in text:
+        first, _, last = text.partition(" ")
+        found |= Q(player__first_name__iexact=first, player__last_name__icontains=last.strip())
+    return found
+
+
+def paper_games(stage: Stage, round_of_play: int, who: str) -> list[PaperGame]:
+    """The games of ``round_of_play`` in ``stage`` whose card owner matches ``who`` (an ID
+    number or a name), with the row already on that card, if any (two queries)."""
+    entries = Entry.objects.filter(_who(who), category_id=stage.category_id)
+    games = (
+        Game.objects.filter(match__stage=stage, match__round_of_play=round_of_play)
+        .filter(
+            Q(match__entry_a__in=entries)
+            | Q(match__entry_b__in=entries)
+            | Q(match__entry_c__in=entries)
+        )
+        .select_related(*GAME_JOINS)
+        .order_by("match__board__number", "match_id", "number")
+    )
+    wanted = set(entries.values_list("id", flat=True))
+    found: list[tuple[Entry, Game]] = []
+    for game in games:
+        for entry in game.match.entries:
+            if entry.id in wanted:
+                found.append((entry, game))
+    rows = {
+        (row.card.entry_id, row.game_id): row
+        for row in CardRow.objects.filter(
+            card__stage=stage, game__in=[g for _, g in found]
+        ).select_related("card")
+    }
+    return [PaperGame(entry, game, rows.get((entry.id, game.id))) for entry, game in found]
+
+
+def paper_game(stage: Stage, entry_id: int, game_id: int) -> PaperGame:
+    """One game of a card, for the paper form (raises ``Game.DoesNotExist`` when the game is
+    not the entry's in that stage)."""
+    game = (
+        Game.objects.filter(match__stage=stage)
+        .filter(
+            Q(match__entry_a_id=entry_id)
+            | Q(match__entry_b_id=entry_id)
+            | Q(match__entry_c_id=entry_id)
+        )
+        .select_related(*GAME_JOINS)
+        .get(pk=game_id)
+    )
+    entry = next(e for e in game.match.entries if e.id == entry_id)
+    row = CardRow.objects.filter(card__stage=stage, card__entry=entry, game=game).first()
+    return PaperGame(entry, game, row)

@@ -172,6 +172,11 @@ def fill_row(
         )
         return _after_change(_save(row, "filled"))
     _check_version(row, version)
+    if row.status == Status.AWAITING:
+        raise ScorecardError(
+            f"{_label(game)}: this row was entered from the paper card and awaits a second staff "
+            "member's confirmation; confirm it, or enter the paper card again."
+        )
     if row.status == Status.FILLED:
         # Not validated yet: the owner (or a referee on their behalf) may still change it, and
         # it still needs the opponent's validation whoever typed it.
@@ -219,7 +224,122 @@ def validate_row(
     row.validated_number = str(opponent_number).strip()
     row.validated_initials = initials.strip().upper()[:5]
     row.validated_at = timezone.now()
+    row.validated_how = (
+        CardRow.ValidatedHow.SIMULATED if row.simulated else CardRow.ValidatedHow.PHONE
+    )
     return _after_change(_save(row, "validated"))
+
+
+def _check_scheduled(card: ScoreCard, game: Game) -> None:
+    entry = card.entry
+    if game.match.stage_id != card.stage_id or entry.id not in (
+        game.match.entry_a_id,
+        game.match.entry_b_id,
+        game.match.entry_c_id,
+    ):
+        raise ScorecardError(
+            f"{_label(game)} is not scheduled for {entry} in {card.stage.name}; "
+            "check the round of play and the opponent."
+        )
+
+
+def _check_signature(game: Game, entry: Entry, opponent_number: str, initials: str) -> str:
+    """The opponent's ID number as written on the card: one of the others at the board."""
+    number = str(opponent_number).strip()
+    if not number:
+        raise ScorecardError(f"{_label(game)}: the opponent's ID number is missing.")
+    if not initials.strip():
+        raise ScorecardError(f"{_label(game)}: the opponent's initials are missing.")
+    others = _opponents(game, entry)
+    if number not in {n for e in others for n in _entry_numbers(e)}:
+        expected = " or ".join(f"{e} (ID {e.number})" for e in others)
+        raise ScorecardError(
+            f"{_label(game)}: ID {number!r} written on the card is not the opponent's; "
+            f"the opponent is {expected}. Check the card, or ask the head referee."
+        )
+    return number
+
+
+@transaction.atomic
+def enter_paper_row(
+    *,
+    card: ScoreCard,
+    game: Game,
+    rounds: Sequence[RoundData],
+    opponent_number: str,
+    initials: str,
+    user,
+    version: int | None = None,
+) -> CardRow:
+    """A referee or the scoring table types in a paper card's row, signed on paper.
+
+    Filling and validation happen in one step under the staff member's login: the rounds go
+    through the same checks as a row filled on a phone, the row must be complete (a tied game
+    needs its deciding round like any row), and the opponent's ID must be one of the others at
+    the board. Where the event asks for it, the row then awaits a second staff member's
+    confirmation (:func:`confirm_paper_row`) and counts only after it. A row already validated
+    another way is not overwritten: a change to it is a referee's correction.
+    """
+    game = Game.objects.select_related("match__stage__category__tournament").get(pk=game.pk)
+    _check_scheduled(card, game)
+    row = CardRow.objects.select_for_update().filter(card=card, game=game).first()
+    _require(user, "scoring.enter_paper_row", row or card, "enter paper scorecards")
+    if row is not None:
+        _check_version(row, version)
+        if row.status not in (Status.FILLED, Status.AWAITING):
+            raise ScorecardError(
+                f"{_label(game)}: this row is already {row.get_status_display().lower()}; "
+                "a change now is a referee's correction."
+            )
+    clean = normalise_rounds(game, rounds)
+    check_complete(game, clean)
+    number = _check_signature(game, card.entry, opponent_number, initials)
+    if row is None:
+        row = CardRow(card=card, game=game, filled_by=user, version=0)
+    row.rounds = clean
+    row.validated_number = number
+    row.validated_initials = initials.strip().upper()[:5]
+    row.validated_how = CardRow.ValidatedHow.PAPER
+    row.entered_by = user
+    row.confirmed_by = None
+    row.confirmed_at = None
+    row.referee_initials = ""
+    if game.match.stage.category.tournament.paper_rows_need_confirmation:
+        row.status = Status.AWAITING
+        row.validated_at = None
+        return _save(row, f"entered from paper by {user}, awaiting confirmation")
+    row.status = Status.VALIDATED
+    row.validated_at = timezone.now()
+    return _after_change(_save(row, f"entered from paper by {user}"))
+
+
+@transaction.atomic
+def confirm_paper_row(*, row: CardRow, user, version: int | None = None) -> CardRow:
+    """A second staff member confirms a row entered from paper: it is validated from now and
+    may count. Whoever entered the row cannot confirm it."""
+    row = (
+        CardRow.objects.select_for_update()
+        .select_related("game__match__stage__category__tournament", "card")
+        .get(pk=row.pk)
+    )
+    _require(user, "scoring.confirm_paper_row", row, "confirm paper scorecards")
+    _check_version(row, version)
+    if row.status != Status.AWAITING:
+        raise ScorecardError(
+            f"{_label(row.game)}: this row is {row.get_status_display().lower()}, "
+            "not awaiting confirmation."
+        )
+    if row.entered_by_id is not None and row.entered_by_id == user.pk:
+        raise ScorecardError(
+            f"{_label(row.game)}: you entered this row from the paper card; another staff "
+            "member must confirm it."
+        )
+    check_complete(row.game, row.rounds)
+    row.status = Status.VALIDATED
+    row.confirmed_by = user
+    row.confirmed_at = timezone.now()
+    row.validated_at = row.confirmed_at
+    return _after_change(_save(row, f"paper entry confirmed by {user}"))
 
 
 @transaction.atomic

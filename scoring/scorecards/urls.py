@@ -6,7 +6,7 @@ Mounted at ``/t/<slug>/cards/`` inside the ``scoring`` namespace, so names read
 
 from django.urls import path
 
-from scoring.scorecards import views
+from scoring.scorecards import paper, views
 
 app_name = "cards"
 
@@ -17,6 +17,9 @@ urlpatterns = [
     path("table/", views.table, name="table"),
     path("table/<int:card_id>/verify/", views.verify, name="verify_card"),
     path("table/<int:card_id>/void/", views.void, name="void_card"),
+    path("table/paper/", paper.paper_entry, name="paper"),
+    path(f"table/paper/{ROW}/", paper.paper_row, name="paper_row"),
+    path("table/rows/<int:row_id>/confirm/", paper.confirm, name="confirm_paper_row"),
     path("disputes/", views.disputes, name="disputes"),
     path("disputes/<int:game_id>/resolve/", views.resolve, name="resolve_dispute"),
     path("<int:stage_id>/<int:entry_id>/", views.card, name="card"),

@@ -1,7 +1,8 @@
 """Scorecard pages: a player's card at the board, the scoring table, the dispute queue.
 
 Views stay thin: they read through ``scoring.scorecards.selectors``, write through
-``scoring.scorecards.services`` and only decide what to show whom. Every page needs a login;
+``scoring.scorecards.services`` and only decide what to show whom. Every page needs a login
+(a player's card pages also open in a browser holding the entry's private link);
 every action asks ``user.has_perm`` (the ``rules`` permissions in ``scoring.permissions``) before
 calling the service, which asks again. A refusal is a readable 403 page, a mistake in the input
 is shown next to the row in words with what the person typed still in the boxes, and a row
@@ -51,6 +52,7 @@ from scoring.scorecards.services import (
     void_card,
 )
 from tournaments.models import Entry, Game, Stage, Tournament
+from tournaments.private_links import linked_entry_ids, login_or_link_required
 from tournaments.views.access import refuse, safe_next, tournament_page
 
 Status = CardRow.Status
@@ -260,7 +262,7 @@ def _after_save(request: HttpRequest, page: select.CardPage, game_id: int, notic
     )
 
 
-@login_required
+@login_or_link_required
 @require_GET
 @tournament_page()
 def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
@@ -268,7 +270,7 @@ def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     official = request.user.has_perm("tournaments.view_official_pages", tournament)
     context = {
         "tournament": tournament,
-        "mine": select.cards_of_user(tournament, request.user),
+        "mine": select.cards_of_user(tournament, request.user, linked_entry_ids(request.user)),
         "everyone": select.all_cards(tournament) if official else [],
         "official": official,
         "can_view_disputes": request.user.has_perm("scoring.view_disputes", tournament),
@@ -276,7 +278,7 @@ def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return render(request, "scoring/cards/index.html", context)
 
 
-@login_required
+@login_or_link_required
 @require_GET
 def card(request: HttpRequest, slug: str, stage_id: int, entry_id: int) -> HttpResponse:
     page = _load_page(slug, stage_id, entry_id)
@@ -286,7 +288,7 @@ def card(request: HttpRequest, slug: str, stage_id: int, entry_id: int) -> HttpR
     return render(request, "scoring/cards/card.html", {"page": page, "panels": panels})
 
 
-@login_required
+@login_or_link_required
 @require_POST
 def fill(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id: int):
     """The card owner (or a referee) fills the row of a game not yet validated."""
@@ -352,7 +354,7 @@ def _save_rounds(request, page, line, form: RoundsForm, *, mode: str) -> HttpRes
     return _after_save(request, page, line.game.id, done)
 
 
-@login_required
+@login_or_link_required
 @require_POST
 def validate(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id: int):
     """The opponent signs the row with their player ID and initials."""
@@ -386,7 +388,7 @@ def validate(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game
     return _after_save(request, page, game_id, "Row validated by the opponent.")
 
 
-@login_required
+@login_or_link_required
 @require_POST
 def total(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id: int):
     """The game total of the boxes as typed so far: htmx asks while the player types.
@@ -424,7 +426,7 @@ def total(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id
     return render(request, "scoring/cards/_total.html", context)
 
 
-@login_required
+@login_or_link_required
 @require_GET
 def history(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id: int):
     """Every version of a row: who saved it, when, why, what changed."""
@@ -466,6 +468,8 @@ def _table_perms(request: HttpRequest, tournament: Tournament) -> dict[str, Any]
         "tournament": tournament,
         "can_verify": request.user.has_perm("scoring.verify_card", tournament),
         "can_void": request.user.has_perm("scoring.void_card", tournament),
+        "can_enter_paper": request.user.has_perm("scoring.enter_paper_row", tournament),
+        "can_confirm": request.user.has_perm("scoring.confirm_paper_row", tournament),
         "void_reasons": VOID_REASONS,
     }
 

@@ -3,6 +3,13 @@
 This is the one place where Django rows become ``scoring.engine`` values. Each function runs a
 fixed number of queries whatever the size of the stage, so a 400-player standings page costs the
 same number of queries as a 12-player one.
+
+Before and during play the standings say only what is already true (WCC practice: the sheets
+pinned up in the hall): a bye counts once its round is being played, nobody is shaded as
+advancing before the stage has a result, and a shoot-out is asked for only when play is over
+and only where the tie decides something: the cut line (and, when the next stage seeds by place,
+the places inside it), or in a last stage the places the event awards (:data:`AWARDED_PLACES`).
+A tie for 67th and 68th is shared, never shot out.
 """
 
 from __future__ import annotations
@@ -10,16 +17,22 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from django.db.models import Count, Q
+from django.db.models import Q
 
 from scoring import engine
 from scoring.models import ShootOutScore
 from scoring.results.knockout import bracket_rounds, knockout_state
+from scoring.results.outcomes import match_outcomes
 from scoring.results.rules import ROUND_VALUES, values_round
 from scoring.standings.charts import BarChart, standings_chart
 from tournaments import formats
-from tournaments.models import Entry, Pool, Round, Stage
+from tournaments.models import Entry, Game, Match, Pool, Round, Stage
+from tournaments.selectors import next_stage
 from tournaments.svg.bracket import bracket_svg
+
+#: The places a last stage awards (WCC: the podium). A tie on one of them is settled by a
+#: shoot-out; a tie below them is shared. A stage with a next stage decides its cut line instead.
+AWARDED_PLACES = 3
 
 
 @dataclass(frozen=True)
@@ -93,13 +106,7 @@ def stage_shootouts(stage: Stage) -> list[engine.Shootout]:
 def stage_entries(stage: Stage, pool: Pool | None = None) -> dict[str, Entry]:
     """Entries taking part in the stage: those drawn into its matches or pools; before the draw
     of a category's first stage, every active entry (so check-in shows a table of zeros)."""
-    qs = Entry.objects.select_related("player", "team__player_one", "team__player_two").annotate(
-        # Byes ride along in the same query, so crediting them costs nothing extra.
-        byes=Count(
-            "matches_as_a",
-            filter=Q(matches_as_a__stage=stage, matches_as_a__entry_b__isnull=True),
-        )
-    )
+    qs = Entry.objects.select_related("player", "team__player_one", "team__player_two")
     drawn = (
         Q(matches_as_a__stage=stage)
         | Q(matches_as_b__stage=stage)
@@ -116,6 +123,46 @@ def stage_entries(stage: Stage, pool: Pool | None = None) -> dict[str, Entry]:
     return entries
 
 
+@dataclass(frozen=True)
+class StageProgress:
+    """How far play has gone in a stage (or one of its pools): what its standings may claim.
+
+    ``started``: a result is recorded (a round of a game, or a match decided); ``finished``:
+    every match drawn is decided (a Swiss stage also has all its rounds drawn); ``byes``: per
+    entry id, the byes whose round of play has started or is finished, the only ones credited.
+    """
+
+    started: bool
+    finished: bool
+    byes: dict[str, int]
+
+
+def stage_progress(stage: Stage, pool: Pool | None = None) -> StageProgress:
+    """Judge every match of the stage (or pool) with the one judge (two queries)."""
+    matches = Match.objects.filter(stage=stage).only(
+        "id", "stage", "pool", "round_of_play", "best_of", "entry_a", "entry_b", "entry_c"
+    )
+    games = Game.objects.filter(match__stage=stage)
+    if pool is not None:
+        matches, games = matches.filter(pool=pool), games.filter(match__pool=pool)
+    matches = list(matches)
+    for match in matches:
+        match.stage = stage  # the outcomes read the category through it: no query per match
+    outcomes = match_outcomes(matches, games)
+    played = {m for m in matches if m.entry_b_id is not None}
+    under_way = {
+        m.round_of_play for m in played if outcomes[m.id].started or outcomes[m.id].complete
+    }
+    byes: dict[str, int] = defaultdict(int)
+    for match in matches:
+        if match.entry_b_id is None and match.round_of_play in under_way:
+            byes[str(match.entry_a_id)] += 1
+    finished = bool(matches) and all(outcomes[m.id].complete for m in matches)
+    if finished and stage.kind == Stage.Kind.SWISS:
+        finished = max(m.round_of_play for m in matches) >= (stage.games_per_entry or 0)
+    return StageProgress(started=bool(under_way), finished=finished, byes=dict(byes))
+
+
 def stage_standings(stage: Stage, pool: Pool | None = None) -> StageStandings:
     """The stage's standings: points, then the stage's tiebreak chain (WCC by default).
 
@@ -125,16 +172,17 @@ def stage_standings(stage: Stage, pool: Pool | None = None) -> StageStandings:
     entries = stage_entries(stage, pool)
     games = stage_games(stage, pool)
     shootouts = stage_shootouts(stage)
+    progress = stage_progress(stage, pool)
     if pool is not None:
         shootouts = [s for s in shootouts if set(s.twenties) <= set(entries)]
     problem = ""
     try:
-        result = rank_entries(stage, games, entries, shootouts)
+        result = rank_entries(stage, games, entries, shootouts, progress.byes)
     except engine.EngineInputError as exc:
         # A shoot-out recorded for a tie that later corrections undid: show the standings
         # without shoot-outs and say why, rather than failing the page.
         problem = f"Recorded shoot-outs no longer match the ties: {exc}"
-        result = rank_entries(stage, games, entries, [])
+        result = rank_entries(stage, games, entries, [], progress.byes)
     advance = stage.advance_count or 0
     if pool is not None and advance:
         # The stage's advance count is over all its pools (WCC: the top 2 of each of 2 pools).
@@ -148,19 +196,54 @@ def stage_standings(stage: Stage, pool: Pool | None = None) -> StageStandings:
             points=row.points,
             twenties=row.twenties,
             tiebreak=row.tiebreak,
-            advances=row.rank <= advance,
+            advances=progress.started and row.rank <= advance,
         )
         for row in result.rows
     ]
-    required = [[entries[e] for e in group] for group in result.shootouts_required]
+    required = []
+    if progress.finished and result.shootouts_required:
+        ranks = {row.entry: row.rank for row in result.rows}
+        groups = [(ranks[group[0]], group) for group in result.shootouts_required]
+        required = [[entries[e] for e in group] for group in deciding_ties(stage, groups, advance)]
     if stage.kind == Stage.Kind.KNOCKOUT:
-        lines, required = _by_bracket_place(stage, lines), []
+        lines, required = _by_bracket_place(stage, lines, started=progress.started), []
     return StageStandings(
         stage=stage, lines=lines, shootouts_required=required, problem=problem, pool=pool
     )
 
 
-def _by_bracket_place(stage: Stage, lines: list[StandingLine]) -> list[StandingLine]:
+def deciding_ties(
+    stage: Stage, groups: list[tuple[int, list[str]]], advance: int
+) -> list[list[str]]:
+    """The tied groups (each with the rank its entries share) a shoot-out must settle, because
+    the tie decides something (one query, for the next stage):
+
+    - with a next stage, the groups across the cut after ``advance`` places (WCC: "Top
+      scorer(s) after all shots are taken will advance") and, when the next stage seeds by
+      place (a knockout's 1 v 4, a round robin's snake into pools), the groups inside the cut;
+      with no advance count set yet, nothing is decided;
+    - in a last stage, the groups on a place it awards (:data:`AWARDED_PLACES`).
+
+    ``scoring.progression.services.advance`` refuses on exactly these ties, so what the
+    standings ask for and what advancing needs are the same.
+    """
+    target = next_stage(stage)
+    if target is None:
+        return [group for rank, group in groups if rank <= AWARDED_PLACES]
+    seeding = target.kind in (Stage.Kind.KNOCKOUT, Stage.Kind.ROUND_ROBIN)
+    decided = []
+    for rank, group in groups:
+        last = rank + len(group) - 1
+        across = rank <= advance < last
+        inside = seeding and last <= advance
+        if advance and (across or inside):
+            decided.append(group)
+    return decided
+
+
+def _by_bracket_place(
+    stage: Stage, lines: list[StandingLine], *, started: bool
+) -> list[StandingLine]:
     """A knockout ranks by how far each entry went (champion, finalist, third…), not by points;
     entries on the same place are listed by points, then 20s."""
     state = knockout_state(stage)
@@ -177,7 +260,7 @@ def _by_bracket_place(stage: Stage, lines: list[StandingLine]) -> list[StandingL
             line,
             rank=places.get(str(line.entry.id), last),
             tiebreak=None,
-            advances=places.get(str(line.entry.id), last) <= advance,
+            advances=started and places.get(str(line.entry.id), last) <= advance,
         )
         for line in ordered
     ]
@@ -188,21 +271,22 @@ def rank_entries(
     games: list[engine.Game],
     entries: dict[str, Entry],
     shootouts: list[engine.Shootout],
+    byes: dict[str, int],
 ) -> engine.Standings:
-    """``engine.compute_standings`` with every bye credited: ``stage.bye_points`` points,
-    ``stage.bye_twenties`` 20s and one game to the entry that sat out (entries carry their bye
-    count in ``byes``, as ``stage_entries`` annotates them). A knockout bye only passes the entry
-    to the next round and credits nothing."""
+    """``engine.compute_standings`` with the byes given credited: ``stage.bye_points`` points,
+    ``stage.bye_twenties`` 20s and one game per bye to the entry that sat out (``byes`` by entry
+    id: only the byes whose round is under way or over, see :func:`stage_progress`). A knockout
+    bye only passes the entry to the next round and credits nothing."""
     credits = {}
     if stage.kind != Stage.Kind.KNOCKOUT:
         credits = {
             key: engine.Credit(
-                games=entry.byes,
-                points=stage.bye_points * entry.byes,
-                twenties=stage.bye_twenties * entry.byes,
+                games=count,
+                points=stage.bye_points * count,
+                twenties=stage.bye_twenties * count,
             )
-            for key, entry in entries.items()
-            if getattr(entry, "byes", 0)
+            for key, count in byes.items()
+            if count and key in entries
         }
     return engine.compute_standings(
         games, chain=stage.chain, shootouts=shootouts, entries=list(entries), credits=credits

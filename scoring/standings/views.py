@@ -15,6 +15,8 @@ def stage_standings(request: HttpRequest, slug: str, stage_id: int) -> HttpRespo
     )
     standings = select_stage_standings(stage)
     template = "scoring/_standings_table.html" if request.htmx else "scoring/stage_standings.html"
-    return render(
-        request, template, {"standings": standings, "tournament": stage.category.tournament}
-    )
+    context = {"standings": standings, "tournament": stage.category.tournament}
+    if standings.shootouts_required:
+        # Those who record shoot-outs get the way to the shoot-out page where one is required.
+        context["may_record_shootout"] = request.user.has_perm("scoring.record_shootout", stage)
+    return render(request, template, context)

@@ -7,7 +7,13 @@ from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.factories import CategoryFactory, EntryFactory, PlayerFactory, StageFactory
+from tests.factories import (
+    CategoryFactory,
+    EntryFactory,
+    PlayerFactory,
+    StageFactory,
+    allow_creating_tournaments,
+)
 from tournaments.models import Entry, Game, Match, Stage, Tournament, TournamentRole
 from tournaments.services.setup import create_tournament
 
@@ -40,6 +46,8 @@ def world(db) -> World:
         name: User.objects.create_user(name, email=f"{name}@example.org", password="pw-" + name)
         for name in ("olga", "ann", "bob", "cid", "ref", "table", "head", "outsider")
     }
+    # Olga, and Cid who runs events of his own elsewhere, may create tournaments.
+    allow_creating_tournaments(users["olga"], users["cid"])
     t = create_tournament(name="Club Open", slug="club-open", user=users["olga"])
     for name, role in (
         ("ref", Role.REFEREE),

@@ -274,14 +274,14 @@ def test_disputed_game_settled_by_the_head_referee(world, client_for):
     card_a = open_card(ann, world, world.a)
     card_b = open_card(bob, world, world.b)
     row_a = fill(ann, card_a, world.game, WIN).json()
-    ann.post(
+    bob.post(
         f"/api/card-rows/{row_a['id']}/validate/",
         {"opponent_number": str(world.b.player.number), "initials": "BS", "version": 1},
         format="json",
     )
     wrong = mirror([*WIN[:3], {"points": [2, 0], "twenties": [1, 2]}])
     row_b = fill(bob, card_b, world.game, wrong).json()
-    bob.post(
+    ann.post(
         f"/api/card-rows/{row_b['id']}/validate/",
         {"opponent_number": str(world.a.player.number), "initials": "AA", "version": 1},
         format="json",
@@ -336,3 +336,43 @@ def test_unknown_objects_are_404(world, client_for):
     assert table.post("/api/scorecards/999999/verify/").status_code == 404
     assert table.get("/api/stages/999999/standings/").status_code == 404
     assert table.get("/api/tournaments/no-such-event/").status_code == 404
+
+
+def test_the_table_enters_a_paper_row_and_a_second_staff_member_confirms_it(world, client_for):
+    world.tournament.paper_rows_need_confirmation = True
+    world.tournament.count_validated_cards = True
+    world.tournament.save()
+    table, ref, ann = client_for("table"), client_for("ref"), client_for("ann")
+    card_id = open_card(table, world, world.a)
+    body = {"game": world.game.id, "rounds": WIN, "opponent_number": "", "initials": "BB"}
+    refused = ann.post(
+        f"/api/scorecards/{card_id}/paper/",
+        {**body, "opponent_number": str(world.b.player.number)},
+        format="json",
+    )
+    assert refused.status_code == 403
+    wrong = table.post(
+        f"/api/scorecards/{card_id}/paper/",
+        {**body, "opponent_number": str(world.c.player.number)},
+        format="json",
+    )
+    assert wrong.status_code == 400 and "not the opponent's" in str(wrong.json())
+    entered = table.post(
+        f"/api/scorecards/{card_id}/paper/",
+        {**body, "opponent_number": str(world.b.player.number)},
+        format="json",
+    )
+    assert entered.status_code == 201, entered.json()
+    row = entered.json()
+    assert (row["status"], row["validated_how"], row["entered_by"]) == (
+        "awaiting",
+        "paper",
+        "table",
+    )
+    assert not world.game.rounds.exists()
+    own = table.post(f"/api/card-rows/{row['id']}/confirm/", {"version": 1}, format="json")
+    assert own.status_code == 400 and "another staff member" in str(own.json())
+    confirmed = ref.post(f"/api/card-rows/{row['id']}/confirm/", {"version": 1}, format="json")
+    assert confirmed.status_code == 200, confirmed.json()
+    assert (confirmed.json()["status"], confirmed.json()["confirmed_by"]) == ("validated", "ref")
+    assert world.game.rounds.count() == 4

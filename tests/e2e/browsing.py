@@ -229,9 +229,25 @@ def save_row(page: Page, game_id: int) -> None:
 
 
 def validate_row(page: Page, game_id: int, number: int, initials: str) -> None:
-    """The opponent signs the row on the phone handed across the board."""
+    """The opponent signs the row on their own phone (their login or their private link), the
+    card open at the row: the card's owner is never offered the form."""
     row = page.locator(f"#game-{game_id}")
     row.locator(f"#id_v{game_id}-opponent_number").fill(str(number))
     row.locator(f"#id_v{game_id}-initials").fill(initials)
     row.get_by_role("button", name="Validate").click()
     expect(row.locator(".badge")).to_have_text(re.compile("Validated|Disputed"))
+
+
+def open_private_link(story: Story, who: str, path: str, device: Device) -> Visitor:
+    """A player with no login opens their private link (the QR code of their sheet) on their
+    phone: the page lists their cards."""
+    phone = story.visitor(who, device)
+    phone.go(path)
+    expect(phone.page.locator(".private-link")).to_be_visible()
+    return phone
+
+
+def sign_opponents_row(phone: Visitor, card_path: str, game_id: int, number, initials: str):
+    """On their own phone, the opponent opens the card they play against and signs the row."""
+    phone.go(card_path)
+    validate_row(phone.page, game_id, number, initials)

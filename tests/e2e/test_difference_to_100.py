@@ -15,7 +15,7 @@ What goes through the browser:
 - the two players of the first game of round of play 1, each on their own phone (390x844), type
   their board scores and 20s round by round: while the game is short of 100 the card shows one
   more round line and says what is missing; a row saved short of 100 cannot be signed yet; once
-  the game is over, the opponent validates the row on the phone handed across the board;
+  the game is over, the opponent validates the row on their own phone;
 - the scoring table, on a laptop, verifies the two cards;
 - the public, on a phone and a laptop: the standings, the pools page and the board list.
 
@@ -372,7 +372,7 @@ def first_game_at_the_board(story: Story, stage: Stage) -> Game:
     phone_a.shot("saved-short-of-100", at=row)
     assert Game.objects.get(pk=game.id).rounds.count() == 0
 
-    # The rest of the game, then the opponent signs on this phone.
+    # The rest of the game; the opponent then signs it on their own phone.
     row.locator("summary", has_text="Change the row").click()
     type_game(phone_a, game.id, lines, first=3)
     phone_a.shot("game-over", at=page.locator(f"#total-{game.id}"))
@@ -381,16 +381,24 @@ def first_game_at_the_board(story: Story, stage: Stage) -> Game:
     expect(row.locator("table.rounds-view tbody tr")).to_have_count(len(lines))
     own, other = by_hand(lines)[-1]
     expect(row.locator("table.rounds-view tfoot")).to_contain_text(f"{own}{DASH}{other}")
-    validate(page, game.id, BY_NUMBER[b])
-    phone_a.shot("validated", at=row)
+    expect(row.locator(f"#id_v{game.id}-opponent_number")).to_have_count(0)
     assert phone_a.overflow() == 0, "the card goes off the phone's screen"
-    phone_a.close()
+    card_a, card_b = (
+        f"/t/{SLUG}/cards/{stage.id}/{entry.id}/" for entry in (match.entry_a, match.entry_b)
+    )
 
-    # Player B writes the same game from the other side of the board, all rounds at once.
+    # Player B signs A's row on B's phone, then writes the same game from the other side of the
+    # board, all rounds at once; A signs B's row on A's phone.
     phone_b = open_my_card(story, b)
+    phone_b.go(card_a)
+    validate(phone_b.page, game.id, BY_NUMBER[b])
+    phone_b.shot("validated", at=phone_b.page.locator(f"#game-{game.id}"))
+    phone_b.go(card_b)
     type_game(phone_b, game.id, flipped(lines))
     save(phone_b.page, game.id)
-    validate(phone_b.page, game.id, BY_NUMBER[a])
+    phone_a.go(card_b)
+    validate(phone_a.page, game.id, BY_NUMBER[a])
+    phone_a.close()
     phone_b.close()
     statuses = CardRow.objects.filter(game=game).values_list("status", flat=True)
     assert sorted(statuses) == [Status.VALIDATED] * 2, "the two cards agree"

@@ -9,8 +9,9 @@ What goes through the browser (people logging in, clicking, typing):
   batch (progress bar, then the PDF, read back with pypdf), and after the final the bracket and
   standings sheets;
 - four players, each on their own phone (390x844), fill their row of round of play 1 while the
-  live total follows the boxes, and sign their opponent's row on the phone handed across the
-  board (player ID and initials); one of them writes a 20 too many, so the two cards disagree;
+  live total follows the boxes, and sign their opponent's row on their own phone (one through
+  the private link of their player sheet, without a login; player ID and initials); one of
+  them writes a 20 too many, so the two cards disagree;
 - a referee, on a phone, finds the dispute and corrects that row with her initials;
 - the scoring table, on a laptop, verifies the four cards of round of play 1;
 - the public, on a phone and a laptop: the round's board list, the bracket, a player's page.
@@ -35,6 +36,7 @@ import warnings
 
 import pytest
 from django.contrib.auth.models import User
+from django.urls import reverse
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
@@ -49,12 +51,15 @@ from tests.e2e.browsing import (
     Story,
     Visitor,
     fill_row,
+    open_private_link,
     save_row,
+    sign_opponents_row,
     type_rounds,
     typed_total,
-    validate_row,
 )
+from tests.factories import allow_creating_tournaments
 from tournaments.models import Entry, Game, Match, Player, Stage, Tournament, TournamentRole
+from tournaments.services.links import link_of
 
 pytestmark = [
     pytest.mark.browser,
@@ -88,6 +93,8 @@ class Officials:
 
     def __init__(self) -> None:
         self.organizer = User.objects.create_user("olivia", password=PASSWORD)
+        # The site permission to create tournaments; whoever creates one becomes its organizer.
+        allow_creating_tournaments(self.organizer)
         self.head_referee = User.objects.create_user("hank", password=PASSWORD)
         self.referee = User.objects.create_user("rita", password=PASSWORD)
         self.table = User.objects.create_user("tess", password=PASSWORD)
@@ -281,12 +288,28 @@ def round_one_at_the_boards(story: Story, tournament: Tournament, stage: Stage) 
             save_row(phone_a.page, game.id)
         else:
             fill_row(phone_a.page, game.id, first)
-        validate_row(phone_a.page, game.id, b, plan.BY_NUMBER[b].initials)
+        # Validation is the opponent's act, on their own phone: in the first game B opens the
+        # private link of their player sheet (no login), in the second B logs in.
+        card_of = {
+            entry.player.number: reverse(
+                "scoring:cards:card", args=[tournament.slug, stage.id, entry.id]
+            )
+            for entry in (match.entry_a, match.entry_b)
+        }
         if index == 0:
-            phone_a.shot("card-row-validated", at=phone_a.page.locator(f"#game-{game.id}"))
-        phone_b = open_my_card(story, b, tournament)
+            token = link_of(match.entry_b).token
+            link = reverse("scoring:private_link", args=[tournament.slug, token])
+            phone_b = open_private_link(story, f"player {b}", link, PHONE)
+            phone_b.shot("private-link-opened")
+        else:
+            phone_b = open_my_card(story, b, tournament)
+        sign_opponents_row(phone_b, card_of[a], game.id, b, plan.BY_NUMBER[b].initials)
+        if index == 0:
+            phone_b.shot("card-row-validated", at=phone_b.page.locator(f"#game-{game.id}"))
+        phone_b.go(card_of[b])
         fill_row(phone_b.page, game.id, plan.mirror(truth))
-        validate_row(phone_b.page, game.id, a, plan.BY_NUMBER[a].initials)
+        sign_opponents_row(phone_a, card_of[b], game.id, a, plan.BY_NUMBER[a].initials)
+        phone_b.go(card_of[b])
         if mistaken:
             badge = phone_b.page.locator(f"#game-{game.id} .badge")
             expect(badge).to_have_text("Disputed")

@@ -1,4 +1,4 @@
-"""Scorecard pages: filling at the board, validation on the same phone, the scoring table, the
+"""Scorecard pages: filling at the board, validation on the opponent's phone, the scoring table, the
 dispute queue, corrections with their history (WCC scorecards, through the Django test client)."""
 
 import re
@@ -6,6 +6,7 @@ import re
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -14,6 +15,7 @@ from scoring.scorecards.services import card_for, fill_row, validate_row
 from scoring.standings.selectors import stage_standings
 from tests.factories import EntryFactory, PlayerFactory, StageFactory
 from tournaments.models import Board, Game, Match, TournamentRole
+from tournaments.services.links import link_of
 
 pytestmark = pytest.mark.django_db
 Role = TournamentRole.Role
@@ -117,8 +119,8 @@ def points_of(stage, entry):
     return next(line.points for line in stage_standings(stage).lines if line.entry == entry)
 
 
-def test_phone_flow_fill_validate_on_the_same_phone_verify_and_standings_change(client, w):
-    """WCC: players mark their own cards, hand them to the opponent, who records ID and initials;
+def test_phone_flow_fill_validate_on_the_opponents_phone_verify_and_standings_change(client, w):
+    """WCC: players mark their own cards; the opponent records ID and initials on their own phone;
     the scoring table verifies; standings count verified cards."""
     login(client, w, "ann")
     page = client.get(w.url("card"))
@@ -137,17 +139,22 @@ def test_phone_flow_fill_validate_on_the_same_phone_verify_and_standings_change(
     row = w.row()
     assert row.status == Status.FILLED and row.total_points == 6 and row.total_twenties == 10
     body = client.get(w.url("card")).content.decode()
-    assert "Validation by the opponent" in body and "Not filled" not in body
+    assert "Waiting for validation by the opponent" in body and "Not filled" not in body
+    assert "opponent_number" not in body  # the owner is offered no validation form
 
-    # The phone is handed across the board: same session, Bob's ID and initials.
-    signed = client.post(
-        w.url("validate_row"),
-        {
-            f"v{w.game.id}-opponent_number": w.b.player.number,
-            f"v{w.game.id}-initials": "bb",
-            f"v{w.game.id}-version": row.version,
-        },
-    )
+    # Handing the phone across no longer works: Ann's session is Ann's, whatever ID is typed.
+    signature = {
+        f"v{w.game.id}-opponent_number": w.b.player.number,
+        f"v{w.game.id}-initials": "bb",
+        f"v{w.game.id}-version": row.version,
+    }
+    assert client.post(w.url("validate_row"), signature).status_code == 403
+    assert w.row().status == Status.FILLED
+    # Bob signs on his own phone, through his private link (no login needed).
+    bob_phone = Client()
+    token = link_of(w.b).token
+    assert bob_phone.get(reverse("scoring:private_link", args=[w.tournament.slug, token]))
+    signed = bob_phone.post(w.url("validate_row"), signature)
     assert signed.status_code == 302
     row.refresh_from_db()
     assert row.status == Status.VALIDATED and row.validated_initials == "BB"
@@ -309,10 +316,10 @@ def test_referee_correction_is_a_new_version_listed_in_the_history(client, w):
 def test_disputed_game_shows_both_rows_and_the_head_referee_rules(client, w):
     card_a, card_b = card_for(w.stage, w.a), card_for(w.stage, w.b)
     ra = fill_row(card=card_a, game=w.game, rounds=WIN, user=w.users["ann"])
-    validate_row(row=ra, opponent_number=str(w.b.player.number), initials="BB", user=w.users["ann"])
+    validate_row(row=ra, opponent_number=str(w.b.player.number), initials="BB", user=w.users["bob"])
     claim = mirror([*WIN[:3], {"points": [2, 0], "twenties": [1, 2]}])
     rb = fill_row(card=card_b, game=w.game, rounds=claim, user=w.users["bob"])
-    validate_row(row=rb, opponent_number=str(w.a.player.number), initials="AA", user=w.users["bob"])
+    validate_row(row=rb, opponent_number=str(w.a.player.number), initials="AA", user=w.users["ann"])
     assert w.row().status == Status.DISPUTED
 
     login(client, w, "ref")
@@ -385,7 +392,7 @@ def test_table_filters_by_stage_and_round_of_play(client, w):
     for game in (w.game, game2):
         row = fill_row(card=card, game=game, rounds=WIN, user=w.users["ann"])
         validate_row(
-            row=row, opponent_number=str(w.b.player.number), initials="B", user=w.users["ann"]
+            row=row, opponent_number=str(w.b.player.number), initials="B", user=w.users["bob"]
         )
     login(client, w, "table")
     everything = client.get(w.url("table")).content.decode()
@@ -404,12 +411,13 @@ def build_queue(cards: int) -> tuple[str, User]:
     TournamentRole.objects.create(tournament=t, user=clerk, role=Role.SCORING_TABLE)
     for n in range(cards):
         a = EntryFactory(category=stage.category, player__user=clerk)
-        b = EntryFactory(category=stage.category)
+        rival = User.objects.create_user(f"rival-{t.slug}-{n}")
+        b = EntryFactory(category=stage.category, player__user=rival)
         board = Board.objects.create(tournament=t, number=n + 1)
         match = Match.objects.create(stage=stage, entry_a=a, entry_b=b, board=board)
         game = Game.objects.create(match=match, number=1)
         row = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=clerk)
-        validate_row(row=row, opponent_number=str(b.player.number), initials="X", user=clerk)
+        validate_row(row=row, opponent_number=str(b.player.number), initials="X", user=rival)
     return reverse("scoring:cards:table", args=[t.slug]), clerk
 
 
@@ -540,7 +548,10 @@ def test_verifying_a_card_updates_the_count_of_cards_waiting(client, w):
     ]
     for row, signer in zip(rows, (w.b, w.a, w.b), strict=True):
         validate_row(
-            row=row, opponent_number=str(signer.player.number), initials="X", user=w.users["ann"]
+            row=row,
+            opponent_number=str(signer.player.number),
+            initials="X",
+            user=signer.player.user,
         )
     login(client, w, "table")
     page = client.get(w.url("table")).content.decode()
@@ -563,11 +574,11 @@ def test_verifying_a_card_updates_the_count_of_cards_waiting(client, w):
 def test_dispute_table_writes_every_score_with_one_dash(client, w):
     card_a, card_b = card_for(w.stage, w.a), card_for(w.stage, w.b)
     ra = fill_row(card=card_a, game=w.game, rounds=WIN, user=w.users["ann"])
-    validate_row(row=ra, opponent_number=str(w.b.player.number), initials="BB", user=w.users["ann"])
+    validate_row(row=ra, opponent_number=str(w.b.player.number), initials="BB", user=w.users["bob"])
     # Bob's card, his side first: he says he lost round 4 by 35 to 60 on the board.
     claim = [*mirror(WIN[:3]), {"points": [0, 2], "twenties": [1, 2], "score": [35, 60]}]
     rb = fill_row(card=card_b, game=w.game, rounds=claim, user=w.users["bob"])
-    validate_row(row=rb, opponent_number=str(w.a.player.number), initials="AA", user=w.users["bob"])
+    validate_row(row=rb, opponent_number=str(w.a.player.number), initials="AA", user=w.users["ann"])
     body = login(client, w, "ref").get(w.url("disputes")).content.decode()
     table = re.search(r'<table class="compare">.*?</table>', body, re.S).group(0)
     assert f"2{DASH}0, 20s 2{DASH}1, board 60{DASH}35" in table

@@ -162,7 +162,7 @@ def singles_round(entries: int = 8, *, boards: int = 10, games: int = 1) -> Stag
             last_name=f"Zed{i:02d}",
             number=500 + i,
         )
-        Entry.objects.create(category=category, player=player)
+        Entry.objects.create(category=category, player=player, checked_in=True)
     stage = StageFactory(category=category, name="Preliminary", games_per_entry=games)
     draw_preliminary(stage)
     return Stage.objects.select_related("category__tournament").get(pk=stage.pk)
@@ -265,7 +265,8 @@ def test_round_cards_read_a_fixed_number_of_queries():
             cards = round_cards(stage, 1)
         counts.append(len(queries))
         assert len(cards) == stage.matches.filter(round_of_play=1).count() * 2
-    assert counts[0] == counts[1] <= 3
+    # 3 for the cards, 3 for the private links of their QR codes (read, make the missing, read)
+    assert counts[0] == counts[1] <= 6
 
 
 @pytest.mark.django_db
@@ -278,7 +279,8 @@ def test_stage_cards_read_a_fixed_number_of_queries():
             cards = stage_cards(stage)
         counts.append(len(queries))
         assert len(cards) == stage.category.entries.count()
-    assert counts[0] == counts[1] <= 4
+    # 4 for the cards, 3 for the private links of their QR codes (read, make the missing, read)
+    assert counts[0] == counts[1] <= 7
 
 
 @pytest.mark.django_db

@@ -49,7 +49,7 @@ def test_full_workflow_counts_only_after_verification(world):
     )
     assert not game.rounds.exists()
     row = validate_row(
-        row=row, opponent_number=str(b.player.number), initials="bs", user=u["player"]
+        row=row, opponent_number=str(b.player.number), initials="bs", user=u["opponent"]
     )
     assert row.status == CardRow.Status.VALIDATED and row.validated_initials == "BS"
     assert not game.rounds.exists()
@@ -63,7 +63,7 @@ def test_event_may_count_validated_cards(world):
     t.count_validated_cards = True
     t.save()
     row = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["player"])
-    validate_row(row=row, opponent_number=str(b.player.number), initials="B", user=u["player"])
+    validate_row(row=row, opponent_number=str(b.player.number), initials="B", user=u["opponent"])
     assert game.rounds.count() == 4
 
 
@@ -151,10 +151,10 @@ def test_second_submission_racing_the_first_is_told_to_reload(world):
 def test_disagreeing_cards_go_to_the_dispute_queue_and_the_head_referee_rules(world):
     stage, a, b, game, u = world
     ra = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["player"])
-    validate_row(row=ra, opponent_number=str(b.player.number), initials="BS", user=u["player"])
+    validate_row(row=ra, opponent_number=str(b.player.number), initials="BS", user=u["opponent"])
     wrong = mirror([*WIN[:3], {"points": [2, 0], "twenties": [1, 2]}])
     rb = fill_row(card=card_for(stage, b), game=game, rounds=wrong, user=u["opponent"])
-    validate_row(row=rb, opponent_number=str(a.player.number), initials="AB", user=u["opponent"])
+    validate_row(row=rb, opponent_number=str(a.player.number), initials="AB", user=u["player"])
     statuses = set(CardRow.objects.filter(game=game).values_list("status", flat=True))
     assert statuses == {CardRow.Status.DISPUTED}
     assert not game.rounds.exists()
@@ -225,10 +225,13 @@ def test_verified_knockout_results_open_the_next_match():
     owner = User.objects.create_user("owner")
     semi.entry_a.player.user = owner
     semi.entry_a.player.save()
+    rival = User.objects.create_user("rival")
+    semi.entry_b.player.user = rival
+    semi.entry_b.player.save()
     for game in semi.games.order_by("number")[:2]:
         row = fill_row(card=card, game=game, rounds=WIN, user=owner)
         validate_row(
-            row=row, opponent_number=str(semi.entry_b.player.number), initials="X", user=owner
+            row=row, opponent_number=str(semi.entry_b.player.number), initials="X", user=rival
         )
     other = stage.matches.get(bracket_slot="SF2")
     for game in other.games.order_by("number")[:2]:

@@ -17,6 +17,7 @@ from tests.factories import (
     PlayerFactory,
     StageFactory,
     TournamentFactory,
+    allow_creating_tournaments,
 )
 from tests.tournaments.test_stages import play_stage
 from tournaments.forms import StageForm
@@ -108,9 +109,24 @@ def organizer_urls(tournament, category, stage, entry, board):
 @pytest.fixture
 def world(tournament, singles):
     stage = StageFactory(category=singles, games_per_entry=1)
-    entry = EntryFactory(category=singles)
+    entry = EntryFactory(category=singles, checked_in=False)
     board = Board.objects.create(tournament=tournament, number=1)
-    return organizer_urls(tournament, singles, stage, entry, board)
+    corrections = [
+        ("get", url("manage-audit", tournament)),
+        ("get", url("manage-edit", tournament)),
+        ("post", url("manage-edit", tournament)),
+        ("get", url("manage-stage-draw", tournament, stage.pk)),
+        ("post", url("manage-stage-undo", tournament, stage.pk)),
+        ("post", url("manage-stage-swap", tournament, stage.pk)),
+        ("post", url("manage-checkin-bulk", tournament)),
+        ("get", url("manage-category-edit", tournament, singles.pk)),
+        ("post", url("manage-category-delete", tournament, singles.pk)),
+        ("post", url("manage-stage-edit", tournament, stage.pk)),
+        ("post", url("manage-stage-delete", tournament, stage.pk)),
+        ("get", url("manage-player-edit", tournament, entry.player_id)),
+        ("post", url("manage-player-delete", tournament, entry.player_id)),
+    ]
+    return organizer_urls(tournament, singles, stage, entry, board) + corrections
 
 
 def test_anonymous_visitors_are_sent_to_log_in(client, world):
@@ -145,7 +161,7 @@ def test_players_and_other_tournaments_organizers_get_403_and_change_nothing(
 
 
 def test_objects_of_another_tournament_are_not_found(org, tournament):
-    other = EntryFactory()
+    other = EntryFactory(checked_in=False)
     response = org.post(url("manage-entry-checkin", tournament, other.pk), {"checked_in": "1"})
     assert response.status_code == 404
     other.refresh_from_db()
@@ -157,6 +173,7 @@ def test_objects_of_another_tournament_are_not_found(org, tournament):
 
 def test_create_tournament_makes_the_creator_its_organizer(client):
     user = User.objects.create_user("carl")
+    allow_creating_tournaments(user)
     assert client.get(reverse("tournament-create")).status_code == 302  # log in first
     client.force_login(user)
     response = client.post(
@@ -220,7 +237,7 @@ def test_category_by_hand_and_its_errors(org, tournament):
 
 
 def test_dashboard_lists_categories_with_entry_counts_and_stages(org, tournament, singles):
-    entries = [EntryFactory(category=singles) for _ in range(3)]
+    entries = [EntryFactory(category=singles, checked_in=False) for _ in range(3)]
     entries[0].checked_in = True
     entries[0].save()
     entries[2].withdrawn = True
@@ -502,7 +519,7 @@ def test_checkin_toggle_via_htmx_returns_the_row(org, tournament, singles):
 def test_checkin_toggles_carry_the_fresh_count_out_of_band(org, tournament, singles):
     """On the check-in page the count at the top comes with each toggle's row, counted after
     the toggle: no second request that a fast click could overtake."""
-    first, second, third = (EntryFactory(category=singles) for _ in range(3))
+    first, second, third = (EntryFactory(category=singles, checked_in=False) for _ in range(3))
     page = org.get(url("manage-checkin", tournament)).content.decode()
     assert page.count('name="summary" value="1"') == 6  # both buttons of the three rows
     assert 'hx-get="?part=summary"' not in page
@@ -539,8 +556,12 @@ def test_checkin_without_javascript_redirects_back(org, tournament, singles):
 
 
 def test_checkin_search_via_htmx_returns_only_matching_rows(org, tournament, singles, doubles):
-    anna = EntryFactory(category=singles, player__first_name="Anna", player__number=501)
-    EntryFactory(category=singles, player__first_name="Zed", player__last_name="Q")
+    anna = EntryFactory(
+        category=singles, player__first_name="Anna", player__number=501, checked_in=False
+    )
+    EntryFactory(
+        category=singles, player__first_name="Zed", player__last_name="Q", checked_in=False
+    )
     partner = PlayerFactory(tournament=tournament, first_name="Annika", last_name="Lund")
     team = Team.objects.create(
         tournament=tournament, player_one=partner, player_two=PlayerFactory(tournament=tournament)
@@ -665,9 +686,11 @@ def test_category_page_offers_draw_and_advance_only_where_they_apply(org, tourna
     page_url = url("manage-category", tournament, singles.pk)
     draw = {s: url("manage-stage-draw", tournament, s.pk) for s in (prelim, final)}
     advance = {s: url("manage-stage-advance", tournament, s.pk) for s in (prelim, final)}
+    # The Draw button posts to the draw; the stage's draw page (swap, undo) is a plain link.
+    button = {s: f'action="{draw[s]}"' for s in (prelim, final)}
 
     page = org.get(page_url).content.decode()
-    assert draw[prelim] in page and draw[final] not in page
+    assert button[prelim] in page and button[final] not in page
     assert "Drawn by “Advance” from Preliminary." in page
     assert advance[prelim] in page and advance[final] not in page
     assert "Tiebreaks: 20s, shoot-out (WCC default)" in page
@@ -680,7 +703,7 @@ def test_category_page_offers_draw_and_advance_only_where_they_apply(org, tourna
 
     page = org.get(page_url).content.decode()
     assert advance[prelim] not in page, "the preliminary has advanced already"
-    assert draw[final] not in page and draw[prelim] not in page
+    assert button[final] not in page and button[prelim] not in page
     assert "Drawn by “Advance”" not in page
 
 

@@ -70,6 +70,7 @@ class TournamentSerializer(ServiceWriteSerializer):
             "starts_on",
             "ends_on",
             "count_validated_cards",
+            "paper_rows_need_confirmation",
             "game_minutes",
             "created_at",
         ]

@@ -10,9 +10,15 @@ related rows joined or prefetched, so a page of 100 costs as many queries as a p
 
 from django.db import transaction
 from django.db.models import Model, Prefetch, QuerySet
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, viewsets
+from rest_framework import serializers as drf_serializers
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
 from tournaments.api import filters, serializers
@@ -20,8 +26,15 @@ from tournaments.api.errors import ServiceErrorsMixin
 from tournaments.api.permissions import ManageTournamentOrReadOnly
 from tournaments.models import Category, Entry, Game, Match, Player, Stage, Team, Tournament
 from tournaments.services import categories, entries, people, registration
+from tournaments.services.links import link_of, renew_link
 
 ENTRY_PEOPLE = ("player", "team__player_one", "team__player_two")
+
+
+class PrivateLinkSerializer(drf_serializers.Serializer):
+    entry = drf_serializers.IntegerField()
+    url = drf_serializers.URLField()
+    renewed_at = drf_serializers.DateTimeField()
 
 
 class TournamentResourceViewSet(ServiceErrorsMixin, viewsets.ModelViewSet):
@@ -123,6 +136,41 @@ class EntryViewSet(TournamentResourceViewSet):
 
     def remove(self, instance: Entry) -> None:
         entries.delete_entry(entry=instance)
+
+    def _private_link(self, request: Request, entry: Entry, link) -> Response:
+        path = reverse("scoring:private_link", args=[entry.category.tournament.slug, link.token])
+        return Response(
+            {
+                "entry": entry.id,
+                "url": request.build_absolute_uri(path),
+                "renewed_at": link.renewed_at,
+            }
+        )
+
+    @extend_schema(
+        summary="The entry's private link",
+        description="The link that opens the entry's scorecards without an account (organizers "
+        "only: whoever holds it fills the entry's card and validates its opponents' rows).",
+        request=None,
+        responses={200: PrivateLinkSerializer},
+    )
+    @action(detail=True, methods=["get"], url_path="private-link")
+    def private_link(self, request: Request, pk: str | None = None) -> Response:
+        entry = self.get_object()
+        if not request.user.has_perm("tournaments.manage_tournament", entry):
+            raise PermissionDenied("Only the tournament's organizers see private links.")
+        return self._private_link(request, entry, link_of(entry))
+
+    @extend_schema(
+        summary="Renew the entry's private link",
+        description="A new link: the old one stops opening anything at once.",
+        request=None,
+        responses={200: PrivateLinkSerializer},
+    )
+    @action(detail=True, methods=["post"], url_path="private-link/renew")
+    def renew_private_link(self, request: Request, pk: str | None = None) -> Response:
+        entry = self.get_object()  # the organizer check of every write
+        return self._private_link(request, entry, renew_link(entry))
 
 
 class StageViewSet(TournamentResourceViewSet):

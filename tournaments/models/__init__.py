@@ -7,21 +7,26 @@ and the API can say exactly what is wrong before anything is written.
 
 from tournaments.models.boards import Board
 from tournaments.models.categories import Category
+from tournaments.models.clock import RoundClock
 from tournaments.models.events import Tournament
+from tournaments.models.links import EntryLink
 from tournaments.models.matches import Game, Match, Round
 from tournaments.models.people import Entry, Player, Team
-from tournaments.models.roles import TournamentRole
+from tournaments.models.roles import RoleChange, TournamentRole
 from tournaments.models.stages import Pool, Stage
 
 __all__ = [
     "Board",
     "Category",
     "Entry",
+    "EntryLink",
     "Game",
     "Match",
     "Player",
     "Pool",
+    "RoleChange",
     "Round",
+    "RoundClock",
     "Stage",
     "Team",
     "Tournament",

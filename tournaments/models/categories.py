@@ -1,5 +1,6 @@
 from django.core.exceptions import ValidationError
 from django.db import models
+from simple_history.models import HistoricalRecords
 
 from tournaments.presets import PRESETS
 
@@ -41,6 +42,9 @@ class Category(models.Model):
     target_points = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="N for first-to-N (and 100/8 for the family systems)."
     )
+
+    #: Who changed what and when, before and after (the organizer's audit page).
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["tournament", "name"]

@@ -1,5 +1,6 @@
 from django.db import models
 from django.urls import reverse
+from simple_history.models import HistoricalRecords
 
 
 class Tournament(models.Model):
@@ -13,10 +14,20 @@ class Tournament(models.Model):
     #: WCC standings count cards verified at the scoring table; a club night may trust cards
     #: as soon as the opponent has validated them.
     count_validated_cards = models.BooleanField(default=False)
+    #: A row typed in from a paper card may need a second staff member's confirmation before it
+    #: counts (the one who typed it cannot confirm it).
+    paper_rows_need_confirmation = models.BooleanField(
+        default=False,
+        help_text="A row entered from a paper card counts only once a second staff member "
+        "confirms it.",
+    )
     game_minutes = models.PositiveSmallIntegerField(
         default=30, help_text="Time limit per game; the buzzer ends play (WCC timing rule)."
     )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    #: Who changed what and when, before and after (the organizer's audit page).
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["-starts_on", "name"]

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from simple_history.models import HistoricalRecords
 
 
 class Player(models.Model):
@@ -21,6 +22,9 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="players",
     )
+
+    #: Who changed what and when, before and after (the organizer's audit page).
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["last_name", "first_name"]
@@ -45,6 +49,9 @@ class Team(models.Model):
     name = models.CharField(max_length=200, blank=True)
     player_one = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     player_two = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+
+    #: Who changed what and when, before and after (the organizer's audit page).
+    history = HistoricalRecords()
 
     class Meta:
         constraints = [
@@ -77,6 +84,9 @@ class Entry(models.Model):
     seed = models.PositiveIntegerField(null=True, blank=True)
     checked_in = models.BooleanField(default=False)
     withdrawn = models.BooleanField(default=False)
+
+    #: Who changed what and when, before and after (the organizer's audit page).
+    history = HistoricalRecords()
 
     class Meta:
         verbose_name_plural = "entries"

@@ -8,6 +8,9 @@ class TournamentRole(models.Model):
 
     class Role(models.TextChoices):
         ORGANIZER = "organizer", "Organizer"
+        # Runs the event alongside the organizer, with the same permissions; the staff page
+        # gives and takes back this role, while the organizer role stays with the creator.
+        CO_ORGANIZER = "co-organizer", "Co-organizer"
         HEAD_REFEREE = "head-referee", "Head referee"
         REFEREE = "referee", "Referee"
         SCORING_TABLE = "scoring-table", "Scoring table"
@@ -29,3 +32,43 @@ class TournamentRole(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} — {self.get_role_display()} at {self.tournament}"
+
+
+class RoleChange(models.Model):
+    """One change made on a tournament's staff page (or its API): who did what to whom, when.
+
+    Usernames are copied as they were, so the log still reads right after an account is
+    renamed or deleted; the log is only ever appended to.
+    """
+
+    class Action(models.TextChoices):
+        GRANTED = "granted", "gave the role"
+        REVOKED = "revoked", "took back the role"
+        ACCOUNT_CREATED = "account-created", "created the account"
+        LINK_ISSUED = "link-issued", "issued a set-password link"
+        MAY_CREATE_GRANTED = "may-create-granted", "allowed to create tournaments"
+        MAY_CREATE_REVOKED = "may-create-revoked", "no longer allowed to create tournaments"
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="role_changes"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    actor_username = models.CharField(max_length=150)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    username = models.CharField(max_length=150)
+    action = models.CharField(max_length=20, choices=Action.choices)
+    role = models.CharField(max_length=20, choices=TournamentRole.Role.choices, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        what = self.get_action_display()
+        if self.role:
+            what = f"{what} {self.get_role_display()}"
+        return f"{self.actor_username} {what}: {self.username}"

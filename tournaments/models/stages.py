@@ -1,5 +1,6 @@
 from django.core.exceptions import ValidationError
 from django.db import models
+from simple_history.models import HistoricalRecords
 
 #: Tiebreak steps the scoring engine knows, by name (``scoring.engine.tiebreaks.STEPS``; the
 #: models may not import scoring, so the names are repeated here and a test keeps them equal).
@@ -72,6 +73,9 @@ class Stage(models.Model):
     )
     bye_twenties = models.PositiveSmallIntegerField(default=0)
     seed = models.PositiveIntegerField(default=1, help_text="Random seed for draws.")
+
+    #: Who changed what and when, before and after (the organizer's audit page).
+    history = HistoricalRecords(history_change_reason_field=models.TextField(null=True))
 
     class Meta:
         ordering = ["category", "order"]

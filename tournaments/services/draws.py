@@ -14,11 +14,14 @@ from tournaments.selectors import (
     BRACKET_POOL,
     ENTRY_RELATED,
     FIELD_POOL,
+    SEEDING_POOLS,
     knockout_draw,
+    next_stage,
     seeded_entries,
     stage_matches,
     with_winners,
 )
+from tournaments.services.registration import is_drawn
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,7 @@ def draw_preliminary(
     if stage.matches.exists():
         raise ValueError(f"{stage} is already drawn; delete its matches to draw again.")
     if entries is None:
-        entries = list(stage.category.entries.filter(withdrawn=False).order_by("id"))
+        entries = sorted(_field(stage), key=lambda e: e.id)
     by_id = {str(e.id): e for e in entries}
     if _three_player(stage):
         rounds = formats.three_player_rounds(
@@ -170,7 +173,7 @@ def draw_round_robin(
     if pools is None:
         pools = _filled_pools(stage)
     if not pools:
-        entries = _category_entries(stage)
+        entries = _field(stage)
         count = pool_count or stage.pools.count() or 1
         by_id = {str(e.id): e for e in entries}
         if len(entries) < 2 * count:
@@ -225,7 +228,7 @@ def draw_knockout(
     """
     _check_kind(stage, Stage.Kind.KNOCKOUT)
     _check_not_drawn(stage)
-    seeds = list(seeds) if seeds is not None else _category_entries(stage)
+    seeds = list(seeds) if seeds is not None else _field(stage)
     # Checks the field, best_of and the third-place match before anything is written.
     formats.single_elimination(
         [str(e.id) for e in seeds], best_of=stage.best_of, third_place=third_place
@@ -304,7 +307,7 @@ def draw_swiss_round(stage: Stage, standings: Sequence[SwissLine] = ()) -> list[
         raise ValueError(f"{stage}: all {total} rounds are drawn.")
     if current and not standings:
         raise ValueError(f"{stage}: round {current + 1} is paired from the standings so far.")
-    entrants = _seeded(stage) or _category_entries(stage)
+    entrants = _seeded(stage) or (_category_entries(stage) if current else _field(stage))
     by_id = {str(e.id): e for e in entrants}
     seed_order = {key: index for index, key in enumerate(by_id)}
     if current == 0:
@@ -516,12 +519,25 @@ def _boards(stage: Stage) -> list[Board]:
 
 
 def _category_entries(stage: Stage) -> list[Entry]:
-    """The category's active entries, best seed first (unseeded last, then by registration)."""
+    """The category's checked-in, active entries, best seed first (unseeded last, then by
+    registration)."""
     return list(
-        Entry.objects.filter(category_id=stage.category_id, withdrawn=False)
+        Entry.objects.filter(category_id=stage.category_id, withdrawn=False, checked_in=True)
         .select_related(*ENTRY_RELATED)
         .order_by(F("seed").asc(nulls_last=True), "id")
     )
+
+
+def _field(stage: Stage) -> list[Entry]:
+    """The field of a category's first draw: every active entry, all checked in.
+
+    An entry neither checked in nor withdrawn would otherwise be left out silently (or drawn
+    while absent, its opponents waiting at the board): the organizer settles each one first.
+    """
+    missing = not_checked_in(stage.category)
+    if missing:
+        raise NotCheckedInError(stage, missing)
+    return _category_entries(stage)
 
 
 def _seeded(stage: Stage) -> list[Entry]:
@@ -576,3 +592,147 @@ def entry_clubs(entries: Sequence[Entry]) -> dict[str, str | None]:
             club = one if one == two else None
         clubs[str(e.id)] = club or None
     return clubs
+
+
+# --- check-in before the draw, and corrections of a draw ----------------------------------------
+
+
+class NotCheckedInError(ValidationError):
+    """A first draw refused because some active entries are neither checked in nor withdrawn;
+    ``entries`` lists them, so the organizer's page can offer to check in or withdraw each."""
+
+    def __init__(self, stage: Stage, entries: Sequence[Entry]) -> None:
+        names = ", ".join(f"{e.name} ({e.number})" for e in entries[:10])
+        more = f" and {len(entries) - 10} more" if len(entries) > 10 else ""
+        super().__init__(
+            f"{stage.name}: {len(entries)} entr{'y is' if len(entries) == 1 else 'ies are'} "
+            f"not checked in: {names}{more}. Check them in or withdraw them before the draw."
+        )
+        self.entries = list(entries)
+
+
+def not_checked_in(category: Category) -> list[Entry]:
+    """The category's entries that are neither checked in nor withdrawn, by name."""
+    return sorted(
+        Entry.objects.filter(category=category, withdrawn=False, checked_in=False).select_related(
+            *ENTRY_RELATED
+        ),
+        key=lambda e: (e.name.lower(), e.id),
+    )
+
+
+def _note(stage: Stage, reason: str) -> None:
+    """A line in the stage's history (who, when, what): matches and pools keep no history of
+    their own, so a draw undone or two entries swapped is told on the stage."""
+    stage._change_reason = reason
+    stage.save()
+
+
+def _results_in(stage: Stage, matches: Collection[Match] | None = None) -> str:
+    """What result the stage (or the given matches of it) holds, in words; empty when none."""
+    games = Game.objects.filter(match__stage=stage)
+    if matches is not None:
+        games = games.filter(match__in=list(matches))
+    played = games.filter(rounds__isnull=False).select_related("match").first()
+    if played is not None:
+        return f"an official result is recorded ({played.match}, game {played.number})"
+    filled = games.filter(card_rows__isnull=False).select_related("match").first()
+    if filled is not None:
+        return f"a scorecard row is filled ({filled.match}, game {filled.number})"
+    if matches is None and stage.shootouts.exists():
+        return "a shoot-out is recorded"
+    return ""
+
+
+@transaction.atomic
+def undo_draw(stage: Stage) -> int:
+    """Take back a stage's draw while nothing of it has been played: its matches and games go,
+    and so do the entries a draw or an advance seeded into its pools (the pools themselves stay,
+    empty, so a new draw makes as many). Returns how many matches were removed.
+
+    Undoing the draw of a stage filled by an advance undoes that advance: the stage before can
+    advance again. Refused with the reason (``ValidationError``) once a card row, an official
+    round or a shoot-out is recorded, or while the next stage is drawn (undo that one first).
+    """
+    Stage.objects.select_for_update().filter(pk=stage.pk).first()
+    if not is_drawn(stage):
+        raise ValidationError(f"{stage.name} is not drawn; there is nothing to undo.")
+    following = next_stage(stage)
+    if following is not None and is_drawn(following):
+        raise ValidationError(
+            f"{stage.name}: {following.name} is drawn from its results; undo that draw first."
+        )
+    played = _results_in(stage)
+    if played:
+        raise ValidationError(
+            f"{stage.name} cannot be drawn again: {played}. Void or correct the results first."
+        )
+    count = stage.matches.count()
+    stage.matches.all().delete()
+    Pool.entries.through.objects.filter(pool__stage=stage).delete()
+    stage.pools.filter(name__in=SEEDING_POOLS).delete()
+    _note(stage, f"Draw undone ({count} matches removed).")
+    return count
+
+
+@transaction.atomic
+def swap_entries(stage: Stage, a: Entry, b: Entry) -> int:
+    """Exchange two entries in a drawn stage: each takes the other's matches, boards and place
+    in the pools or the bracket. One of them may be an entry of the category that is not in
+    the draw (it replaces the other, who leaves the draw). Returns how many matches changed.
+
+    Refused (``ValidationError``) for entries of another category, a withdrawn entry brought
+    in, or when a match of either has a card row or an official round.
+    """
+    Stage.objects.select_for_update().filter(pk=stage.pk).first()
+    if a.pk == b.pk:
+        raise ValidationError("Choose two different entries to swap.")
+    for entry in (a, b):
+        if entry.category_id != stage.category_id:
+            raise ValidationError(f"{entry.name} is not an entry of {stage.category.name}.")
+    if not is_drawn(stage):
+        raise ValidationError(f"{stage.name} is not drawn yet; there is nothing to swap.")
+    ids = {a.pk: b, b.pk: a}
+    matches = [
+        m
+        for m in stage.matches.all()
+        if any(getattr(m, f"{name}_id") in ids for name in ENTRY_FIELDS)
+    ]
+    seeded = Pool.entries.through.objects.filter(pool__stage=stage, entry_id__in=ids)
+    present = {
+        m_id for m in matches for f in ENTRY_FIELDS if (m_id := getattr(m, f"{f}_id")) in ids
+    }
+    present |= set(seeded.values_list("entry_id", flat=True))
+    if not present:
+        raise ValidationError(f"Neither {a.name} nor {b.name} is in the draw of {stage.name}.")
+    for entry in (a, b):
+        if entry.pk not in present and entry.withdrawn:
+            raise ValidationError(
+                f"{entry.name} has withdrawn and cannot be brought into the draw."
+            )
+    played = _results_in(stage, matches)
+    if played:
+        raise ValidationError(f"{stage.name}: cannot swap {a.name} and {b.name}: {played}.")
+    for match in matches:
+        for name in ENTRY_FIELDS:
+            current = getattr(match, f"{name}_id")
+            if current in ids:
+                setattr(match, name, ids[current])
+    Match.objects.bulk_update(matches, list(ENTRY_FIELDS))
+    through = Pool.entries.through
+    for pool_id in set(seeded.values_list("pool_id", flat=True)):
+        order = list(
+            through.objects.filter(pool_id=pool_id)
+            .order_by("id")
+            .values_list("entry_id", flat=True)
+        )
+        through.objects.filter(pool_id=pool_id).delete()
+        through.objects.bulk_create(
+            through(pool_id=pool_id, entry_id=ids[e].pk if e in ids else e) for e in order
+        )
+    _note(stage, f"Swapped {a.name} ({a.number}) and {b.name} ({b.number}) in the draw.")
+    return len(matches)
+
+
+#: The fields of a match that name an entry.
+ENTRY_FIELDS = ("entry_a", "entry_b", "entry_c")

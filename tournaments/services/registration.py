@@ -21,6 +21,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Q
+from simple_history.utils import bulk_create_with_history
 
 from tournaments import csv_import
 from tournaments.models import Board, Category, Entry, Match, Player, Pool, Stage, Team, Tournament
@@ -124,7 +125,7 @@ def register_player(
     )
     player.full_clean()
     player.save()
-    Entry.objects.bulk_create(Entry(category=c, player=player) for c in categories)
+    bulk_create_with_history([Entry(category=c, player=player) for c in categories], Entry)
     return player
 
 
@@ -218,15 +219,16 @@ def import_players(*, tournament: Tournament, data: bytes | str, fingerprint: st
         )
         for r in rows
     ]
-    # PostgreSQL and SQLite (3.35+) return the new ids from one insert.
-    Player.objects.bulk_create(players)
+    # PostgreSQL and SQLite (3.35+) return the new ids from one insert; the history rows
+    # (who imported whom, for the audit page) go in one more.
+    bulk_create_with_history(players, Player)
     category_ids = dict(tournament.categories.values_list("name", "pk"))
     entries = [
         Entry(category_id=category_ids[name], player=player)
         for r, player in zip(rows, players, strict=True)
         for name in r.categories
     ]
-    Entry.objects.bulk_create(entries)
+    bulk_create_with_history(entries, Entry)
     return ImportResult(preview=preview, players=players, entries=len(entries))
 
 
@@ -475,3 +477,95 @@ def set_board_in_service(*, board: Board, in_service: bool, note: str | None = N
         fields.append("note")
     board.save(update_fields=fields)
     return board
+
+
+# Bulk check-in ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BulkCheckIn:
+    """What a bulk check-in did: entries checked in now, those that already were, withdrawn
+    entries left alone, and teams waiting for a partner whose number was not listed."""
+
+    checked_in: list[Entry]
+    already: list[Entry]
+    withdrawn: list[Entry]
+    waiting: list[Entry]
+
+
+def parse_numbers(text: str) -> list[int]:
+    """ID numbers typed or pasted one per line, or separated by commas or spaces."""
+    tokens = text.replace(",", " ").replace(";", " ").split()
+    wrong = [t for t in tokens if not t.isdigit()]
+    if wrong:
+        raise ValidationError(
+            {"numbers": f"Not an ID number: {', '.join(wrong[:10])}. Type numbers only."}
+        )
+    if not tokens:
+        raise ValidationError({"numbers": "Type at least one ID number."})
+    return list(dict.fromkeys(int(t) for t in tokens))
+
+
+def _check_in(entries: Iterable[Entry]) -> BulkCheckIn:
+    now, already, withdrawn = [], [], []
+    for entry in entries:
+        (withdrawn if entry.withdrawn else already if entry.checked_in else now).append(entry)
+    for entry in now:
+        set_checked_in(entry=entry, checked_in=True)
+    return BulkCheckIn(checked_in=now, already=already, withdrawn=withdrawn, waiting=[])
+
+
+def _entries(tournament: Tournament, category: Category | None):
+    entries = Entry.objects.filter(category__tournament=tournament).select_related(
+        "category", "player", "team__player_one", "team__player_two"
+    )
+    if category is not None:
+        entries = entries.filter(category=category)
+    return entries.order_by("category__name", "id")
+
+
+@transaction.atomic
+def check_in_everyone(*, tournament: Tournament, category: Category | None = None) -> BulkCheckIn:
+    """Check in every entry of the tournament (or of one category) that has not withdrawn."""
+    return _check_in(_entries(tournament, category))
+
+
+@transaction.atomic
+def check_in_numbers(
+    *, tournament: Tournament, numbers: Sequence[int], category: Category | None = None
+) -> BulkCheckIn:
+    """Check in the entries of the players whose ID numbers are listed: their singles entries,
+    and a team's entry when both partners are listed (a team with one partner listed is
+    reported as waiting). An unknown number refuses the whole list, naming it, before anything
+    is written."""
+    known = set(tournament.players.filter(number__in=numbers).values_list("number", flat=True))
+    unknown = [n for n in numbers if n not in known]
+    if unknown:
+        raise ValidationError(
+            {
+                "numbers": f"No player has the ID number {', '.join(map(str, unknown))}; "
+                "nobody was checked in. Correct the list and send it again."
+            }
+        )
+    listed = set(numbers)
+    entries = _entries(tournament, category).filter(
+        Q(player__number__in=listed)
+        | Q(team__player_one__number__in=listed)
+        | Q(team__player_two__number__in=listed)
+    )
+    complete, waiting = [], []
+    for entry in entries:
+        if (
+            entry.team_id
+            and not {
+                entry.team.player_one.number,
+                entry.team.player_two.number,
+            }
+            <= listed
+        ):
+            if not entry.checked_in and not entry.withdrawn:
+                waiting.append(entry)
+            continue
+        complete.append(entry)
+    done = _check_in(complete)
+    return BulkCheckIn(done.checked_in, done.already, done.withdrawn, waiting)

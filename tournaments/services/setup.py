@@ -13,10 +13,19 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from tournaments.models import Tournament, TournamentRole
+from tournaments.permissions import ADD_TOURNAMENT, ADD_TOURNAMENT_REFUSAL
 
 #: What an organizer may change after creating the tournament (the slug is its address).
 CHANGEABLE = frozenset(
-    {"name", "venue", "starts_on", "ends_on", "count_validated_cards", "game_minutes"}
+    {
+        "name",
+        "venue",
+        "starts_on",
+        "ends_on",
+        "count_validated_cards",
+        "paper_rows_need_confirmation",
+        "game_minutes",
+    }
 )
 
 
@@ -36,11 +45,15 @@ def create_tournament(*, name: str, slug: str, user: AbstractBaseUser, **fields:
 
     Without the organizer role nobody could add categories, players or stages to the new
     tournament (every change checks ``tournaments.manage_tournament``), so the two writes go
-    together. Raises ``ValidationError`` naming the field at fault (a slug already taken, an end
-    date before the start) before anything is written.
+    together. Only users with the site permission ``tournaments.add_tournament`` may create one
+    (``PermissionDenied`` otherwise, saying whom to ask). Raises ``ValidationError`` naming the
+    field at fault (a slug already taken, an end date before the start) before anything is
+    written.
     """
     if not user.is_authenticated:
         raise PermissionDenied("Sign in to create a tournament: its creator becomes its organizer.")
+    if not user.has_perm(ADD_TOURNAMENT):
+        raise PermissionDenied(ADD_TOURNAMENT_REFUSAL)
     _check_slug_free(slug)
     _check_dates(fields.get("starts_on"), fields.get("ends_on"))
     tournament = Tournament(name=name, slug=slug, **fields)

@@ -17,6 +17,7 @@ from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from tournaments.models import Tournament
+from tournaments.private_links import holds_links
 
 View = Callable[..., HttpResponse]
 
@@ -29,7 +30,7 @@ def refuse(
 ) -> HttpResponse:
     """The login page for an anonymous visitor; for anyone else a 403 page with ``message``
     (who may do this) and a way back, never a bare status."""
-    if not request.user.is_authenticated:
+    if not request.user.is_authenticated and not holds_links(request.user):
         return redirect_to_login(request.get_full_path())
     return render(
         request, "forbidden.html", {"tournament": tournament, "message": message}, status=403

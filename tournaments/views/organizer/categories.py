@@ -8,17 +8,20 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, Exists, OuterRef
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from tournaments.forms import CategoryForm, EnterPlayerForm, PresetCategoriesForm, StageForm
 from tournaments.models import Category, Pool, Stage, Tournament
 from tournaments.services import registration
+from tournaments.services.categories import delete_category, update_category
 from tournaments.views.organizer.common import (
     TEMPLATES,
     form_errors_from,
     organizer_page,
     tournament_entries,
 )
+from tournaments.views.organizer.corrections import delete_page, edit_page
 
 
 @organizer_page
@@ -134,3 +137,48 @@ def category_enter_player(
             messages.success(request, f"{entry.name} entered in {category.name}.")
             return redirect("tournaments:manage-category", tournament.slug, category.pk)
     return category_page(request, tournament, category, enter_form=form, status=400)
+
+
+@organizer_page
+def category_edit(request: HttpRequest, tournament: Tournament, category_id: int) -> HttpResponse:
+    """Rename a category or correct its settings (``categories.update_category`` says what can
+    no longer change once entries or draws exist)."""
+    category = get_object_or_404(Category, pk=category_id, tournament=tournament)
+    form = CategoryForm(
+        request.POST or None,
+        initial={name: getattr(category, name) for name in CategoryForm.model_fields},
+    )
+    return edit_page(
+        request,
+        tournament,
+        form=form,
+        title=category.name,
+        save=lambda data: update_category(category=category, **data),
+        done=reverse("tournaments:manage-category", args=[tournament.slug, category.pk]),
+        delete_url=reverse(
+            "tournaments:manage-category-delete", args=[tournament.slug, category.pk]
+        ),
+    )
+
+
+@organizer_page
+def category_delete(request: HttpRequest, tournament: Tournament, category_id: int) -> HttpResponse:
+    """Remove a category with its entries and stages while nothing in it is drawn."""
+    category = get_object_or_404(Category, pk=category_id, tournament=tournament)
+    entries, stages = category.entries.count(), category.stages.count()
+    return delete_page(
+        request,
+        tournament,
+        title=category.name,
+        goes_with_it=[
+            line
+            for count, line in (
+                (entries, f"its {entries} entr{'y' if entries == 1 else 'ies'}"),
+                (stages, f"its {stages} stage{'' if stages == 1 else 's'}"),
+            )
+            if count
+        ],
+        delete=lambda: delete_category(category=category),
+        done=reverse("tournaments:manage", args=[tournament.slug]),
+        back=reverse("tournaments:manage-category", args=[tournament.slug, category.pk]),
+    )

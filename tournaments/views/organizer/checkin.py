@@ -25,6 +25,12 @@ from tournaments.views.organizer.common import (
 @organizer_page
 def checkin(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Every entry with a check-in toggle; the search box narrows the list as one types."""
+    return _checkin_page(request, tournament)
+
+
+def _checkin_page(
+    request: HttpRequest, tournament: Tournament, *, numbers: str = "", error: str = ""
+) -> HttpResponse:
     q = request.GET.get("q", "").strip()
     category_id = request.GET.get("category", "")
     entries = _search(tournament_entries(tournament), q)
@@ -39,10 +45,53 @@ def checkin(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "checkin": checkin_summary(tournament),
         "back": request.get_full_path(),
         "with_summary": True,
+        "numbers": numbers,
+        "bulk_error": error,
     }
     if request.htmx and request.htmx.target == "checkin-rows":
         return render(request, f"{TEMPLATES}/_checkin_rows.html", context)
-    return render(request, f"{TEMPLATES}/checkin.html", context)
+    return render(request, f"{TEMPLATES}/checkin.html", context, status=400 if error else 200)
+
+
+@require_POST
+@organizer_page
+def bulk_checkin(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Check in everyone (``action=everyone``, optionally one ``category``) or the players whose
+    ID numbers are typed in ``numbers``; an unknown number checks in nobody and the list comes
+    back as typed, with the unknown numbers named."""
+    category_id = request.POST.get("category", "")
+    category = (
+        get_object_or_404(tournament.categories, pk=int(category_id))
+        if category_id.isdigit()
+        else None
+    )
+    text = request.POST.get("numbers", "")
+    try:
+        if request.POST.get("action") == "everyone":
+            done = registration.check_in_everyone(tournament=tournament, category=category)
+        else:
+            numbers = registration.parse_numbers(text)
+            done = registration.check_in_numbers(
+                tournament=tournament, numbers=numbers, category=category
+            )
+    except ValidationError as exc:
+        return _checkin_page(request, tournament, numbers=text, error=error_text(exc))
+    messages.success(request, _bulk_summary(done))
+    if done.waiting:
+        names = ", ".join(e.name for e in done.waiting)
+        messages.warning(request, f"Waiting for a partner's number: {names}.")
+    return redirect(
+        safe_next(request, reverse("tournaments:manage-checkin", args=[tournament.slug]))
+    )
+
+
+def _bulk_summary(done: registration.BulkCheckIn) -> str:
+    parts = [f"Checked in {len(done.checked_in)}"]
+    if done.already:
+        parts.append(f"{len(done.already)} already were")
+    if done.withdrawn:
+        parts.append(f"{len(done.withdrawn)} withdrawn left out")
+    return "; ".join(parts) + "."
 
 
 def _search(entries: QuerySet[Entry], q: str) -> QuerySet[Entry]:

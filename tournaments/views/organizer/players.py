@@ -8,17 +8,20 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, Q
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 
 from tournaments.forms import PlayerForm, TeamForm
-from tournaments.models import Category, Entry, Player, Tournament
+from tournaments.models import Category, Entry, Player, Team, Tournament
 from tournaments.services import registration
+from tournaments.services.people import delete_player, delete_team, update_player, update_team
 from tournaments.views.organizer.common import (
     TEMPLATES,
     form_errors_from,
     organizer_page,
     tournament_entries,
 )
+from tournaments.views.organizer.corrections import delete_page, edit_page
 
 
 @organizer_page
@@ -116,4 +119,83 @@ def teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "has_doubles": tournament.categories.filter(kind=Category.Kind.DOUBLES).exists(),
         },
         status=400 if form.errors else 200,
+    )
+
+
+# Corrections ------------------------------------------------------------------------------------
+
+
+@organizer_page
+def player_edit(request: HttpRequest, tournament: Tournament, player_id: int) -> HttpResponse:
+    """Correct a player's name, ID number, club or country."""
+    player = get_object_or_404(Player, pk=player_id, tournament=tournament)
+    initial = {f: getattr(player, f) for f in ("first_name", "last_name", "number", "club")}
+    form = PlayerForm(
+        request.POST or None, tournament=tournament, initial={**initial, "country": player.country}
+    )
+    del form.fields["categories"]
+    form.fields["number"].required = True
+    form.fields["number"].help_text = "Printed on the scorecard; another player's ID is refused."
+    return edit_page(
+        request,
+        tournament,
+        form=form,
+        title=player.full_name,
+        save=lambda data: update_player(player=player, **data),
+        done=reverse("tournaments:manage-players", args=[tournament.slug]),
+        delete_url=reverse("tournaments:manage-player-delete", args=[tournament.slug, player.pk]),
+    )
+
+
+@organizer_page
+def player_delete(request: HttpRequest, tournament: Tournament, player_id: int) -> HttpResponse:
+    """Remove a player registered by mistake (one entered anywhere is refused, saying where)."""
+    player = get_object_or_404(Player, pk=player_id, tournament=tournament)
+    return delete_page(
+        request,
+        tournament,
+        title=player.full_name,
+        goes_with_it=[],
+        delete=lambda: delete_player(player=player),
+        done=reverse("tournaments:manage-players", args=[tournament.slug]),
+        back=reverse("tournaments:manage-player-edit", args=[tournament.slug, player.pk]),
+    )
+
+
+@organizer_page
+def team_edit(request: HttpRequest, tournament: Tournament, team_id: int) -> HttpResponse:
+    """Rename a team, or change its partners while it is entered nowhere."""
+    team = get_object_or_404(Team, pk=team_id, tournament=tournament)
+    form = TeamForm(
+        request.POST or None,
+        tournament=tournament,
+        initial={
+            "player_one": team.player_one_id,
+            "player_two": team.player_two_id,
+            "name": team.name,
+        },
+    )
+    del form.fields["category"]
+    return edit_page(
+        request,
+        tournament,
+        form=form,
+        title=str(team),
+        save=lambda data: update_team(team=team, **data),
+        done=reverse("tournaments:manage-teams", args=[tournament.slug]),
+        delete_url=reverse("tournaments:manage-team-delete", args=[tournament.slug, team.pk]),
+    )
+
+
+@organizer_page
+def team_delete(request: HttpRequest, tournament: Tournament, team_id: int) -> HttpResponse:
+    team = get_object_or_404(Team, pk=team_id, tournament=tournament)
+    return delete_page(
+        request,
+        tournament,
+        title=str(team),
+        goes_with_it=[],
+        delete=lambda: delete_team(team=team),
+        done=reverse("tournaments:manage-teams", args=[tournament.slug]),
+        back=reverse("tournaments:manage-team-edit", args=[tournament.slug, team.pk]),
     )

@@ -8,21 +8,28 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from tournaments.forms import TournamentForm
 from tournaments.models import Category, Stage, Tournament
-from tournaments.services.setup import create_tournament
+from tournaments.permissions import ADD_TOURNAMENT, ADD_TOURNAMENT_REFUSAL
+from tournaments.services.setup import create_tournament, update_tournament
+from tournaments.views.access import refuse
 from tournaments.views.organizer.common import (
     TEMPLATES,
     checkin_summary,
     form_errors_from,
     organizer_page,
 )
+from tournaments.views.organizer.corrections import edit_page
 
 
 @login_required
 def create_tournament_view(request: HttpRequest) -> HttpResponse:
-    """Whoever creates a tournament becomes its organizer (``services.setup``)."""
+    """Whoever creates a tournament becomes its organizer (``services.setup``); creating one
+    needs the site permission ``tournaments.add_tournament``, which a player does not have."""
+    if not request.user.has_perm(ADD_TOURNAMENT):
+        return refuse(request, ADD_TOURNAMENT_REFUSAL)
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
@@ -70,4 +77,23 @@ def _categories_with_counts(tournament: Tournament) -> QuerySet[Category]:
         )
         .prefetch_related(Prefetch("stages", queryset=stages))
         .order_by("name")
+    )
+
+
+@organizer_page
+def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Change the tournament's details; its web address stays (it is printed on cards)."""
+    form = TournamentForm(
+        request.POST or None,
+        initial={name: getattr(tournament, name) for name in TournamentForm.model_fields},
+    )
+    form.fields["slug"].disabled = True
+    form.fields["slug"].help_text = "Printed on scorecards and shared links: it cannot change."
+    return edit_page(
+        request,
+        tournament,
+        form=form,
+        title=tournament.name,
+        save=lambda data: update_tournament(tournament=tournament, **data),
+        done=reverse("tournaments:manage", args=[tournament.slug]),
     )

@@ -9,17 +9,40 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
-from scoring.progression.services import advance
-from tournaments.forms import StageForm, StageRunForm, StageScheduleForm
+from scoring.progression.services import CutLineTieError, advance
+from tournaments.forms import (
+    NAMED_CHAINS,
+    STAGE_FIELDS,
+    StageForm,
+    StageRunForm,
+    StageScheduleForm,
+)
 from tournaments.models import Category, Stage, Tournament
+from tournaments.selectors import previous_stage
 from tournaments.services import registration
-from tournaments.services.draws import draw_stage
+from tournaments.services.draws import (
+    NotCheckedInError,
+    draw_stage,
+    not_checked_in,
+    swap_entries,
+    undo_draw,
+)
 from tournaments.services.schedule import schedule_stage
 from tournaments.views.organizer.categories import category_page
-from tournaments.views.organizer.common import error_text, form_errors_from, organizer_page
+from tournaments.views.organizer.common import (
+    TEMPLATES,
+    error_text,
+    form_errors_from,
+    organizer_page,
+    tournament_entries,
+)
+from tournaments.views.organizer.corrections import delete_page, edit_page
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +72,7 @@ ADVANCE_OPTIONS = ("pool_count", "double", "third_place")
 
 def _run_stage_service(
     request: HttpRequest, stage: Stage, service: Callable, accepted: tuple[str, ...], done: str
-) -> None:
+) -> ValidationError | None:
     """Run a draw or an advance with the options the organizer gave; a refusal becomes a
     message.
 
@@ -63,15 +86,16 @@ def _run_stage_service(
             f"{form.fields[k].label}: {' '.join(v)}" for k, v in form.errors.items()
         )
         messages.error(request, f"{stage.name}: {problems}")
-        return
+        return None
     options = {k: v for k, v in form.options().items() if k in accepted}
     refusal: str | None = None
+    refused: ValidationError | None = None
     try:
         with transaction.atomic():
             try:
                 result = service(stage, **options)
             except ValidationError as exc:
-                refusal = error_text(exc)
+                refusal, refused = error_text(exc), exc
             except (ValueError, NotImplementedError) as exc:
                 refusal = str(exc)
     except DatabaseError:
@@ -79,7 +103,7 @@ def _run_stage_service(
         messages.error(
             request, f"{stage.name}: the database refused the change; nothing was saved."
         )
-        return
+        return None
     if refusal is not None:
         messages.error(request, f"{stage.name}: {refusal}")
     elif isinstance(result, Stage):
@@ -88,6 +112,7 @@ def _run_stage_service(
         messages.success(request, f"{stage.name}: {done} ({len(result)} matches).")
     else:
         messages.success(request, f"{stage.name}: {done}.")
+    return refused
 
 
 def _stage_of(tournament: Tournament, stage_id: int) -> Stage:
@@ -98,12 +123,82 @@ def _stage_of(tournament: Tournament, stage_id: int) -> Stage:
     )
 
 
-@require_POST
 @organizer_page
 def stage_draw(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    """GET: the stage's draw page (before the draw: who is not checked in yet, with buttons to
+    check them in or withdraw them; after it: swap two entries, undo). POST: draw; a draw
+    refused because entries are not checked in comes back to that page with the options."""
     stage = _stage_of(tournament, stage_id)
-    _run_stage_service(request, stage, draw_stage, DRAW_OPTIONS, "drawn")
+    if request.method != "POST":
+        return _draw_page(request, tournament, stage)
+    refused = _run_stage_service(request, stage, draw_stage, DRAW_OPTIONS, "drawn")
+    if isinstance(refused, NotCheckedInError):
+        options = {k: request.POST[k] for k in DRAW_OPTIONS if request.POST.get(k)}
+        page = reverse("tournaments:manage-stage-draw", args=[tournament.slug, stage.pk])
+        return redirect(f"{page}?{urlencode(options)}" if options else page)
     return redirect("tournaments:manage-category", tournament.slug, stage.category_id)
+
+
+def _draw_page(request: HttpRequest, tournament: Tournament, stage: Stage) -> HttpResponse:
+    drawn = registration.is_drawn(stage)
+    # A later stage takes its entries from the Advance of the stage before, not from check-in.
+    filled_by = None if drawn else previous_stage(stage)
+    return render(
+        request,
+        f"{TEMPLATES}/stage_draw.html",
+        {
+            "tournament": tournament,
+            "stage": stage,
+            "drawn": drawn,
+            "filled_by": filled_by,
+            "missing": [] if drawn or filled_by else not_checked_in(stage.category),
+            "options": {k: request.GET[k] for k in DRAW_OPTIONS if request.GET.get(k)},
+            "entries": tournament_entries(tournament).filter(category_id=stage.category_id)
+            if drawn
+            else [],
+            "back": request.get_full_path(),
+        },
+    )
+
+
+@require_POST
+@organizer_page
+def stage_undo_draw(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    """Take back a draw with nothing played (an advance, when it is the next stage's draw)."""
+    stage = _stage_of(tournament, stage_id)
+    try:
+        count = undo_draw(stage)
+    except ValidationError as exc:
+        messages.error(request, error_text(exc))
+        return redirect("tournaments:manage-stage-draw", tournament.slug, stage.pk)
+    messages.success(request, f"{stage.name}: draw undone ({count} matches removed).")
+    return redirect("tournaments:manage-category", tournament.slug, stage.category_id)
+
+
+@require_POST
+@organizer_page
+def stage_swap(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    """Exchange two entries of a drawn stage (or bring in one not drawn in place of another)."""
+    stage = _stage_of(tournament, stage_id)
+    entries = tournament_entries(tournament).filter(category_id=stage.category_id)
+    ids = [request.POST.get("a", ""), request.POST.get("b", "")]
+    if not all(i.isdigit() for i in ids):
+        messages.error(request, "Choose the two entries to swap.")
+    else:
+        found = {e.pk: e for e in entries.filter(pk__in=[int(i) for i in ids])}
+        a, b = (found.get(int(i)) for i in ids)
+        if a is None or b is None:
+            messages.error(request, f"Choose two entries of {stage.category.name}.")
+        else:
+            try:
+                count = swap_entries(stage, a, b)
+            except ValidationError as exc:
+                messages.error(request, error_text(exc))
+            else:
+                messages.success(
+                    request, f"{stage.name}: {a.name} and {b.name} swapped ({count} matches)."
+                )
+    return redirect("tournaments:manage-stage-draw", tournament.slug, stage.pk)
 
 
 @require_POST
@@ -137,5 +232,56 @@ def stage_schedule(request: HttpRequest, tournament: Tournament, stage_id: int) 
 @organizer_page
 def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     stage = _stage_of(tournament, stage_id)
-    _run_stage_service(request, stage, advance, ADVANCE_OPTIONS, "entries advanced")
+    refused = _run_stage_service(request, stage, advance, ADVANCE_OPTIONS, "entries advanced")
+    if isinstance(refused, CutLineTieError):
+        # The cut-line message comes with the way to the page where the shoot-out is recorded.
+        url = reverse("scoring:shootout", args=[tournament.slug, stage.id])
+        messages.error(
+            request,
+            format_html(
+                '<a href="{}">Record the shoot-out</a> (a referee or the scoring table), then '
+                "advance again.",
+                url,
+            ),
+        )
     return redirect("tournaments:manage-category", tournament.slug, stage.category_id)
+
+
+@organizer_page
+def stage_edit(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    """Correct a stage; once drawn, only its name, tiebreaks and how many advance."""
+    stage = _stage_of(tournament, stage_id)
+    initial = {name: getattr(stage, name) for name in STAGE_FIELDS}
+    chain = list(stage.tiebreak_chain)
+    named = next((k for k, v in NAMED_CHAINS.items() if list(v) == chain), None)
+    initial["tiebreak"] = "default" if not chain else named or "custom"
+    if chain and named is None:
+        initial |= {f"step_{n}": step for n, step in enumerate(chain, start=1)}
+    form = StageForm(request.POST or None, next_order=stage.order, initial=initial)
+    return edit_page(
+        request,
+        tournament,
+        form=form,
+        title=stage.name,
+        save=lambda _data: registration.update_stage(stage=stage, **form.stage_fields()),
+        done=reverse("tournaments:manage-category", args=[tournament.slug, stage.category_id]),
+        delete_url=reverse("tournaments:manage-stage-delete", args=[tournament.slug, stage.pk]),
+    )
+
+
+@organizer_page
+def stage_delete(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    """Remove a stage that is not drawn (undo its draw first)."""
+    stage = _stage_of(tournament, stage_id)
+    category_page_url = reverse(
+        "tournaments:manage-category", args=[tournament.slug, stage.category_id]
+    )
+    return delete_page(
+        request,
+        tournament,
+        title=stage.name,
+        goes_with_it=[],
+        delete=lambda: registration.delete_stage(stage=stage),
+        done=category_page_url,
+        back=category_page_url,
+    )

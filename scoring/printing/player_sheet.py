@@ -1,0 +1,36 @@
+"""The one-page player sheet: an entry's private link as a QR code, and what to do with it."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET
+
+from scoring.printing.render import render_pdf
+from scoring.printing.views import _for_printers, _pdf, print_options
+from tournaments.models import Entry, Tournament
+from tournaments.services.links import link_of
+
+
+@require_GET
+@_for_printers
+def player_sheet_pdf(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
+    entry = (
+        Entry.objects.filter(pk=entry_id, category__tournament=tournament)
+        .select_related("category", "player", "team__player_one", "team__player_two")
+        .first()
+    )
+    if entry is None:
+        raise Http404("No such entry in this tournament.")
+    options = print_options(request, request.GET)
+    link = link_of(entry)
+    url = options.site + reverse("scoring:private_link", args=[tournament.slug, link.token])
+    context = {
+        "tournament": tournament,
+        "entry": entry,
+        "url": url,
+        "title": f"{tournament.name} · player sheet of {entry.name}",
+    }
+    pdf = render_pdf("pdf/player_sheet.html", context, options)
+    return _pdf(pdf, f"{tournament.slug}-player-{slugify(entry.name)}.pdf")

@@ -1,0 +1,72 @@
+"""The shoot-out page: where a referee or the scoring table records a tie's shoot-out.
+
+Reached from the organizer's cut-line message and from the standings wherever a shoot-out is
+required. It lists the groups still tied, takes each entry's 20s, records them through
+``record_shootout`` (the same service as the API) and shows the result; a group still tied
+after it is listed again for the next shoot-out ("If still tied, repeat Shoot-out from the
+beginning"). Once nothing is waiting, advancing the stage works.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from scoring.progression.forms import ShootoutForm
+from scoring.progression.selectors import shootout_sheet
+from scoring.progression.services import RECORD_SHOOTOUT_ROLES, record_shootout
+from tournaments.models import Stage, Tournament
+from tournaments.views.access import refuse, tournament_page
+
+
+@tournament_page("scoring.record_shootout", f"Only {RECORD_SHOOTOUT_ROLES} records a shoot-out.")
+def shootout(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    stage = get_object_or_404(
+        Stage.objects.select_related("category__tournament"),
+        pk=stage_id,
+        category__tournament=tournament,
+    )
+    try:
+        sheet = shootout_sheet(stage)
+    except ValueError as exc:  # a shoot-out stage with no stage before it
+        messages.error(request, str(exc))
+        return redirect("scoring:standings", tournament.slug, stage.id)
+    forms = [ShootoutForm(sheet=sheet, tie=tie) for tie in sheet.waiting]
+    status = 200
+    if request.method == "POST":
+        # Each group's form is prefixed with its key: the one posted names its tie.
+        tie = next((t for t in sheet.waiting if f"g{t.key}-group" in request.POST), None)
+        if tie is None:
+            messages.error(
+                request,
+                "That tie is no longer waiting for a shoot-out (it was settled or the results "
+                "changed); nothing was recorded.",
+            )
+            return redirect("scoring:shootout", tournament.slug, stage.id)
+        form = ShootoutForm(request.POST, sheet=sheet, tie=tie)
+        if form.is_valid():
+            try:
+                record_shootout(sheet.source, form.twenties(), user=request.user)
+            except PermissionDenied as exc:
+                return refuse(request, str(exc), tournament)
+            except ValidationError as exc:
+                form.add_error(None, " ".join(exc.messages))
+            else:
+                messages.success(request, _result_text(form))
+                return redirect("scoring:shootout", tournament.slug, stage.id)
+        forms = [form if t.key == tie.key else f for t, f in zip(sheet.waiting, forms, strict=True)]
+        status = 400
+    return render(
+        request,
+        "scoring/progression/shootout.html",
+        {"tournament": tournament, "stage": stage, "sheet": sheet, "forms": forms},
+        status=status,
+    )
+
+
+def _result_text(form: ShootoutForm) -> str:
+    made = form.twenties()
+    ranked = sorted(form.tie.entries, key=lambda e: -made[e.id])
+    return "Shoot-out recorded: " + ", ".join(f"{e.name} {made[e.id]}" for e in ranked) + "."

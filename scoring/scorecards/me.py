@@ -1,0 +1,72 @@
+"""The private link of an entry: ``/t/<slug>/me/<token>/``.
+
+Opening it needs no account: the browser is remembered as the entry's player (see
+``tournaments.private_links``) and lands on the list of the entry's scorecards, where it fills its
+own rows and validates its opponents' rows. A logged-in user may link their account to the entry's
+player from the same page ("this is me"), after which their login alone is enough.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring.scorecards import selectors as select
+from tournaments.models import Entry, Tournament
+from tournaments.private_links import remember
+from tournaments.services.links import claim_entry, entry_of_token, link_of, players_of
+from tournaments.views.access import missing, tournament_page
+
+INVALID = (
+    "This private link is not valid: it may have been renewed by the organizer, or mistyped. "
+    "Ask the organizer or the scoring table for your current link (it is printed on your "
+    "player sheet and on your scorecards)."
+)
+
+
+def _entry(request: HttpRequest, tournament: Tournament, token: str) -> Entry | None:
+    return entry_of_token(tournament.id, token)
+
+
+@require_GET
+@tournament_page()
+def open_link(request: HttpRequest, tournament: Tournament, token: str) -> HttpResponse:
+    entry = _entry(request, tournament, token)
+    if entry is None:
+        return missing(request, INVALID, tournament)
+    remember(request, link_of(entry))
+    players = players_of(entry)
+    user = request.user
+    linked_to_me = user.is_authenticated and any(p.user_id == user.pk for p in players)
+    context = {
+        "tournament": tournament,
+        "entry": entry,
+        "token": token,
+        "cards": select.cards_of_entry(tournament, entry),
+        "linked_to_me": linked_to_me,
+        "may_claim": user.is_authenticated
+        and not linked_to_me
+        and any(p.user_id is None for p in players),
+    }
+    return render(request, "scoring/cards/me.html", context)
+
+
+@require_POST
+@tournament_page()
+def claim(request: HttpRequest, tournament: Tournament, token: str) -> HttpResponse:
+    """ "This is me": link the logged-in account to the entry's player."""
+    entry = _entry(request, tournament, token)
+    if entry is None:
+        return missing(request, INVALID, tournament)
+    try:
+        player = claim_entry(entry=entry, user=request.user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(
+            request, f"Your account is now linked to {player.full_name} (ID {player.number})."
+        )
+    return redirect("scoring:private_link", tournament.slug, token)

@@ -1,0 +1,195 @@
+"""Paper cards at the scoring table: WCC scorecards are paper, so a referee or a volunteer at
+the table types a card's row in, with the opponent's ID number and initials as written on it.
+
+The page is made for a pile of cards: choose the stage and round of play once, type the ID
+number printed on the card, tab through the boxes, press enter; the page comes back ready for
+the next card. The row goes through the same form and the same service checks as a row filled on
+a phone (``services.enter_paper_row``); where the event asks for it, a second staff member
+confirms it from the scoring table before it counts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from scoring.models import CardRow
+from scoring.scorecards import selectors as select
+from scoring.scorecards.forms import PaperFindForm, PaperRowForm
+from scoring.scorecards.services import (
+    ScorecardError,
+    StaleRowError,
+    card_for,
+    confirm_paper_row,
+    enter_paper_row,
+)
+from tournaments.models import Game, Stage, Tournament
+from tournaments.views.access import refuse, safe_next, tournament_page
+
+Status = CardRow.Status
+STAFF_ONLY = "Only referees and the scoring table enter paper cards."
+#: Rows that may still be entered (again) from paper; others need a referee's correction.
+ENTERABLE = (Status.FILLED, Status.AWAITING)
+
+
+def _words(exc: Exception) -> str:
+    found = getattr(exc, "messages", None)
+    return " ".join(found) if found else str(exc)
+
+
+def _row_form(item: select.PaperGame, data: Any = None, *, lines: int = 0) -> PaperRowForm:
+    names = (item.entry.name, *(o.name for o in item.opponents))
+    row = item.row
+    enterable = row is None or row.status in ENTERABLE
+    form = PaperRowForm(
+        data,
+        game=item.game,
+        sides=names,
+        rounds=row.rounds if row is not None and enterable else None,
+        version=row.version if row is not None else 0,
+        prefix="paper",
+        lines=lines,
+    )
+    first = "r1_score_own" if form.by_difference else "r1_points_own"
+    form.fields[first].widget.attrs["autofocus"] = True
+    return form
+
+
+def _entry_url(tournament: Tournament, stage: Stage, round_of_play: int) -> str:
+    """The paper page, ready for the next card of the same stage and round of play."""
+    query = urlencode({"stage": stage.id, "round_of_play": round_of_play})
+    return f"{reverse('scoring:cards:paper', args=[tournament.slug])}?{query}"
+
+
+def _context(tournament: Tournament, finder: PaperFindForm, **extra: Any) -> dict[str, Any]:
+    if extra.get("item") is not None:
+        # The row's first box takes the cursor, not the search box above it.
+        finder.fields["who"].widget.attrs.pop("autofocus", None)
+    return {"tournament": tournament, "finder": finder, "found": None, "item": None, **extra}
+
+
+@login_required
+@tournament_page("scoring.enter_paper_row", STAFF_ONLY)
+def paper_entry(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Find a paper card's game: stage, round of play, and the owner by ID number or name."""
+    if request.method != "GET":
+        return HttpResponse(status=405)
+    complete = {"stage", "round_of_play", "who"} <= set(request.GET)
+    finder = PaperFindForm(
+        request.GET if complete else None,
+        tournament=tournament,
+        initial={k: request.GET.get(k) for k in ("stage", "round_of_play")},
+    )
+    context = _context(tournament, finder)
+    if complete and finder.is_valid():
+        stage, number = finder.cleaned_data["stage"], finder.cleaned_data["round_of_play"]
+        found = select.paper_games(stage, number, finder.cleaned_data["who"])
+        context["found"] = found
+        if len(found) == 1:
+            context = _context(tournament, finder, found=found, item=found[0])
+            context["form"] = _row_form(found[0])
+    return render(request, "scoring/cards/paper.html", context)
+
+
+@login_required
+@tournament_page("scoring.enter_paper_row", STAFF_ONLY)
+def paper_row(
+    request: HttpRequest, tournament: Tournament, stage_id: int, entry_id: int, game_id: int
+) -> HttpResponse:
+    """One paper card's row: shown with the row's boxes, saved as validated on paper."""
+    stage = Stage.objects.filter(pk=stage_id, category__tournament=tournament).first()
+    if stage is None:
+        raise Http404("No such stage in this tournament.")
+    try:
+        item = select.paper_game(stage, entry_id, game_id)
+    except Game.DoesNotExist:
+        raise Http404("That game is not on this card.") from None
+    number = item.game.match.round_of_play
+    finder = PaperFindForm(
+        tournament=tournament,
+        initial={"stage": stage.id, "round_of_play": number, "who": item.entry.number},
+    )
+    if request.method != "POST":
+        form = _row_form(item)
+        return render(
+            request, "scoring/cards/paper.html", _context(tournament, finder, item=item, form=form)
+        )
+    form = _row_form(item, request.POST)
+    context = _context(tournament, finder, item=item, form=form)
+    if not form.is_valid():
+        context["errors"] = form.messages()
+        return render(request, "scoring/cards/paper.html", context, status=400)
+    try:
+        row = enter_paper_row(
+            card=card_for(stage, item.entry),
+            game=item.game,
+            rounds=form.rounds(),
+            opponent_number=form.cleaned_data["opponent_number"],
+            initials=form.cleaned_data["initials"],
+            user=request.user,
+            version=form.cleaned_data["version"],
+        )
+    except PermissionDenied as exc:
+        return refuse(request, str(exc), tournament)
+    except StaleRowError as exc:
+        context["errors"] = [f"Changed by someone else — reload. {_words(exc)}"]
+        return render(request, "scoring/cards/paper.html", context, status=409)
+    except ScorecardError as exc:
+        if exc.round and exc.round > form.round_count:
+            # A tied game needs another round: offer its line, with what was typed kept.
+            form = _row_form(item, request.POST, lines=exc.round)
+            form.is_valid()
+            context["form"] = form
+        if exc.round:
+            form.bad_rounds.add(exc.round)
+        context["errors"] = [_words(exc)]
+        return render(request, "scoring/cards/paper.html", context, status=400)
+    state = (
+        "awaiting a second staff member's confirmation"
+        if row.status == Status.AWAITING
+        else "validated on paper"
+    )
+    messages.success(
+        request,
+        f"Entered the paper card of {item.entry.name} (ID {item.entry.number}), round of play "
+        f"{number}: {state}.",
+    )
+    return redirect(_entry_url(tournament, stage, number))
+
+
+@login_required
+@require_POST
+@tournament_page(
+    "scoring.confirm_paper_row", "Only referees and the scoring table confirm paper cards."
+)
+def confirm(request: HttpRequest, tournament: Tournament, row_id: int) -> HttpResponse:
+    """A second staff member confirms a row entered from paper, from the scoring table."""
+    table = reverse("scoring:cards:table", args=[tournament.slug])
+    back = safe_next(request, table, within=table)
+    row = (
+        CardRow.objects.filter(pk=row_id, card__stage__category__tournament=tournament)
+        .select_related("card__entry")
+        .first()
+    )
+    if row is None:
+        raise Http404("No such row in this tournament.")
+    version = request.POST.get("version", "")
+    try:
+        confirm_paper_row(
+            row=row, user=request.user, version=int(version) if version.isdigit() else None
+        )
+    except PermissionDenied as exc:
+        return refuse(request, str(exc), tournament)
+    except ScorecardError as exc:
+        messages.error(request, _words(exc))
+        return redirect(back)
+    messages.success(request, f"Confirmed the paper entry of {row.card.entry.name}'s row.")
+    return redirect(back)

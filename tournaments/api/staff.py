@@ -1,0 +1,182 @@
+"""Staff roles through the API: list, give and take back the roles of a tournament, create a staff
+account with its one-time set-password link, and read the log of changes.
+
+The same service as the staff page (``tournaments.services.staff``) decides and words every
+refusal, and the same permission guards it: ``tournaments.manage_staff`` on the tournament,
+i.e. its organizers and co-organizers. Anyone else sees no roles at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments.api.errors import ServiceErrorsMixin
+from tournaments.models import RoleChange, Tournament, TournamentRole
+from tournaments.services import staff
+
+MANAGE_STAFF = "tournaments.manage_staff"
+REFUSAL = "Only the tournament's organizers and co-organizers may see and change its staff."
+STAFF_ROLES_OF_USER = (TournamentRole.Role.ORGANIZER, TournamentRole.Role.CO_ORGANIZER)
+
+
+class RoleSerializer(serializers.ModelSerializer):
+    """A role held at a tournament. Giving one names the tournament, the account's username and
+    the role; only the four staff roles can be given (the organizer role is the creator's)."""
+
+    tournament = serializers.SlugRelatedField(slug_field="slug", queryset=Tournament.objects.all())
+    username = serializers.CharField(
+        source="user.username", max_length=150, help_text="The account's username."
+    )
+    role = serializers.ChoiceField(choices=TournamentRole.Role.choices)
+    name = serializers.SerializerMethodField()
+
+    class Meta:
+        model = TournamentRole
+        fields = ["id", "tournament", "username", "name", "role"]
+        read_only_fields = ["id", "name"]
+        validators: list = []
+
+    def get_name(self, held: TournamentRole) -> str:
+        return held.user.get_full_name()
+
+    def create(self, validated_data: dict[str, Any]) -> TournamentRole:
+        user = staff.find_user(validated_data["user"]["username"])
+        return staff.grant_role(
+            tournament=validated_data["tournament"],
+            user=user,
+            role=validated_data["role"],
+            actor=self.context["request"].user,
+        )
+
+
+class StaffAccountSerializer(serializers.Serializer):
+    """A new staff account with its role; the answer carries the set-password link, once."""
+
+    tournament = serializers.SlugRelatedField(slug_field="slug", queryset=Tournament.objects.all())
+    username = serializers.CharField(max_length=150)
+    first_name = serializers.CharField(max_length=150)
+    last_name = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(
+        choices=TournamentRole.Role.choices, help_text="Any role but organizer."
+    )
+    set_password_url = serializers.CharField(
+        read_only=True,
+        help_text="Where the person chooses their own password; shown only in this answer.",
+    )
+
+
+class RoleChangeSerializer(serializers.ModelSerializer):
+    tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = RoleChange
+        fields = ["id", "tournament", "at", "actor_username", "username", "action", "role"]
+        read_only_fields = fields
+
+
+def _check(request: Request, tournament: Tournament) -> None:
+    if not request.user.has_perm(MANAGE_STAFF, tournament):
+        raise PermissionDenied(REFUSAL)
+
+
+TOURNAMENT_PARAM = OpenApiParameter(
+    "tournament", str, description="Only this tournament (its slug)."
+)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        parameters=[TOURNAMENT_PARAM],
+        description="The roles at the tournaments whose staff you manage.",
+    ),
+    create=extend_schema(description="Give a staff role to an existing account."),
+    destroy=extend_schema(description="Take back a staff role; the account stays."),
+)
+class RoleViewSet(
+    ServiceErrorsMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Roles at the tournaments whose staff the signed-in user manages."""
+
+    serializer_class = RoleSerializer
+    permission_classes = [IsAuthenticated]
+    queryset = TournamentRole.objects.none()  # the schema's model; get_queryset() filters
+
+    def managed(self) -> Q:
+        """The tournaments this user organizes or co-organizes (every one, for a superuser)."""
+        user = self.request.user
+        if getattr(self, "swagger_fake_view", False):
+            return Q(pk__in=[])
+        if user.is_superuser:
+            return Q()
+        return Q(tournament__roles__user=user, tournament__roles__role__in=STAFF_ROLES_OF_USER)
+
+    def get_queryset(self) -> QuerySet[TournamentRole]:
+        roles = (
+            TournamentRole.objects.filter(self.managed())
+            .select_related("tournament", "user")
+            .distinct()
+            .order_by("tournament_id", "user__username", "role")
+        )
+        slug = self.request.query_params.get("tournament")
+        return roles.filter(tournament__slug=slug) if slug else roles
+
+    def perform_create(self, serializer: RoleSerializer) -> None:
+        _check(self.request, serializer.validated_data["tournament"])
+        serializer.save()
+
+    def perform_destroy(self, instance: TournamentRole) -> None:
+        _check(self.request, instance.tournament)
+        staff.revoke_role(
+            tournament=instance.tournament,
+            user=instance.user,
+            role=instance.role,
+            actor=self.request.user,
+        )
+
+    @extend_schema(
+        request=StaffAccountSerializer,
+        responses={201: StaffAccountSerializer},
+        description="Create an account with a staff role; the answer holds its one-time "
+        "set-password link.",
+    )
+    @action(detail=False, methods=["post"], url_path="accounts")
+    def accounts(self, request: Request) -> Response:
+        body = StaffAccountSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = dict(body.validated_data)
+        _check(request, data["tournament"])
+        user, path = staff.create_account(actor=request.user, **data)
+        answer = {
+            **body.data,
+            "username": user.get_username(),
+            "set_password_url": request.build_absolute_uri(path),
+        }
+        return Response(answer, status=201, headers={"Cache-Control": "no-store"})
+
+    @extend_schema(
+        parameters=[TOURNAMENT_PARAM],
+        responses={200: RoleChangeSerializer(many=True)},
+        description="Who gave or took back which role, and when, newest first.",
+    )
+    @action(detail=False, methods=["get"], url_path="changes")
+    def changes(self, request: Request) -> Response:
+        log = RoleChange.objects.filter(self.managed()).select_related("tournament").distinct()
+        slug = request.query_params.get("tournament")
+        if slug:
+            log = log.filter(tournament__slug=slug)
+        page = self.paginate_queryset(log)
+        return self.get_paginated_response(RoleChangeSerializer(page, many=True).data)

@@ -1,0 +1,155 @@
+"""The organizer's audit page, read from the history tables: every change of the tournament, its
+categories, stages, players, teams and entries, newest first, with who made it and the values
+before and after.
+
+The history rows of a category or entry that was deleted still name its category, so the
+tournament's categories are taken from the history too (a deleted category's changes stay
+listed). Rows are read per model in a few queries and compared in Python (no query per row).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.db import models
+
+from tournaments.models import Category, Entry, Player, Stage, Team, Tournament
+
+ACTIONS = {"+": "created", "~": "changed", "-": "deleted"}
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    label: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
+class Change:
+    """One line of the audit page."""
+
+    when: datetime.datetime
+    who: str
+    kind: str
+    name: str
+    action: str
+    reason: str = ""
+    fields: list[FieldChange] = field(default_factory=list)
+
+
+def _value(row: models.Model, f: models.Field, labels: dict[str, dict[int, str]]) -> str:
+    raw = getattr(row, f.attname)
+    if raw is None or raw == "":
+        return "—"
+    if f.is_relation and f.name in labels:
+        return labels[f.name].get(raw, f"#{raw}")
+    if f.choices:
+        return str(dict(f.flatchoices).get(raw, raw))
+    if isinstance(raw, bool):
+        return "yes" if raw else "no"
+    return str(raw)
+
+
+def _changes(
+    rows: Iterable[models.Model],
+    kind: str,
+    name_of,
+    labels: dict[str, dict[int, str]],
+) -> list[Change]:
+    """Each history row compared with the row before it of the same object."""
+    out: list[Change] = []
+    previous: dict[int, models.Model] = {}
+    for row in rows:  # ordered by object, then oldest first
+        fields = [
+            f
+            for f in row.instance_type._meta.concrete_fields
+            if not f.primary_key and f.name not in ("tournament", "created_at")
+        ]
+        before = previous.get(row.id)
+        diff = []
+        for f in fields:
+            after_value = _value(row, f, labels)
+            if row.history_type == "+":
+                if after_value != "—":
+                    diff.append(FieldChange(str(f.verbose_name), "—", after_value))
+            elif row.history_type == "-":
+                continue
+            else:
+                before_value = _value(before, f, labels) if before is not None else "?"
+                if before_value != after_value:
+                    diff.append(FieldChange(str(f.verbose_name), before_value, after_value))
+        previous[row.id] = row
+        reason = getattr(row, "history_change_reason", "") or ""
+        if row.history_type == "~" and not diff and not reason:
+            continue
+        user = row.history_user
+        out.append(
+            Change(
+                when=row.history_date,
+                who=user.get_username() if user is not None else "—",
+                kind=kind,
+                name=name_of(row),
+                action=ACTIONS[row.history_type],
+                reason=reason,
+                fields=diff,
+            )
+        )
+    return out
+
+
+def _rows(history, **filters):
+    return list(
+        history.filter(**filters).select_related("history_user").order_by("id", "history_date")
+    )
+
+
+def tournament_changes(tournament: Tournament, *, limit: int = 500) -> list[Change]:
+    """The tournament's changes, newest first (at most ``limit``)."""
+    categories = _rows(Category.history, tournament_id=tournament.pk)
+    category_ids = {r.id for r in categories} | set(
+        tournament.categories.values_list("pk", flat=True)
+    )
+    players = _rows(Player.history, tournament_id=tournament.pk)
+    teams = _rows(Team.history, tournament_id=tournament.pk)
+    stages = _rows(Stage.history, category_id__in=category_ids)
+    entries = _rows(Entry.history, category_id__in=category_ids)
+    player_names = {r.id: f"{r.first_name} {r.last_name} ({r.number})" for r in players}
+    team_names = {
+        r.id: r.name
+        or f"{player_names.get(r.player_one_id, '?')} / {player_names.get(r.player_two_id, '?')}"
+        for r in teams
+    }
+    category_names = {r.id: r.name for r in categories}
+    category_names.update(tournament.categories.values_list("pk", "name"))
+    labels = {
+        "player": player_names,
+        "player_one": player_names,
+        "player_two": player_names,
+        "team": team_names,
+        "category": category_names,
+    }
+
+    def entry_name(r) -> str:
+        who = player_names.get(r.player_id) if r.player_id else team_names.get(r.team_id)
+        return f"{who or 'entry #' + str(r.id)} in {category_names.get(r.category_id, '?')}"
+
+    changes = (
+        _changes(
+            _rows(Tournament.history, id=tournament.pk), "Tournament", lambda r: r.name, labels
+        )
+        + _changes(categories, "Category", lambda r: r.name, labels)
+        + _changes(
+            stages,
+            "Stage",
+            lambda r: f"{category_names.get(r.category_id, '?')}: {r.name}",
+            labels,
+        )
+        + _changes(players, "Player", lambda r: player_names[r.id], labels)
+        + _changes(teams, "Team", lambda r: team_names[r.id], labels)
+        + _changes(entries, "Entry", entry_name, labels)
+    )
+    changes.sort(key=lambda c: c.when, reverse=True)
+    return changes[:limit]

@@ -1,0 +1,78 @@
+"""What every correction page shares: a form that saves through a service (its refusals next
+to the fields), and a delete behind a confirmation page that says what goes with the object
+(a refusal of the service comes back as a message, nothing deleted)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.forms import Form
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from tournaments.models import Tournament
+from tournaments.views.organizer.common import TEMPLATES, error_text, form_errors_from
+
+
+def edit_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    form: Form,
+    title: str,
+    save: Callable[[dict[str, Any]], object],
+    done: str,
+    delete_url: str = "",
+) -> HttpResponse:
+    """GET shows ``form``; a valid POST calls ``save`` with its cleaned data and goes to
+    ``done``; a service's ``ValidationError`` is shown on the form (status 400)."""
+    if request.method == "POST" and form.is_valid():
+        try:
+            save(form.cleaned_data)
+        except ValidationError as exc:
+            form_errors_from(form, exc)
+        else:
+            messages.success(request, f"{title}: saved.")
+            return redirect(done)
+    return render(
+        request,
+        f"{TEMPLATES}/edit.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "title": title,
+            "back": done,
+            "delete_url": delete_url,
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+def delete_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    title: str,
+    goes_with_it: Sequence[str],
+    delete: Callable[[], None],
+    done: str,
+    back: str,
+) -> HttpResponse:
+    """GET: what deleting would remove; POST: delete through the service and go to ``done``,
+    or back to ``back`` with the service's refusal."""
+    if request.method == "POST":
+        try:
+            delete()
+        except ValidationError as exc:
+            messages.error(request, error_text(exc))
+            return redirect(back)
+        messages.success(request, f"{title}: deleted.")
+        return redirect(done)
+    return render(
+        request,
+        f"{TEMPLATES}/confirm_delete.html",
+        {"tournament": tournament, "title": title, "goes_with_it": goes_with_it, "back": back},
+    )

@@ -1,0 +1,209 @@
+"""The staff page: who holds which role at the tournament, giving and taking back roles,
+creating staff accounts with a set-password link shown once, the site permission to create
+tournaments, and the log of every change (``services.staff``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+
+from tournaments.models import RoleChange, Tournament, TournamentRole
+from tournaments.services import staff
+from tournaments.views.access import tournament_page
+from tournaments.views.organizer.common import TEMPLATES, error_text, form_errors_from
+
+Role = TournamentRole.Role
+ROLE_CHOICES = [(str(r), r.label) for r in staff.STAFF_ROLES]
+#: Where the one-time set-password link waits between the POST and the page that shows it.
+LINK_KEY = "staff-set-password-link"
+
+staff_page = tournament_page(
+    "tournaments.manage_staff",
+    "The staff page is for the tournament's organizers and co-organizers.",
+)
+
+
+class GrantForm(forms.Form):
+    username = forms.CharField(max_length=150, label="Username")
+    role = forms.ChoiceField(choices=ROLE_CHOICES)
+
+
+class AccountForm(forms.Form):
+    username = forms.CharField(max_length=150, label="Username")
+    first_name = forms.CharField(max_length=150, label="First name")
+    last_name = forms.CharField(max_length=150, label="Last name")
+    role = forms.ChoiceField(choices=ROLE_CHOICES)
+
+
+class MayCreateForm(forms.Form):
+    username = forms.CharField(max_length=150, label="Username")
+
+
+@dataclass
+class StaffLine:
+    """One account with its roles here, and what the page offers for it."""
+
+    user: AbstractBaseUser
+    roles: list[TournamentRole] = field(default_factory=list)
+    may_create: bool = False
+    link_renewable: bool = False
+
+
+def staff_lines(tournament: Tournament) -> list[StaffLine]:
+    """Everyone with a role at the tournament, by username (three queries)."""
+    lines: dict[int, StaffLine] = {}
+    roles = TournamentRole.objects.filter(tournament=tournament).select_related("user")
+    for held in roles.order_by("user__username", "role"):
+        lines.setdefault(held.user_id, StaffLine(user=held.user)).roles.append(held)
+    creators = set(
+        get_user_model()
+        .objects.filter(
+            pk__in=lines,
+            user_permissions__content_type__app_label="tournaments",
+            user_permissions__codename="add_tournament",
+        )
+        .values_list("pk", flat=True)
+    )
+    created_here = set(
+        RoleChange.objects.filter(
+            tournament=tournament, user__in=lines, action=RoleChange.Action.ACCOUNT_CREATED
+        ).values_list("user_id", flat=True)
+    )
+    for pk, line in lines.items():
+        line.may_create = line.user.is_superuser or pk in creators
+        line.link_renewable = pk in created_here and not line.user.has_usable_password()
+    return list(lines.values())
+
+
+@never_cache
+@staff_page
+def staff_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """GET shows the page (and, once, a set-password link just made); POST does one change
+    named by ``action`` and comes back here."""
+    grant = GrantForm(prefix="grant")
+    account = AccountForm(prefix="account")
+    may_create = MayCreateForm(prefix="may")
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        try:
+            if action == "grant":
+                grant = GrantForm(request.POST, prefix="grant")
+                if grant.is_valid():
+                    return _grant(request, tournament, grant)
+            elif action == "create":
+                account = AccountForm(request.POST, prefix="account")
+                if account.is_valid():
+                    return _create(request, tournament, account)
+            elif action == "may-create":
+                may_create = MayCreateForm(request.POST, prefix="may")
+                if may_create.is_valid():
+                    return _may_create(request, tournament, may_create)
+            elif action in ("revoke", "link", "may-not-create"):
+                return _row_action(request, tournament, action)
+            else:
+                messages.error(request, "Unknown change; nothing was done.")
+                return redirect("tournaments:manage-staff", tournament.slug)
+        except ValidationError as exc:
+            form = {"grant": grant, "create": account, "may-create": may_create}[action]
+            form_errors_from(form, exc)
+    bound = any(f.is_bound for f in (grant, account, may_create))
+    return render(
+        request,
+        f"{TEMPLATES}/staff.html",
+        {
+            "tournament": tournament,
+            "lines": staff_lines(tournament),
+            "log": RoleChange.objects.filter(tournament=tournament)[:200],
+            "grant_form": grant,
+            "account_form": account,
+            "may_create_form": may_create,
+            "new_link": None if bound else request.session.pop(LINK_KEY, None),
+        },
+        status=400 if bound else 200,
+    )
+
+
+def _back(tournament: Tournament) -> HttpResponse:
+    return redirect("tournaments:manage-staff", tournament.slug)
+
+
+def _grant(request: HttpRequest, tournament: Tournament, form: GrantForm) -> HttpResponse:
+    user = _find(form)
+    role = form.cleaned_data["role"]
+    staff.grant_role(tournament=tournament, user=user, role=role, actor=request.user)
+    messages.success(request, f"{user.get_username()} is now {Role(role).label}.")
+    return _back(tournament)
+
+
+def _find(form: forms.Form) -> AbstractBaseUser:
+    return staff.find_user(form.cleaned_data["username"])
+
+
+def _create(request: HttpRequest, tournament: Tournament, form: AccountForm) -> HttpResponse:
+    user, path = staff.create_account(
+        tournament=tournament, actor=request.user, **form.cleaned_data
+    )
+    _keep_link(request, user, path)
+    messages.success(
+        request,
+        f"Created {user.get_username()} as {Role(form.cleaned_data['role']).label}.",
+    )
+    return _back(tournament)
+
+
+def _keep_link(request: HttpRequest, user: AbstractBaseUser, path: str) -> None:
+    request.session[LINK_KEY] = {
+        "username": user.get_username(),
+        "url": request.build_absolute_uri(path),
+    }
+
+
+def _may_create(request: HttpRequest, tournament: Tournament, form: MayCreateForm) -> HttpResponse:
+    user = _find(form)
+    staff.set_may_create_tournaments(
+        tournament=tournament, user=user, allowed=True, actor=request.user
+    )
+    messages.success(request, f"{user.get_username()} may now create tournaments.")
+    return _back(tournament)
+
+
+def _row_action(request: HttpRequest, tournament: Tournament, action: str) -> HttpResponse:
+    """The buttons of a staff line: take back a role, renew a link, take back the permission.
+    Their refusals come back as a message above the page."""
+    user = get_user_model().objects.filter(pk=_int(request.POST.get("user"))).first()
+    if user is None:
+        messages.error(request, "That account no longer exists; nothing was done.")
+        return _back(tournament)
+    try:
+        if action == "revoke":
+            role = request.POST.get("role", "")
+            staff.revoke_role(tournament=tournament, user=user, role=role, actor=request.user)
+            messages.success(request, f"Took back {Role(role).label} from {user.get_username()}.")
+        elif action == "link":
+            path = staff.renew_set_password_link(
+                tournament=tournament, user=user, actor=request.user
+            )
+            _keep_link(request, user, path)
+        else:
+            staff.set_may_create_tournaments(
+                tournament=tournament, user=user, allowed=False, actor=request.user
+            )
+            messages.success(request, f"{user.get_username()} may no longer create tournaments.")
+    except ValidationError as exc:
+        messages.error(request, error_text(exc))
+    return _back(tournament)
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value or "")
+    except ValueError:
+        return None
