@@ -19,7 +19,7 @@ from scoring.scorecards import services as scorecards
 from tests.e2e.browsing import DASH, LAPTOP, PHONE, Screenshots, Story, Visitor
 from tests.factories import CategoryFactory, EntryFactory, PlayerFactory
 from tests.tournaments.test_stages import field, record
-from tournaments.models import Board, Match, Stage, Tournament, TournamentRole
+from tournaments.models import Board, Entry, Match, Stage, Tournament, TournamentRole
 from tournaments.services.draws import draw_knockout, draw_stage
 
 pytestmark = [
@@ -113,6 +113,8 @@ class Event:
         self.signed(first, WIN, mirror(WIN))
         self.disputed = second.games.get()
         self.signed(second, WIN, mirror([*WIN[:3], {"points": [2, 0], "twenties": [1, 2]}]))
+        # The draws above needed everyone checked in; the check-in page is tried from scratch.
+        Entry.objects.filter(category__tournament=self.tournament).update(checked_in=False)
 
     def signed(self, match: Match, rounds_a: list[dict], rounds_b: list[dict]) -> None:
         """Both cards of the match's game filled and validated by the opponents."""
