@@ -347,7 +347,11 @@ def verify_card(*, card: ScoreCard, user) -> list[CardRow]:
     """The scoring table verifies every validated row of the card."""
     _require(user, "scoring.verify_card", card, "verify scorecards")
     _check_card_header(card)
-    rows = list(card.rows.select_for_update().filter(status=Status.VALIDATED))
+    # Locked through the model, not ``card.rows``: a card read for the API carries prefetched
+    # rows whose joins (nullable staff fields) PostgreSQL cannot lock.
+    rows = list(
+        CardRow.objects.select_for_update(of=("self",)).filter(card=card, status=Status.VALIDATED)
+    )
     if not rows:
         raise ScorecardError(f"{card}: no validated row is waiting for verification.")
     for row in rows:
