@@ -4,13 +4,13 @@
 or an impossible number of discs reads the same on the organizer pages and in the API.
 """
 
-import copy
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from tournaments.models import Category, Match, Tournament
+from tournaments.services.changes import apply_change
 from tournaments.services.errors import StillInUse
 
 #: What a change of a category may touch; the tournament it belongs to is fixed.
@@ -87,20 +87,13 @@ def update_category(*, category: Category, **fields: Any) -> Category:
                 f"{Category.Kind(kind).label.lower()} category. Create a new category instead."
             }
         )
-    candidate = copy.copy(category)
-    for name, value in fields.items():
-        setattr(candidate, name, value)
-    candidate.full_clean()
-    changed = [f for f in PLAY_FIELDS if f in fields and fields[f] != getattr(category, f)]
-    if changed and is_drawn(category):
-        label = Category._meta.get_field(changed[0]).verbose_name
-        raise ValidationError(
-            {changed[0]: f"{category.name} has drawn stages: its {label} cannot change now."}
-        )
-    for name, value in fields.items():
-        setattr(category, name, value)
-    category.save()
-    return category
+    return apply_change(
+        category,
+        fields,
+        locked=PLAY_FIELDS,
+        in_use=lambda: is_drawn(category),
+        refusal=lambda label: f"{category.name} has drawn stages: its {label} cannot change now.",
+    )
 
 
 @transaction.atomic

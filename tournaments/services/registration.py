@@ -12,7 +12,6 @@ can show the message next to the field and nothing already saved is lost.
 
 import base64
 import binascii
-import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +26,7 @@ from tournaments import csv_import
 from tournaments.models import Board, Category, Entry, Match, Player, Pool, Stage, Team, Tournament
 from tournaments.presets import PRESETS
 from tournaments.services.categories import check_name_free, check_settings
+from tournaments.services.changes import apply_change
 from tournaments.services.errors import StillInUse
 from tournaments.services.people import (
     check_number_free,
@@ -413,20 +413,13 @@ def update_stage(*, stage: Stage, **fields: Any) -> Stage:
     _check_stage(
         stage.category, {name: getattr(stage, name) for name in STAGE_FIELDS} | fields, stage
     )
-    candidate = copy.copy(stage)
-    for name, value in fields.items():
-        setattr(candidate, name, value)
-    candidate.full_clean()
-    changed = [f for f in DRAWN_FIELDS if f in fields and fields[f] != getattr(stage, f)]
-    if changed and is_drawn(stage):
-        label = Stage._meta.get_field(changed[0]).verbose_name
-        raise ValidationError(
-            {changed[0]: f"{stage.name} is drawn already: its {label} cannot change now."}
-        )
-    for name, value in fields.items():
-        setattr(stage, name, value)
-    stage.save()
-    return stage
+    return apply_change(
+        stage,
+        fields,
+        locked=DRAWN_FIELDS,
+        in_use=lambda: is_drawn(stage),
+        refusal=lambda label: f"{stage.name} is drawn already: its {label} cannot change now.",
+    )
 
 
 @transaction.atomic
