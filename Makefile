@@ -25,10 +25,13 @@ sysdeps-run:
 sysdeps-test:
 	bash scripts/sysdeps.sh test
 
+# The development server, with Django's debug pages and a development secret key: DEBUG is off
+# unless asked for.
+run: export DEBUG ?= 1
+# A real Celery worker runs beside it (scripts/run.sh), on a queue kept in var/broker/ unless
+# REDIS_URL says otherwise.
 run: $(STAMP) sysdeps-run
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py load_demo --if-empty
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	BIN=$(BIN) HOST=$(HOST) PORT=$(PORT) bash scripts/run.sh
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -38,7 +41,7 @@ lint: $(STAMP)
 # so its steps run in order in one worker.
 test: $(STAMP) sysdeps-test lint
 	$(BIN)/lint-imports --no-logo
-	$(BIN)/python manage.py makemigrations --check --dry-run
+	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 # The fast part, in parallel: no browser, nothing marked slow (real workers, dry runs).
@@ -46,9 +49,14 @@ check: $(STAMP) sysdeps-test
 	$(BIN)/lint-imports --no-logo
 	$(BIN)/python -m pytest -m "not slow and not browser" -n auto
 
+# Development defaults, as for `make run`; production sets its own (docs/deploy.md).
+worker: export DEBUG ?= 1
 worker: $(STAMP)
 	$(BIN)/celery -A config worker --loglevel=info --concurrency=2
 
+# The benchmarks talk to the app in plain HTTP with development defaults.
+bench: export DEBUG ?= 1
+bench: export SECURE_SSL_REDIRECT ?= 0
 bench: $(STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 

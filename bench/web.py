@@ -138,7 +138,9 @@ def pdf_cards_per_second(stage: Stage) -> tuple[int, float]:
 
 def main() -> None:
     call_command("migrate", verbosity=0)
-    client = Client()
+    # The settings allow localhost alone unless told otherwise (the test runner's "testserver"
+    # is not added outside tests).
+    client = Client(HTTP_HOST="localhost")
     small = build(40, 10, "bench-small")
     big = build(400, 10, "bench-big")
     games = Game.objects.filter(match__stage=big).count()

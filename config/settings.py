@@ -1,22 +1,56 @@
 """One plain settings module, driven by environment variables.
 
-Every value has an embedded default that runs the app on a fresh machine with no services:
-SQLite, Celery tasks executed eagerly in-process, a development secret. Production points
-``DATABASE_URL`` at PostgreSQL and ``REDIS_URL`` at Redis and sets ``SECRET_KEY``/``DEBUG``.
+Safe unless told otherwise: ``DEBUG`` is off unless the environment says ``DEBUG=1`` (``make run``
+does), and with it off the app refuses to start without ``SECRET_KEY``, serves only the hosts of
+``ALLOWED_HOSTS`` (localhost alone by default) and turns on the secure settings: HTTPS redirect
+(trusting a proxy's ``X-Forwarded-Proto``), HSTS, secure cookies. So a bare production start shows
+no debug page and ``manage.py check --deploy`` has nothing to say with just ``DEBUG=0``,
+``SECRET_KEY`` and ``ALLOWED_HOSTS`` set.
+
+The rest has embedded defaults that run the app on a fresh machine with no services: SQLite,
+Celery tasks executed eagerly in-process, an in-memory cache. Production points ``DATABASE_URL``
+at PostgreSQL and ``REDIS_URL`` at Redis.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF, UNSAFE_INLINE
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
 
-DEBUG = env.bool("DEBUG", default=True)
-SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-change-me-in-production")
-ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver", "*"])
+DEBUG = env.bool("DEBUG", default=False)
+SECRET_KEY = env.str("SECRET_KEY", default="")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. Set the SECRET_KEY environment variable to a long random "
+            "string (50 characters or more, kept secret), or set DEBUG=1 for local development."
+        )
+    SECRET_KEY = "dev-only-insecure-key-used-because-DEBUG-is-on"
+# Localhost only unless told: a forged Host header must not reach the links the API builds.
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# With DEBUG off the app is served over HTTPS, normally behind a proxy that terminates TLS and
+# says so in X-Forwarded-Proto (the proxy must set or strip that header). Each is overridable,
+# e.g. SECURE_SSL_REDIRECT=0 where the proxy redirects itself.
+SECURE = not DEBUG
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=SECURE)
+if env.bool("TRUST_X_FORWARDED_PROTO", default=SECURE):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31_536_000 if SECURE else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=SECURE)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=SECURE)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=SECURE)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=SECURE)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -34,6 +68,9 @@ INSTALLED_APPS = [
     "django_htmx",
     "simple_history",
     "rules",
+    "csp",
+    "axes",
+    "django_celery_results",
     "tournaments",
     "scoring",
     "simulation",
@@ -41,6 +78,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.RefuseNulBytesMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -51,6 +90,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: it turns a sign-in it refused into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -87,6 +128,9 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 AUTHENTICATION_BACKENDS = [
+    # First: refuses any sign-in, right password or not, while its account and address are
+    # locked out (see AXES_* below).
+    "axes.backends.AxesStandaloneBackend",
     "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
@@ -114,8 +158,22 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
+    # Anonymous clients by address, signed-in ones by user; over the rate: 429 with a JSON detail
+    # saying when to try again. An empty rate turns that throttle off (the tests do: their
+    # requests all come from one address, and CI shares one Redis between test processes).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("API_ANON_RATE", default="120/min") or None,
+        "user": env.str("API_USER_RATE", default="1000/min") or None,
+    },
+    # How many proxies in front of the app append to X-Forwarded-For; 0 trusts only the address
+    # the connection comes from, so a client cannot pick its own address by sending the header.
+    "NUM_PROXIES": env.int("TRUSTED_PROXY_COUNT", default=0),
 }
 
 SPECTACULAR_SETTINGS = {
@@ -126,20 +184,104 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.openapi.add_error_responses",
+    ],
 }
 
-# Celery: with REDIS_URL set, tasks go to a real broker and workers; without it they run
-# eagerly in the web process so that `make run` needs no service.
+# Celery. Where tasks travel:
+# - REDIS_URL set (production, CI): Redis is the broker and keeps the results.
+# - else BROKER_URL set: that broker, results in the database (django-celery-results). `make run`
+#   sets BROKER_URL=filesystem://: a queue kept in files under BROKER_FOLDER, no server, read by
+#   the worker it starts beside runserver, so long work never runs inside a request.
+# - else (tests): tasks run eagerly in the calling process, unless a test starts a worker.
+# Tasks are acknowledged once done (acks_late) and handed back to the queue when their worker
+# dies, so every task may run twice: the simulation's transitions take that into account.
 REDIS_URL = env.str("REDIS_URL", default="")
-CELERY_BROKER_URL = REDIS_URL or "memory://"
-CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
-CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
+BROKER_URL = env.str("BROKER_URL", default="")
+BROKER_FOLDER = Path(env.str("BROKER_FOLDER", default=str(BASE_DIR / "var" / "broker")))
+CELERY_BROKER_URL = REDIS_URL or BROKER_URL or "memory://"
+CELERY_RESULT_BACKEND = REDIS_URL or ("django-db" if BROKER_URL else "cache+memory://")
+CELERY_TASK_ALWAYS_EAGER = env.bool(
+    "CELERY_TASK_ALWAYS_EAGER", default=not (REDIS_URL or BROKER_URL)
+)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_TRACK_STARTED = True
+# The queue's name: two checkouts (or test runs) sharing one Redis keep their tasks apart.
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
+# With results in the database, each row names its task, so the simulation's periodic check can
+# delete the played games' results once their batch is written (simulation.tasks).
+CELERY_RESULT_EXTENDED = CELERY_RESULT_BACKEND == "django-db"
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# A broker that does not answer fails a page in a second or two (config.celery.check_queue), not
+# after retrying for 20 s; a worker keeps retrying at start-up until the broker is there.
+CELERY_BROKER_CONNECTION_TIMEOUT = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 0.5,
+}
+# A task taken by a worker that died goes back to Redis after TASK_VISIBILITY_TIMEOUT seconds
+# (Redis' own default is an hour); a task still running then is handed out twice, which the
+# tasks allow. The sweep for such tasks runs every 10 s.
+TASK_VISIBILITY_TIMEOUT = env.int("TASK_VISIBILITY_TIMEOUT", default=120)
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": TASK_VISIBILITY_TIMEOUT,
+        "unacked_restore_interval": min(10, TASK_VISIBILITY_TIMEOUT),
+        "unacked_restore_throttle": 1,
+        "socket_connect_timeout": 1,
+        "socket_timeout": 10,
+    }
+    CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
+    CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+        "retry_policy": {"max_retries": 1, "interval_start": 0, "interval_step": 0.5}
+    }
+elif CELERY_BROKER_URL.startswith("filesystem://"):
+    # No server: messages are files. A task taken by a worker killed outright is lost with it;
+    # the simulation's stall check (below) sends the work again.
+    # The transport is kombu's, writing each message whole before it shows in the folder.
+    for _folder in ("queue", "control"):
+        (BROKER_FOLDER / _folder).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT = "config.celery:FilesystemTransport"
+    CELERY_BROKER_URL = "filesystem://localhost/"  # the host means nothing; kombu wants one
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_FOLDER / "queue"),
+        "data_folder_out": str(BROKER_FOLDER / "queue"),
+        "control_folder": str(BROKER_FOLDER / "control"),
+        "polling_interval": 0.2,
+    }
+if not CELERY_TASK_ALWAYS_EAGER and DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # A worker beside the web process on SQLite (`make run`): each transaction takes the write
+    # lock when it begins, so two writers queue up (for the timeout above) instead of one
+    # failing at once with "database is locked"; in WAL mode a progress poll reads while the
+    # worker writes.
+    DATABASES["default"]["OPTIONS"].update(
+        transaction_mode="IMMEDIATE", init_command="PRAGMA journal_mode=WAL"
+    )
+# Background work that has made no progress for SIMULATION_STALL_SECONDS is "stalled": its page
+# says since when, with Retry and Stop buttons, and the periodic check (run by the worker's beat,
+# `celery worker -B` or `celery beat`) sends a stalled run's batches again a few times before
+# failing it with the reason.
+SIMULATION_STALL_SECONDS = env.int("SIMULATION_STALL_SECONDS", default=300)
+CELERY_BEAT_SCHEDULE = {
+    "simulation-stalled-runs": {
+        "task": "simulation.tasks.check_stalled_runs",
+        "schedule": env.float("STALL_CHECK_SECONDS", default=30.0),
+    }
+}
 
+# The cache holds the API's throttling counts: shared by every process through Redis, else kept
+# per process.
 if REDIS_URL:
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
@@ -155,3 +297,32 @@ LOGGING = {
     # WeasyPrint logs every laid-out page at INFO; a batch of 200 cards would flood the worker.
     "loggers": {"weasyprint.progress": {"level": "WARNING"}},
 }
+
+# Content-Security-Policy (django-csp): scripts only from this site's own files, never inline, so
+# an injected <script> or on*= attribute does not run. Styles may be inline: the progress bar's
+# width and the bracket drawings' <style> are written into the page.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
+# Guessing passwords (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one account from
+# one address, that pair is refused, right password or not, for LOGIN_LOCKOUT_MINUTES (each try
+# meanwhile starts the wait again), on the login page (a 429 page) and on the token endpoint (a
+# JSON 429). The attempts are kept in the database, so every worker process counts them.
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=15))
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_CALLABLE = "config.security.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "config.security.client_address"
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True

@@ -3,20 +3,23 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from scoring.exports.views import import_upload as import_tournament_view
 from tournaments.views import pages as tournament_pages
 from tournaments.views.organizer.setup import create_tournament_view
 
 urlpatterns = [
     path("", tournament_pages.home, name="home"),
     path("new/", create_tournament_view, name="tournament-create"),
+    path("new/import/", import_tournament_view, name="tournament-import"),
     path("t/", include("tournaments.urls")),
     path("t/", include("scoring.urls")),
     path("t/", include("simulation.urls")),
     path("api/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # The split view serves its script from a URL of its own: the CSP allows no inline script.
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Staff accounts created on a tournament's staff page choose their password here, through
@@ -32,4 +35,8 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("admin/", admin.site.urls),
+    path("healthz/", include("config.health")),
 ]
+
+handler404 = "config.errors.not_found"
+handler400 = "config.errors.bad_request"

@@ -66,6 +66,9 @@ rules.add_perm("scoring.confirm_paper_row", is_referee | is_scoring_table)
 rules.add_perm("scoring.verify_card", is_scoring_table | is_head_referee)
 rules.add_perm("scoring.void_card", is_scoring_table | is_head_referee)
 rules.add_perm("scoring.resolve_dispute", is_head_referee)
+# WCC: "Careless or deliberate contravention of the rules may result in the forfeiture of a round
+# or a game": the head referee's ruling, with its reason.
+rules.add_perm("scoring.forfeit", is_head_referee)
 # The organizers run the event, so they see the queue of its disputes (ruling stays the head
 # referee's).
 rules.add_perm(
@@ -73,3 +76,8 @@ rules.add_perm(
 )
 rules.add_perm("scoring.print_cards", is_organizer | is_scoring_table | is_head_referee)
 rules.add_perm("scoring.record_shootout", is_scoring_table | is_referee)
+# Closed stages (``scoring.progression.locks``): once a stage has advanced, only the head referee
+# changes one of its results, with a reason, seeing first what it would change in the next stage;
+# the organizers, who run the draws, may undo the advance while the next stage has no result.
+rules.add_perm("scoring.change_closed_result", is_head_referee)
+rules.add_perm("scoring.undo_advance", is_organizer)

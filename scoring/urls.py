@@ -1,4 +1,5 @@
-"""The scoring pages, one package per feature: standings, shoot-outs, scorecards, printing.
+"""The scoring pages, one package per feature: standings, shoot-outs, scorecards, rulings,
+printing.
 
 Everything is mounted at ``/t/<slug>/`` inside the ``scoring`` namespace.
 """
@@ -13,7 +14,9 @@ urlpatterns = [
     path("<slug:slug>/", include("scoring.standings.urls")),
     path("<slug:slug>/", include("scoring.progression.urls")),
     path("<slug:slug>/cards/", include("scoring.scorecards.urls")),
+    path("<slug:slug>/rulings/", include("scoring.rulings.urls")),
     path("<slug:slug>/print/", include("scoring.printing.urls")),
+    path("<slug:slug>/", include("scoring.exports.urls")),
     path("<slug:slug>/me/<str:token>/", me.open_link, name="private_link"),
     path("<slug:slug>/me/<str:token>/claim/", me.claim, name="claim_entry"),
 ]

@@ -10,15 +10,25 @@ way: ``preview_games`` in parallel, then ``store_preview``.
 Which transition runs, and in which state, is the services' (``simulation.services.runs``,
 ``simulation.services.previews``); how a chord travels is ``simulation.transport``'s, the one
 place where eager mode (``CELERY_TASK_ALWAYS_EAGER``) differs from workers.
+
+Tasks are acknowledged late: one whose worker dies goes back to the queue and runs again, which
+every transition allows. Work that stalls anyway (a broker that loses a dead worker's tasks) is
+found by ``check_stalled_runs``, run periodically by the worker's beat, and sent again. Pages
+start work with ``send_after_commit``, after ``config.celery.check_queue`` said the queue is
+there; only the games' results (``play_jobs``, ``preview_games``) are kept in the result store,
+for the chord's body, and forgotten once their batch is long written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
+from django.db import transaction
+from django.utils import timezone
 
+from config.celery import QueueUnreachable, app, publish
 from simulation import transport
 from simulation.services import playing, previews, runs
 
@@ -39,13 +49,13 @@ def _flatten(results: Iterable[Iterable[Any]]) -> list[Any]:
 # --- auto-play and dry runs ----------------------------------------------------------------------
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def run_autoplay(run_id: int) -> None:
     """Start an auto-play run: its first batches go out."""
     _send(runs.start(run_id))
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def run_dry_run(dry_run_id: int) -> None:
     """Build the dry run's copy tournament and start playing it."""
     _send(runs.start_dry_run(dry_run_id))
@@ -57,16 +67,65 @@ def play_jobs(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [playing.play_match_job(job) for job in jobs]
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def write_batch(results: list[list[dict[str, Any]]], run_id: int, batch_id: str) -> None:
     """Chord body: write a played batch, and send what the run plans next."""
     _send(runs.apply_batch(run_id, batch_id, _flatten(results)))
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def run_failed(request: Any, exc: BaseException, traceback: Any, run_id: int) -> None:
     """Errback of a batch whose games could not be played."""
     runs.fail(run_id, f"A simulated game failed: {exc}")
+
+
+@shared_task(ignore_result=True)
+def retry_run(run_id: int) -> None:
+    """The organizer's Retry: send a stalled or failed run's work again."""
+    _send(runs.retry(run_id))
+
+
+@shared_task(ignore_result=True)
+def retry_dry_run(dry_run_id: int) -> None:
+    """The organizer's Retry on a dry run: start it again where it stopped."""
+    _send(runs.retry_dry_run(dry_run_id))
+
+
+@shared_task(ignore_result=True)
+def check_stalled_runs() -> None:
+    """Periodic (the worker's beat): stalled runs are sent again or failed with the reason, and
+    the games' results of batches long written are forgotten."""
+    for step in runs.check_stalled():
+        _send(step)
+    _forget_played_games()
+
+
+def _forget_played_games() -> None:
+    """Each header task's result holds its games' records (tens of kB each): once the batch is
+    long written, nobody reads them again. Only the database result store keeps them for good;
+    Redis lets results expire by itself."""
+    if app.conf.result_backend != "django-db":
+        return
+    from django_celery_results.models import TaskResult
+
+    TaskResult.objects.filter(
+        task_name__in=[play_jobs.name, preview_games.name],
+        date_done__lt=timezone.now() - 2 * runs.stall_after(),
+    ).delete()
+
+
+def send_after_commit(task: Task, row_id: int, *, on_unreachable: Callable[[str], Any]) -> None:
+    """Send ``task(row_id)`` once the current transaction has committed (the worker must find
+    the row); a queue that cannot be reached then is handed to ``on_unreachable`` with the
+    message, to fail the row: nothing is left queued that no worker will ever see."""
+
+    def send() -> None:
+        try:
+            publish(lambda: task.delay(row_id))
+        except QueueUnreachable as exc:
+            on_unreachable(str(exc))
+
+    transaction.on_commit(send)
 
 
 def _send(step: runs.Next) -> None:
@@ -81,7 +140,7 @@ def _send(step: runs.Next) -> None:
 # --- previews ------------------------------------------------------------------------------------
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def run_preview(preview_id: int) -> None:
     """Start a preview: its games go out over the workers."""
     job = previews.start(preview_id)
@@ -100,13 +159,13 @@ def preview_games(spec: dict[str, Any], seeds: list[int]) -> list[list[int]]:
     return playing.play_summaries(spec, seeds)
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def store_preview(results: list[list[list[int]]], preview_id: int) -> None:
     """Chord body: sum the preview's games up."""
     previews.store_result(preview_id, _flatten(results))
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def preview_failed(request: Any, exc: BaseException, traceback: Any, preview_id: int) -> None:
     """Errback of a preview whose games could not be played."""
     previews.fail(preview_id, f"A simulated game failed: {exc}")

@@ -3,10 +3,12 @@
 Work goes out as a chord: header tasks that play games (no database) and a body that hands
 their results to a service transition, with an errback for a header that fails.
 
-- With a broker (``REDIS_URL`` set), the chord goes to the workers; the broker hands the
-  header's results to the body, or a failure to the errback.
-- Eager (``CELERY_TASK_ALWAYS_EAGER``, the default of ``make run`` and of tests without a
-  worker), the same chord runs in this process. A chord sent while a task of this thread runs
+- With a broker (Redis in production, the filesystem queue of ``make run``), the chord goes
+  to the workers; the result store hands the header's results to the body (Redis and the
+  database store of django-celery-results count the header's parts themselves, no polling
+  task), or a failure to the errback.
+- Eager (``CELERY_TASK_ALWAYS_EAGER``, the default of tests that start no worker), the same
+  chord runs in this process. A chord sent while a task of this thread runs
   waits in this thread's queue until that task has returned, as it would wait at a broker: each
   task then starts from committed state, and a run of many batches does not nest task within
   task. A failure is handed to the errback, as a worker hands it.

@@ -6,33 +6,42 @@ dry run's result or a replay. Starting work (a preview, auto-play, a dry run) ne
 page saying who may do it. Views are thin: reads through ``simulation.selectors``, writes
 through ``simulation.services``, the work itself in ``simulation.tasks`` (sent when the
 request's transaction commits). A bad form comes back with the reason, never a server error.
+
+Work is started only once the task queue answered (``config.celery.check_queue``, a second or
+two at most): a queue that cannot be reached is said on the page and nothing is written. Work
+that stalls (``simulation.services.runs``) says since when, with Retry and Stop buttons for
+the organizers; a dry run's copy tournament is linked only once the dry run is done.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from config.celery import QueueUnreachable, check_queue
 from simulation import selectors, tasks
 from simulation.models import AutoPlay, DryRun, MatchPreview, Status
 from simulation.players.profiles import LEVELS
 from simulation.presets import PRESETS
-from simulation.services import autoplay, dryrun, previews
+from simulation.services import autoplay, dryrun, previews, runs
 from tournaments.models import Category, Match, Stage, Tournament
 from tournaments.views.access import MANAGE, safe_next, tournament_page
-from tournaments.views.progress import Progress, progress_partial
+from tournaments.views.progress import Action, Progress, progress_partial
 
 TEMPLATES = "simulation"
 #: How often a progress bar asks for news, in seconds.
 POLL_S = 2
+#: How often a stalled job's progress asks for news, in seconds (its buttons stay clickable).
+STALLED_POLL_S = 10
 #: A job in these states is still under way: its progress partial keeps polling.
 _RUNNING = (Status.QUEUED, Status.RUNNING)
 
@@ -52,7 +61,9 @@ def _can_manage(request: HttpRequest, tournament: Tournament) -> bool:
     return request.user.has_perm(MANAGE, tournament)
 
 
-def _errors(exc: ValidationError) -> str:
+def _errors(exc: ValidationError | QueueUnreachable) -> str:
+    if isinstance(exc, QueueUnreachable):
+        return str(exc)
     return "; ".join(exc.messages)
 
 
@@ -153,6 +164,7 @@ def dry_run_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         or not tournament.categories.filter(entries__isnull=False).exists()
     )
     try:
+        check_queue()
         dry = dryrun.create_dry_run(
             source=tournament,
             category=data["category"],
@@ -163,10 +175,12 @@ def dry_run_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             user=request.user,
             generated=generated,
         )
-    except ValidationError as exc:
+    except (ValidationError, QueueUnreachable) as exc:
         messages.error(request, f"The dry run was not started: {_errors(exc)}")
         return redirect("simulation:hub", tournament.slug)
-    transaction.on_commit(lambda: tasks.run_dry_run.delay(dry.pk))
+    tasks.send_after_commit(
+        tasks.run_dry_run, dry.pk, on_unreachable=lambda error: runs.fail_dry_run(dry.pk, error)
+    )
     return redirect("simulation:dry_run", tournament.slug, dry.pk)
 
 
@@ -177,7 +191,8 @@ def dry_run_detail(request: HttpRequest, slug: str, dry_run_id: int) -> HttpResp
     if dry is None:
         return _missing(request, None, f"There is no dry run {dry_run_id} here.")
     tournament = dry.source or dry.copy
-    context = {"tournament": tournament, "dry": dry, "progress": _dry_run_progress(slug, dry)}
+    progress = _dry_run_progress(slug, dry, _can_manage(request, tournament))
+    context = {"tournament": tournament, "dry": dry, "progress": progress}
     if dry.status == Status.DONE:
         context["result"] = selectors.dry_run_result(dry)
     return render(request, f"{TEMPLATES}/dry_run.html", context)
@@ -189,7 +204,8 @@ def dry_run_status(request: HttpRequest, slug: str, dry_run_id: int) -> HttpResp
     dry = selectors.dry_run_for(slug, dry_run_id)
     if dry is None:
         return _missing(request, None, f"There is no dry run {dry_run_id} here.")
-    return progress_partial(request, _dry_run_progress(slug, dry))
+    can_manage = _can_manage(request, dry.source or dry.copy)
+    return progress_partial(request, _dry_run_progress(slug, dry, can_manage))
 
 
 def _games_done(run: AutoPlay, phase: str) -> str:
@@ -198,9 +214,9 @@ def _games_done(run: AutoPlay, phase: str) -> str:
     )
 
 
-def _dry_run_progress(slug: str, dry: DryRun) -> Progress:
+def _dry_run_progress(slug: str, dry: DryRun, can_manage: bool) -> Progress:
     run = dry.run
-    return Progress(
+    progress = Progress(
         element_id="dry-run-progress",
         status_url=reverse("simulation:dry_run_status", args=[slug, dry.pk]),
         running=dry.status in _RUNNING,
@@ -210,6 +226,76 @@ def _dry_run_progress(slug: str, dry: DryRun) -> Progress:
         error=dry.error,
         poll_s=POLL_S,
         reload_when_finished=True,
+    )
+    buttons = {
+        "retry": reverse("simulation:dry_run_retry", args=[slug, dry.pk]),
+        "stop": reverse("simulation:dry_run_stop", args=[slug, dry.pk]),
+    }
+    return _with_stall(progress, dry.status, runs.dry_run_stall(dry), buttons, can_manage)
+
+
+def _with_stall(
+    progress: Progress,
+    status: str,
+    stall: runs.Stall | None,
+    buttons: dict[str, str],
+    can_manage: bool,
+) -> Progress:
+    """A stalled job says since when and why, and polls less often; the organizers get Retry
+    (stalled or failed) and Stop (stalled)."""
+    actions: list[Action] = []
+    if stall is not None:
+        minutes = int((timezone.now() - stall.since).total_seconds() // 60)
+        progress = replace(
+            progress,
+            state="Stalled",
+            error=(
+                f"Stalled since {timezone.localtime(stall.since):%H:%M:%S} ({minutes} min "
+                f"ago): {stall.reason}."
+                + (" Retry sends its work again; Stop ends it." if can_manage else "")
+            ),
+            poll_s=STALLED_POLL_S,
+        )
+    if can_manage and "retry" in buttons and (stall is not None or status == Status.FAILED):
+        actions.append(Action("Retry", buttons["retry"]))
+    if can_manage and stall is not None:
+        actions.append(Action("Stop", buttons["stop"]))
+    return replace(progress, actions=tuple(actions))
+
+
+@require_POST
+@manager_only
+def dry_run_retry(request: HttpRequest, tournament: Tournament, dry_run_id: int) -> HttpResponse:
+    """Send a stalled or failed dry run's work to the workers again."""
+    dry = selectors.dry_run_for(tournament.slug, dry_run_id)
+    if dry is None:
+        return _missing(request, tournament, f"There is no dry run {dry_run_id} here.")
+    _retry(request, tasks.retry_dry_run, dry.pk, "The dry run")
+    return redirect("simulation:dry_run", tournament.slug, dry.pk)
+
+
+@require_POST
+@manager_only
+def dry_run_stop(request: HttpRequest, tournament: Tournament, dry_run_id: int) -> HttpResponse:
+    """Stop a dry run: it fails, saying who stopped it; Retry can send it again."""
+    dry = selectors.dry_run_for(tournament.slug, dry_run_id)
+    if dry is None:
+        return _missing(request, tournament, f"There is no dry run {dry_run_id} here.")
+    runs.stop_dry_run(dry.pk, request.user.get_username())
+    messages.success(request, f"Dry run {dry.pk} was stopped.")
+    return redirect("simulation:dry_run", tournament.slug, dry.pk)
+
+
+def _retry(request: HttpRequest, task: Any, row_id: int, what: str) -> None:
+    """Send ``task(row_id)`` once the queue answered; the page says what happened."""
+    try:
+        check_queue()
+    except QueueUnreachable as exc:
+        messages.error(request, f"{what} was not sent again: {exc}")
+        return
+    messages.success(request, f"{what} was sent to the workers again.")
+    tasks.send_after_commit(
+        task, row_id, on_unreachable=lambda error: messages.error(request, error)
     )
 
 
@@ -227,6 +313,7 @@ def autoplay_start(request: HttpRequest, tournament: Tournament) -> HttpResponse
         return redirect(back)
     data = form.cleaned_data
     try:
+        check_queue()
         targets = _autoplay_targets(tournament, data)
         players = {
             side: data[f"profile_{side}"] for side in ("a", "b") if data.get(f"profile_{side}")
@@ -238,10 +325,12 @@ def autoplay_start(request: HttpRequest, tournament: Tournament) -> HttpResponse
             user=request.user,
             **targets,
         )
-    except ValidationError as exc:
+    except (ValidationError, QueueUnreachable) as exc:
         messages.error(request, f"Auto-play was not started: {_errors(exc)}")
         return redirect(back)
-    transaction.on_commit(lambda: tasks.run_autoplay.delay(run.pk))
+    tasks.send_after_commit(
+        tasks.run_autoplay, run.pk, on_unreachable=lambda error: runs.fail(run.pk, error)
+    )
     return redirect("simulation:autoplay", tournament.slug, run.pk)
 
 
@@ -276,10 +365,11 @@ def autoplay_detail(request: HttpRequest, slug: str, run_id: int) -> HttpRespons
     run = selectors.autoplay_for(slug, run_id)
     if run is None:
         return _missing(request, None, f"There is no auto-play run {run_id} here.")
+    progress = _autoplay_progress(run, _can_manage(request, run.tournament))
     return render(
         request,
         f"{TEMPLATES}/autoplay.html",
-        {"tournament": run.tournament, "run": run, "progress": _autoplay_progress(run)},
+        {"tournament": run.tournament, "run": run, "progress": progress},
     )
 
 
@@ -288,13 +378,14 @@ def autoplay_status(request: HttpRequest, slug: str, run_id: int) -> HttpRespons
     run = selectors.autoplay_for(slug, run_id)
     if run is None:
         return _missing(request, None, f"There is no auto-play run {run_id} here.")
-    return progress_partial(request, _autoplay_progress(run))
+    return progress_partial(request, _autoplay_progress(run, _can_manage(request, run.tournament)))
 
 
-def _autoplay_progress(run: AutoPlay) -> Progress:
-    return Progress(
+def _autoplay_progress(run: AutoPlay, can_manage: bool) -> Progress:
+    slug = run.tournament.slug
+    progress = Progress(
         element_id="run-progress",
-        status_url=reverse("simulation:autoplay_status", args=[run.tournament.slug, run.pk]),
+        status_url=reverse("simulation:autoplay_status", args=[slug, run.pk]),
         running=run.status in _RUNNING,
         state=run.get_status_display(),
         detail=_games_done(run, run.phase),
@@ -303,6 +394,33 @@ def _autoplay_progress(run: AutoPlay) -> Progress:
         poll_s=POLL_S,
         reload_when_finished=True,
     )
+    buttons = {"stop": reverse("simulation:autoplay_stop", args=[slug, run.pk])}
+    if not hasattr(run, "dry_run"):  # a dry run's own run is retried through its dry run
+        buttons["retry"] = reverse("simulation:autoplay_retry", args=[slug, run.pk])
+    return _with_stall(progress, run.status, runs.stall_of(run), buttons, can_manage)
+
+
+@require_POST
+@manager_only
+def autoplay_retry(request: HttpRequest, tournament: Tournament, run_id: int) -> HttpResponse:
+    """Send a stalled or failed auto-play run's work to the workers again."""
+    run = selectors.autoplay_for(tournament.slug, run_id)
+    if run is None:
+        return _missing(request, tournament, f"There is no auto-play run {run_id} here.")
+    _retry(request, tasks.retry_run, run.pk, "Auto-play")
+    return redirect("simulation:autoplay", tournament.slug, run.pk)
+
+
+@require_POST
+@manager_only
+def autoplay_stop(request: HttpRequest, tournament: Tournament, run_id: int) -> HttpResponse:
+    """Stop an auto-play run: it fails, saying who stopped it; what was played stays."""
+    run = selectors.autoplay_for(tournament.slug, run_id)
+    if run is None:
+        return _missing(request, tournament, f"There is no auto-play run {run_id} here.")
+    runs.stop(run.pk, request.user.get_username())
+    messages.success(request, "Auto-play was stopped.")
+    return redirect("simulation:autoplay", tournament.slug, run.pk)
 
 
 # --- stages and matches --------------------------------------------------------------------------
@@ -347,7 +465,11 @@ def match_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
             "can_manage": _can_manage(request, tournament),
             "preview_form": PreviewForm(initial={"games": previews.DEFAULT_GAMES}),
             "profile_choices": PROFILE_CHOICES,
-            "progress": _preview_progress(page.preview) if page.preview else None,
+            "progress": (
+                _preview_progress(page.preview, _can_manage(request, tournament))
+                if page.preview
+                else None
+            ),
         },
     )
 
@@ -366,13 +488,16 @@ def preview_start(request: HttpRequest, tournament: Tournament, match_id: int) -
     data = form.cleaned_data
     players = {side: data[f"profile_{side}"] for side in ("a", "b") if data[f"profile_{side}"]}
     try:
+        check_queue()
         preview = previews.create_preview(
             match=match, games=data["games"], players=players or None, user=request.user
         )
-    except ValidationError as exc:
+    except (ValidationError, QueueUnreachable) as exc:
         messages.error(request, f"The preview was not started: {_errors(exc)}")
         return redirect("simulation:match", tournament.slug, match.id)
-    transaction.on_commit(lambda: tasks.run_preview.delay(preview.pk))
+    tasks.send_after_commit(
+        tasks.run_preview, preview.pk, on_unreachable=lambda error: previews.fail(preview.pk, error)
+    )
     return redirect("simulation:match", tournament.slug, match.id)
 
 
@@ -381,17 +506,16 @@ def preview_status(request: HttpRequest, slug: str, preview_id: int) -> HttpResp
     preview = selectors.preview_for(slug, preview_id)
     if preview is None:
         return _missing(request, None, f"There is no preview {preview_id} here.")
-    return progress_partial(request, _preview_progress(preview))
+    tournament = preview.match.stage.category.tournament
+    return progress_partial(request, _preview_progress(preview, _can_manage(request, tournament)))
 
 
-def _preview_progress(preview: MatchPreview) -> Progress:
+def _preview_progress(preview: MatchPreview, can_manage: bool) -> Progress:
     failed = preview.status == Status.FAILED
-    return Progress(
+    slug = preview.match.stage.category.tournament.slug
+    progress = Progress(
         element_id="preview-progress",
-        status_url=reverse(
-            "simulation:preview_status",
-            args=[preview.match.stage.category.tournament.slug, preview.pk],
-        ),
+        status_url=reverse("simulation:preview_status", args=[slug, preview.pk]),
         running=preview.status in _RUNNING,
         state=preview.get_status_display(),
         detail="" if failed else f"{preview.games} games are being simulated…",
@@ -399,6 +523,26 @@ def _preview_progress(preview: MatchPreview) -> Progress:
         poll_s=POLL_S,
         reload_when_finished=True,
     )
+    stall = None
+    if preview.status in _RUNNING and timezone.now() - preview.created_at >= runs.stall_after():
+        stall = runs.Stall(
+            preview.created_at,
+            "its games have not come back from the workers; stop it and start a new preview",
+        )
+    buttons = {"stop": reverse("simulation:preview_stop", args=[slug, preview.pk])}
+    return _with_stall(progress, preview.status, stall, buttons, can_manage)
+
+
+@require_POST
+@manager_only
+def preview_stop(request: HttpRequest, tournament: Tournament, preview_id: int) -> HttpResponse:
+    """Stop a preview that stalled: it fails, saying who stopped it."""
+    preview = selectors.preview_for(tournament.slug, preview_id)
+    if preview is None:
+        return _missing(request, tournament, f"There is no preview {preview_id} here.")
+    previews.fail(preview.pk, f"Stopped by {request.user.get_username()}.")
+    messages.success(request, "The preview was stopped.")
+    return redirect("simulation:match", tournament.slug, preview.match_id)
 
 
 # --- replays -------------------------------------------------------------------------------------

@@ -14,7 +14,9 @@ from __future__ import annotations
 import factory
 from django.contrib.auth.models import User
 
+from scoring.engine import round_data
 from scoring.models import CardRow, ScoreCard, ShootOut, ShootOutScore
+from scoring.models.locks import ClosedStageChange, StageAdvance
 from simulation import models as sim
 from simulation.services.records import compress_record, encode_record
 from tournaments import models
@@ -262,6 +264,45 @@ class ShootOutFactory(factory.django.DjangoModelFactory):
 
     stage = factory.SubFactory(StageFactory, kind=models.Stage.Kind.SHOOTOUT, name="Shoot-out")
     order = factory.Sequence(lambda n: n + 1)
+
+
+class StageAdvanceFactory(factory.django.DjangoModelFactory):
+    """A preliminary that advanced into the playoff after it (order 2)."""
+
+    class Meta:
+        model = StageAdvance
+
+    stage = factory.SubFactory(StageFactory)
+    into = factory.SubFactory(
+        StageFactory,
+        category=factory.SelfAttribute("..stage.category"),
+        name="Playoff",
+        kind=models.Stage.Kind.ROUND_ROBIN,
+        order=factory.LazyAttribute(lambda o: o.factory_parent.stage.order + 1),
+    )
+
+
+class ClosedStageChangeFactory(factory.django.DjangoModelFactory):
+    """The head referee's change of a game of a closed stage."""
+
+    class Meta:
+        model = ClosedStageChange
+
+    game = factory.SubFactory(GameFactory)
+    stage = factory.SelfAttribute("game.match.stage")
+    into = factory.SubFactory(
+        StageFactory,
+        category=factory.SelfAttribute("..stage.category"),
+        name="Playoff",
+        kind=models.Stage.Kind.ROUND_ROBIN,
+        order=factory.LazyAttribute(lambda o: o.factory_parent.stage.order + 1),
+    )
+    changed_by = factory.SubFactory(UserFactory)
+    before = factory.LazyFunction(lambda: [round_data(points=(2, 0), twenties=(1, 0))] * 4)
+    after = factory.LazyFunction(lambda: [round_data(points=(0, 2), twenties=(0, 1))] * 4)
+    initials = "HR"
+    reason = "Score misread at the board; both players agree."
+    impact = "No change to who advances."
 
 
 class ShootOutScoreFactory(factory.django.DjangoModelFactory):

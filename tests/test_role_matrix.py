@@ -356,3 +356,376 @@ def test_the_owner_never_validates_their_own_row(world, client, path):
         with pytest.raises(PermissionDenied):
             validate_row(row=row, opponent_number=number, initials="OP", user=world.users["owner"])
     assert world.row().status == Status.FILLED
+
+
+# --- the event-day API and the seed editor -------------------------------------------------------
+#
+# Draws, check-in, seeds and pools, advancing, the round clock and the permission to create
+# tournaments, through the API (and the seed editor's page): the same permission as the pages.
+# Without a login (a private link is not one) the API answers 401; with one, 403.
+
+ORGANIZERS = {"organizer", "co-organizer"}
+CLOCK_RUNNERS = {"organizer", "co-organizer", "head-referee", "referee", "scoring-table"}
+EVENT_DAY_ALLOWED = {
+    "api-draw": ORGANIZERS,
+    "api-undo-draw": ORGANIZERS,
+    "api-swap": ORGANIZERS,
+    "api-advance": ORGANIZERS,
+    "api-check-in": ORGANIZERS,
+    "api-seeds": ORGANIZERS,
+    "api-pool-move": ORGANIZERS,
+    "api-clock-start": CLOCK_RUNNERS,
+    "api-clock-set": CLOCK_RUNNERS,
+    "api-may-create": ORGANIZERS,
+    "api-may-not-create": ORGANIZERS,
+    "page-seeds": ORGANIZERS,
+    "page-pool-move": ORGANIZERS,
+}
+
+
+def _event_day_category(world: World, name: str, size: int):
+    from django.db.models import Max
+
+    from tests.factories import CategoryFactory, EntryFactory
+
+    category = CategoryFactory(tournament=world.tournament, name=name)
+    top = world.tournament.players.aggregate(top=Max("number"))["top"] or 0
+    entries = [EntryFactory(category=category, player__number=top + 1 + n) for n in range(size)]
+    return category, entries
+
+
+def _pools_stage(world: World):
+    """A round robin of five entries drawn into pools of three and two."""
+    from tournaments.models import Stage
+    from tournaments.services.draws import draw_stage
+    from tournaments.services.seeding import stage_pools
+
+    category, _ = _event_day_category(world, "Pools singles", 5)
+    stage = StageFactory(category=category, name="Pools", kind=Stage.Kind.ROUND_ROBIN, order=1)
+    draw_stage(stage, pool_count=2)
+    lines = stage_pools(stage)
+    big = max(lines, key=lambda line: len(line.entries))
+    small = min(lines, key=lambda line: len(line.entries))
+    mover = big.entries[0]
+
+    def moved() -> bool:
+        return any(
+            line.name == small.name and mover.pk in {e.pk for e in line.entries}
+            for line in stage_pools(stage)
+        )
+
+    return stage, mover, small.name, moved
+
+
+def event_day_act(world: World, client, action: str):
+    """Do ``action`` through its endpoint (or page); return the response and a check that it
+    took effect."""
+    from django.contrib.auth.models import Permission
+
+    from scoring.results.services import record_game
+    from tests.factories import allow_creating_tournaments
+    from tournaments.models import Entry, Match, RoundClock, Stage
+    from tournaments.services.draws import draw_stage
+
+    slug = world.tournament.slug
+    api = {"content_type": "application/json"}
+    if action == "api-draw":
+        category, _ = _event_day_category(world, "Draw singles", 4)
+        stage = StageFactory(category=category, name="Prelim", games_per_entry=1, order=1)
+        response = client.post(f"/api/stages/{stage.pk}/draw/", {}, **api)
+        return response, lambda: Match.objects.filter(stage=stage).exists()
+    if action == "api-undo-draw":
+        response = client.post(f"/api/stages/{world.stage.pk}/undo-draw/", {}, **api)
+        return response, lambda: not Match.objects.filter(stage=world.stage).exists()
+    if action == "api-swap":
+        body = {"entry_a": world.owner.pk, "entry_b": world.opponent.pk}
+        response = client.post(f"/api/stages/{world.stage.pk}/swap/", body, **api)
+        return response, lambda: Match.objects.get(pk=world.game.match_id).entry_a == world.opponent
+    if action == "api-advance":
+        from scoring.engine import round_data
+
+        category, _ = _event_day_category(world, "Advance singles", 4)
+        prelim = StageFactory(category=category, name="Prelim", games_per_entry=1, order=1)
+        prelim.advance_count = 2
+        prelim.save()
+        final = StageFactory(category=category, name="Final", kind=Stage.Kind.KNOCKOUT, order=2)
+        draw_stage(prelim, method="rotation")
+        for n, match in enumerate(Match.objects.filter(stage=prelim).order_by("id")):
+            rounds = [round_data(points=(2, 0), twenties=(2 - n, 0))] * 4  # no two level
+            record_game(match.games.get(), rounds)
+        response = client.post(f"/api/stages/{prelim.pk}/advance/", {}, **api)
+        return response, lambda: Match.objects.filter(stage=final).exists()
+    if action == "api-check-in":
+        Entry.objects.filter(pk=world.owner.pk).update(checked_in=False)
+        body = {"entries": [world.owner.pk]}
+        response = client.post(f"/api/categories/{world.owner.category_id}/check-in/", body, **api)
+        return response, lambda: Entry.objects.get(pk=world.owner.pk).checked_in
+    if action == "api-seeds":
+        body = {"seeds": [{"entry": world.owner.pk, "seed": 1}]}
+        response = client.patch(f"/api/categories/{world.owner.category_id}/seeds/", body, **api)
+        return response, lambda: Entry.objects.get(pk=world.owner.pk).seed == 1
+    if action in ("api-pool-move", "page-pool-move"):
+        stage, mover, target, moved = _pools_stage(world)
+        body = {"entry": mover.pk, "pool": target}
+        if action == "api-pool-move":
+            response = client.post(f"/api/stages/{stage.pk}/pools/", body, **api)
+        else:
+            url = reverse("tournaments:manage-stage-seeding", args=[slug, stage.pk])
+            response = client.post(url, {"action": "move", **body})
+        return response, moved
+    if action == "page-seeds":
+        url = reverse("tournaments:manage-stage-seeding", args=[slug, world.stage.pk])
+        response = client.post(url, {"action": "seeds", f"seed-{world.owner.pk}": "1"})
+        return response, lambda: Entry.objects.get(pk=world.owner.pk).seed == 1
+    if action == "api-clock-start":
+        response = client.post(f"/api/tournaments/{slug}/clock/start/", {}, **api)
+        return response, lambda: RoundClock.objects.filter(
+            tournament=world.tournament, state=RoundClock.State.RUNNING
+        ).exists()
+    if action == "api-clock-set":
+        response = client.patch(f"/api/tournaments/{slug}/clock/", {"duration_s": 90}, **api)
+        return response, lambda: RoundClock.objects.filter(
+            tournament=world.tournament, duration_s=90
+        ).exists()
+    add = Permission.objects.get(content_type__app_label="tournaments", codename="add_tournament")
+    if action == "api-may-create":
+        hopeful = User.objects.create_user("hopeful")
+        body = {"tournament": slug, "username": "hopeful"}
+        response = client.post("/api/tournament-creators/", body, **api)
+        return response, lambda: hopeful.user_permissions.filter(pk=add.pk).exists()
+    if action == "api-may-not-create":
+        referee = world.users["referee"]
+        allow_creating_tournaments(referee)
+        url = f"/api/tournament-creators/{referee.username}/?tournament={slug}"
+        response = client.delete(url)
+        return response, lambda: not referee.user_permissions.filter(pk=add.pk).exists()
+    raise AssertionError(action)
+
+
+@pytest.mark.parametrize("action", sorted(EVENT_DAY_ALLOWED))
+@pytest.mark.parametrize("role", ROLES)
+def test_event_day_api_and_seed_editor(world, client, role, action):
+    as_role(world, client, role)
+    response, took_effect = event_day_act(world, client, action)
+    allowed = role in EVENT_DAY_ALLOWED[action]
+    if allowed:
+        assert response.status_code in (200, 201, 204, 302), response.content[:400]
+        if response.status_code == 302:
+            assert "/accounts/login/" not in response["Location"]
+    elif action.startswith("page-"):
+        # A private link is no login: the page asks for one, or says who may (as above).
+        if role == "anonymous" or (role.endswith("-link") and response.status_code == 302):
+            assert response.status_code == 302
+            assert response["Location"].startswith("/accounts/login/")
+        else:
+            assert response.status_code == 403 and b"Not allowed" in response.content
+    elif role == "anonymous" or role.endswith("-link"):
+        assert response.status_code == 401, (role, action, response.status_code)
+    else:
+        assert response.status_code == 403, (role, action, response.status_code)
+        assert response.json()["detail"]  # says who may
+    assert took_effect() is allowed, f"{role} / {action}"
+
+
+# --- closed stages: the head referee's change of a closed result, undoing an advance -----------
+#
+# Once a stage has advanced its results are locked: only the head referee changes one (with a
+# reason; the page previews first, then confirms), and only the organizers undo the advance.
+
+CLOSED_ALLOWED = {
+    "page-change-closed": {"head-referee"},
+    "api-change-closed": {"head-referee"},
+    "page-undo-advance": {"organizer", "co-organizer"},
+    "api-undo-advance": {"organizer", "co-organizer"},
+}
+CLOSED_PERMS = {
+    "scoring.change_closed_result": {"head-referee"},
+    "scoring.undo_advance": {"organizer", "co-organizer"},
+}
+
+
+def _close_stage(world: World) -> None:
+    """The owner's game played, a final after the stage seeded with the two players: the stage
+    has advanced (its next stage holds entries), so its results are closed."""
+    from scoring.progression.locks import stage_closed
+    from scoring.results.services import record_game
+    from tournaments.models import Stage
+    from tournaments.selectors import BRACKET_POOL
+    from tournaments.services.draws import store_pool
+
+    record_game(world.game, WIN)
+    final = StageFactory(
+        category=world.stage.category, name="Final", kind=Stage.Kind.KNOCKOUT, order=2
+    )
+    store_pool(final, BRACKET_POOL, [world.owner, world.opponent])
+    assert stage_closed(world.stage)
+
+
+def closed_act(world: World, client, action: str):
+    from scoring.models import ClosedStageChange
+    from scoring.progression.locks import stage_closed
+
+    _close_stage(world)
+    slug = world.tournament.slug
+    if action.endswith("change-closed"):
+        if action.startswith("page"):
+            url = reverse("scoring:closed_change", args=[slug, world.stage.pk, world.game.pk])
+            data = world.boxes("change", OTHER, initials="HR", reason="misread")
+            data["action"] = "confirm"
+            response = client.post(url, data)
+        else:
+            body = {"rounds": OTHER, "reason": "misread", "initials": "HR"}
+            response = client.post(
+                f"/api/games/{world.game.pk}/closed-change/", body, content_type="application/json"
+            )
+        return response, lambda: ClosedStageChange.objects.filter(game=world.game).exists()
+    if action == "page-undo-advance":
+        response = client.post(reverse("scoring:undo_advance", args=[slug, world.stage.pk]))
+    else:
+        response = client.post(f"/api/stages/{world.stage.pk}/undo-advance/")
+    return response, lambda: not stage_closed(world.stage)
+
+
+@pytest.mark.parametrize("action", sorted(CLOSED_ALLOWED))
+@pytest.mark.parametrize("role", ROLES)
+def test_closed_stage_actions(world, client, role, action):
+    as_role(world, client, role)
+    response, took_effect = closed_act(world, client, action)
+    allowed = role in CLOSED_ALLOWED[action]
+    if allowed:
+        assert response.status_code in (200, 201, 302), response.content[:400]
+        if response.status_code == 302:
+            assert "/accounts/login/" not in response["Location"]
+    elif action.startswith("page-"):
+        if role == "anonymous" or (role.endswith("-link") and response.status_code == 302):
+            assert response.status_code == 302
+            assert response["Location"].startswith("/accounts/login/")
+        else:
+            assert response.status_code == 403 and b"Not allowed" in response.content
+    elif role == "anonymous" or role.endswith("-link"):
+        assert response.status_code in (401, 403), (role, action, response.status_code)
+    else:
+        assert response.status_code == 403, (role, action, response.status_code)
+        assert response.json()["detail"].startswith("Only the ")  # says who may
+    assert took_effect() is allowed, f"{role} / {action}"
+
+
+@pytest.mark.parametrize("perm", sorted(CLOSED_PERMS))
+@pytest.mark.parametrize("role", ROLES)
+def test_closed_stage_permissions(world, role, perm):
+    user = link_user(world, role) if role.endswith("-link") else world.users[role]
+    assert user.has_perm(perm, world.tournament) is (role in CLOSED_PERMS[perm])
+    assert user.has_perm(perm, world.game.match) is (role in CLOSED_PERMS[perm])
+
+
+# --- walkovers and forfeits: withdrawals, disqualifications, the head referee's forfeits -------
+#
+# WCC: "Careless or deliberate contravention of the rules may result in the forfeiture of a round
+# or a game and possible disqualification from the tournament." Withdrawing (and reinstating a
+# withdrawal) is the organizers'; disqualifying the head referee's, and the organizers' too (they
+# run the event); forfeiting a round or a game the head referee's alone. Each through its page
+# and through the API, the same roles.
+
+FORFEIT_ALLOWED = {
+    "withdraw": {"organizer", "co-organizer"},
+    "disqualify": {"organizer", "co-organizer", "head-referee"},
+    "reinstate": {"organizer", "co-organizer"},
+    # taking back a disqualification: whoever may disqualify
+    "reinstate-disqualified": {"organizer", "co-organizer", "head-referee"},
+    "forfeit-game": {"head-referee"},
+    "forfeit-round": {"head-referee"},
+}
+FORFEIT_PERMS = {
+    "withdraw": "tournaments.withdraw_entry",
+    "disqualify": "tournaments.disqualify_entry",
+    "reinstate": "tournaments.withdraw_entry",
+    "reinstate-disqualified": "tournaments.disqualify_entry",
+    "forfeit-game": "scoring.forfeit",
+    "forfeit-round": "scoring.forfeit",
+}
+
+
+def forfeit_act(world: World, client, action: str, *, api: bool):
+    """Do ``action`` through its page (or the API); return the response and a check that it
+    took effect. The opponent withdraws, or the owner's game (or its first round) is forfeited."""
+    from scoring.results.services import record_game
+    from tournaments.models import Entry, Game, Round
+    from tournaments.services.forfeits import withdraw_entry
+
+    slug = world.tournament.slug
+    opponent = world.opponent
+    json = {"content_type": "application/json"}
+
+    def withdrawn() -> bool:
+        return Entry.objects.get(pk=opponent.pk).withdrawn
+
+    if action in ("withdraw", "disqualify"):
+        body = {"kind": "withdrawal" if action == "withdraw" else "disqualification"}
+        body["reason"] = "coaching after a warning"
+        if api:
+            response = client.post(f"/api/entries/{opponent.pk}/withdraw/", body, **json)
+        else:
+            url = reverse("scoring:rulings:withdraw", args=[slug, opponent.pk])
+            response = client.post(url, body)
+        return response, withdrawn
+    if action.startswith("reinstate"):
+        if action == "reinstate":
+            withdraw_entry(entry=opponent)
+        else:
+            withdraw_entry(entry=opponent, kind="disqualification", reason="coaching")
+        if api:
+            response = client.post(f"/api/entries/{opponent.pk}/reinstate/", {}, **json)
+        else:
+            response = client.post(reverse("scoring:rulings:reinstate", args=[slug, opponent.pk]))
+        return response, lambda: not withdrawn()
+    record_game(world.game, WIN)
+    game = world.game.pk
+    if action == "forfeit-game":
+        if api:
+            body = {"side": "b", "reason": "coaching"}
+            response = client.post(f"/api/games/{game}/forfeit/", body, **json)
+        else:
+            url = reverse("scoring:rulings:forfeit_game", args=[slug, game])
+            response = client.post(url, {"game-side": "b", "game-reason": "coaching"})
+        return response, lambda: Game.objects.get(pk=game).forfeited_by == "b"
+    if api:
+        body = {"round": 1, "side": "a", "reason": "slow play"}
+        response = client.post(f"/api/games/{game}/forfeit-round/", body, **json)
+    else:
+        url = reverse("scoring:rulings:forfeit_round", args=[slug, game])
+        data = {"round-round": "1", "round-side": "a", "round-reason": "slow play"}
+        response = client.post(url, data)
+    return response, lambda: Round.objects.get(game_id=game, number=1).forfeited_by == "a"
+
+
+@pytest.mark.parametrize("path", ["page", "api"])
+@pytest.mark.parametrize("action", sorted(FORFEIT_ALLOWED))
+@pytest.mark.parametrize("role", ROLES)
+def test_walkovers_and_forfeits(world, client, role, action, path):
+    as_role(world, client, role)
+    response, took_effect = forfeit_act(world, client, action, api=path == "api")
+    allowed = role in FORFEIT_ALLOWED[action]
+    if allowed:
+        assert response.status_code in (200, 302), response.content[:400]
+        if response.status_code == 302:
+            assert "/accounts/login/" not in response["Location"]
+    elif path == "page":
+        if role == "anonymous" or (role.endswith("-link") and response.status_code == 302):
+            assert response.status_code == 302
+            assert response["Location"].startswith("/accounts/login/")
+        else:
+            assert response.status_code == 403 and b"Not allowed" in response.content
+    elif role == "anonymous" or role.endswith("-link"):
+        assert response.status_code in (401, 403), (role, action, response.status_code)
+    else:
+        assert response.status_code == 403, (role, action, response.status_code)
+        assert response.json()["detail"].startswith("Only the ")  # says who may
+    assert took_effect() is allowed, f"{role} / {action} / {path}"
+
+
+@pytest.mark.parametrize("action", sorted(FORFEIT_ALLOWED))
+@pytest.mark.parametrize("role", ROLES)
+def test_walkover_and_forfeit_permissions(world, role, action):
+    user = link_user(world, role) if role.endswith("-link") else world.users[role]
+    target = world.game.match if action.startswith("forfeit") else world.opponent
+    assert user.has_perm(FORFEIT_PERMS[action], target) is (role in FORFEIT_ALLOWED[action])

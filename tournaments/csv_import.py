@@ -210,6 +210,20 @@ def decode(data: bytes) -> str:
         ) from None
 
 
+def _check_no_nul(text: str) -> None:
+    """Refuse a NUL character anywhere, naming its line. ``decode`` looks for binary data in the
+    first 8 KB only; one further down would pass the preview and fail when the names are saved
+    (PostgreSQL stores no NUL in a text), so the whole text is checked before any row is read."""
+    at = text.find("\x00")
+    if at >= 0:
+        line = text.count("\n", 0, at) + 1
+        raise CsvFileError(
+            f"Line {line} holds a NUL byte (\\0), which a CSV text file cannot contain (the file "
+            "was probably damaged or joined with binary data). Remove it, or save the file again "
+            "from your spreadsheet program as 'CSV UTF-8', and upload it again."
+        )
+
+
 def normalise_header(name: str) -> str:
     key = re.sub(r"[\s\-.]+", "_", name.strip().lower()).strip("_")
     return ALIASES.get(key, key)
@@ -242,6 +256,7 @@ def parse(
     columns.
     """
     text = decode(data) if isinstance(data, bytes) else data.removeprefix("\ufeff")
+    _check_no_nul(text)
     if not text.strip():
         raise CsvFileError("The file is empty: it needs a header line and one line per player.")
     first_line = text.lstrip("\r\n").splitlines()[0]

@@ -123,7 +123,7 @@ class CategoryForm(ModelFieldsForm):
     ]
     widgets = {
         "discs_per_player": forms.NumberInput(attrs={"min": 1, "max": 12}),
-        "rounds_per_game": forms.NumberInput(attrs={"min": 1}),
+        "rounds_per_game": forms.NumberInput(attrs={"min": 1, "max": 20}),
     }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -143,10 +143,11 @@ class CategoryForm(ModelFieldsForm):
 class PlayerForm(forms.Form):
     first_name = forms.CharField(max_length=100, widget=forms.TextInput(attrs={"autofocus": True}))
     last_name = forms.CharField(max_length=100)
+    # The range is the service's (``people.check_number_range``), so the page and the API say
+    # the same words; the widget only tells the browser.
     number = forms.IntegerField(
         label="ID number",
-        min_value=1,
-        max_value=2_147_483_647,
+        widget=forms.NumberInput(attrs={"min": 1, "max": 2_147_483_647}),
         required=False,
         help_text="Printed on the scorecard; left blank, the next free ID is used.",
     )

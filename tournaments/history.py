@@ -1,6 +1,7 @@
 """The organizer's audit page, read from the history tables: every change of the tournament, its
-categories, stages, players, teams and entries, newest first, with who made it and the values
-before and after.
+categories, stages, players, teams, entries and staff roles, newest first, with who made it and
+the values before and after. (Shoot-outs are scoring's: the page shows them with a template tag,
+``scoring.templatetags.shootout_history``, since this app does not import scoring.)
 
 The history rows of a category or entry that was deleted still name its category, so the
 tournament's categories are taken from the history too (a deleted category's changes stay
@@ -13,11 +14,14 @@ import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from django.contrib.auth import get_user_model
 from django.db import models
 
-from tournaments.models import Category, Entry, Player, Stage, Team, Tournament
+from tournaments.models import Category, Entry, Player, Stage, Team, Tournament, TournamentRole
 
 ACTIONS = {"+": "created", "~": "changed", "-": "deleted"}
+#: A role is given and taken back rather than created and deleted.
+ROLE_ACTIONS = {"+": "given", "~": "changed", "-": "taken back"}
 
 
 @dataclass(frozen=True)
@@ -58,8 +62,12 @@ def _changes(
     kind: str,
     name_of,
     labels: dict[str, dict[int, str]],
+    *,
+    actions: dict[str, str] = ACTIONS,
+    deleted_values: bool = False,
 ) -> list[Change]:
-    """Each history row compared with the row before it of the same object."""
+    """Each history row compared with the row before it of the same object. With
+    ``deleted_values`` a deletion lists the values it removed (a role taken back: which one)."""
     out: list[Change] = []
     previous: dict[int, models.Model] = {}
     for row in rows:  # ordered by object, then oldest first
@@ -76,7 +84,8 @@ def _changes(
                 if after_value != "—":
                     diff.append(FieldChange(str(f.verbose_name), "—", after_value))
             elif row.history_type == "-":
-                continue
+                if deleted_values and after_value != "—":
+                    diff.append(FieldChange(str(f.verbose_name), after_value, "—"))
             else:
                 before_value = _value(before, f, labels) if before is not None else "?"
                 if before_value != after_value:
@@ -92,7 +101,7 @@ def _changes(
                 who=user.get_username() if user is not None else "—",
                 kind=kind,
                 name=name_of(row),
-                action=ACTIONS[row.history_type],
+                action=actions[row.history_type],
                 reason=reason,
                 fields=diff,
             )
@@ -122,6 +131,12 @@ def tournament_changes(tournament: Tournament, *, limit: int = 500) -> list[Chan
         or f"{player_names.get(r.player_one_id, '?')} / {player_names.get(r.player_two_id, '?')}"
         for r in teams
     }
+    roles = _rows(TournamentRole.history, tournament_id=tournament.pk)
+    user_ids = {r.user_id for r in roles} | {r.user_id for r in players if r.user_id}
+    usernames = dict(
+        get_user_model()._default_manager.filter(pk__in=user_ids).values_list("pk", "username")
+    )
+    role_names = dict(TournamentRole.Role.choices)
     category_names = {r.id: r.name for r in categories}
     category_names.update(tournament.categories.values_list("pk", "name"))
     labels = {
@@ -130,6 +145,7 @@ def tournament_changes(tournament: Tournament, *, limit: int = 500) -> list[Chan
         "player_two": player_names,
         "team": team_names,
         "category": category_names,
+        "user": usernames,
     }
 
     def entry_name(r) -> str:
@@ -150,6 +166,17 @@ def tournament_changes(tournament: Tournament, *, limit: int = 500) -> list[Chan
         + _changes(players, "Player", lambda r: player_names[r.id], labels)
         + _changes(teams, "Team", lambda r: team_names[r.id], labels)
         + _changes(entries, "Entry", entry_name, labels)
+        + _changes(
+            roles,
+            "Role",
+            lambda r: (
+                f"{usernames.get(r.user_id, f'account #{r.user_id}')}: "
+                f"{role_names.get(r.role, r.role)}"
+            ),
+            labels,
+            actions=ROLE_ACTIONS,
+            deleted_values=True,
+        )
     )
     changes.sort(key=lambda c: c.when, reverse=True)
     return changes[:limit]

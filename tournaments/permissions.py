@@ -84,3 +84,10 @@ ADD_TOURNAMENT_REFUSAL = (
 # The round clock (start, pause, resume, reset, its duration): whoever runs the hall during play.
 # WCC: "A buzzer will be used to begin and end play."; players only watch it.
 rules.add_perm("tournaments.run_clock", is_official)
+
+# Withdrawals after the draw turn the entry's remaining games into walkovers: withdrawing is the
+# organizers' (they run the entries), disqualifying the head referee's (WCC: "possible
+# disqualification from the tournament" for a breach of the rules). Organizers may disqualify
+# too: they run the event, and some events have no head referee with a login of their own.
+rules.add_perm("tournaments.withdraw_entry", is_organizer)
+rules.add_perm("tournaments.disqualify_entry", is_organizer | is_head_referee)

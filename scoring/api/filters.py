@@ -3,9 +3,10 @@
 import django_filters
 
 from scoring.models import CardRow, ScoreCard
+from tournaments.api.filters import BoundedFilterSet, IntegerFilter
 
 
-class ScoreCardFilter(django_filters.FilterSet):
+class ScoreCardFilter(BoundedFilterSet):
     tournament = django_filters.CharFilter(field_name="stage__category__tournament__slug")
 
     class Meta:
@@ -13,11 +14,11 @@ class ScoreCardFilter(django_filters.FilterSet):
         fields = ["tournament", "stage", "entry"]
 
 
-class CardRowFilter(django_filters.FilterSet):
+class CardRowFilter(BoundedFilterSet):
     tournament = django_filters.CharFilter(field_name="card__stage__category__tournament__slug")
-    stage = django_filters.NumberFilter(field_name="card__stage")
-    entry = django_filters.NumberFilter(field_name="card__entry")
-    match = django_filters.NumberFilter(field_name="game__match")
+    stage = IntegerFilter(field_name="card__stage")
+    entry = IntegerFilter(field_name="card__entry")
+    match = IntegerFilter(field_name="game__match")
 
     class Meta:
         model = CardRow

@@ -267,6 +267,10 @@ class StandingLineSerializer(serializers.Serializer):
     advances = serializers.BooleanField(
         help_text="Within the places that go on to the next stage (false before any result)."
     )
+    walkovers = serializers.IntegerField(
+        help_text="Games among ``games`` won by walkover (W/O): the opponent withdrew, was "
+        "disqualified or forfeited the game; each is credited with the stage's bye score."
+    )
 
 
 class StageStandingsSerializer(serializers.Serializer):

@@ -38,6 +38,11 @@ class ShotSerializer(serializers.Serializer):
 class RecordedShootoutSerializer(serializers.Serializer):
     order = serializers.IntegerField(help_text="1 for the first shoot-out, 2 if shot again...")
     scores = ShotSerializer(many=True)
+    recorded_by = serializers.CharField(
+        help_text="Who recorded it (a referee, the head referee or the scoring table); empty "
+        "when the loader or the simulation did."
+    )
+    recorded_at = serializers.DateTimeField(help_text="When it was recorded.")
 
 
 class ShootoutSheetSerializer(serializers.Serializer):
@@ -57,8 +62,13 @@ class ShootoutSheetSerializer(serializers.Serializer):
     def get_recorded(self, sheet: ShootoutSheet) -> list[dict]:
         return RecordedShootoutSerializer(
             [
-                {"order": order, "scores": [{"entry": e, "twenties": n} for e, n in scores]}
-                for order, scores in sheet.recorded
+                {
+                    "order": shot.order,
+                    "scores": [{"entry": e, "twenties": n} for e, n in shot.scores],
+                    "recorded_by": shot.recorded_by,
+                    "recorded_at": shot.recorded_at,
+                }
+                for shot in sheet.recorded
             ],
             many=True,
         ).data

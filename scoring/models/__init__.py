@@ -1,6 +1,14 @@
-"""Scoring models: shoot-outs and the scorecards with their workflow."""
+"""Scoring models: shoot-outs, the scorecards with their workflow, closed stages."""
 
+from scoring.models.locks import ClosedStageChange, StageAdvance
 from scoring.models.scorecards import CardRow, ScoreCard
 from scoring.models.shootouts import ShootOut, ShootOutScore
 
-__all__ = ["CardRow", "ScoreCard", "ShootOut", "ShootOutScore"]
+__all__ = [
+    "CardRow",
+    "ClosedStageChange",
+    "ScoreCard",
+    "ShootOut",
+    "ShootOutScore",
+    "StageAdvance",
+]

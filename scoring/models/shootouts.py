@@ -1,7 +1,9 @@
 """Shoot-outs recorded at the table."""
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from simple_history.models import HistoricalRecords
 
 
 class ShootOut(models.Model):
@@ -13,7 +15,14 @@ class ShootOut(models.Model):
         "tournaments.Stage", on_delete=models.CASCADE, related_name="shootouts"
     )
     order = models.PositiveSmallIntegerField(default=1)
+    #: When it was recorded, and by whom (a referee, the head referee or the scoring table, at
+    #: the table); empty for the loader and the simulation.
     created_at = models.DateTimeField(auto_now_add=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    #: Who recorded it and when, for the organizer's audit page.
+    history = HistoricalRecords(history_change_reason_field=models.TextField(null=True))
 
     class Meta:
         ordering = ["stage", "order"]
@@ -31,6 +40,8 @@ class ShootOutScore(models.Model):
     shootout = models.ForeignKey(ShootOut, on_delete=models.CASCADE, related_name="scores")
     entry = models.ForeignKey("tournaments.Entry", on_delete=models.PROTECT, related_name="+")
     twenties = models.PositiveSmallIntegerField()
+    #: What each entry made, as recorded and as later changed, for the organizer's audit page.
+    history = HistoricalRecords(history_change_reason_field=models.TextField(null=True))
 
     class Meta:
         constraints = [

@@ -78,6 +78,8 @@ class GameLine:
     referee: str = ""
     corrected: bool = False
     note: str = ""
+    #: A walkover: the game is not played, its boxes are shaded (``note`` says why).
+    walkover: bool = False
 
     @property
     def opponent_labels(self) -> list[tuple[str, str]]:
@@ -219,8 +221,11 @@ def _line(
     stage: Stage,
     rounds: int,
     row: CardRow | None = None,
+    game: Game | None = None,
 ) -> GameLine:
-    """A game line pre-filled with what the draw knows and what the card row says."""
+    """A game line pre-filled with what the draw knows and what the card row says; a forfeited
+    game says so ("Walkover: Bob withdrew", "Forfeit (head referee): <reason>") and a walkover
+    prints no boxes to fill."""
     common = {
         "round_of_play": match.round_of_play,
         "board": match.board.number if match.board_id else None,
@@ -231,6 +236,16 @@ def _line(
         knockout = stage.kind == Stage.Kind.KNOCKOUT
         note = "Bye: through to the next round" if knockout else f"Bye: {stage.bye_points} points"
         return GameLine(**common, bye=True, cells=_cells(rounds, None), note=note)
+    forfeit = game.forfeit_label if game is not None and game.forfeited_by else ""
+    if forfeit and row is None:
+        return GameLine(
+            **common,
+            opponents=_people(opponents),
+            walkover=game.is_walkover,
+            cells=_cells(rounds, None),
+            status="walkover",
+            note=forfeit,
+        )
     if row is None:
         return GameLine(**common, opponents=_people(opponents), cells=_cells(rounds, None))
     validation = " ".join(x for x in (row.validated_number, row.validated_initials) if x)
@@ -247,6 +262,7 @@ def _line(
         validation=validation,
         referee=row.referee_initials,
         corrected=bool(row.referee_initials),
+        note=forfeit,
     )
 
 
@@ -296,8 +312,8 @@ def round_cards(stage: Stage, round_of_play: int) -> list[Card]:
     for match in matches:
         for entry, opponents in _sides(match):
             lines = tuple(
-                _line(match, number, opponents, stage=stage, rounds=rounds)
-                for number, _ in _game_numbers(match)
+                _line(match, number, opponents, stage=stage, rounds=rounds, game=game)
+                for number, game in _game_numbers(match)
             )
             cards.append(
                 Card(
@@ -347,7 +363,9 @@ def stage_cards(stage: Stage, entries: Sequence[Entry] | None = None) -> list[Ca
             _, lines = by_entry.setdefault(entry.id, (entry, []))
             for number, game in _game_numbers(match):
                 row = rows.get((entry.id, game.id)) if game is not None else None
-                lines.append(_line(match, number, opponents, stage=stage, rounds=rounds, row=row))
+                lines.append(
+                    _line(match, number, opponents, stage=stage, rounds=rounds, row=row, game=game)
+                )
     header = _header(stage)
     partners = stage.category.players_per_side
     ordered = sorted(by_entry.values(), key=lambda item: _sort_key(item[0]))

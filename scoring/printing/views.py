@@ -14,6 +14,7 @@ import functools
 from collections.abc import Callable
 from uuid import UUID
 
+from django.contrib import messages
 from django.core.files.storage import default_storage
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -23,6 +24,7 @@ from django.utils.http import urlencode
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
+from config.celery import QueueUnreachable, check_queue, publish
 from scoring.printing.batch import BatchState, batch_file_name, batch_state, round_title
 from scoring.printing.cards import blank_cards, filled_card, round_cards, stage_cards
 from scoring.printing.errors import PrintError
@@ -198,9 +200,13 @@ def batch_start(
     options = print_options(request, request.POST)
     stage = tournament_stage(tournament, stage_id)
     require_round(stage, round_of_play)
-    result = render_round_cards.apply_async(
-        kwargs={"stage_id": stage.id, "round_of_play": round_of_play, **options.as_task_kwargs()}
-    )
+    kwargs = {"stage_id": stage.id, "round_of_play": round_of_play, **options.as_task_kwargs()}
+    try:
+        check_queue()
+        result = publish(lambda: render_round_cards.apply_async(kwargs=kwargs))
+    except QueueUnreachable as exc:  # said at once on the print page, never a hanging request
+        messages.error(request, f"The cards were not printed: {exc}")
+        return redirect("scoring:print-index", slug=tournament.slug)
     return redirect(
         "scoring:print-batch",
         slug=tournament.slug,

@@ -1,4 +1,5 @@
-"""The shoot-out form: each tied entry's 20s, per player in doubles (6 shots each)."""
+"""The shoot-out form (each tied entry's 20s, per player in doubles: 6 shots each) and the head
+referee's change of a closed stage's result."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 from django import forms
 
 from scoring.progression.selectors import ShootoutSheet, TiedGroup
+from scoring.scorecards.forms import RulingForm
 
 
 class ShootoutForm(forms.Form):
@@ -60,3 +62,21 @@ def _players(entry) -> list[str]:
         return [entry.name]
     team = entry.team
     return [str(team.player_one), str(team.player_two)]
+
+
+class ClosedChangeForm(RulingForm):
+    """The head referee's change of a result of a closed stage: the game's rounds in the
+    match's order of sides (entry A first), the reason and their initials. The reason and the
+    initials are asked by the service when the change is written (a preview needs neither), so
+    the page and the API refuse with the same words."""
+
+    reason = forms.CharField(
+        required=False,
+        max_length=1000,
+        label="Why the result changes",
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["initials"].required = False

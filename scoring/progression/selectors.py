@@ -1,4 +1,6 @@
-"""Reads for the shoot-out sheet: the ties a stage still has to settle and the shoot-outs shot.
+"""Reads for the shoot-out sheet (the ties a stage still has to settle and the shoot-outs shot)
+and for the closed-stage page (the stage's games with their official results, the head referee's
+changes).
 
 A shoot-out is recorded against the stage whose tie it settles (the shoot-out stage only names
 who was called), so the sheet is read from that stage's standings: per pool when it was played in
@@ -8,14 +10,17 @@ play, where the tie decides something).
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from dataclasses import dataclass
 
-from scoring.engine import SHOTS_PER_ENTRY
-from scoring.models import ShootOutScore
+from scoring import engine
+from scoring.engine import SHOTS_PER_ENTRY, RoundData
+from scoring.models import ClosedStageChange, ShootOutScore
 from scoring.results.pools import pool_tables
+from scoring.results.rules import ROUND_VALUES, values_round
 from scoring.standings.selectors import StandingLine, stage_standings
-from tournaments.models import Entry, Stage
+from tournaments.models import Entry, Game, Round, Stage
 from tournaments.selectors import ENTRY_RELATED, play_pools, shootout_source
 
 
@@ -44,8 +49,8 @@ class ShootoutSheet:
 
     source: Stage
     waiting: list[TiedGroup]
-    #: Each shoot-out shot so far, in order: (its number, [(entry, 20s made), best first]).
-    recorded: list[tuple[int, list[tuple[Entry, int]]]]
+    #: Each shoot-out shot so far, in order.
+    recorded: list[RecordedShootout]
     #: Shots per player: 12 in singles, 6 for each partner of a doubles team.
     shots_per_player: int
     players_per_side: int
@@ -71,17 +76,44 @@ def waiting_groups(source: Stage) -> list[TiedGroup]:
     return _groups("", standings.lines, standings.shootouts_required)
 
 
-def recorded_shootouts(source: Stage) -> list[tuple[int, list[tuple[Entry, int]]]]:
+@dataclass(frozen=True)
+class RecordedShootout:
+    """One shoot-out shot: its number, each entry's 20s (best first), who recorded it and when
+    (``recorded_by`` is empty for the loader and the simulation)."""
+
+    order: int
+    scores: list[tuple[Entry, int]]
+    recorded_by: str
+    recorded_at: datetime.datetime
+
+
+def recorded_shootouts(source: Stage) -> list[RecordedShootout]:
     """The shoot-outs recorded for ``source``'s ties, in the order shot (one query)."""
     scores = (
         ShootOutScore.objects.filter(shootout__stage=source)
-        .select_related("shootout", *(f"entry__{name}" for name in ENTRY_RELATED))
+        .select_related("shootout__recorded_by", *(f"entry__{name}" for name in ENTRY_RELATED))
         .order_by("shootout__order", "-twenties", "entry_id")
     )
     shot: dict[int, list[tuple[Entry, int]]] = defaultdict(list)
+    shootouts = {}
     for score in scores:
         shot[score.shootout.order].append((score.entry, score.twenties))
-    return sorted(shot.items())
+        shootouts[score.shootout.order] = score.shootout
+    return [
+        RecordedShootout(
+            order=order,
+            scores=made,
+            recorded_by=_who(shootouts[order].recorded_by),
+            recorded_at=shootouts[order].created_at,
+        )
+        for order, made in sorted(shot.items())
+    ]
+
+
+def _who(user) -> str:
+    if user is None:
+        return ""
+    return user.get_full_name() or user.get_username()
 
 
 def shootout_sheet(stage: Stage) -> ShootoutSheet:
@@ -95,3 +127,59 @@ def shootout_sheet(stage: Stage) -> ShootoutSheet:
         shots_per_player=category.shootout_shots_per_player,
         players_per_side=category.players_per_side,
     )
+
+
+# --- a closed stage: its games and the head referee's changes ---------------------------------
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """One game of a stage with its official rounds (card data, the match's order of sides)."""
+
+    game: Game
+    rounds: list[RoundData]
+
+    @property
+    def points(self) -> list[int]:
+        return [sum(r["points"][i] for r in self.rounds) for i in range(self._sides)]
+
+    @property
+    def twenties(self) -> list[int]:
+        return [sum(r["twenties"][i] for r in self.rounds) for i in range(self._sides)]
+
+    @property
+    def _sides(self) -> int:
+        return len(self.rounds[0]["points"]) if self.rounds else len(self.game.match.entries)
+
+
+def stage_games(stage: Stage) -> list[PlayedGame]:
+    """The stage's games between two or three sides (no byes), in order of play, each with its
+    official rounds (two queries)."""
+    related = ["match__board", *(f"match__entry_{s}__{n}" for s in "abc" for n in ENTRY_RELATED)]
+    games = (
+        Game.objects.filter(match__stage=stage, match__entry_b__isnull=False)
+        .select_related(*related)
+        .order_by("match__round_of_play", "match__board__number", "match_id", "number")
+    )
+    rounds: dict[int, list[RoundData]] = defaultdict(list)
+    stored = (
+        Round.objects.filter(game__match__stage=stage)
+        .order_by("game_id", "number")
+        .values_list("game_id", *ROUND_VALUES)
+    )
+    for game_id, *values in stored:
+        rounds[game_id].append(engine.round_to_data(values_round(*values)))
+    return [PlayedGame(game, rounds.get(game.id, [])) for game in games]
+
+
+def closed_changes(**filters: object) -> list[ClosedStageChange]:
+    """The head referee's changes of closed results, newest first (one query): of a stage
+    (``stage=...``) or of a tournament (``stage__category__tournament=...``)."""
+    related = [
+        "stage__category",
+        "into",
+        "changed_by",
+        "game__match",
+        *(f"game__match__entry_{s}__{n}" for s in "abc" for n in ENTRY_RELATED),
+    ]
+    return list(ClosedStageChange.objects.filter(**filters).select_related(*related))

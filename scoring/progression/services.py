@@ -23,9 +23,11 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Max
+from simple_history.utils import bulk_create_with_history
 
 from scoring.engine import SHOTS_PER_ENTRY
-from scoring.models import ShootOut, ShootOutScore
+from scoring.models import ShootOut, ShootOutScore, StageAdvance
+from scoring.progression.locks import ensure_open
 from scoring.results.knockout import knockout_results, knockout_state
 from scoring.results.outcomes import stage_outcomes
 from scoring.results.pools import pool_tables
@@ -118,7 +120,7 @@ def check_stage_finished(stage: Stage) -> None:
         if drawn < (stage.games_per_entry or 0):
             raise ValidationError(
                 f"{stage} is not finished: {drawn} of {stage.games_per_entry} rounds played; "
-                "draw the next round with draw_next_swiss_round."
+                "draw the next round (“Draw round …” on the category page)."
             )
 
 
@@ -155,8 +157,8 @@ def advance(
         return advance(source, pool_count=pool_count, double=double, third_place=third_place)
     if stage.kind == Stage.Kind.KNOCKOUT:
         raise ValueError(
-            f"{stage} is a knockout: winners go on inside it (advance_knockout), and its final "
-            "decides the places."
+            f"{stage} is a knockout: winners go on inside its bracket as their matches are "
+            "verified, and its final decides the places."
         )
     target = next_stage(stage)
     if target is None:
@@ -183,7 +185,20 @@ def advance(
         )
     with transaction.atomic():
         _seed(target, ranking, pool_count=pool_count, double=double, third_place=third_place)
+        _closed(stage, target, len(ranking.qualifiers))
     return target
+
+
+def _closed(stage: Stage, target: Stage, count: int) -> None:
+    """Record the advance: from now on the stage's results are closed
+    (``scoring.progression.locks``); the stage's history says who advanced it, and when."""
+    StageAdvance.objects.create(stage=stage, into=target)
+    noted = Stage.objects.get(pk=stage.pk)  # as stored: the note changes nothing else
+    noted._change_reason = (
+        f"Advanced {count} entr{'y' if count == 1 else 'ies'} to {target.name}; "
+        "its results are closed."
+    )
+    noted.save()
 
 
 def ranking_for_advance(stage: Stage, *, seeding: bool = False) -> Ranking:
@@ -306,13 +321,15 @@ def record_shootout(
     entry (or entry id) to the 20s it made. The entries must be exactly one group still tied
     where the tie decides something, after play (WCC: "All tied contestants will use 12
     opportunities"). With ``user`` (the pages and the API), only someone holding
-    ``scoring.record_shootout`` at the tournament may record it (``PermissionDenied``); the
-    loader and the simulation record without one. Raises ``ValidationError`` naming what is
-    wrong; nothing is saved then.
+    ``scoring.record_shootout`` at the tournament may record it (``PermissionDenied``), and the
+    shoot-out keeps who recorded it; the loader and the simulation record without one. A stage
+    that has advanced is closed (``scoring.progression.locks``). Raises ``ValidationError``
+    naming what is wrong; nothing is saved then.
     """
     if user is not None and not user.has_perm("scoring.record_shootout", stage):
         raise PermissionDenied(f"Only {RECORD_SHOOTOUT_ROLES} may record a shoot-out.")
     source = shootout_source(stage)
+    ensure_open(source)
     made = {
         (key.id if isinstance(key, Entry) else int(key)): value for key, value in twenties.items()
     }
@@ -328,17 +345,32 @@ def record_shootout(
             )
     groups = ties_awaiting_shootout(source)
     named = set(made)
-    if not any({e.id for e in group} == named for group in groups):
+    group = next((g for g in groups if {e.id for e in g} == named), None)
+    if group is None:
         waiting = "; ".join(", ".join(e.name for e in group) for group in groups) or "none"
         raise ValidationError(
             f"Shoot-out in {source}: the entries named are not one group still tied. "
             f"Groups waiting for a shoot-out: {waiting}."
         )
     order = (ShootOut.objects.filter(stage=source).aggregate(n=Max("order"))["n"] or 0) + 1
-    shootout = ShootOut.objects.create(stage=source, order=order)
-    ShootOutScore.objects.bulk_create(
-        ShootOutScore(shootout=shootout, entry_id=entry_id, twenties=value)
-        for entry_id, value in made.items()
+    recorder = user if user is not None and user.is_authenticated else None
+    # The history rows (the organizer's audit page) say who recorded it and what each made.
+    names = {e.id: e.name for e in group}
+    reason = f"Shoot-out {order} in {source} recorded: " + ", ".join(
+        f"{names[entry_id]} {value}" for entry_id, value in made.items()
+    )
+    shootout = ShootOut(stage=source, order=order, recorded_by=recorder)
+    shootout._history_user = recorder
+    shootout._change_reason = reason
+    shootout.save()
+    bulk_create_with_history(
+        [
+            ShootOutScore(shootout=shootout, entry_id=entry_id, twenties=value)
+            for entry_id, value in made.items()
+        ],
+        ShootOutScore,
+        default_user=recorder,
+        default_change_reason=reason,
     )
     return shootout
 

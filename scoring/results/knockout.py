@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scoring.results.outcomes import MatchOutcome, stage_outcomes
+from scoring.results.outcomes import WALKOVER, MatchOutcome, stage_outcomes
 from tournaments import formats
 from tournaments.models import Entry, Match, Stage
 from tournaments.selectors import knockout_draw, with_winners
@@ -78,6 +78,8 @@ def bracket_rounds(stage: Stage) -> list[BracketRound]:
             note = ""
             if stored is not None and stored.board_id:
                 note = f"Board {stored.board.number}"
+            if outcome is not None and outcome.by_walkover:
+                note = "Walkover"
             drawn.append(
                 BracketMatch(
                     id=planned.id,
@@ -102,10 +104,14 @@ def _bracket_side(
 ) -> BracketSide:
     if slot.entry is None:
         return BracketSide(name=slot.describe(), known=False)
-    games: tuple[int | None, ...] = ()
+    games: tuple[int | str | None, ...] = ()
     wins = None
-    if outcome is not None and outcome.started:
-        games = tuple(g.points[column] if g.rounds else None for g in outcome.games)
+    if outcome is not None and (outcome.started or outcome.walkovers):
+        # A game won by forfeit (a walkover, the head referee's ruling) shows as W/O.
+        games = tuple(
+            WALKOVER if g.walkover else (g.points[column] if g.rounds else None)
+            for g in outcome.games
+        )
         wins = outcome.wins[column]
     return BracketSide(
         name=state.entries[slot.entry].name,

@@ -6,6 +6,12 @@ judge (:mod:`scoring.engine.judge`) under the category's scoring system: in a pl
 round when it was tied after 4 and more while tied (WCC Scoring: "If after 4 rounds (a game) the
 player's scores are tied, a 5th round will be played as a winner has to be determined"). Every
 function runs a fixed number of queries whatever the size of the stage or tournament.
+
+A forfeited game (``Game.forfeited_by``: a walkover after a withdrawal or a disqualification, or
+the head referee's ruling) has no rounds: the other side wins it with the stage's bye score
+(``Stage.bye_points`` and ``bye_twenties``, as the event sets it for a bye), the side that
+forfeits scores 0. A walkover drawn after the match was already decided (the third game of a
+best of 3 won 2-0) is not needed and counts for nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +19,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple, Protocol
 
 from django.db.models import QuerySet
 
@@ -22,6 +30,8 @@ from tournaments.models import Category, Game, Match, Stage
 from tournaments.selectors import stage_matches
 
 SIDE_LETTERS = "abc"
+#: A game won or lost by forfeit where results are listed in tight cells (brackets, lists).
+WALKOVER = "W/O"
 
 
 @dataclass(frozen=True)
@@ -35,6 +45,17 @@ class GameScore:
     twenties: tuple[int, ...]
     finished: bool
     winner: str | None
+    #: The side that forfeits the game ("" when it counts as played) and why
+    #: (``Game.ForfeitKind``); ``label`` is the forfeit in words ("Walkover: Bob withdrew").
+    forfeited_by: str = ""
+    forfeit_kind: str = ""
+    label: str = ""
+
+    @property
+    def walkover(self) -> bool:
+        """Won by forfeit: a walkover or the head referee's ruling, counted in the match
+        (``finished``); False for a forfeit the match did not need."""
+        return bool(self.forfeited_by) and self.finished
 
 
 @dataclass(frozen=True)
@@ -57,6 +78,16 @@ class MatchOutcome:
         return any(g.rounds for g in self.games)
 
     @property
+    def by_walkover(self) -> bool:
+        """Decided without a round played: every game it needed was forfeited."""
+        return self.complete and not self.bye and not self.started and self.walkovers > 0
+
+    @property
+    def walkovers(self) -> int:
+        """Games of the match won by forfeit."""
+        return sum(1 for g in self.games if g.walkover)
+
+    @property
     def points(self) -> tuple[int, ...]:
         return tuple(sum(g.points[i] for g in self.games) for i in range(len(self.wins)))
 
@@ -65,9 +96,18 @@ class MatchOutcome:
         return tuple(sum(g.twenties[i] for g in self.games) for i in range(len(self.wins)))
 
 
-#: One stored game and its official rounds in order: (number, playoff, [(points per side...),
-#: ...], [(20s per side...), ...]), a figure per side (three in a three-player game).
-GameRounds = tuple[int, bool, list[tuple[int, ...]], list[tuple[int, ...]]]
+class GameRounds(NamedTuple):
+    """One stored game and its official rounds in order: the points and the 20s of each round,
+    a figure per side (three in a three-player game); ``forfeited_by`` and ``forfeit_kind`` as
+    the game stores them, ``label`` the forfeit in words."""
+
+    number: int
+    playoff: bool
+    points: list[tuple[int, ...]]
+    twenties: list[tuple[int, ...]]
+    forfeited_by: str = ""
+    forfeit_kind: str = ""
+    label: str = ""
 
 
 def games_with_rounds(games: QuerySet[Game]) -> dict[int, list[GameRounds]]:
@@ -77,6 +117,9 @@ def games_with_rounds(games: QuerySet[Game]) -> dict[int, list[GameRounds]]:
         "match_id",
         "number",
         "is_playoff",
+        "forfeited_by",
+        "forfeit_kind",
+        "forfeit_reason",
         "rounds__points_a",
         "rounds__points_b",
         "rounds__points_c",
@@ -85,8 +128,12 @@ def games_with_rounds(games: QuerySet[Game]) -> dict[int, list[GameRounds]]:
         "rounds__twenties_c",
     )
     by_match: dict[int, dict[int, GameRounds]] = defaultdict(dict)
-    for match_id, number, playoff, pa, pb, pc, ta, tb, tc in rows:
-        game = by_match[match_id].setdefault(number, (number, playoff, [], []))
+    for match_id, number, playoff, lost, kind, reason, pa, pb, pc, ta, tb, tc in rows:
+        game = by_match[match_id].get(number)
+        if game is None:
+            game = by_match[match_id][number] = GameRounds(
+                number, playoff, [], [], lost, kind, forfeit_words(kind, reason)
+            )
         if pa is None:
             continue
         if pc is None:
@@ -98,14 +145,62 @@ def games_with_rounds(games: QuerySet[Game]) -> dict[int, list[GameRounds]]:
     return {match_id: list(games.values()) for match_id, games in by_match.items()}
 
 
-def _game_score(
-    game: GameRounds, category: Category, sides: int
+def forfeit_words(kind: str, reason: str) -> str:
+    """A forfeit in the words the lists print ("" for a game that counts as played); the
+    entry's name is on the line already. ``Game.forfeit_label`` names it for a card."""
+    if kind == Game.ForfeitKind.WITHDRAWAL:
+        return "Walkover (withdrawal)"
+    if kind == Game.ForfeitKind.DISQUALIFICATION:
+        return "Walkover (disqualification)"
+    if kind == Game.ForfeitKind.RULING:
+        return f"Forfeit (head referee): {reason}"
+    return ""
+
+
+def _walkover_score(
+    game: GameRounds, stage: Stage, sides: int
 ) -> tuple[GameScore, engine.GameVerdict]:
-    number, playoff, points, twenties_by_round = game
+    """A forfeited game: the other side wins it with the stage's bye score, the side that
+    forfeits scores 0 (no rounds are played or counted)."""
+    present = 1 - SIDE_LETTERS.index(game.forfeited_by)
+    points = tuple(stage.bye_points if i == present else 0 for i in range(sides))
+    twenties = tuple(stage.bye_twenties if i == present else 0 for i in range(sides))
+    verdict = engine.GameVerdict(0, points, twenties, True, present, "")
+    score = GameScore(
+        game.number,
+        0,
+        points,
+        twenties,
+        True,
+        SIDE_LETTERS[present],
+        game.forfeited_by,
+        game.forfeit_kind,
+        game.label,
+    )
+    return score, verdict
+
+
+def _not_needed(score: GameScore) -> GameScore:
+    """A forfeit after the match was decided: shown as forfeited, counted for nothing."""
+    zeros = (0,) * len(score.points)
+    return GameScore(
+        score.number, 0, zeros, zeros, False, None, score.forfeited_by, score.forfeit_kind, ""
+    )
+
+
+def _game_score(
+    game: GameRounds, category: Category, sides: int, stage: Stage | None = None
+) -> tuple[GameScore, engine.GameVerdict]:
+    number, playoff, points, twenties_by_round = game[:4]
+    if game.forfeited_by and sides == 2 and stage is not None:
+        return _walkover_score(game, stage, sides)
     rules = category_rules(category, playoff=playoff)
     twenties = tuple(sum(r[i] for r in twenties_by_round) for i in range(sides))
     try:
-        judged = engine.judge_points(points, rules, twenties)
+        judged = _judged_points(rules, tuple(points))
+        judged = engine.GameVerdict(
+            judged.rounds, judged.points, twenties, judged.over, judged.winner, judged.missing
+        )
     except engine.EngineInputError:
         # Rounds past the game's end (stored before a correction): show them, decide nothing.
         totals = tuple(sum(r[i] for r in points) for i in range(sides))
@@ -118,7 +213,36 @@ def _game_score(
     return score, judged
 
 
-def outcome_of(match: Match, games: Sequence[GameRounds]) -> MatchOutcome:
+@lru_cache(maxsize=4096)
+def _judged_points(
+    rules: engine.GameRules, points: tuple[tuple[int, ...], ...]
+) -> engine.GameVerdict:
+    """The judge's verdict on a game's round points (20s left out: the caller carries its own).
+
+    The judge is pure and the same few point lines come back game after game (a 2-1-0 game of
+    4 rounds has 81), so a 2,000-game stage is judged in a few dozen calls rather than 2,000.
+    """
+    return engine.judge_points(points, rules)
+
+
+class JudgedMatch(Protocol):
+    """What :func:`outcome_of` reads of a match: a stored ``Match`` or a lighter row with the
+    same names (the standings read their matches as plain values)."""
+
+    @property
+    def entry_b_id(self) -> int | None: ...
+
+    @property
+    def entry_c_id(self) -> int | None: ...
+
+    @property
+    def best_of(self) -> int: ...
+
+    @property
+    def stage(self) -> Stage: ...
+
+
+def outcome_of(match: JudgedMatch, games: Sequence[GameRounds]) -> MatchOutcome:
     """Judge one match from its games (see :func:`games_with_rounds`) with the one judge.
 
     A game is over when its scoring system says so: after the category's rounds, except that a
@@ -128,14 +252,24 @@ def outcome_of(match: Match, games: Sequence[GameRounds]) -> MatchOutcome:
     """
     if match.entry_b_id is None:
         return MatchOutcome(best_of=match.best_of, winner="a", complete=True, bye=True)
-    category = match.stage.category
+    stage = match.stage
+    category = stage.category
     sides = 3 if match.entry_c_id is not None else 2
-    scored = [_game_score(game, category, sides) for game in sorted(games, key=lambda g: g[0])]
-    verdicts = [judged for _, judged in scored]
+    scored = [
+        _game_score(game, category, sides, stage) for game in sorted(games, key=lambda g: g[0])
+    ]
+    # Games drawn but not started yet are not part of the match so far; a forfeit is.
+    last = len(scored)
+    while last and scored[last - 1][1].rounds == 0 and not scored[last - 1][1].over:
+        last -= 1
+    verdicts: list[engine.GameVerdict] = []
+    for index in range(last):
+        score, verdict = scored[index]
+        if score.forfeited_by and _decided(verdicts, match.best_of):
+            scored[index] = (_not_needed(score), verdict)
+            continue
+        verdicts.append(verdict)
     wins = tuple(sum(1 for v in verdicts if v.over and v.winner == i) for i in range(sides))
-    # Games drawn but not started yet are not part of the match so far.
-    while verdicts and verdicts[-1].rounds == 0:
-        verdicts.pop()
     try:
         result = engine.judge_match(verdicts, match.best_of)
         winner_side, complete = result.winner, result.over
@@ -151,6 +285,16 @@ def outcome_of(match: Match, games: Sequence[GameRounds]) -> MatchOutcome:
         winner=None if winner_side is None else SIDE_LETTERS[winner_side],
         complete=complete,
     )
+
+
+def _decided(verdicts: Sequence[engine.GameVerdict], best_of: int) -> bool:
+    """Whether the games so far already decide the match (the judge says so)."""
+    if not verdicts:
+        return False
+    try:
+        return engine.judge_match(verdicts, best_of).winner is not None
+    except engine.EngineInputError:
+        return False
 
 
 def match_outcomes(matches: Sequence[Match], games: QuerySet[Game]) -> dict[int, MatchOutcome]:

@@ -6,7 +6,13 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from scoring.results.outcomes import SIDE_LETTERS, GameScore, games_with_rounds, outcome_of
+from scoring.results.outcomes import (
+    SIDE_LETTERS,
+    WALKOVER,
+    GameScore,
+    games_with_rounds,
+    outcome_of,
+)
 from tournaments.models import Entry, Game, Match, Player, Tournament
 from tournaments.selectors import ENTRY_RELATED, MATCH_RELATED
 
@@ -23,7 +29,7 @@ class PlayerGame:
     game: GameScore | None
     game_number: int
     opponents: tuple[Entry, ...]
-    result: str  # "won", "lost", "tied", "to play", "in play", "bye"
+    result: str  # "won", "lost", "tied", "to play", "in play", "bye", "won (W/O)", "lost (W/O)"
     points: tuple[int, ...] | None
     twenties: tuple[int, ...] | None
 
@@ -100,13 +106,16 @@ def _player_game(
     """One line of the player's page. A best-of match has all its games drawn up front; once
     ``decided`` (a side has won the majority: "best two out of three games"), a game nobody
     started is "not needed" rather than "to play"."""
-    if game is None or not game.rounds:
+    if game is None or not (game.rounds or game.walkover):
         result = "not needed" if decided else "to play"
         return PlayerGame(match, game, number, opponents, result, None, None)
     order = (side, *(i for i in range(len(game.points)) if i != side))
     points = tuple(game.points[i] for i in order)
     twenties = tuple(game.twenties[i] for i in order)
-    if not game.finished:
+    if game.walkover:
+        won = game.winner == SIDE_LETTERS[side]
+        result = f"{'won' if won else 'lost'} ({WALKOVER})"
+    elif not game.finished:
         result = "in play"
     elif game.winner is None:
         result = "tied"

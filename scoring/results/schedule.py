@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from scoring.results.outcomes import MatchOutcome, match_outcomes
+from scoring.results.outcomes import WALKOVER, GameScore, MatchOutcome, match_outcomes
 from tournaments.models import Game, Match, Stage, Tournament
 from tournaments.selectors import MATCH_RELATED
 
@@ -37,9 +37,11 @@ class ScheduleRow:
 
     @property
     def state(self) -> str:
-        """One of: bye, to play, in play, finished."""
+        """One of: bye, to play, in play, finished, walkover (decided by forfeit, unplayed)."""
         if self.outcome.bye:
             return "bye"
+        if self.outcome.by_walkover:
+            return "walkover"
         if self.outcome.complete:
             return "finished"
         return "in play" if self.outcome.started else "to play"
@@ -52,13 +54,26 @@ class ScheduleRow:
     def result(self) -> str:
         """Points so far, e.g. 8-0 (8-4-3 in a three-player game, entry A first); in a best-of-N
         the games won and each game's points."""
-        played = [g for g in self.outcome.games if g.rounds]
+        played = [g for g in self.outcome.games if g.rounds or g.walkover]
         if self.outcome.bye or not played:
             return ""
         if self.match.best_of == 1:
-            return _dashed(played[0].points)
-        games = ", ".join(_dashed(g.points) for g in played)
+            return _game_result(played[0])
+        games = ", ".join(_game_result(g) for g in played)
         return f"{_dashed(self.outcome.wins)} ({games})"
+
+    @property
+    def forfeits(self) -> list[str]:
+        """The forfeits of the match in words ("Walkover (withdrawal)", "Forfeit (head
+        referee): <reason>"), each once."""
+        return list(dict.fromkeys(g.label for g in self.outcome.games if g.walkover and g.label))
+
+
+def _game_result(game: GameScore) -> str:
+    """A game's points, e.g. 8-0; a game won by forfeit: "W/O 8-0" (the bye score)."""
+    if game.walkover:
+        return f"{WALKOVER} {_dashed(game.points)}"
+    return _dashed(game.points)
 
 
 @dataclass

@@ -11,8 +11,11 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from scoring.engine import EngineInputError, judge_game, read_rounds
+from scoring.engine import EngineInputError, GameRules, judge_game, read_rounds
+from scoring.engine import Round as EngineRound
 from scoring.engine.judge import AnyRound
+from scoring.engine.rounds import TWO_ONE_ZERO
+from scoring.progression.locks import ensure_open
 from scoring.results.rules import game_rules
 from tournaments.models import Game, Round
 
@@ -25,24 +28,52 @@ class ResultError(ValidationError):
         self.round = round
 
 
-def record_game(game: Game, rounds: Sequence[Mapping[str, Any]]) -> list[Round]:
+#: A round forfeited on the head referee's ruling: (the side that forfeits it, the reason), by
+#: round number.
+RoundForfeits = Mapping[int, tuple[str, str]]
+
+
+def record_game(
+    game: Game, rounds: Sequence[Mapping[str, Any]], *, forfeits: RoundForfeits | None = None
+) -> list[Round]:
     """Replace the game's rounds with ``rounds`` (card data, side ``a`` first, then ``b`` and, in
     a three-player game, ``c``), all or nothing.
 
     The rounds may stop before the game is over (a game being played), but never go past its
     end: the judge says when that is under the category's scoring system. Raises
     :class:`ResultError` naming the game and the round at fault; on error the rounds stored
-    before the call are left exactly as they were.
+    before the call are left exactly as they were. A stage that has advanced is closed
+    (``scoring.progression.locks``): its results are refused here too, whoever writes them.
+
+    A forfeited game (a walkover, or the head referee's ruling) takes no rounds. The rounds the
+    head referee forfeited (``forfeits``; by default the ones the game has stored) score 2-0
+    against the side that forfeits them whatever the card says, their 20s as shot (WCC:
+    "forfeiture of a round"); should the game then be decided before its last round, the rounds
+    after it no longer count.
     """
-    game = Game.objects.select_related("match__stage__category").get(pk=game.pk)
+    game = Game.objects.select_related(
+        "match__stage__category", "match__entry_a", "match__entry_b"
+    ).get(pk=game.pk)
+    ensure_open(game.match.stage, error=ResultError)
+    if game.forfeited_by and rounds:
+        raise ResultError(f"{game.forfeit_refusal}.")
     rules = game_rules(game)
     label = f"game {game.number} ({game.match})"
+    if forfeits is None:
+        forfeits = {
+            r.number: (r.forfeited_by, r.forfeit_reason)
+            for r in game.rounds.exclude(forfeited_by="")
+        }
     try:
         checked = read_rounds(rounds, rules)
+        if forfeits:
+            checked = _with_forfeits(checked, forfeits, rules)
         judge_game(checked, rules)
     except EngineInputError as error:
         raise ResultError(f"{label}, {error}", round=error.round) from None
     built = [_stored(game, number, r, rules.discs) for number, r in enumerate(checked, start=1)]
+    for obj in built:
+        obj.forfeited_by, obj.forfeit_reason = forfeits.get(obj.number, ("", ""))
     fields = [f.name for f in Round._meta.concrete_fields if f.name not in ("id", "game", "number")]
     with transaction.atomic():
         existing = {
@@ -67,6 +98,34 @@ def record_game(game: Game, rounds: Sequence[Mapping[str, Any]]) -> list[Round]:
         for stale in existing.values():
             stale.delete()
         return saved
+
+
+def check_round_forfeits(rules: GameRules, label: str) -> None:
+    """A round can be forfeited only where a round is worth 2-1-0 between two sides (NCA, WCC,
+    match play): the rules say nothing of a forfeited round in a game to 100 or of three."""
+    if rules.sides != 2 or rules.round_scoring != TWO_ONE_ZERO:
+        raise ResultError(
+            f"{label} is not scored 2-1-0 per round between two sides, and the rules say nothing "
+            "of a forfeited round there: forfeit the game instead."
+        )
+
+
+def _with_forfeits(
+    checked: Sequence[AnyRound], forfeits: RoundForfeits, rules: GameRules
+) -> list[AnyRound]:
+    """The rounds with each forfeited one scored 2-0 against the side that forfeits it (its 20s
+    as shot, no board scores); cut where the game is then decided."""
+    check_round_forfeits(rules, "this game")
+    rounds = list(checked)
+    for number, (side, _reason) in forfeits.items():
+        if 1 <= number <= len(rounds):
+            shot = rounds[number - 1]
+            points = (0, 2) if side == "a" else (2, 0)
+            rounds[number - 1] = EngineRound(points, shot.twenties, None, TWO_ONE_ZERO)
+    for end in range(1, len(rounds)):
+        if judge_game(rounds[:end], rules).over:
+            return rounds[:end]
+    return rounds
 
 
 def _stored(game: Game, number: int, r: AnyRound, discs: int) -> Round:

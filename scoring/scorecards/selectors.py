@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from scoring import engine
 from scoring.models import CardRow, ScoreCard
 from scoring.results.rules import game_rules
+from scoring.rulings.selectors import with_round_rulings
 from scoring.scorecards.services import as_official, row_order
 from scoring.templatetags.scoring_labels import dashed, round_text
 from tournaments.models import Entry, Game, Match, Stage, Tournament
@@ -194,7 +195,7 @@ def card_page(stage: Stage, entry: Entry) -> CardPage:
     matches = list(
         Match.objects.filter(plays, stage=stage)
         .select_related("board", *joins)
-        .prefetch_related("games")
+        .prefetch_related(Prefetch("games", queryset=with_round_rulings(Game.objects.all())))
         .order_by("round_of_play", "id")
     )
     rows = {}

@@ -20,6 +20,7 @@ from django.utils import timezone
 from scoring import engine
 from scoring.engine import RoundData
 from scoring.models import CardRow, ScoreCard
+from scoring.progression.locks import ensure_open
 from scoring.progression.services import advance_knockout
 from scoring.results.rules import game_rules
 from scoring.results.services import record_game
@@ -147,6 +148,8 @@ def fill_row(
     only a referee may make it, with their initials, and it is kept as a new version.
     """
     game = Game.objects.select_related("match__stage__category").get(pk=game.pk)
+    _refuse_forfeited(game)
+    ensure_open(game.match.stage, error=ScorecardError)
     entry = card.entry
     if game.match.stage_id != card.stage_id or entry.id not in (
         game.match.entry_a_id,
@@ -204,6 +207,8 @@ def validate_row(
 ) -> CardRow:
     """The opponent checks the row and signs it with their player ID and initials."""
     row = CardRow.objects.select_for_update().select_related("game__match", "card").get(pk=row.pk)
+    _refuse_forfeited(row.game)
+    ensure_open(row.card.stage, error=ScorecardError)
     _check_version(row, version)
     allowed = {n for e in _opponents(row.game, row.card.entry) for n in _entry_numbers(e)}
     if str(opponent_number).strip() not in allowed:
@@ -281,6 +286,8 @@ def enter_paper_row(
     another way is not overwritten: a change to it is a referee's correction.
     """
     game = Game.objects.select_related("match__stage__category__tournament").get(pk=game.pk)
+    _refuse_forfeited(game)
+    ensure_open(game.match.stage, error=ScorecardError)
     _check_scheduled(card, game)
     row = CardRow.objects.select_for_update().filter(card=card, game=game).first()
     _require(user, "scoring.enter_paper_row", row or card, "enter paper scorecards")
@@ -323,6 +330,8 @@ def confirm_paper_row(*, row: CardRow, user, version: int | None = None) -> Card
         .get(pk=row.pk)
     )
     _require(user, "scoring.confirm_paper_row", row, "confirm paper scorecards")
+    _refuse_forfeited(row.game)
+    ensure_open(row.card.stage, error=ScorecardError)
     _check_version(row, version)
     if row.status != Status.AWAITING:
         raise ScorecardError(
@@ -346,6 +355,7 @@ def confirm_paper_row(*, row: CardRow, user, version: int | None = None) -> Card
 def verify_card(*, card: ScoreCard, user) -> list[CardRow]:
     """The scoring table verifies every validated row of the card."""
     _require(user, "scoring.verify_card", card, "verify scorecards")
+    ensure_open(card.stage, error=ScorecardError)
     _check_card_header(card)
     # Locked through the model, not ``card.rows``: a card read for the API carries prefetched
     # rows whose joins (nullable staff fields) PostgreSQL cannot lock.
@@ -369,6 +379,7 @@ def verify_card(*, card: ScoreCard, user) -> list[CardRow]:
 def void_card(*, card: ScoreCard, reason: str, user, rows: Sequence[CardRow] | None = None):
     """WCC: cards missing full name, ID or category, or not legible, may be voided."""
     _require(user, "scoring.void_card", card, "void scorecards")
+    ensure_open(card.stage, error=ScorecardError)
     if not reason.strip():
         raise ScorecardError(f"{card}: say why the card is voided.")
     targets = rows if rows is not None else list(card.rows.exclude(status=Status.VOIDED))
@@ -381,13 +392,18 @@ def void_card(*, card: ScoreCard, reason: str, user, rows: Sequence[CardRow] | N
 
 
 @transaction.atomic
-def resolve_dispute(*, game: Game, rounds_a: Sequence[RoundData], user, initials: str) -> None:
+def resolve_dispute(
+    *, game: Game, rounds_a: Sequence[RoundData], user, initials: str, why: str = ""
+) -> None:
     """The head referee rules on a disputed game: every row takes the ruling, verified.
 
-    ``rounds_a`` are in the match's order of sides (entry A first).
+    ``rounds_a`` are in the match's order of sides (entry A first); ``why`` is what each row's
+    history says (the head referee's change of a closed result passes its own words).
     """
     probe = CardRow.objects.filter(game=game).select_related("card").first()
     _require(user, "scoring.resolve_dispute", probe or game.match, "settle disputes")
+    _refuse_forfeited(game)
+    ensure_open(game.match.stage, error=ScorecardError)
     if not initials.strip():
         raise ScorecardError(f"{_label(game)}: the head referee's initials are missing.")
     clean = normalise_rounds(game, rounds_a)
@@ -404,7 +420,7 @@ def resolve_dispute(*, game: Game, rounds_a: Sequence[RoundData], user, initials
         row.referee_initials = initials.strip().upper()[:5]
         row.verified_by = user
         row.verified_at = timezone.now()
-        _save(row, f"dispute settled by the head referee ({row.referee_initials})")
+        _save(row, why or f"dispute settled by the head referee ({row.referee_initials})")
     _record_official(game, clean)
 
 
@@ -482,7 +498,19 @@ def _record_official(game: Game, rounds_a: Sequence[RoundData]) -> None:
 
 
 def _write_official(game: Game, rounds_a: Sequence[RoundData]) -> None:
+    if Game.objects.filter(pk=game.pk).exclude(forfeited_by="").exists():
+        return  # forfeited since the row was signed: the ruling stands, the row stays as written
     record_game(game, rounds_a)
+
+
+def _refuse_forfeited(game: Game) -> None:
+    """Nothing more is written on a forfeited game's rows (a walkover, or the head referee's
+    ruling): "Game 2 is a walkover: Bob withdrew"."""
+    if game.forfeited_by:
+        raise ScorecardError(
+            f"{game.forfeit_refusal} ({game.match}, round of play {game.match.round_of_play}); "
+            "nothing more is written on its cards."
+        )
 
 
 def _withdraw_official(game: Game) -> None:

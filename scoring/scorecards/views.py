@@ -165,8 +165,8 @@ def _may_validate(user, line: select.CardLine) -> bool:
 def _panel(request: HttpRequest, page: select.CardPage, line: select.CardLine, **kw) -> RowPanel:
     """The line with fresh forms for whatever the user may do, unless bound ones are given."""
     panel = RowPanel(page=page, line=line, **kw)
-    if line.game is None:
-        return panel
+    if line.game is None or line.game.forfeited_by:
+        return panel  # a bye, or a forfeited game: nothing more is written on the row
     user = request.user
     row = line.row
     version = row.version if row else 0

@@ -5,7 +5,9 @@ fixed number of queries whatever the size of the stage, so a 400-player standing
 same number of queries as a 12-player one.
 
 Before and during play the standings say only what is already true (WCC practice: the sheets
-pinned up in the hall): a bye counts once its round is being played, nobody is shaded as
+pinned up in the hall): a bye counts once its round is being played, and so does a walkover (a
+game won because the opponent withdrew or was disqualified, or by the head referee's ruling: a
+game won with the bye score, see ``scoring.results.outcomes``), nobody is shaded as
 advancing before the stage has a result, and a shoot-out is asked for only when play is over
 and only where the tie decides something: the cut line (and, when the next stage seeds by place,
 the places inside it), or in a last stage the places the event awards (:data:`AWARDED_PLACES`).
@@ -15,18 +17,21 @@ A tie for 67th and 68th is shared, never shot out.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from django.db.models import Q
 
 from scoring import engine
+from scoring.engine.judge import AnyRound
 from scoring.models import ShootOutScore
 from scoring.results.knockout import bracket_rounds, knockout_state
-from scoring.results.outcomes import match_outcomes
+from scoring.results.outcomes import GameRounds, MatchOutcome, forfeit_words, outcome_of
 from scoring.results.rules import ROUND_VALUES, values_round
 from scoring.standings.charts import BarChart, standings_chart
 from tournaments import formats
-from tournaments.models import Entry, Game, Match, Pool, Round, Stage
+from tournaments.models import Entry, Match, Pool, Stage
 from tournaments.selectors import next_stage
 from tournaments.svg.bracket import bracket_svg
 
@@ -46,6 +51,8 @@ class StandingLine:
     twenties: int
     tiebreak: str | None
     advances: bool
+    #: Games among ``games`` won by walkover (W/O), credited with the stage's bye score.
+    walkovers: int = 0
 
 
 @dataclass(frozen=True)
@@ -66,28 +73,105 @@ class StageStandings:
         )
 
 
+class _MatchRow(NamedTuple):
+    """What the standings read of a match: enough for the judge (:func:`outcome_of`) and for
+    crediting byes, without building a model instance per match."""
+
+    id: int
+    stage: Stage
+    round_of_play: int
+    best_of: int
+    entry_a_id: int
+    entry_b_id: int | None
+    entry_c_id: int | None
+
+
+@dataclass(frozen=True)
+class _StageRead:
+    """A stage's (or pool's) matches, games and official rounds, read once: the engine games
+    the table ranks and the games the judge decides each match from come from the same rows."""
+
+    matches: list[_MatchRow]
+    #: Per match id, its games in order with their rounds' points and 20s, as
+    #: ``scoring.results.outcomes.games_with_rounds`` lists them.
+    games: dict[int, list[GameRounds]]
+    #: Every recorded game of a match with two or more sides, in the order it was stored.
+    engine_games: list[engine.Game]
+
+
+#: The columns :func:`_read_stage` reads, one row per official round (or per game without
+#: rounds, or per match without games: a bye).
+_MATCH_COLUMNS = ("id", "round_of_play", "best_of", "entry_a_id", "entry_b_id", "entry_c_id")
+_GAME_COLUMNS = (
+    "games__id",
+    "games__number",
+    "games__is_playoff",
+    "games__forfeited_by",
+    "games__forfeit_kind",
+    "games__forfeit_reason",
+)
+_ROUND_COLUMNS = tuple(f"games__rounds__{name}" for name in ROUND_VALUES)
+
+
+def _read_stage(stage: Stage, pool: Pool | None = None) -> _StageRead:
+    """Every match of the stage (or of one pool) with its games and official rounds (one query:
+    matches, games and rounds joined, only the columns the standings and the judge use)."""
+    matches = Match.objects.filter(stage=stage)
+    if pool is not None:
+        matches = matches.filter(pool=pool)
+    rows = matches.order_by("id", "games__number", "games__rounds__number").values_list(
+        *_MATCH_COLUMNS, *_GAME_COLUMNS, *_ROUND_COLUMNS
+    )
+    read: list[_MatchRow] = []
+    games: dict[int, dict[int, GameRounds]] = defaultdict(dict)
+    by_game: dict[int, engine.Game] = {}
+    # Engine rounds are immutable and checked when built; a stage repeats the same few stored
+    # rounds (2-1-0 points and a few 20s) thousands of times, so each is built and checked once.
+    built: dict[tuple, AnyRound] = {}
+    match_id = None
+    for row in rows:
+        if row[0] != match_id:
+            match_id, round_of_play, best_of, a, b, c = row[:6]
+            read.append(_MatchRow(match_id, stage, round_of_play, best_of, a, b, c))
+        game_id, number, playoff, lost, kind, reason = row[6:12]
+        if game_id is None:  # a match without games (a bye)
+            continue
+        game = games[match_id].get(number)
+        if game is None:
+            game = games[match_id][number] = GameRounds(
+                number, playoff, [], [], lost, kind, forfeit_words(kind, reason)
+            )
+        fields = row[12:]
+        pa, pb, pc, ta, tb, tc = fields[:6]
+        if pa is None:  # a game without rounds yet
+            continue
+        if pc is None:
+            game.points.append((pa, pb))
+            game.twenties.append((ta, tb))
+        else:
+            game.points.append((pa, pb, pc))
+            game.twenties.append((ta, tb, tc))
+        if b is not None:
+            played = by_game.get(game_id)
+            if played is None:
+                played = by_game[game_id] = engine.Game(
+                    a=str(a), b=str(b), c=None if c is None else str(c)
+                )
+            engine_round = built.get(fields)
+            if engine_round is None:
+                engine_round = built[fields] = values_round(*fields)
+            played.rounds.append(engine_round)
+    return _StageRead(
+        matches=read,
+        games={key: list(value.values()) for key, value in games.items()},
+        engine_games=[by_game[key] for key in sorted(by_game)],
+    )
+
+
 def stage_games(stage: Stage, pool: Pool | None = None) -> list[engine.Game]:
     """Every recorded game of the stage (or of one pool) as engine games, keyed by entry id
     (one query)."""
-    rounds = Round.objects.filter(game__match__stage=stage, game__match__entry_b__isnull=False)
-    if pool is not None:
-        rounds = rounds.filter(game__match__pool=pool)
-    rows = rounds.order_by("game_id", "number").values_list(
-        "game_id",
-        "game__match__entry_a_id",
-        "game__match__entry_b_id",
-        "game__match__entry_c_id",
-        *ROUND_VALUES,
-    )
-    by_game: dict[int, engine.Game] = {}
-    for game_id, a, b, c, *fields in rows:
-        game = by_game.get(game_id)
-        if game is None:
-            game = by_game[game_id] = engine.Game(
-                a=str(a), b=str(b), c=None if c is None else str(c)
-            )
-        game.rounds.append(values_round(*fields))
-    return list(by_game.values())
+    return _read_stage(stage, pool).engine_games
 
 
 def stage_shootouts(stage: Stage) -> list[engine.Shootout]:
@@ -117,8 +201,10 @@ def stage_entries(stage: Stage, pool: Pool | None = None) -> dict[str, Entry]:
         drawn = Q(pools=pool)
     entry_ids = Entry.objects.filter(drawn).values("id")
     entries = {str(e.id): e for e in qs.filter(id__in=entry_ids)}
+    if entries or pool is not None:
+        return entries  # drawn: no need to ask whether the stage is the category's first
     first_stage = not Stage.objects.filter(category=stage.category, order__lt=stage.order).exists()
-    if not entries and first_stage and pool is None:
+    if first_stage:
         entries = {str(e.id): e for e in qs.filter(category=stage.category, withdrawn=False)}
     return entries
 
@@ -127,40 +213,89 @@ def stage_entries(stage: Stage, pool: Pool | None = None) -> dict[str, Entry]:
 class StageProgress:
     """How far play has gone in a stage (or one of its pools): what its standings may claim.
 
-    ``started``: a result is recorded (a round of a game, or a match decided); ``finished``:
-    every match drawn is decided (a Swiss stage also has all its rounds drawn); ``byes``: per
-    entry id, the byes whose round of play has started or is finished, the only ones credited.
+    ``started``: a result is recorded (a round of a game, or a match decided at the board);
+    ``finished``: every match drawn is decided (a Swiss stage also has all its rounds drawn);
+    ``byes``: per entry id, the byes whose round of play has started or is finished, the only
+    ones credited; ``walkovers``: per entry id, what its walkovers in those rounds credit it (a
+    game and the bye score to the side present, a game and nothing to the side that forfeits).
     """
 
     started: bool
     finished: bool
     byes: dict[str, int]
+    walkovers: dict[str, engine.Credit] = field(default_factory=dict)
+    #: Per entry id, the games among ``walkovers`` it won (the side present).
+    won: dict[str, int] = field(default_factory=dict)
+
+    def credits_won(self, entry_id: str) -> int:
+        """Games the entry won by walkover (W/O) in the rounds under way."""
+        return self.won.get(entry_id, 0)
 
 
 def stage_progress(stage: Stage, pool: Pool | None = None) -> StageProgress:
-    """Judge every match of the stage (or pool) with the one judge (two queries)."""
-    matches = Match.objects.filter(stage=stage).only(
-        "id", "stage", "pool", "round_of_play", "best_of", "entry_a", "entry_b", "entry_c"
-    )
-    games = Game.objects.filter(match__stage=stage)
-    if pool is not None:
-        matches, games = matches.filter(pool=pool), games.filter(match__pool=pool)
-    matches = list(matches)
-    for match in matches:
-        match.stage = stage  # the outcomes read the category through it: no query per match
-    outcomes = match_outcomes(matches, games)
+    """Judge every match of the stage (or pool) with the one judge (one query)."""
+    return _progress(stage, _read_stage(stage, pool))
+
+
+def _progress(stage: Stage, read: _StageRead) -> StageProgress:
+    """:func:`stage_progress` from the rows already read (no query: the matches carry the
+    stage, through which the judge reads the category)."""
+    matches = read.matches
+    outcomes = {m.id: outcome_of(m, read.games.get(m.id, ())) for m in matches}
     played = {m for m in matches if m.entry_b_id is not None}
+    # A match decided by walkover alone is not play at the board: like a bye, it waits for its
+    # round to be under way.
     under_way = {
-        m.round_of_play for m in played if outcomes[m.id].started or outcomes[m.id].complete
+        m.round_of_play
+        for m in played
+        if outcomes[m.id].started or (outcomes[m.id].complete and not outcomes[m.id].by_walkover)
     }
-    byes: dict[str, int] = defaultdict(int)
-    for match in matches:
-        if match.entry_b_id is None and match.round_of_play in under_way:
-            byes[str(match.entry_a_id)] += 1
     finished = bool(matches) and all(outcomes[m.id].complete for m in matches)
     if finished and stage.kind == Stage.Kind.SWISS:
         finished = max(m.round_of_play for m in matches) >= (stage.games_per_entry or 0)
-    return StageProgress(started=bool(under_way), finished=finished, byes=dict(byes))
+    counted = {m.round_of_play for m in matches} if finished else under_way
+    byes: dict[str, int] = defaultdict(int)
+    for match in matches:
+        if match.entry_b_id is None and match.round_of_play in counted:
+            byes[str(match.entry_a_id)] += 1
+    walkovers, won = _walkover_credits(
+        stage, [m for m in played if m.round_of_play in counted], outcomes
+    )
+    return StageProgress(
+        started=bool(under_way) or (finished and bool(played)),
+        finished=finished,
+        byes=dict(byes),
+        walkovers=walkovers,
+        won=won,
+    )
+
+
+def _walkover_credits(
+    stage: Stage, matches: Sequence[_MatchRow], outcomes: dict[int, MatchOutcome]
+) -> tuple[dict[str, engine.Credit], dict[str, int]]:
+    """What the walkovers of ``matches`` credit each entry (the games forfeited count as games
+    for both sides; the side present gets the bye score of each, as ``outcomes`` scored it), and
+    how many each entry won that way."""
+    games: dict[str, int] = defaultdict(int)
+    points: dict[str, int] = defaultdict(int)
+    twenties: dict[str, int] = defaultdict(int)
+    won: dict[str, int] = defaultdict(int)
+    for match in matches:
+        for game in outcomes[match.id].games:
+            if not game.walkover or len(game.points) != 2:
+                continue
+            for index, entry_id in enumerate((match.entry_a_id, match.entry_b_id)):
+                key = str(entry_id)
+                games[key] += 1
+                points[key] += game.points[index]
+                twenties[key] += game.twenties[index]
+                if game.winner == "ab"[index]:
+                    won[key] += 1
+    credits = {
+        key: engine.Credit(games=count, points=points[key], twenties=twenties[key])
+        for key, count in games.items()
+    }
+    return credits, dict(won)
 
 
 def stage_standings(stage: Stage, pool: Pool | None = None) -> StageStandings:
@@ -170,19 +305,20 @@ def stage_standings(stage: Stage, pool: Pool | None = None) -> StageStandings:
     shoot-outs among its entries (WCC: the round-robin tiebreaks look at the games of the pool).
     """
     entries = stage_entries(stage, pool)
-    games = stage_games(stage, pool)
+    read = _read_stage(stage, pool)
+    games = read.engine_games
     shootouts = stage_shootouts(stage)
-    progress = stage_progress(stage, pool)
+    progress = _progress(stage, read)
     if pool is not None:
         shootouts = [s for s in shootouts if set(s.twenties) <= set(entries)]
     problem = ""
     try:
-        result = rank_entries(stage, games, entries, shootouts, progress.byes)
+        result = rank_entries(stage, games, entries, shootouts, progress.byes, progress.walkovers)
     except engine.EngineInputError as exc:
         # A shoot-out recorded for a tie that later corrections undid: show the standings
         # without shoot-outs and say why, rather than failing the page.
         problem = f"Recorded shoot-outs no longer match the ties: {exc}"
-        result = rank_entries(stage, games, entries, [], progress.byes)
+        result = rank_entries(stage, games, entries, [], progress.byes, progress.walkovers)
     advance = stage.advance_count or 0
     if pool is not None and advance:
         # The stage's advance count is over all its pools (WCC: the top 2 of each of 2 pools).
@@ -197,6 +333,7 @@ def stage_standings(stage: Stage, pool: Pool | None = None) -> StageStandings:
             twenties=row.twenties,
             tiebreak=row.tiebreak,
             advances=progress.started and row.rank <= advance,
+            walkovers=progress.credits_won(row.entry),
         )
         for row in result.rows
     ]
@@ -272,12 +409,15 @@ def rank_entries(
     entries: dict[str, Entry],
     shootouts: list[engine.Shootout],
     byes: dict[str, int],
+    walkovers: dict[str, engine.Credit] | None = None,
 ) -> engine.Standings:
     """``engine.compute_standings`` with the byes given credited: ``stage.bye_points`` points,
     ``stage.bye_twenties`` 20s and one game per bye to the entry that sat out (``byes`` by entry
-    id: only the byes whose round is under way or over, see :func:`stage_progress`). A knockout
-    bye only passes the entry to the next round and credits nothing."""
-    credits = {}
+    id: only the byes whose round is under way or over, see :func:`stage_progress`), and the
+    ``walkovers`` credits alike (a game won with the bye score; a game and nothing to the side
+    that forfeits). A knockout bye or walkover only passes the entry to the next round and
+    credits nothing."""
+    credits: dict[str, engine.Credit] = {}
     if stage.kind != Stage.Kind.KNOCKOUT:
         credits = {
             key: engine.Credit(
@@ -288,6 +428,15 @@ def rank_entries(
             for key, count in byes.items()
             if count and key in entries
         }
+        for key, credit in (walkovers or {}).items():
+            if key not in entries:
+                continue
+            had = credits.get(key, engine.Credit(games=0))
+            credits[key] = engine.Credit(
+                games=had.games + credit.games,
+                points=had.points + credit.points,
+                twenties=had.twenties + credit.twenties,
+            )
     return engine.compute_standings(
         games, chain=stage.chain, shootouts=shootouts, entries=list(entries), credits=credits
     )

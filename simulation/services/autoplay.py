@@ -283,7 +283,8 @@ def _batch(run: AutoPlay, stage: Stage, matches: Sequence[Match]) -> Batch | Non
     profiles = entry_players(entries, category)
     jobs, waiting = [], []
     for match in matches:
-        games_left = [g for g in by_match.get(match.id, []) if not g.played]
+        # A forfeited game (a walkover, the head referee's ruling) is decided: nothing to play.
+        games_left = [g for g in by_match.get(match.id, []) if not g.played and not g.forfeited_by]
         if any(g.rows for g in games_left):
             waiting.append(match)
             continue

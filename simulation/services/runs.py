@@ -20,6 +20,18 @@ in the transaction that writes its games, so a batch delivered twice is written 
 batch arriving after the run stopped is dropped. When nothing is in flight and nothing is left
 to play, the run finishes.
 
+Every task may be delivered twice (tasks are acknowledged late, and a worker that dies hands
+its tasks back), so every transition is safe to repeat: a batch that is no longer in flight is
+dropped and the run goes on from where it stands, a game already written is never written
+again (nor counted), a dry run delivered again picks up where the last delivery stopped.
+
+A run that makes no progress for ``settings.SIMULATION_STALL_SECONDS`` is stalled
+(``stall_of``): no batch came back, or its work was never picked up. ``retry`` sends its work
+again (the batches out are dropped and planned anew from what is written) or reopens a failed
+run; the periodic ``check_stalled`` does that by itself ``MAX_AUTO_RESUMES`` times, then fails
+the run with the reason. Each batch in flight records when it was sent (``sent_at``) and how
+many resumes it took (``resumed``).
+
 What to play and how to write it is ``simulation.services.autoplay``'s (``next_batch``,
 ``apply_results``); this module only says when.
 
@@ -34,15 +46,19 @@ from __future__ import annotations
 import logging
 import uuid
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
-from simulation.models import AutoPlay, DryRun, Status
+from simulation.models import AutoPlay, DryRun, SimulatedGame, Status
 from simulation.services import autoplay, dryrun
 from simulation.services.background import error_message, locked
+from tournaments.models import Game
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +66,8 @@ logger = logging.getLogger(__name__)
 MAX_IN_FLIGHT = 2
 #: Longest message kept on a stopped run.
 MAX_ERROR = 4000
+#: A stalled run is sent again this many times by the periodic check before it is failed.
+MAX_AUTO_RESUMES = 3
 
 
 @dataclass(frozen=True)
@@ -86,9 +104,9 @@ def start(run_id: int) -> Next:
     return plan(run_id)
 
 
-def plan(run_id: int) -> Next:
+def plan(run_id: int, resumed: int = 0) -> Next:
     """Keep up to ``MAX_IN_FLIGHT`` batches out; with none out and nothing left to play,
-    finish.
+    finish. Each batch records when it was sent and ``resumed``, the resumes it took.
 
     With nothing out, ``autoplay.next_batch`` may change the draw (draw a stage, the next Swiss
     round, advance a finished stage); with batches out it only looks ahead at rounds already
@@ -107,7 +125,13 @@ def plan(run_id: int) -> Next:
                     break
                 dispatch = Dispatch(id=uuid.uuid4().hex, label=batch.label, jobs=batch.jobs)
                 run.in_flight.append(
-                    {"id": dispatch.id, "label": batch.label, "matches": batch.match_ids}
+                    {
+                        "id": dispatch.id,
+                        "label": batch.label,
+                        "matches": batch.match_ids,
+                        "sent_at": timezone.now().isoformat(),
+                        "resumed": resumed,
+                    }
                 )
                 sent.append(dispatch)
             if run.in_flight:
@@ -120,20 +144,47 @@ def plan(run_id: int) -> Next:
 
 def apply_batch(run_id: int, batch_id: str, results: list[dict[str, Any]]) -> Next:
     """A played batch written through the scorecard workflow (all or nothing), then the next
-    planned. A batch that is not in flight (applied already, or the run stopped) is dropped."""
+    planned. A batch that is not in flight (applied already, dropped by a resume) is not
+    written, and the run goes on from where it stands (a delivery that comes again after its
+    worker died between writing and planning plans now). Within a batch each game counts once,
+    and a game written already is left as it is."""
     try:
         with transaction.atomic():
             run = locked(AutoPlay, run_id, Status.RUNNING)
-            batch = _in_flight(run, batch_id)
-            if run is None or batch is None:
+            if run is None:
                 return Next(run_id)
-            if not autoplay.apply_results(run, results):
-                raise autoplay.AutoPlayError(f"{batch['label']}: no game could be played.")
-            run.in_flight = [b for b in run.in_flight if b["id"] != batch_id]
-            run.save(update_fields=["in_flight"])
+            batch = _in_flight(run, batch_id)
+            if batch is not None:
+                played, fresh = _unwritten(results)
+                if not played:
+                    raise autoplay.AutoPlayError(f"{batch['label']}: no game could be played.")
+                if fresh:
+                    autoplay.apply_results(run, fresh)
+                run.in_flight = [b for b in run.in_flight if b["id"] != batch_id]
+                run.save(update_fields=["in_flight"])
     except Exception as exc:  # recorded on the run for the organizer; the worker goes on
         return _stopped(run_id, exc, "could not write a batch")
     return plan(run_id)
+
+
+def _unwritten(results: list[dict[str, Any]]) -> tuple[int, list[dict[str, Any]]]:
+    """How many games ``results`` played, and the results cut down to the games not written
+    yet, each once: a header task delivered twice may hand its games over twice."""
+    games = [game for result in results for game in result.get("games", [])]
+    ids = [game.get("game_id") for game in games]
+    written = set(
+        Game.objects.filter(id__in=ids, rounds__isnull=False).values_list("id", flat=True)
+    )
+    fresh = []
+    for result in results:
+        keep = []
+        for game in result.get("games", []):
+            if game.get("game_id") not in written:
+                written.add(game.get("game_id"))
+                keep.append(game)
+        if keep:
+            fresh.append({**result, "games": keep})
+    return len(games), fresh
 
 
 def finish(run_id: int) -> Next:
@@ -185,23 +236,31 @@ def _stopped(run_id: int, exc: Exception, doing: str) -> Next:
 
 
 def start_dry_run(dry_run_id: int) -> Next:
-    """queued -> running, the copy tournament built, and its run started."""
+    """queued -> running, the copy tournament built, and its run started.
+
+    Delivered again (its worker died, or a retry), it goes on from the step where the last
+    delivery stopped: a copy not built yet is built, a run not started yet is started; a run
+    under way is left to its own batches."""
     with transaction.atomic():
-        dry = locked(DryRun, dry_run_id, Status.QUEUED)
+        dry = locked(DryRun, dry_run_id, Status.QUEUED, Status.RUNNING)
         if dry is None:
             return Next(None)
-        dry.status = Status.RUNNING
-        dry.started_at = timezone.now()
-        dry.phase = "Building the copy tournament"
-        dry.save(update_fields=["status", "started_at", "phase"])
+        if dry.status == Status.QUEUED:
+            dry.status = Status.RUNNING
+            dry.started_at = timezone.now()
+            dry.phase = "Building the copy tournament"
+            dry.save(update_fields=["status", "started_at", "phase"])
     try:
         with transaction.atomic():
             dry = locked(DryRun, dry_run_id, Status.RUNNING)
-            if dry is None or dry.run_id is not None:
+            if dry is None:
                 return Next(None)
-            run = dryrun.build_copy(dry)
-            dry.phase = "Playing"
-            dry.save(update_fields=["copy", "run", "phase"])
+            if dry.run_id is not None:
+                run_id = dry.run_id
+            else:
+                run_id = dryrun.build_copy(dry).pk
+                dry.phase = "Playing"
+                dry.save(update_fields=["copy", "run", "phase"])
     except Exception as exc:  # recorded on the dry run for the organizer
         if isinstance(exc, ValidationError):
             logger.info("dry run %s stopped: %s", dry_run_id, error_message(exc))
@@ -209,7 +268,7 @@ def start_dry_run(dry_run_id: int) -> Next:
             logger.exception("dry run %s could not be prepared", dry_run_id)
         fail_dry_run(dry_run_id, error_message(exc))
         return Next(None)
-    return start(run.pk)
+    return start(run_id)
 
 
 def finish_dry_run(dry_run_id: int) -> None:
@@ -252,3 +311,173 @@ def _run_ended(run_id: int) -> None:
         finish_dry_run(dry_id)
     else:
         fail_dry_run(dry_id, run["error"])
+
+
+# --- stalls and retries --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stall:
+    """Work that has made no progress for the stall time: since when, and what it waits for."""
+
+    since: datetime
+    reason: str
+
+
+def stall_after() -> timedelta:
+    return timedelta(seconds=settings.SIMULATION_STALL_SECONDS)
+
+
+def last_progress(run: AutoPlay) -> datetime | None:
+    """When the run last moved: started, sent a batch, or wrote a game."""
+    times = [run.started_at, *(_sent_at(batch) for batch in run.in_flight)]
+    latest = max((t for t in times if t is not None), default=None)
+    if latest is not None and timezone.now() - latest < stall_after():
+        return latest  # recent enough: no need to look at the games
+    written = (
+        SimulatedGame.objects.filter(game__match__stage__category_id=run.category_id)
+        .order_by("-id")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    return max((t for t in (latest, written) if t is not None), default=None)
+
+
+def stall_of(run: AutoPlay) -> Stall | None:
+    """The run's stall, if it has one: queued and never picked up by a worker, or running with
+    nothing back from the workers for the stall time."""
+    now = timezone.now()
+    if run.status == Status.QUEUED and now - run.created_at >= stall_after():
+        return Stall(run.created_at, "no worker has started it: is a Celery worker running?")
+    if run.status != Status.RUNNING:
+        return None
+    since = last_progress(run)
+    if since is None or now - since < stall_after():
+        return None
+    waiting = ", ".join(batch["label"] for batch in run.in_flight) or "its next batch"
+    return Stall(since, f"nothing has come back from the workers for {waiting}")
+
+
+def dry_run_stall(dry: DryRun) -> Stall | None:
+    """The dry run's stall: its own before its run exists, then its run's."""
+    now = timezone.now()
+    if dry.status == Status.QUEUED and now - dry.created_at >= stall_after():
+        return Stall(dry.created_at, "no worker has started it: is a Celery worker running?")
+    if dry.status != Status.RUNNING:
+        return None
+    if dry.run is None:
+        since = dry.started_at or dry.created_at
+        if now - since >= stall_after():
+            return Stall(since, "the copy tournament was not built: its worker stopped")
+        return None
+    return stall_of(dry.run)
+
+
+def retry(run_id: int, *, automatic: bool = False) -> Next:
+    """Send a run's work again: a queued run is started; a running one has its batches out
+    dropped (any that still comes back is not written) and planned anew from what is written;
+    a failed one is reopened and goes on from there (its dry run too). ``automatic`` (the
+    periodic check) acts only on a run that is stalled still, and fails it instead once
+    ``MAX_AUTO_RESUMES`` resumes brought nothing back."""
+    with transaction.atomic():
+        run = locked(AutoPlay, run_id, Status.QUEUED, Status.RUNNING, Status.FAILED)
+        if run is None:
+            return Next(run_id)
+        if run.status == Status.QUEUED:
+            queued = True
+        else:
+            queued = False
+            stall = stall_of(run)
+            if automatic and stall is None:
+                return Next(run_id)
+            resumed = max((batch.get("resumed", 0) for batch in run.in_flight), default=0) + 1
+            give_up = automatic and resumed > MAX_AUTO_RESUMES
+            if not give_up:
+                if run.status == Status.FAILED:
+                    _reopen_dry_run(run_id)
+                run.status = Status.RUNNING
+                run.error = ""
+                run.finished_at = None
+                run.in_flight = []
+                run.phase = "Sending its work to the workers again"
+                run.save(update_fields=["status", "error", "finished_at", "in_flight", "phase"])
+    if queued:
+        return start(run_id)
+    if give_up and stall is not None:
+        return fail(
+            run_id,
+            f"Stalled: {stall.reason} since {timezone.localtime(stall.since):%H:%M:%S}, and "
+            f"sending it again {MAX_AUTO_RESUMES} times did not help. The workers' log may say "
+            "why; Retry sends it again.",
+        )
+    logger.warning("auto-play %s: its work is sent to the workers again", run_id)
+    return plan(run_id, resumed=resumed)
+
+
+def retry_dry_run(dry_run_id: int) -> Next:
+    """Send a dry run's work again: one that stopped before its copy was built (or was never
+    picked up) starts again; one with a run retries the run."""
+    with transaction.atomic():
+        dry = locked(DryRun, dry_run_id, Status.QUEUED, Status.RUNNING, Status.FAILED)
+        if dry is None:
+            return Next(None)
+        run_done = dry.run is not None and dry.run.status == Status.DONE
+        if dry.status == Status.FAILED and (dry.run_id is None or run_done):
+            # Stopped before its copy was built: from the start; after its run: the summary.
+            dry.status = Status.QUEUED if dry.run_id is None else Status.RUNNING
+            dry.error = ""
+            dry.finished_at = None
+            dry.phase = ""
+            dry.save(update_fields=["status", "error", "finished_at", "phase"])
+        run_id = dry.run_id
+    if run_id is None:
+        return start_dry_run(dry_run_id)
+    if run_done:
+        finish_dry_run(dry_run_id)
+        return Next(run_id)
+    return retry(run_id)
+
+
+def stop(run_id: int, who: str) -> Next:
+    """The organizer stops a run (stalled, or no longer wanted): it fails with who stopped it."""
+    return fail(run_id, f"Stopped by {who}.")
+
+
+def stop_dry_run(dry_run_id: int, who: str) -> None:
+    """The organizer stops a dry run: its run fails, or the dry run itself before it has one."""
+    run_id = DryRun.objects.filter(pk=dry_run_id).values_list("run_id", flat=True).first()
+    if run_id is not None:
+        stop(run_id, who)
+    fail_dry_run(dry_run_id, f"Stopped by {who}.")
+
+
+def check_stalled() -> list[Next]:
+    """The periodic check: dry runs left running after their run ended are ended the same way,
+    and every stalled running run is sent again (``retry(automatic=True)``). Returns what must
+    travel."""
+    ended = DryRun.objects.filter(
+        status=Status.RUNNING, run__status__in=[Status.DONE, Status.FAILED]
+    )
+    for run_id in ended.values_list("run_id", flat=True):
+        _run_ended(run_id)
+    steps = []
+    for run in AutoPlay.objects.filter(status=Status.RUNNING):
+        if stall_of(run) is not None:
+            steps.append(retry(run.pk, automatic=True))
+    return steps
+
+
+def _reopen_dry_run(run_id: int) -> None:
+    """failed -> running for the dry run around a run that is reopened."""
+    dry = DryRun.objects.select_for_update().filter(run_id=run_id, status=Status.FAILED).first()
+    if dry is not None:
+        dry.status = Status.RUNNING
+        dry.error = ""
+        dry.phase = "Playing"
+        dry.finished_at = None
+        dry.save(update_fields=["status", "error", "phase", "finished_at"])
+
+
+def _sent_at(batch: dict[str, Any]) -> datetime | None:
+    raw = batch.get("sent_at")
+    return parse_datetime(raw) if isinstance(raw, str) else None

@@ -248,3 +248,42 @@ def test_entering_a_player_reads_the_same(world, page, client_for):
     )
     assert entered.status_code == 302
     assert Entry.objects.filter(player=dee).count() == 1
+
+
+def test_player_number_zero_is_refused_in_the_same_words_on_both_paths(world, page, client_for):
+    words = ["A player ID number must be between 1 and 2147483647."]
+    on_page = page.post(
+        manage("manage-players", world), {"first_name": "Zed", "last_name": "Zero", "number": 0}
+    )
+    assert on_page.status_code == 400
+    assert on_page.context["form"].errors["number"] == words
+
+    api = client_for("olga")
+    body = {"tournament": "club-open", "first_name": "Zed", "last_name": "Zero", "number": 0}
+    through_api = api.post("/api/players/", body, format="json")
+    assert through_api.status_code == 400 and through_api.json() == {"number": words}
+    # Renumbering to 0 is the same refusal.
+    renumber = api.patch(f"/api/players/{world.a.player_id}/", {"number": 0}, format="json")
+    assert renumber.status_code == 400 and renumber.json() == {"number": words}
+    assert not Player.objects.filter(last_name="Zero").exists()
+
+
+def test_a_category_of_a_thousand_rounds_is_refused_in_the_same_words(world, page, client_for):
+    form = {
+        "form": "manual",
+        "name": "Marathon",
+        "kind": "singles",
+        "discipline": "fingers",
+        "discs_per_player": 8,
+        "rounds_per_game": 1000,
+        "scoring_system": "nca",
+    }
+    on_page = page.post(manage("manage-category-create", world), form)
+    page_words = on_page.context["manual_form"].errors["rounds_per_game"]
+    assert page_words == ["A game has from 1 to 20 rounds."]
+    through_api = client_for("olga").post(
+        "/api/categories/", {"tournament": "club-open", **form}, format="json"
+    )
+    assert through_api.status_code == 400
+    assert through_api.json() == {"rounds_per_game": page_words}
+    assert not Category.objects.filter(name="Marathon").exists()

@@ -17,7 +17,12 @@ from playwright.sync_api import expect
 
 from scoring.scorecards import services as scorecards
 from tests.e2e.browsing import DASH, LAPTOP, PHONE, Screenshots, Story, Visitor
-from tests.factories import CategoryFactory, EntryFactory, PlayerFactory
+from tests.factories import (
+    CategoryFactory,
+    EntryFactory,
+    PlayerFactory,
+    allow_creating_tournaments,
+)
 from tests.tournaments.test_stages import field, record
 from tournaments.models import Board, Entry, Match, Stage, Tournament, TournamentRole
 from tournaments.services.draws import draw_knockout, draw_stage
@@ -83,6 +88,8 @@ class Event:
             TournamentRole.objects.create(
                 tournament=self.tournament, user=self.people[name], role=role
             )
+        # Olga runs events of her own: the header offers her a new tournament.
+        allow_creating_tournaments(self.people["olga"])
         self.club = CategoryFactory(tournament=self.tournament, name="Club Singles")
         self.club_entries = [
             EntryFactory(

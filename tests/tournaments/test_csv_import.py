@@ -1,7 +1,11 @@
-"""Reading registration files: every row checked, every file problem named (no database)."""
+"""Reading registration files: every row checked, every file problem named (no database, but
+for the import page's own refusal at the end)."""
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 
+from tests.factories import TournamentRoleFactory
 from tournaments.csv_import import (
     EXAMPLE_CSV,
     CsvFileError,
@@ -10,6 +14,7 @@ from tournaments.csv_import import (
     example_csv,
     parse,
 )
+from tournaments.models import Player, TournamentRole
 
 CATEGORIES = [
     KnownCategory("Competitive Singles"),
@@ -153,3 +158,35 @@ def test_example_file_names_the_tournaments_categories_and_reads_back():
     text = example_csv(["Cue Singles", "Competitive Singles"])
     assert "Cue Singles|Competitive Singles" in text
     assert all(r.valid for r in check(text).rows)
+
+
+def nul_after_the_first_8_kb() -> tuple[bytes, int]:
+    """A valid file of 400 players whose NUL byte sits past the 8 KB ``decode`` looks at, and the
+    line it is on."""
+    rows = [f"Player{n},Long-Surname-{n:04d},{n},Club,Canada,\n" for n in range(1, 401)]
+    line = 300
+    rows[line - 2] = rows[line - 2].replace("Club", "Cl\x00ub")
+    data = (HEADER + "".join(rows)).encode()
+    assert data.index(b"\x00") > 8192
+    return data, line
+
+
+def test_a_nul_byte_past_the_first_8_kb_is_refused_with_its_line():
+    data, line = nul_after_the_first_8_kb()
+    with pytest.raises(CsvFileError, match=rf"Line {line} holds a NUL byte"):
+        check(data)
+
+
+@pytest.mark.django_db
+def test_the_import_page_refuses_a_late_nul_byte_at_preview(client):
+    role = TournamentRoleFactory(role=TournamentRole.Role.ORGANIZER)
+    tournament = role.tournament
+    client.force_login(role.user)
+    data, line = nul_after_the_first_8_kb()
+    response = client.post(
+        reverse("tournaments:manage-import", args=[tournament.slug]),
+        {"file": SimpleUploadedFile("players.csv", data, content_type="text/csv")},
+    )
+    assert response.status_code == 400
+    assert f"Line {line} holds a NUL byte" in response.content.decode()
+    assert not Player.objects.filter(tournament=tournament).exists()

@@ -721,7 +721,10 @@ def test_advance_stays_until_the_next_stage_has_entries(org, tournament, singles
     )
 
 
-def test_organizer_pages_link_to_the_table_print_and_public_pages(org, tournament, singles):
+def test_organizer_pages_link_to_the_table_print_and_public_pages(
+    org, organizer, tournament, singles
+):
+    allow_creating_tournaments(organizer)  # the header's "New tournament" is for them only
     for _ in range(4):
         EntryFactory(category=singles)
     stage = StageFactory(category=singles, games_per_entry=1)
@@ -748,11 +751,17 @@ def test_organizer_pages_link_to_the_table_print_and_public_pages(org, tournamen
         assert f'href="{reverse("tournaments:bracket", args=[slug, stage.pk])}"' not in page
 
 
-def test_new_tournament_link_is_for_logged_in_visitors(client, organizer):
+def test_new_tournament_link_is_for_those_who_may_create_tournaments(client, organizer):
+    """The header offers "New tournament" only where the page would let the visitor in: the
+    site permission, which organizing one tournament does not give."""
     new = f'href="{reverse("tournament-create")}"'
     assert new not in client.get(reverse("home")).content.decode()
     client.force_login(organizer)
+    assert new not in client.get(reverse("home")).content.decode()
+    assert client.get(reverse("tournament-create")).status_code == 403
+    allow_creating_tournaments(organizer)
     assert new in client.get(reverse("home")).content.decode()
+    assert client.get(reverse("tournament-create")).status_code == 200
 
 
 @pytest.mark.parametrize(

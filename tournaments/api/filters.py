@@ -5,12 +5,51 @@ hall, as players read it on the board itself.
 """
 
 import django_filters
+from django import forms
 from django.db.models import Q, QuerySet
 
 from tournaments.models import Category, Entry, Match, Player, Stage, Team
 
+#: What every database's integer column holds (64-bit signed); a number past it would reach the
+#: query and end as a 500 (an ``OverflowError`` on SQLite, ``bigint out of range`` on PostgreSQL).
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1
+OUT_OF_RANGE = f"Must be a whole number between {INT_MIN} and {INT_MAX}."
 
-class CategoryFilter(django_filters.FilterSet):
+
+class BoundedIntegerField(forms.IntegerField):
+    """A query-string integer that the database can take."""
+
+    default_error_messages = {
+        "invalid": OUT_OF_RANGE,
+        "min_value": OUT_OF_RANGE,
+        "max_value": OUT_OF_RANGE,
+    }
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("min_value", INT_MIN)
+        kwargs.setdefault("max_value", INT_MAX)
+        super().__init__(**kwargs)
+
+
+class IntegerFilter(django_filters.NumberFilter):
+    """``NumberFilter`` for ids and counts: whole numbers in the 64-bit range, refused with a
+    message otherwise (django-filter's own takes any decimal, however large)."""
+
+    field_class = BoundedIntegerField
+
+
+class BoundedFilterSet(django_filters.FilterSet):
+    """Every generated number filter of the API's filter sets is an ``IntegerFilter``."""
+
+    @classmethod
+    def filter_for_lookup(cls, field, lookup_type):
+        filter_class, params = super().filter_for_lookup(field, lookup_type)
+        if filter_class is django_filters.NumberFilter:
+            filter_class = IntegerFilter
+        return filter_class, params
+
+
+class CategoryFilter(BoundedFilterSet):
     tournament = django_filters.CharFilter(field_name="tournament__slug")
 
     class Meta:
@@ -18,7 +57,7 @@ class CategoryFilter(django_filters.FilterSet):
         fields = ["tournament", "kind", "discipline"]
 
 
-class PlayerFilter(django_filters.FilterSet):
+class PlayerFilter(BoundedFilterSet):
     tournament = django_filters.CharFilter(field_name="tournament__slug")
     club = django_filters.CharFilter(lookup_expr="iexact")
     country = django_filters.CharFilter(lookup_expr="iexact")
@@ -28,7 +67,7 @@ class PlayerFilter(django_filters.FilterSet):
         fields = ["tournament", "club", "country", "number"]
 
 
-class TeamFilter(django_filters.FilterSet):
+class TeamFilter(BoundedFilterSet):
     tournament = django_filters.CharFilter(field_name="tournament__slug")
 
     class Meta:
@@ -36,7 +75,7 @@ class TeamFilter(django_filters.FilterSet):
         fields = ["tournament"]
 
 
-class EntryFilter(django_filters.FilterSet):
+class EntryFilter(BoundedFilterSet):
     tournament = django_filters.CharFilter(field_name="category__tournament__slug")
 
     class Meta:
@@ -44,7 +83,7 @@ class EntryFilter(django_filters.FilterSet):
         fields = ["tournament", "category", "player", "team", "checked_in", "withdrawn"]
 
 
-class StageFilter(django_filters.FilterSet):
+class StageFilter(BoundedFilterSet):
     tournament = django_filters.CharFilter(field_name="category__tournament__slug")
 
     class Meta:
@@ -52,11 +91,11 @@ class StageFilter(django_filters.FilterSet):
         fields = ["tournament", "category", "kind"]
 
 
-class MatchFilter(django_filters.FilterSet):
+class MatchFilter(BoundedFilterSet):
     tournament = django_filters.CharFilter(field_name="stage__category__tournament__slug")
-    category = django_filters.NumberFilter(field_name="stage__category")
-    board = django_filters.NumberFilter(field_name="board__number", help_text="Board number.")
-    entry = django_filters.NumberFilter(
+    category = IntegerFilter(field_name="stage__category")
+    board = IntegerFilter(field_name="board__number", help_text="Board number.")
+    entry = IntegerFilter(
         method="filter_entry", help_text="Entry on any side (A, B, or C in a three-player game)."
     )
 

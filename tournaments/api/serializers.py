@@ -180,10 +180,21 @@ class TeamSerializer(ServiceWriteSerializer):
         return people.update_team(team=instance, **validated_data)
 
 
+def blank_choice(choices: list[tuple[str, str]], help_text: str) -> serializers.ChoiceField:
+    """A read-only choice that is empty until something happens: the schema then allows ``""``
+    too (DRF drops ``allow_blank`` from read-only model fields, so the schema would not)."""
+    return serializers.ChoiceField(
+        choices=choices, allow_blank=True, read_only=True, help_text=help_text
+    )
+
+
 class EntrySerializer(ServiceWriteSerializer):
     parent_field = "category"
     name = serializers.CharField(read_only=True)
     number = serializers.CharField(read_only=True, help_text="Scorecard ID (both for a team).")
+    withdrawal_kind = blank_choice(
+        Entry.WithdrawalKind.choices, "Why the entry left: empty while it plays."
+    )
 
     class Meta:
         model = Entry
@@ -197,7 +208,10 @@ class EntrySerializer(ServiceWriteSerializer):
             "seed",
             "checked_in",
             "withdrawn",
+            "withdrawal_kind",
+            "withdrawal_reason",
         ]
+        read_only_fields = ["withdrawal_kind", "withdrawal_reason"]
         validators: list = []
 
     def create(self, validated_data: dict[str, Any]) -> Entry:
@@ -260,9 +274,19 @@ class StageSerializer(ServiceWriteSerializer):
         return registration.update_stage(stage=instance, **validated_data)
 
 
+#: The side that forfeits, as games and rounds store it (a plain string in the schema: the same
+#: two sides as ``first_side`` and an empty value, not a second name for that choice set).
+FORFEITED_BY = (
+    "The side that forfeits: `a` (entry A) or `b` (entry B); empty when it stands as played."
+)
+
+
 class RoundSerializer(serializers.ModelSerializer):
     """An official round result, from entry A's side (``_a``) and entry B's (``_b``); the
-    ``_c`` figures are entry C's in a three-player game and null in every other game."""
+    ``_c`` figures are entry C's in a three-player game and null in every other game. A round
+    forfeited on the head referee's ruling (``forfeited_by``) scores 2-0 to the other side."""
+
+    forfeited_by = serializers.CharField(read_only=True, help_text=FORFEITED_BY)
 
     class Meta:
         model = Round
@@ -278,23 +302,45 @@ class RoundSerializer(serializers.ModelSerializer):
             "score_b",
             "score_c",
             "time_expired",
+            "forfeited_by",
+            "forfeit_reason",
         ]
         read_only_fields = fields
 
 
 class GameSerializer(serializers.ModelSerializer):
+    """A game with its official rounds; a forfeited game (``forfeited_by``) has none: a
+    walkover after a withdrawal or disqualification, or the head referee's ruling, won by the
+    other side with the stage's bye score."""
+
     rounds = RoundSerializer(many=True, read_only=True)
+    forfeited_by = serializers.CharField(read_only=True, help_text=FORFEITED_BY)
+    forfeit_kind = blank_choice(
+        Game.ForfeitKind.choices, "Why the game was forfeited: empty when it stands as played."
+    )
 
     class Meta:
         model = Game
-        fields = ["id", "match", "number", "first_side", "is_playoff", "simulated", "rounds"]
+        fields = [
+            "id",
+            "match",
+            "number",
+            "first_side",
+            "is_playoff",
+            "simulated",
+            "forfeited_by",
+            "forfeit_kind",
+            "forfeit_reason",
+            "forfeited_at",
+            "rounds",
+        ]
         read_only_fields = fields
 
 
 class MatchSerializer(serializers.ModelSerializer):
     """A match with its games and their official rounds (read-only: draws create matches)."""
 
-    pool = serializers.SlugRelatedField(slug_field="name", read_only=True)
+    pool = serializers.SlugRelatedField(slug_field="name", read_only=True, allow_null=True)
     board = serializers.SlugRelatedField(slug_field="number", read_only=True)
     entry_a = EntrySummarySerializer(read_only=True)
     entry_b = EntrySummarySerializer(read_only=True, allow_null=True)

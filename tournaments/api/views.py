@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
+from scoring.rulings.services import open_decided_matches
 from tournaments.api import filters, serializers
 from tournaments.api.errors import ServiceErrorsMixin
 from tournaments.api.permissions import ManageTournamentOrReadOnly
@@ -136,6 +137,15 @@ class EntryViewSet(TournamentResourceViewSet):
 
     def remove(self, instance: Entry) -> None:
         entries.delete_entry(entry=instance)
+
+    def perform_update(self, serializer: BaseSerializer) -> None:
+        withdrawn_before = serializer.instance.withdrawn
+        super().perform_update(serializer)
+        entry = serializer.instance
+        if entry.withdrawn and not withdrawn_before:
+            # After the draw the withdrawal made walkovers: open the knockout matches they
+            # decide, as POST /api/entries/{id}/withdraw/ does.
+            open_decided_matches(entry.category)
 
     def _private_link(self, request: Request, entry: Entry, link) -> Response:
         path = reverse("scoring:private_link", args=[entry.category.tournament.slug, link.token])

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Mod
@@ -92,14 +93,97 @@ class Game(models.Model):
     )
     simulated = models.BooleanField(default=False)
 
+    class ForfeitKind(models.TextChoices):
+        """Why a game was lost without its result counting (WCC: "Careless or deliberate
+        contravention of the rules may result in the forfeiture of a round or a game and possible
+        disqualification from the tournament")."""
+
+        WITHDRAWAL = "withdrawal", "Withdrawal"
+        DISQUALIFICATION = "disqualification", "Disqualification"
+        RULING = "ruling", "Head referee's ruling"
+
+    #: The side that loses the game without its rounds counting: a walkover after a withdrawal
+    #: or a disqualification (the game has no rounds), or the head referee's ruling (the
+    #: official rounds are replaced). The other side is credited the stage's bye score.
+    forfeited_by = models.CharField(
+        max_length=1,
+        choices=Side.choices,
+        blank=True,
+        default="",
+        help_text="The side that forfeits the game (a walkover or a ruling); empty when the game "
+        "counts as played.",
+    )
+    forfeit_kind = models.CharField(
+        max_length=20, choices=ForfeitKind.choices, blank=True, default=""
+    )
+    forfeit_reason = models.TextField(blank=True, default="")
+    forfeited_at = models.DateTimeField(null=True, blank=True)
+    forfeit_ruled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Who withdrew or disqualified the entry, or ruled the forfeit.",
+    )
+
+    #: Who changed what and when: forfeits and their reversal are read back from here.
+    history = HistoricalRecords(history_change_reason_field=models.TextField(null=True))
+
     class Meta:
         ordering = ["match", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="game_unique_number"),
+            models.CheckConstraint(
+                condition=Q(forfeited_by="", forfeit_kind="")
+                | (~Q(forfeited_by="") & ~Q(forfeit_kind="")),
+                name="game_forfeit_has_side_and_kind",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.match} — game {self.number}"
+
+    @property
+    def forfeiter(self):
+        """The entry that forfeits the game, or None."""
+        if not self.forfeited_by:
+            return None
+        match = self.match
+        return match.entry_a if self.forfeited_by == self.Side.A else match.entry_b
+
+    @property
+    def is_walkover(self) -> bool:
+        """Lost without being played: the entry withdrew or was disqualified."""
+        return self.forfeit_kind in (self.ForfeitKind.WITHDRAWAL, self.ForfeitKind.DISQUALIFICATION)
+
+    @property
+    def forfeit_label(self) -> str:
+        """The forfeit as cards, brackets and lists print it ("" when the game counts as
+        played): "Walkover: Bob withdrew", or "Forfeit (head referee): <reason>"."""
+        if not self.forfeited_by:
+            return ""
+        loser = self.forfeiter
+        if self.forfeit_kind == self.ForfeitKind.WITHDRAWAL:
+            return f"Walkover: {loser.name} withdrew"
+        if self.forfeit_kind == self.ForfeitKind.DISQUALIFICATION:
+            return f"Walkover: {loser.name} was disqualified"
+        return f"Forfeit (head referee): {self.forfeit_reason} ({loser.name} forfeits the game)"
+
+    @property
+    def forfeit_refusal(self) -> str:
+        """Why nothing can be written on the game any more: "Game 2 is a walkover: Bob
+        withdrew" (the words every path that refuses a result uses)."""
+        if not self.forfeited_by:
+            return ""
+        if self.forfeit_kind == self.ForfeitKind.WITHDRAWAL:
+            return f"Game {self.number} is a walkover: {self.forfeiter.name} withdrew"
+        if self.forfeit_kind == self.ForfeitKind.DISQUALIFICATION:
+            return f"Game {self.number} is a walkover: {self.forfeiter.name} was disqualified"
+        return (
+            f"Game {self.number} was forfeited by {self.forfeiter.name} on the head referee's "
+            f"ruling ({self.forfeit_reason}); its result is the ruling's."
+        )
 
 
 class Round(models.Model):
@@ -135,6 +219,11 @@ class Round(models.Model):
     )
     scoring = models.CharField(max_length=10, choices=Scoring.choices, default=Scoring.TWO_ONE_ZERO)
     discs_per_side = models.PositiveSmallIntegerField(default=8)
+    #: The head referee's ruling: the side that forfeits the round (WCC: "forfeiture of a round
+    #: or a game"). The round scores 2-0 to the other side; the 20s stay as shot, the board
+    #: scores are not kept (the round's history has them).
+    forfeited_by = models.CharField(max_length=1, choices=Game.Side.choices, blank=True, default="")
+    forfeit_reason = models.TextField(blank=True, default="")
     history = HistoricalRecords()
 
     class Meta:
@@ -234,6 +323,28 @@ class Round(models.Model):
                 | Q(score_a=F("score_b"), points_a=1)
                 | Q(score_a__lt=F("score_b"), points_a=0),
                 name="round_points_follow_scores",
+            ),
+            # A forfeited round exists only in a 2-1-0 game: 2 to the other side, 0 to the side
+            # that forfeits it, without board scores (they no longer decide the round).
+            models.CheckConstraint(
+                condition=Q(forfeited_by="")
+                | Q(
+                    scoring="2-1-0",
+                    time_expired=False,
+                    score_a__isnull=True,
+                    forfeited_by="a",
+                    points_a=0,
+                    points_b=2,
+                )
+                | Q(
+                    scoring="2-1-0",
+                    time_expired=False,
+                    score_a__isnull=True,
+                    forfeited_by="b",
+                    points_a=2,
+                    points_b=0,
+                ),
+                name="round_forfeit_2_0_against_the_offender",
             ),
         ]
 

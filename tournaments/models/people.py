@@ -85,6 +85,18 @@ class Entry(models.Model):
     checked_in = models.BooleanField(default=False)
     withdrawn = models.BooleanField(default=False)
 
+    class WithdrawalKind(models.TextChoices):
+        """How an entry left: of its own accord, or disqualified (WCC: "possible
+        disqualification from the tournament")."""
+
+        WITHDRAWAL = "withdrawal", "Withdrawal"
+        DISQUALIFICATION = "disqualification", "Disqualification"
+
+    withdrawal_kind = models.CharField(
+        max_length=20, choices=WithdrawalKind.choices, blank=True, default=""
+    )
+    withdrawal_reason = models.TextField(blank=True, default="")
+
     #: Who changed what and when, before and after (the organizer's audit page).
     history = HistoricalRecords()
 
@@ -92,6 +104,10 @@ class Entry(models.Model):
         verbose_name_plural = "entries"
         ordering = ["category", "seed", "id"]
         constraints = [
+            models.CheckConstraint(
+                condition=models.Q(withdrawn=True) | models.Q(withdrawal_kind=""),
+                name="entry_withdrawal_kind_only_when_withdrawn",
+            ),
             models.CheckConstraint(
                 condition=models.Q(player__isnull=False, team__isnull=True)
                 | models.Q(player__isnull=True, team__isnull=False),

@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.db import models
+from simple_history.models import HistoricalRecords
 
 
 class TournamentRole(models.Model):
@@ -22,6 +23,10 @@ class TournamentRole(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles"
     )
     role = models.CharField(max_length=20, choices=Role.choices)
+
+    #: Who gave or took back the role, and when, for the organizer's audit page (the history
+    #: keeps the tournament, so it travels with the tournament's export).
+    history = HistoricalRecords(history_change_reason_field=models.TextField(null=True))
 
     class Meta:
         constraints = [

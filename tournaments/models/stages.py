@@ -69,9 +69,11 @@ class Stage(models.Model):
         help_text="Knockout: a 3rd/4th place match between the losing semifinalists.",
     )
     bye_points = models.PositiveSmallIntegerField(
-        default=8, help_text="Points credited for a bye (odd fields)."
+        default=8, help_text="Points for a bye or a walkover."
     )
-    bye_twenties = models.PositiveSmallIntegerField(default=0)
+    bye_twenties = models.PositiveSmallIntegerField(
+        default=0, help_text="20s for a bye or a walkover."
+    )
     seed = models.PositiveIntegerField(default=1, help_text="Random seed for draws.")
 
     #: Who changed what and when, before and after (the organizer's audit page).

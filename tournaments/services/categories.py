@@ -49,6 +49,11 @@ def check_name_free(tournament: Tournament, name: str, *, category: Category | N
     return name
 
 
+#: Rounds in a game: WCC games have 4 (8 in some finals); past this it is a typo, and a game of
+#: a thousand rounds would fill the scorecards and the round clock with nonsense.
+MAX_ROUNDS_PER_GAME = 20
+
+
 def check_settings(fields: dict[str, Any]) -> None:
     """Counts a game can be played with, said in words rather than as a violated constraint."""
     discs = fields.get("discs_per_player")
@@ -57,8 +62,10 @@ def check_settings(fields: dict[str, Any]) -> None:
             {"discs_per_player": f"Each player shoots from 1 to {MAX_DISCS} discs a round."}
         )
     rounds = fields.get("rounds_per_game")
-    if rounds is not None and rounds < 1:
-        raise ValidationError({"rounds_per_game": "A game has at least one round."})
+    if rounds is not None and not 1 <= rounds <= MAX_ROUNDS_PER_GAME:
+        raise ValidationError(
+            {"rounds_per_game": f"A game has from 1 to {MAX_ROUNDS_PER_GAME} rounds."}
+        )
 
 
 def is_drawn(category: Category) -> bool:

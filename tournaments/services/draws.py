@@ -143,7 +143,8 @@ def draw_stage(
     if kind == Stage.Kind.SWISS:
         if stage.matches.exists():
             raise ValueError(
-                f"{stage} is already drawn; draw its next round with draw_next_swiss_round."
+                f"{stage} is already drawn; draw its next round (“Draw round …” on the category "
+                "page) once the current round is played."
             )
         return draw_swiss_round(stage)
     raise ValueError(
@@ -639,6 +640,13 @@ def _results_in(stage: Stage, matches: Collection[Match] | None = None) -> str:
     filled = games.filter(card_rows__isnull=False).select_related("match").first()
     if filled is not None:
         return f"a scorecard row is filled ({filled.match}, game {filled.number})"
+    forfeited = games.exclude(forfeited_by="").select_related("match").first()
+    if forfeited is not None:
+        # A walkover (reinstating the entry takes it back) or a forfeit is a result too.
+        return (
+            f"a walkover or the head referee's forfeit is recorded ({forfeited.match}, "
+            f"game {forfeited.number})"
+        )
     if matches is None and stage.shootouts.exists():
         return "a shoot-out is recorded"
     return ""

@@ -30,9 +30,23 @@ def next_free_number(tournament: Tournament) -> int:
     return (highest or 0) + 1
 
 
+#: Scorecard IDs: positive, and small enough for every database's integer column.
+MAX_PLAYER_NUMBER = 2_147_483_647
+
+
+def check_number_range(number: int) -> None:
+    """An ID number is printed on scorecards and read back from them: 0 or a negative number
+    would be taken for a blank box, so the range is said here for the pages and the API alike."""
+    if not 1 <= number <= MAX_PLAYER_NUMBER:
+        raise ValidationError(
+            {"number": f"A player ID number must be between 1 and {MAX_PLAYER_NUMBER}."}
+        )
+
+
 def check_number_free(tournament: Tournament, number: int, *, player: Player | None = None) -> None:
     """Refuse an ID number another player of the tournament holds, naming them and the next
     free number (the ID is printed on scorecards and validates the opponent's row)."""
+    check_number_range(number)
     holders = tournament.players.filter(number=number)
     if player is not None:
         holders = holders.exclude(pk=player.pk)

@@ -25,6 +25,7 @@ from simple_history.utils import bulk_create_with_history
 from tournaments import csv_import
 from tournaments.models import Board, Category, Entry, Match, Player, Pool, Stage, Team, Tournament
 from tournaments.presets import PRESETS
+from tournaments.services import forfeits
 from tournaments.services.categories import check_name_free, check_settings
 from tournaments.services.changes import apply_change
 from tournaments.services.errors import StillInUse
@@ -315,11 +316,16 @@ def set_checked_in(*, entry: Entry, checked_in: bool) -> Entry:
 
 def set_withdrawn(*, entry: Entry, withdrawn: bool) -> Entry:
     """Withdraw an entry (or reinstate it). A withdrawn entry stays in the data, with the games
-    it played, and is left out of every draw made from now on."""
-    entry.withdrawn = withdrawn
-    if withdrawn:
-        entry.checked_in = False
-    entry.save(update_fields=["withdrawn", "checked_in"])
+    it played, and is left out of every draw made from now on; after the draw its games without
+    a result become walkovers, and reinstating takes them back (``forfeits``, which says when
+    that is refused)."""
+    if withdrawn and not entry.withdrawn:
+        forfeits.withdraw_entry(entry=entry)
+    elif not withdrawn and entry.withdrawn:
+        forfeits.reinstate_entry(entry=entry)
+    entry.refresh_from_db(
+        fields=["withdrawn", "checked_in", "withdrawal_kind", "withdrawal_reason"]
+    )
     return entry
 
 
@@ -521,6 +527,24 @@ def _entries(tournament: Tournament, category: Category | None):
 def check_in_everyone(*, tournament: Tournament, category: Category | None = None) -> BulkCheckIn:
     """Check in every entry of the tournament (or of one category) that has not withdrawn."""
     return _check_in(_entries(tournament, category))
+
+
+@transaction.atomic
+def check_in_entries(*, category: Category, entry_ids: Sequence[int]) -> BulkCheckIn:
+    """Check in the listed entries of one category (the API names entries by id); an id that is
+    not an entry of the category refuses the whole list, naming it, before anything is
+    written. Withdrawn entries are left alone, as ``check_in_everyone`` leaves them."""
+    entries = list(_entries(category.tournament, category).filter(pk__in=entry_ids))
+    found = {e.pk for e in entries}
+    unknown = [str(i) for i in dict.fromkeys(entry_ids) if i not in found]
+    if unknown:
+        raise ValidationError(
+            {
+                "entries": f"{category.name} has no entry {', '.join(unknown)}; nobody was "
+                "checked in. Correct the list and send it again."
+            }
+        )
+    return _check_in(entries)
 
 
 @transaction.atomic

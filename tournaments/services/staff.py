@@ -3,7 +3,8 @@ permission to create tournaments.
 
 The staff page and the API both call these functions, so they refuse the same things in the
 same words; the callers check that the actor may manage the staff (``tournaments.manage_staff``).
-Every change is appended to the tournament's ``RoleChange`` log with who made it.
+Every change is appended to the tournament's ``RoleChange`` log with who made it, and the roles
+themselves keep a history (django-simple-history) naming the actor, shown on the audit page.
 
 A new account gets no password from the organizer: it gets a set-password link made with Django's
 password-reset tokens, shown once to the organizer, who hands it over; the person then chooses
@@ -90,7 +91,10 @@ def grant_role(
         raise ValidationError(
             {"role": f"{user.get_username()} is already {_label(role)} at {tournament.name}."}
         )
-    granted = TournamentRole.objects.create(tournament=tournament, user=user, role=role)
+    granted = TournamentRole(tournament=tournament, user=user, role=role)
+    granted._history_user = actor
+    granted._change_reason = f"{_label(role)} given to {user.get_username()}"
+    granted.save()
     _log(tournament, actor, user, Action.GRANTED, role)
     return granted
 
@@ -101,11 +105,16 @@ def revoke_role(
 ) -> None:
     """Take back a staff role; the account stays, with any other role it holds."""
     _check_staff_role(role)
-    deleted, _ = TournamentRole.objects.filter(tournament=tournament, user=user, role=role).delete()
-    if not deleted:
+    held = TournamentRole.objects.filter(tournament=tournament, user=user, role=role).first()
+    if held is None:
         raise ValidationError(
             {"role": f"{user.get_username()} is not {_label(role)} at {tournament.name}."}
         )
+    # Deleted one by one (not through the queryset) so that the history row it leaves names
+    # who took the role back and why.
+    held._history_user = actor
+    held._change_reason = f"{_label(role)} taken back from {user.get_username()}"
+    held.delete()
     _log(tournament, actor, user, Action.REVOKED, role)
 
 

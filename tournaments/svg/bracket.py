@@ -47,12 +47,13 @@ STYLE = """
 @dataclass(frozen=True)
 class BracketSide:
     """One side of a match. ``known`` is False while the entry is still to come ("Winner of
-    SF1"); ``games`` holds its points per game played (None for a game not played yet)."""
+    SF1"); ``games`` holds its points per game played (None for a game not played yet, or a
+    word such as "W/O" for a game won or lost by walkover)."""
 
     name: str
     seed: str = ""
     wins: int | None = None
-    games: tuple[int | None, ...] = ()
+    games: tuple[int | str | None, ...] = ()
     winner: bool = False
     known: bool = True
 

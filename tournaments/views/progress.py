@@ -3,7 +3,8 @@ match previews.
 
 Each feature says where its work stands as a :class:`Progress`; ``_progress.html`` draws it the
 same way everywhere (a bar when the share done is known, the state, what is being done, the
-error, a download link) and polls ``status_url`` with htmx until the work is finished.
+error, a download link, buttons such as Retry) and polls ``status_url`` with htmx until the
+work is finished.
 """
 
 from __future__ import annotations
@@ -12,6 +13,15 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+
+
+@dataclass(frozen=True)
+class Action:
+    """A button under the state: a form posting to ``url`` (Retry, Stop); the view that
+    answers says what it did on the page it redirects to."""
+
+    label: str
+    url: str
 
 
 @dataclass(frozen=True)
@@ -35,6 +45,8 @@ class Progress:
     poll_s: int = 2
     #: Reload the whole page once the work is finished (it shows the result).
     reload_when_finished: bool = False
+    #: Buttons for whoever may act on the work (e.g. Retry and Stop when it stalled).
+    actions: tuple[Action, ...] = ()
 
 
 def progress_partial(request: HttpRequest, progress: Progress) -> HttpResponse:

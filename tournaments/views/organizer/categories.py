@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Exists, OuterRef
+from django.db.models import Count, Exists, Max, OuterRef
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -82,6 +82,24 @@ def category_page(
             and not (following.match_count or following.has_entries)
         )
         stage.next_kind = following.kind if following is not None else ""
+        # A Swiss stage is paired round by round, each from the results of the round before
+        # (the service says so when the current round is not finished yet).
+        stage.next_round = (
+            (stage.rounds_drawn or 0) + 1
+            if stage.kind == Stage.Kind.SWISS
+            and stage.match_count
+            and (stage.rounds_drawn or 0) < (stage.games_per_entry or 0)
+            else None
+        )
+        # Its next stage has its entries: the stage has advanced, its results are closed (the
+        # rule of scoring.progression.locks, read here from the stages already loaded).
+        stage.advanced_into = (
+            following
+            if following is not None
+            and stage.kind not in (Stage.Kind.KNOCKOUT, Stage.Kind.SHOOTOUT)
+            and (following.match_count or following.has_entries)
+            else None
+        )
     return render(
         request,
         f"{TEMPLATES}/category.html",
@@ -108,9 +126,11 @@ def _stages_with_state(category: Category) -> list[Stage]:
     seeded into their pools (by an advance or a draw), in one query."""
     seeded = Pool.entries.through.objects.filter(pool__stage=OuterRef("pk"))
     return list(
-        category.stages.annotate(match_count=Count("matches"), has_entries=Exists(seeded)).order_by(
-            "order"
-        )
+        category.stages.annotate(
+            match_count=Count("matches"),
+            rounds_drawn=Max("matches__round_of_play"),
+            has_entries=Exists(seeded),
+        ).order_by("order")
     )
 
 

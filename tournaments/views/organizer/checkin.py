@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
@@ -9,9 +11,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from tournaments.models import Entry, Tournament
-from tournaments.services import registration
+from tournaments.services import forfeits, registration
 from tournaments.views.access import safe_next
 from tournaments.views.organizer.common import (
     TEMPLATES,
@@ -167,12 +170,28 @@ def entry_checkin(request: HttpRequest, tournament: Tournament, entry_id: int) -
 @require_POST
 @organizer_page
 def entry_withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
-    """Withdraw an entry (``withdrawn=1``) or reinstate it (``withdrawn=0``)."""
+    """Withdraw an entry (``withdrawn=1``) or reinstate it (``withdrawn=0``).
+
+    After the draw a withdrawal turns the entry's games without a result into walkovers: it
+    goes through the confirm step that lists them and takes the reason (the rulings page)."""
     entry = _entry_of(tournament, entry_id)
     withdrawn = request.POST.get("withdrawn", "1") == "1"
-    registration.set_withdrawn(entry=entry, withdrawn=withdrawn)
-    if request.htmx:
-        return _entry_row(request, tournament, entry)
-    messages.success(request, f"{entry.name} {'withdrawn' if withdrawn else 'reinstated'}.")
     default = reverse("tournaments:manage-category", args=[tournament.slug, entry.category_id])
+    if withdrawn and not entry.withdrawn and forfeits.withdrawal_plan(entry).walkovers:
+        confirm = reverse("scoring:rulings:entry", args=[tournament.slug, entry.id])
+        confirm += "?" + urlencode({"next": safe_next(request, default)})
+        if request.htmx:
+            return HttpResponseClientRedirect(confirm)
+        return redirect(confirm)
+    error = ""
+    try:
+        registration.set_withdrawn(entry=entry, withdrawn=withdrawn)
+    except ValidationError as exc:
+        error = error_text(exc)
+    if request.htmx:
+        return _entry_row(request, tournament, entry, error)
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, f"{entry.name} {'withdrawn' if withdrawn else 'reinstated'}.")
     return redirect(safe_next(request, default))

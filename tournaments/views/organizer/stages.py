@@ -15,7 +15,7 @@ from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
-from scoring.progression.services import CutLineTieError, advance
+from scoring.progression.services import CutLineTieError, advance, draw_next_swiss_round
 from tournaments.forms import (
     NAMED_CHAINS,
     STAGE_FIELDS,
@@ -244,6 +244,15 @@ def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -
                 url,
             ),
         )
+    return redirect("tournaments:manage-category", tournament.slug, stage.category_id)
+
+
+@require_POST
+@organizer_page
+def stage_next_round(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    """Pair a Swiss stage's next round from the standings once the current round is played."""
+    stage = _stage_of(tournament, stage_id)
+    _run_stage_service(request, stage, draw_next_swiss_round, (), "next round drawn")
     return redirect("tournaments:manage-category", tournament.slug, stage.category_id)
 
 

@@ -1,0 +1,128 @@
+"""What a client sees when the guards of ``config/settings.py`` stop it.
+
+django-axes counts wrong passwords per account and address and refuses the pair for a while once
+there are too many; this module gives that refusal one message, as the login page with status 429
+for a browser and as ``{"detail": ...}`` with status 429 for the API (the token endpoint's view
+is here), and tells axes which address a request comes from (the one DRF's throttling counts by).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
+
+LOCKED_OUT = status.HTTP_429_TOO_MANY_REQUESTS
+
+
+def lockout_minutes() -> int:
+    """The wait, in whole minutes (at least one), as configured by ``LOGIN_LOCKOUT_MINUTES``."""
+    return max(1, round(settings.AXES_COOLOFF_TIME.total_seconds() / 60))
+
+
+def lockout_message() -> str:
+    """The one sentence a locked-out sign-in gets, on the login page and from the API."""
+    minutes = lockout_minutes()
+    wait = f"{minutes} minute{'' if minutes == 1 else 's'}"
+    return (
+        "Too many failed sign-ins for this account from this address: "
+        f"try again in {wait} or ask the organizer."
+    )
+
+
+def _retry_after() -> dict[str, str]:
+    return {"Retry-After": str(int(settings.AXES_COOLOFF_TIME.total_seconds()))}
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/") or not request.accepts("text/html")
+
+
+def lockout_response(
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """``AXES_LOCKOUT_CALLABLE``: the login page again, with the lockout message, status 429.
+
+    Axes calls it for a sign-in it refused through Django's own request (the login page, the
+    admin's login); the API's token endpoint answers in ``TokenView``.
+    """
+    message = lockout_message()
+    if _wants_json(request):
+        return JsonResponse({"detail": message}, status=LOCKED_OUT, headers=_retry_after())
+    username = (credentials or {}).get("username") or request.POST.get("username", "")
+    context = {
+        "form": AuthenticationForm(request, initial={"username": username}),
+        "locked_out": message,
+        "next": request.POST.get("next", request.GET.get("next", "")),
+    }
+    response = render(request, "registration/login.html", context, status=LOCKED_OUT)
+    for header, value in _retry_after().items():
+        response[header] = value
+    return response
+
+
+class LockoutSerializer(serializers.Serializer):
+    """The body of a lockout: one sentence saying how long to wait."""
+
+    detail = serializers.CharField()
+
+
+class IssuedTokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class TokenView(ObtainAuthToken):
+    """``POST /api/auth/token/``: DRF's token for a username and password, counted by django-axes.
+
+    A wrong password is answered, not raised, so the request's transaction keeps axes' record
+    of it (DRF rolls back on a raised error); a sign-in the lockout refused, even with the right
+    password, is a 429 with the lockout message (axes marks the DRF request, which Django's
+    middleware never sees).
+    """
+
+    @extend_schema(
+        summary="Get a token for a username and password",
+        description=(
+            "Send the token afterwards as `Authorization: Token <key>`. Too many wrong passwords "
+            "for one account from one address lock that pair out for a while (429, with the "
+            "wait in `detail` and `Retry-After`), the right password included."
+        ),
+        request=AuthTokenSerializer,
+        responses={
+            200: IssuedTokenSerializer,
+            400: OpenApiResponse(description="Unable to log in with the given credentials."),
+            429: OpenApiResponse(
+                LockoutSerializer,
+                description="Too many failed sign-ins for this account from this address.",
+            ),
+        },
+    )
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        serializer = self.get_serializer(data=request.data)
+        if serializer.is_valid():
+            token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
+            return Response({"token": token.key})
+        if getattr(request, "axes_locked_out", False):
+            return Response(
+                {"detail": lockout_message()}, status=LOCKED_OUT, headers=_retry_after()
+            )
+        return Response(serializer.errors, status=status.HTTP_400_BAD_REQUEST)
+
+
+def client_address(request: HttpRequest) -> str | None:
+    """``AXES_CLIENT_IP_CALLABLE``: the address DRF's throttling uses, trusting
+    ``X-Forwarded-For`` only as far as ``TRUSTED_PROXY_COUNT`` proxies append to it."""
+    return BaseThrottle().get_ident(request) or None

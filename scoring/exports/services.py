@@ -1,0 +1,856 @@
+"""Exporting one tournament to a file and importing it back: the backup and restore of an event.
+
+The file
+--------
+JSON Lines, UTF-8, one JSON object a line::
+
+    {"format": "crokinole-tournament", "version": 1, "exported_at": "...", "tournament": "slug"}
+    {"model": "auth.user", "id": "anna", "fields": {"first_name": ..., "last_name": ..., ...}}
+    {"model": "tournaments.tournament", "id": 1, "fields": {...}}
+    {"model": "tournaments.category", "id": 1, "fields": {"tournament": 1, ...}}
+    ...
+    {"model": "tournaments.historicalcategory", "fields": {"id": 1, "tournament": 1, ...}}
+    ...
+    {"end": {"objects": {"tournaments.category": 2, ...}, "sha256": "..."}}
+
+The fields of every object are Django's own serialisation of the model (``django.core.
+serializers``, the ``python`` serializer), so a field added to a model travels without a change
+here; which models go in, and in which order, is found by walking the foreign keys of the
+``tournaments`` and ``scoring`` apps (``scoring.exports.plan``). Objects carry numbers that are
+local to the file (1, 2, 3… per model, in the order they were created), not the database's
+primary keys, and refer to each other by those numbers; users are referred to by username. Two
+exports of the same tournament are therefore identical line for line, whatever database they
+were taken from, except the moment of export on the first line (and the checksum that covers
+it). The last line holds the number of objects of each model and a SHA-256 of every line
+before it, so a file cut short or changed after export is refused, never half read.
+
+What is carried
+---------------
+The tournament and everything that belongs to it: its roles and staff log, categories, players,
+teams, entries, stages, pools, boards, matches, games, official rounds, the round clock,
+scorecards and their rows with their whole workflow (who filled, validated, confirmed and
+verified them, and when), shoot-outs and their scores, and the history tables behind the audit
+page and the card history (including the history of objects deleted before the export, kept
+under numbers the database never gives a live object). The private links' tokens are secrets
+and are carried too, on purpose: the links printed on cards and renewed during the event must
+keep working after a restore. Keep export files as safely as the database itself.
+
+Users are carried as username, first and last name and email, never their password hashes,
+permissions or staff flags. On import a username that exists already is taken to be the same
+person (their account is linked, not changed); a missing one is created without a usable
+password: its owner gets a password from a superuser (``manage.py changepassword``) or through
+a set-password link from the tournament's staff page.
+
+What is not carried: the simulation's data (simulated game records and replays, match previews,
+auto-play runs, dry runs, skill profiles), which a new run can make again; the site permission
+"may create tournaments"; the browsers' sessions (a player opens their private link again once);
+the history of rounds of games that were deleted (an undone draw), which no longer names its
+tournament. Dates and times keep their microseconds.
+
+Importing
+---------
+``import_tournament`` reads the whole file first (JSON on every line, the header's format and
+version, the end line and its checksum), then writes everything in one transaction: a file that
+is refused at any line leaves nothing behind. Objects get new primary keys, so a tournament can
+be imported into an empty database (a restore) or next to other tournaments (under another slug
+if its own is taken). A private link token or other unique value already used in the database
+(the tournament itself is still there) gets a new value, and the result says how many.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
+from functools import cache
+from itertools import islice
+from typing import Any, TextIO
+from uuid import UUID
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.serializers import base as serializer_base
+from django.core.serializers import python as python_serializer
+from django.core.validators import validate_slug
+from django.db import DatabaseError, connection, models, transaction
+from django.db.models import Min
+from django.utils import timezone
+from django.utils.duration import duration_iso_string
+
+from scoring.exports.plan import ModelPlan, Plan, export_plan
+from tournaments.models import Tournament, TournamentRole
+from tournaments.permissions import ADD_TOURNAMENT, ADD_TOURNAMENT_REFUSAL
+
+#: What the first line says the file is.
+FORMAT = "crokinole-tournament"
+#: The version of the file's layout (not of the models: a field added to a model needs no new
+#: version). Raise it when a file of the old layout could be misread, and say what changed.
+VERSION = 1
+#: The label under which users are listed.
+USER_LABEL = "auth.user"
+#: What of a user the file carries besides the username (never the password hash).
+USER_FIELDS = ("first_name", "last_name", "email")
+#: Rows serialised at a time (bounded memory for a large event).
+CHUNK = 1000
+
+
+class ImportFileError(ValidationError):
+    """A file that cannot be imported, with what is wrong and where (``line``, from 1)."""
+
+    def __init__(self, message: str, *, line: int | None = None) -> None:
+        self.line = line
+        super().__init__(f"Line {line}: {message}" if line else message[:1].upper() + message[1:])
+
+
+class SlugTakenError(ImportFileError):
+    """The tournament's slug is used by a tournament of the database already."""
+
+    def __init__(self, slug: str, suggestion: str, *, line: int | None = None) -> None:
+        self.slug = slug
+        self.suggestion = suggestion
+        super().__init__(
+            f"a tournament with slug {slug!r} exists: import with --slug {suggestion}", line=line
+        )
+
+
+class ExportError(Exception):
+    """The database holds something an export cannot carry faithfully (a row referring to
+    another tournament's row): a bug to fix, never a file to write."""
+
+
+# --- export ----------------------------------------------------------------------------------
+
+
+def _json_default(value: Any) -> Any:
+    """JSON for what the serializer leaves as Python objects; datetimes keep their microseconds
+    (``DjangoJSONEncoder`` would cut them to milliseconds)."""
+    if isinstance(value, datetime | date | time):
+        return value.isoformat()
+    if isinstance(value, timedelta):
+        return duration_iso_string(value)
+    if isinstance(value, Decimal | UUID):
+        return str(value)
+    raise TypeError(f"cannot write {type(value).__name__} {value!r} to an export")
+
+
+class _Lines:
+    """Writes one JSON object a line and keeps the checksum of everything written."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.digest = hashlib.sha256()
+
+    def write(self, obj: dict[str, Any]) -> None:
+        line = json.dumps(obj, default=_json_default, ensure_ascii=False, separators=(",", ":"))
+        data = line + "\n"
+        self.digest.update(data.encode("utf-8"))
+        self.out.write(data)
+
+
+def _chunks(rows: Iterable[models.Model]) -> Iterator[list[models.Model]]:
+    it = iter(rows)
+    while chunk := list(islice(it, CHUNK)):
+        yield chunk
+
+
+def _serialised(rows: Iterable[models.Model]) -> Iterator[dict[str, Any]]:
+    for chunk in _chunks(rows):
+        yield from python_serializer.Serializer().serialize(chunk)
+
+
+class _Numbers:
+    """The file's numbers of each model's objects: the live ones 1..n in the order they were
+    created, then the ones only the history still names (deleted before the export), in the
+    order the file first names them."""
+
+    def __init__(self, plan: Plan, tournament: Tournament) -> None:
+        self.live = {
+            p.model: {
+                pk: n for n, pk in enumerate(p.rows(tournament).values_list("pk", flat=True), 1)
+            }
+            for p in plan.models
+        }
+        self.gone: dict[type[models.Model], dict[Any, int]] = {p.model: {} for p in plan.models}
+
+    def of(self, model: type[models.Model], pk: Any, what: str) -> int:
+        try:
+            return self.live[model][pk]
+        except KeyError:
+            raise ExportError(
+                f"{what} refers to {model._meta.label} {pk}, which belongs to another tournament"
+            ) from None
+
+    def in_history(self, model: type[models.Model], pk: Any) -> int:
+        number = self.live[model].get(pk)
+        if number is not None:
+            return number
+        gone = self.gone[model]
+        if pk not in gone:
+            gone[pk] = len(self.live[model]) + len(gone) + 1
+        return gone[pk]
+
+
+def _usernames(plan: Plan, tournament: Tournament) -> dict[Any, AbstractBaseUser]:
+    """Every user the tournament's rows and history name, by primary key."""
+    ids: set[Any] = set()
+    for p in plan.models:
+        for name in p.user_fields:
+            ids |= set(p.rows(tournament).exclude(**{name: None}).values_list(name, flat=True))
+        if p.history is not None:
+            for name in p.history_user_fields:
+                attname = p.history._meta.get_field(name).attname
+                ids |= set(
+                    p.history_rows(plan, tournament)
+                    .exclude(**{attname: None})
+                    .values_list(attname, flat=True)
+                )
+    return {u.pk: u for u in get_user_model()._base_manager.filter(pk__in=ids)}
+
+
+def _username(users: dict[Any, AbstractBaseUser], pk: Any) -> str | None:
+    """The username of a user id (None for a user deleted since a history row named them)."""
+    user = users.get(pk)
+    return user.get_username() if user is not None else None
+
+
+@contextmanager
+def _snapshot() -> Iterator[None]:
+    """One consistent view of the database for the whole export, so that a backup taken while
+    the tournament is being played never holds a row without the rows it refers to. Inside a
+    transaction already (a test, a request) that transaction decides; on PostgreSQL a
+    transaction of its own sees one snapshot only in REPEATABLE READ (SQLite's always does)."""
+    if connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
+
+
+def export_tournament(tournament: Tournament, out: TextIO) -> Counter[str]:
+    """Write ``tournament`` with everything that belongs to it to ``out`` (text, UTF-8 when it
+    is a file) in the format above; returns how many objects of each model were written."""
+    with _snapshot():
+        return _export(tournament, out)
+
+
+def _export(tournament: Tournament, out: TextIO) -> Counter[str]:
+    plan = export_plan()
+    numbers = _Numbers(plan, tournament)
+    users = _usernames(plan, tournament)
+    lines = _Lines(out)
+    counts: Counter[str] = Counter()
+    lines.write(
+        {
+            "format": FORMAT,
+            "version": VERSION,
+            "exported_at": timezone.now().isoformat(),
+            "tournament": tournament.slug,
+        }
+    )
+    for user in sorted(users.values(), key=lambda u: u.get_username()):
+        fields = {name: getattr(user, name) for name in USER_FIELDS if hasattr(user, name)}
+        lines.write({"model": USER_LABEL, "id": user.get_username(), "fields": fields})
+    counts[USER_LABEL] = len(users)
+    for p in plan.models:
+        rows = p.rows(tournament)
+        if p.many:
+            rows = rows.prefetch_related(*p.many)
+        for node in _serialised(rows.iterator(chunk_size=CHUNK)):
+            what = f"{p.label} {node['pk']}"
+            fields = node["fields"]
+            for name, target in p.references.items():
+                if fields.get(name) is not None:
+                    fields[name] = numbers.of(target, fields[name], f"{what}: {name}")
+            for name in p.user_fields:
+                if fields.get(name) is not None:
+                    fields[name] = _username(users, fields[name])
+            for name, target in p.many.items():
+                fields[name] = sorted(
+                    numbers.of(target, v, f"{what}: {name}") for v in fields[name]
+                )
+            lines.write(
+                {"model": p.label, "id": numbers.live[p.model][node["pk"]], "fields": fields}
+            )
+            counts[p.label] += 1
+    for p in plan.models:
+        if p.history is None:
+            continue
+        own_id = p.model._meta.pk.name
+        for node in _serialised(p.history_rows(plan, tournament).iterator(chunk_size=CHUNK)):
+            fields = node["fields"]
+            fields[own_id] = numbers.in_history(p.model, fields[own_id])
+            for name, target in p.history_references.items():
+                if fields.get(name) is not None:
+                    fields[name] = numbers.in_history(target, fields[name])
+            for name in p.history_user_fields:
+                if fields.get(name) is not None:
+                    fields[name] = _username(users, fields[name])
+            lines.write({"model": p.history_label, "fields": fields})
+            counts[p.history_label] += 1
+    lines.write({"end": {"objects": dict(counts), "sha256": lines.digest.hexdigest()}})
+    return counts
+
+
+def export_filename(tournament: Tournament) -> str:
+    """The name a download or the command suggests: the slug and the moment, sortable."""
+    return f"{tournament.slug}-{timezone.localtime():%Y%m%d-%H%M}.jsonl"
+
+
+# --- reading a file --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Line:
+    number: int
+    data: dict[str, Any]
+
+
+def read_file(data: bytes | str) -> tuple[dict[str, Any], list[_Line], dict[str, Any]]:
+    """The header, the object lines and the end line of an export, after checking the file as a
+    whole: UTF-8, one JSON object a line, a header of this format and version, an end line whose
+    checksum matches. Raises ``ImportFileError`` naming the line at fault."""
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ImportFileError(
+                f"the file is not UTF-8 text (byte {exc.start + 1}); an export is UTF-8 JSON "
+                "Lines: was another file chosen?"
+            ) from None
+    else:
+        text = data
+    # A copy through Windows or an editor may add a byte-order mark and CR LF line ends: the
+    # same lines, which the checksum is computed over.
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n")
+    raw = text.split("\n")
+    if raw and raw[-1] == "":
+        raw.pop()
+    if not raw:
+        raise ImportFileError("the file is empty.")
+    parsed: list[_Line] = []
+    for number, line in enumerate(raw, 1):
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            if number == 1:
+                raise ImportFileError(
+                    "this is not a tournament export: its first line is not JSON.", line=1
+                ) from None
+            raise ImportFileError(
+                f"not valid JSON ({exc.msg} at column {exc.colno}); the file is damaged.",
+                line=number,
+            ) from None
+        if not isinstance(obj, dict):
+            raise ImportFileError("expected a JSON object {...} on every line.", line=number)
+        parsed.append(_Line(number, obj))
+    header = parsed[0].data
+    if header.get("format") != FORMAT:
+        raise ImportFileError(
+            f'this is not a tournament export: the first line does not say "format": "{FORMAT}".',
+            line=1,
+        )
+    version = header.get("version")
+    if not _is_number(version) or version != VERSION:
+        newer = _is_number(version) and version > VERSION
+        raise ImportFileError(
+            f"the file is in format version {version!r}; this installation reads version "
+            f"{VERSION} only"
+            + (
+                ": upgrade the application, or export again from the installation that wrote it."
+                if newer
+                else "."
+            ),
+            line=1,
+        )
+    end = parsed[-1].data.get("end")
+    if len(parsed) < 2 or not isinstance(end, dict):
+        raise ImportFileError(
+            f"the file stops at line {len(parsed)} without its end line: it was cut short "
+            "(an interrupted download or copy). Use a complete export."
+        )
+    body = "".join(line + "\n" for line in raw[:-1]).encode("utf-8")
+    if hashlib.sha256(body).hexdigest() != end.get("sha256"):
+        raise ImportFileError(
+            "the file was changed or damaged after it was exported: its content does not match "
+            "the checksum on its last line. Use the file as exported.",
+            line=len(parsed),
+        )
+    return header, parsed[1:-1], end
+
+
+# --- import ----------------------------------------------------------------------------------
+
+
+@dataclass
+class ImportResult:
+    """What an import made."""
+
+    tournament: Tournament
+    #: Objects imported, by model label (users counted as listed in the file).
+    objects: Counter[str] = field(default_factory=Counter)
+    #: Usernames of the accounts created (without a usable password).
+    users_created: list[str] = field(default_factory=list)
+    #: Unique values given anew because the database used them already, by ``label.field``
+    #: (the private links of a tournament imported next to itself).
+    renewed: Counter[str] = field(default_factory=Counter)
+
+    def summary(self) -> str:
+        """One sentence for the page and the command."""
+        plan = export_plan()
+        parts = []
+        for p in plan.models[1:]:
+            n = self.objects.get(p.label, 0)
+            if n:
+                name = p.model._meta.verbose_name if n == 1 else p.model._meta.verbose_name_plural
+                parts.append(f"{n} {name}")
+        text = f"Imported {self.tournament.name} ({self.tournament.slug})"
+        text += f": {', '.join(parts)}." if parts else "."
+        if self.users_created:
+            names = ", ".join(self.users_created[:10])
+            if len(self.users_created) > 10:
+                names += f" and {len(self.users_created) - 10} more"
+            text += (
+                f" Created {len(self.users_created)} login(s) without a password ({names}): "
+                "their owners get one from a set-password link on the staff page, or from "
+                "manage.py changepassword."
+            )
+        for key, n in self.renewed.items():
+            label, name = key.rsplit(".", 1)
+            model = plan.by_label[label].model
+            what = f"{model._meta.verbose_name} {model._meta.get_field(name).verbose_name}"
+            text += (
+                f" {n} {what}(s) got a new value: this database used them already (a "
+                "tournament imported next to its original gets its own private links)."
+            )
+        return text
+
+
+def free_slug(slug: str) -> str:
+    """``slug`` itself if no tournament uses it, else the first free ``slug-2``, ``slug-3``…"""
+    taken = set(Tournament.objects.filter(slug__startswith=slug).values_list("slug", flat=True))
+    if slug not in taken:
+        return slug
+    n = 2
+    while f"{slug}-{n}" in taken:
+        n += 1
+    return f"{slug}-{n}"
+
+
+class _Importer:
+    """Writes the objects of a checked file, line by line, mapping the file's numbers to the new
+    primary keys. Every refusal names the line."""
+
+    def __init__(self, plan: Plan, slug: str | None) -> None:
+        self.plan = plan
+        self.slug = slug
+        self.pks: dict[type[models.Model], dict[int, Any]] = {p.model: {} for p in plan.models}
+        self.gone: dict[type[models.Model], dict[int, int]] = {p.model: {} for p in plan.models}
+        self.next_gone: dict[type[models.Model], int] = {}
+        self.user_lines: dict[str, tuple[int, dict[str, Any]]] = {}
+        self.users: dict[str, Any] | None = None
+        self.tournament: Tournament | None = None
+        self.in_history = False
+        self.result: ImportResult | None = None
+        self.objects: Counter[str] = Counter()
+        self.renewed: Counter[str] = Counter()
+        self.created: list[str] = []
+        #: Objects built but not inserted yet: consecutive lines of one model go in together.
+        self.batch: list[tuple[_Line, str, Any, int | None]] = []
+        self.batch_model: type[models.Model] | None = None
+
+    # -- users
+
+    def add_user(self, line: _Line) -> None:
+        if self.users is not None:
+            raise ImportFileError(
+                "users are listed before the tournament's objects.", line=line.number
+            )
+        username, fields = line.data.get("id"), line.data.get("fields", {})
+        user_model = get_user_model()
+        max_length = user_model._meta.get_field(user_model.USERNAME_FIELD).max_length
+        if not isinstance(username, str) or not username or len(username) > max_length:
+            raise ImportFileError(
+                f'a user needs "id": their username (1 to {max_length} characters).',
+                line=line.number,
+            )
+        if username in self.user_lines:
+            raise ImportFileError(f"the user {username!r} is listed twice.", line=line.number)
+        unknown = set(fields) - set(USER_FIELDS) if isinstance(fields, dict) else {"fields"}
+        if unknown:
+            raise ImportFileError(
+                f"user {username!r}: unexpected {', '.join(sorted(map(str, unknown)))}; a user "
+                f"carries {', '.join(USER_FIELDS)} only.",
+                line=line.number,
+            )
+        if not all(isinstance(v, str) for v in fields.values()):
+            raise ImportFileError(f"user {username!r}: names and email are text.", line=line.number)
+        self.user_lines[username] = (line.number, fields)
+
+    def _create_users(self) -> None:
+        """Link the usernames that exist; create the others without a usable password."""
+        user_model = get_user_model()
+        manager = user_model._base_manager
+        name_field = user_model.USERNAME_FIELD
+        existing = dict(
+            manager.filter(**{f"{name_field}__in": list(self.user_lines)}).values_list(
+                name_field, "pk"
+            )
+        )
+        for username, (number, fields) in self.user_lines.items():
+            if username in existing:
+                continue
+            user = user_model(**{name_field: username}, **fields)
+            user.set_unusable_password()
+            try:
+                user.clean_fields(
+                    exclude=[f.name for f in user_model._meta.fields if f.name != name_field]
+                )
+            except ValidationError as exc:
+                raise ImportFileError(
+                    f"user {username!r}: {' '.join(exc.messages)}", line=number
+                ) from None
+            user.save()
+            existing[username] = user.pk
+            self.created.append(username)
+        self.users = existing
+        self.objects[USER_LABEL] = len(self.user_lines)
+
+    def user_pk(self, value: Any, line: _Line, what: str) -> Any:
+        assert self.users is not None
+        if value is None:
+            return None
+        if not isinstance(value, str) or value not in self.users:
+            raise ImportFileError(
+                f"{what} names the user {value!r}, who is not listed at the top of the file.",
+                line=line.number,
+            )
+        return self.users[value]
+
+    # -- numbers
+
+    def pk_of(self, target: type[models.Model], value: Any, line: _Line, what: str) -> Any:
+        if value is None:
+            return None
+        if target is self.batch_model:
+            self.flush()
+        pk = self.pks[target].get(value) if _is_number(value) else None
+        if pk is None:
+            raise ImportFileError(
+                f"{what} refers to {target._meta.label_lower} {value!r}, which is not in the "
+                "file before this line.",
+                line=line.number,
+            )
+        return pk
+
+    def history_pk(self, target: type[models.Model], value: Any, line: _Line, what: str) -> Any:
+        """The new key of an object a history row names: a live object's, or for an object
+        deleted before the export a negative number no live object ever has, the same for every
+        history row naming it, below those of earlier imports."""
+        if value is None:
+            return None
+        if not _is_number(value):
+            raise ImportFileError(f"{what} is not a number: {value!r}.", line=line.number)
+        pk = self.pks[target].get(value)
+        if pk is not None:
+            return pk
+        gone = self.gone[target]
+        if value not in gone:
+            if target not in self.next_gone:
+                self.next_gone[target] = self._lowest_named(target) - 1
+            gone[value] = self.next_gone[target]
+            self.next_gone[target] -= 1
+        return gone[value]
+
+    def _lowest_named(self, target: type[models.Model]) -> int:
+        """The lowest key any history table names for ``target`` (0 if none is below 1)."""
+        lowest = 0
+        for p in self.plan.models:
+            if p.history is None:
+                continue
+            names = [n for n, t in p.history_references.items() if t is target]
+            attnames = [p.history._meta.get_field(n).attname for n in names]
+            if p.model is target:
+                attnames.append(target._meta.pk.name)
+            for attname in attnames:
+                found = p.history._base_manager.aggregate(low=Min(attname))["low"]
+                if found is not None:
+                    lowest = min(lowest, found)
+        return lowest
+
+    # -- objects
+
+    def add(self, line: _Line) -> None:
+        label = line.data.get("model")
+        if label == USER_LABEL:
+            self.add_user(line)
+            return
+        if self.users is None:
+            self._create_users()
+        p = self.plan.by_label.get(label) if isinstance(label, str) else None
+        if p is not None:
+            self._add_object(p, line)
+            return
+        p = self.plan.by_history_label.get(label) if isinstance(label, str) else None
+        if p is not None:
+            self._add_history(p, line)
+            return
+        raise ImportFileError(
+            f"unknown model {label!r}: the file was written by another version of the "
+            "application, or edited.",
+            line=line.number,
+        )
+
+    def _fields(self, model: type[models.Model], line: _Line, what: str) -> dict[str, Any]:
+        fields = line.data.get("fields")
+        if not isinstance(fields, dict):
+            raise ImportFileError(f'{what} has no "fields" object.', line=line.number)
+        known = _serialised_names(model)
+        unknown = sorted(set(fields) - known)
+        if unknown:
+            raise ImportFileError(
+                f"{what}: a field {unknown[0]!r} this version of the application does not know; "
+                "the file was exported by a newer version (or edited). Import it where that "
+                "version runs.",
+                line=line.number,
+            )
+        for name, value in fields.items():
+            f = model._meta.get_field(name)
+            if f.is_relation or value is None:
+                continue
+            try:
+                f.to_python(value)
+            except ValidationError as exc:
+                raise ImportFileError(
+                    f"{what}: {name} {value!r}: {' '.join(exc.messages)}", line=line.number
+                ) from None
+        return dict(fields)
+
+    def _add_object(self, p: ModelPlan, line: _Line) -> None:
+        if self.in_history:
+            raise ImportFileError(
+                f"{p.label} after the history lines; objects come first.", line=line.number
+            )
+        number = line.data.get("id")
+        what = f"{p.label} {number!r}"
+        if not _is_number(number):
+            raise ImportFileError(f'{p.label} needs "id": a whole number.', line=line.number)
+        if number in self.pks[p.model]:
+            raise ImportFileError(f"{what} appears twice.", line=line.number)
+        if (p.parent is None) != (self.tournament is None):
+            raise ImportFileError(
+                "the tournament comes first, once."
+                if p.parent is None
+                else f"{what} comes before the tournament's own line.",
+                line=line.number,
+            )
+        fields = self._fields(p.model, line, what)
+        for name, target in p.references.items():
+            fields[name] = self.pk_of(target, fields.get(name), line, f"{what}: {name}")
+        for name in p.user_fields:
+            fields[name] = self.user_pk(fields.get(name), line, f"{what}: {name}")
+        for name, target in p.many.items():
+            values = fields.get(name, [])
+            if not isinstance(values, list):
+                raise ImportFileError(f"{what}: {name} is not a list.", line=line.number)
+            fields[name] = [self.pk_of(target, v, line, f"{what}: {name}") for v in values]
+        if p.parent is None:
+            self._tournament_slug(fields, line)
+        self._unique_values(p, fields, line, what)
+        deserialized = self._build(p.model, fields, line, what)
+        self.objects[p.label] += 1
+        if _in_batches(p.model, live=True) and not p.many and p.parent is not None:
+            self._queue(p.model, deserialized, line, what, number)
+            return
+        self._save(deserialized, line, what)
+        self.pks[p.model][number] = deserialized.object.pk
+        if p.parent is None:
+            assert isinstance(deserialized.object, Tournament)
+            self.tournament = deserialized.object
+
+    def _tournament_slug(self, fields: dict[str, Any], line: _Line) -> None:
+        slug = self.slug or fields.get("slug")
+        if not isinstance(slug, str):
+            raise ImportFileError("the tournament has no slug.", line=line.number)
+        try:
+            validate_slug(slug)
+        except ValidationError:
+            raise ImportFileError(
+                f"{slug!r} is not a valid slug: letters, digits, hyphens and underscores only.",
+                line=None if self.slug else line.number,
+            ) from None
+        if Tournament.objects.filter(slug=slug).exists():
+            raise SlugTakenError(slug, free_slug(slug))
+        fields["slug"] = slug
+
+    def _unique_values(self, p: ModelPlan, fields: dict[str, Any], line: _Line, what: str) -> None:
+        """A value unique across the database that another row holds already: a new one where
+        the field makes its own (a private link's token), else a refusal."""
+        for f in p.model._meta.concrete_fields:
+            if not f.unique or f.primary_key or f.is_relation or fields.get(f.name) is None:
+                continue
+            if not p.model._base_manager.filter(**{f.name: fields[f.name]}).exists():
+                continue
+            if not callable(f.default):
+                raise ImportFileError(
+                    f"{what}: {f.name} {fields[f.name]!r} is used by another "
+                    f"{p.model._meta.verbose_name} in this database.",
+                    line=line.number,
+                )
+            fields[f.name] = f.default()
+            self.renewed[f"{p.label}.{f.name}"] += 1
+
+    def _add_history(self, p: ModelPlan, line: _Line) -> None:
+        assert p.history is not None
+        self.in_history = True
+        what = p.history_label
+        fields = self._fields(p.history, line, what)
+        own_id = p.model._meta.pk.name
+        if own_id not in fields:
+            raise ImportFileError(f'{what} needs "{own_id}".', line=line.number)
+        fields[own_id] = self.history_pk(p.model, fields[own_id], line, f"{what}: {own_id}")
+        for name, target in p.history_references.items():
+            fields[name] = self.history_pk(target, fields.get(name), line, f"{what}: {name}")
+        for name in p.history_user_fields:
+            fields[name] = self.user_pk(fields.get(name), line, f"{what}: {name}")
+        deserialized = self._build(p.history, fields, line, what)
+        self.objects[what] += 1
+        if _in_batches(p.history, live=False):
+            self._queue(p.history, deserialized, line, what, None)
+        else:
+            self._save(deserialized, line, what)
+
+    def _build(
+        self, model: type[models.Model], fields: dict[str, Any], line: _Line, what: str
+    ) -> Any:
+        """The object of a line, built by Django's deserializer (not saved yet)."""
+        node = {"model": model._meta.label_lower, "pk": None, "fields": fields}
+        try:
+            (deserialized,) = python_serializer.Deserializer([node])
+        except serializer_base.DeserializationError as exc:
+            cause = exc.__cause__ or exc
+            text = " ".join(cause.messages) if isinstance(cause, ValidationError) else str(cause)
+            raise ImportFileError(f"{what}: {text}", line=line.number) from None
+        except (ValueError, TypeError) as exc:
+            raise ImportFileError(f"{what}: {exc}", line=line.number) from None
+        return deserialized
+
+    def _save(self, deserialized: Any, line: _Line, what: str) -> None:
+        """Insert one object as it was: a raw save keeps its timestamps and writes no history
+        row. A refusal ends the import (the transaction is rolled back, nothing else is read)."""
+        try:
+            deserialized.save()
+        except (DatabaseError, ValueError, TypeError) as exc:
+            raise ImportFileError(f"the database refused {what}: {exc}", line=line.number) from None
+
+    def _queue(
+        self, model: type[models.Model], deserialized: Any, line: _Line, what: str, number: Any
+    ) -> None:
+        if self.batch_model is not model:
+            self.flush()
+            self.batch_model = model
+        self.batch.append((line, what, deserialized, number))
+        if len(self.batch) >= CHUNK:
+            self.flush()
+            self.batch_model = model
+
+    def flush(self) -> None:
+        """Insert the objects waiting, in one statement per batch (a large event has tens of
+        thousands of rounds and history rows); if the database refuses the batch, insert them
+        one by one to name the line it refuses."""
+        batch, model = self.batch, self.batch_model
+        self.batch, self.batch_model = [], None
+        if not batch:
+            return
+        assert model is not None
+        objs = [deserialized.object for _, _, deserialized, _ in batch]
+        try:
+            with transaction.atomic():
+                model._base_manager.bulk_create(objs, batch_size=CHUNK)
+        except DatabaseError:
+            for line, what, deserialized, _ in batch:
+                deserialized.object.pk = None
+                deserialized.object._state.adding = True
+                self._save(deserialized, line, what)
+            raise
+        for (_, _, _, number), obj in zip(batch, objs, strict=True):
+            if number is not None:
+                self.pks[model][number] = obj.pk
+
+    def finish(self, user: AbstractBaseUser | None) -> ImportResult:
+        self.flush()
+        if self.tournament is None:
+            raise ImportFileError("the file holds no tournament.")
+        if user is not None and not user.is_superuser:
+            organizers = (TournamentRole.Role.ORGANIZER, TournamentRole.Role.CO_ORGANIZER)
+            if not TournamentRole.objects.filter(
+                tournament=self.tournament, user=user, role__in=organizers
+            ).exists():
+                TournamentRole.objects.create(
+                    tournament=self.tournament, user=user, role=TournamentRole.Role.ORGANIZER
+                )
+        return ImportResult(
+            tournament=self.tournament,
+            objects=self.objects,
+            users_created=self.created,
+            renewed=self.renewed,
+        )
+
+
+@cache
+def _serialised_names(model: type[models.Model]) -> frozenset[str]:
+    """The fields Django's serializer writes for a model: what a line's fields may name."""
+    opts = model._meta.concrete_model._meta
+    return frozenset(f.name for f in [*opts.local_fields, *opts.local_many_to_many] if f.serialize)
+
+
+@cache
+def _in_batches(model: type[models.Model], *, live: bool) -> bool:
+    """Whether a model's objects may be inserted many at a time: ``bulk_create`` would stamp
+    the time on ``auto_now`` fields (a raw save keeps the file's), and the objects of the
+    tournament need their new keys back from it (history rows do not)."""
+    if live and not connection.features.can_return_rows_from_bulk_insert:
+        return False
+    return not any(
+        getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+        for f in model._meta.concrete_fields
+    ) and not any(f.unique and not f.primary_key for f in model._meta.concrete_fields)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def import_tournament(
+    data: bytes | str, *, slug: str | None = None, user: AbstractBaseUser | None = None
+) -> ImportResult:
+    """Import the tournament of an export file (``data``, the file's bytes or text) with new
+    primary keys, all or nothing.
+
+    ``slug`` imports it under another slug (a tournament with its own exists: ``SlugTakenError``
+    suggests a free one). With ``user`` (the import page), only a user who may create
+    tournaments may import one (``PermissionDenied``), and they become its organizer if the file
+    does not make them one already, as when they create a tournament; the command imports for
+    the operator of the server, with no user. Raises ``ImportFileError`` naming the line at
+    fault; nothing is written then.
+    """
+    if user is not None and not user.has_perm(ADD_TOURNAMENT):
+        raise PermissionDenied(ADD_TOURNAMENT_REFUSAL)
+    _header, lines, _end = read_file(data)
+    importer = _Importer(export_plan(), slug)
+    try:
+        with transaction.atomic():
+            for line in lines:
+                importer.add(line)
+            result = importer.finish(user)
+    except DatabaseError as exc:  # a constraint checked at commit
+        raise ImportFileError(f"the database refused the file: {exc}") from None
+    return result

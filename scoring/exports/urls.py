@@ -1,0 +1,10 @@
+"""The export download, mounted at /t/<slug>/ inside the ``scoring`` namespace. The import page
+has no tournament yet, so it lives in config/urls.py (``/new/import/``)."""
+
+from django.urls import path
+
+from scoring.exports import views
+
+urlpatterns = [
+    path("export/", views.export_download, name="export"),
+]

@@ -1,0 +1,327 @@
+"""Changing a closed stage: the head referee's change of a result, and undoing an advance.
+
+Once a stage has advanced its results are locked (``scoring.progression.locks``). A mistake found
+later is still put right, by the head referee (WCC: the head referee rules on what the rules do
+not settle): :func:`change_closed_result` takes the game's corrected rounds and a reason, says
+first what the change would mean for the next stage (who would no longer advance and who would,
+seeds that swap, a new tie on the cut line, or no change to who advances), then writes it through
+the same official path as a ruling on a dispute (every card of the game takes it, verified) and
+records it: who, when, why, the rounds before and after, the impact. The next stage is not
+redrawn by it: the impact tells the organizer, who can undo the advance (:func:`undo_advance`)
+while the next stage has no result, and advance again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from scoring import engine
+from scoring.engine import RoundData
+from scoring.models import ClosedStageChange, StageAdvance
+from scoring.progression.locks import Closure, applying, closure
+from scoring.progression.services import Ranking, ranking_for_advance
+from scoring.results.rules import ROUND_VALUES, values_round
+from scoring.results.services import record_game
+from scoring.scorecards.services import check_complete, normalise_rounds, resolve_dispute
+from tournaments.models import Entry, Game, Stage
+from tournaments.selectors import ENTRY_RELATED, play_pools, previous_stage, seeded_entries
+from tournaments.services.draws import _results_in, undo_draw
+
+#: Who may change a closed result and who may undo an advance, as the pages and the API say it.
+CHANGE_ROLES = "the head referee"
+UNDO_ROLES = "the organizers"
+
+
+@dataclass(frozen=True)
+class Impact:
+    """What a change of a closed result would mean for the next stage.
+
+    ``seeded`` are the entries the next stage holds now; ``after`` who would advance after the
+    change, best first (None when the stage could not be ranked); ``leaving`` and ``joining``
+    the entries that would cross the cut either way."""
+
+    text: str
+    seeded: list[Entry]
+    after: list[Entry] | None
+    leaving: list[Entry]
+    joining: list[Entry]
+
+    @property
+    def crosses_cut(self) -> bool:
+        return bool(self.leaving or self.joining)
+
+
+@dataclass(frozen=True)
+class ClosedChange:
+    """A change of a closed result, previewed or written (``record`` is None in a preview).
+    Rounds are in the match's order of sides (entry A first)."""
+
+    closure: Closure
+    game: Game
+    before: list[RoundData]
+    after: list[RoundData]
+    impact: Impact
+    record: ClosedStageChange | None = None
+
+
+@dataclass(frozen=True)
+class UndoneAdvance:
+    stage: Stage
+    into: Stage
+    removed: int
+
+    def message(self) -> str:
+        return (
+            f"The advance of {self.stage.name} to {self.into.name} is undone ({self.removed} "
+            f"match{'' if self.removed == 1 else 'es'} of {self.into.name} removed); "
+            f"{self.stage.name} is open again: correct its results, then advance it again."
+        )
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def official_rounds(game: Game) -> list[RoundData]:
+    """The game's official rounds as card data, in the match's order of sides."""
+    rows = game.rounds.order_by("number").values_list(*ROUND_VALUES)
+    return [engine.round_to_data(values_round(*row)) for row in rows]
+
+
+def closed_game(game_id: int, *, tournament_id: int | None = None) -> Game:
+    """A game with what the change pages and messages print (one query)."""
+    related = ["match__stage__category__tournament", "match__board"]
+    related += [f"match__entry_{side}__{name}" for side in "abc" for name in ENTRY_RELATED]
+    games = Game.objects.select_related(*related)
+    if tournament_id is not None:
+        games = games.filter(match__stage__category__tournament_id=tournament_id)
+    return games.get(pk=game_id)
+
+
+def _names(entries: Sequence[Entry]) -> str:
+    names = [e.name for e in entries]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _ranking(stage: Stage, into: Stage) -> Ranking | str:
+    """Who goes on from ``stage`` as ``advance`` would rank it now, or why it cannot say."""
+    seeding = into.kind in (Stage.Kind.KNOCKOUT, Stage.Kind.ROUND_ROBIN)
+    try:
+        return ranking_for_advance(stage, seeding=seeding)
+    except (ValidationError, ValueError) as exc:
+        return " ".join(getattr(exc, "messages", None) or [str(exc)])
+
+
+def _seed_label(stage: Stage, ranking: Ranking, index: int) -> str:
+    """A seed as the draw sheet says it: 3, or 2A when the stage was played in pools."""
+    if not ranking.pooled:
+        return str(index + 1)
+    pools = [p.name for p in play_pools(stage)]
+    return f"{index // len(pools) + 1}{pools[index % len(pools)]}"
+
+
+def _seeding_change(stage: Stage, into: Stage, before: Ranking, after: Ranking) -> tuple[str, bool]:
+    """The seeds that would change, in words, and whether any would."""
+    old, new = before.qualifiers, after.qualifiers
+    moved = [i for i in range(min(len(old), len(new))) if old[i] != new[i]]
+    if not moved:
+        return f"No change to who advances to {into.name}, nor to their seeds.", False
+    label = [_seed_label(stage, after, i) for i in moved]
+    if len(moved) == 2 and old[moved[0]] == new[moved[1]] and old[moved[1]] == new[moved[0]]:
+        i, j = moved
+        return (
+            f"No change to who advances to {into.name}, but seeds {label[0]} and {label[1]} "
+            f"swap: {new[i].name} would be seed {label[0]}, {new[j].name} seed {label[1]}."
+        ), True
+    seeds = ", ".join(
+        f"{new[i].name} seed {lab} (now {old[i].name})" for i, lab in zip(moved, label, strict=True)
+    )
+    return f"No change to who advances to {into.name}, but the seeding changes: {seeds}.", True
+
+
+def describe_impact(
+    stage: Stage, into: Stage, seeded: Sequence[Entry], before: Ranking | str, after: Ranking | str
+) -> Impact:
+    """The impact in words: who would no longer advance and who would, seeds that swap, a tie
+    that a shoot-out would have to settle, or no change to who advances.
+
+    Who advances is compared with the entries the next stage holds; the seeding with the
+    ranking before the change, which is what the next stage was seeded from."""
+    seeded = list(seeded)
+    if isinstance(after, str):
+        text = f"{stage.name} could not be ranked after this change: {after}"
+        return Impact(text=text, seeded=seeded, after=None, leaving=[], joining=[])
+    would = after.qualifiers
+    cut = [t for t in after.ties if not t.seeding]
+    seeding_ties = [t for t in after.ties if t.seeding]
+    tied = {e.pk for t in cut for e in t.entries}
+    leaving = [e for e in seeded if e not in would and e.pk not in tied]
+    joining = [e for e in would if e not in seeded and e.pk not in tied]
+    parts: list[str] = []
+    if leaving:
+        also = f"; {_names(joining)} would" if joining else ""
+        parts.append(f"{_names(leaving)} would no longer advance to {into.name}{also}.")
+    elif joining:
+        parts.append(f"{_names(joining)} would advance to {into.name} too.")
+    if cut:
+        ties = "; ".join(t.describe() for t in cut)
+        parts.append(
+            f"A tie would sit on the cut line ({ties}): a shoot-out would decide who advances "
+            f"to {into.name}."
+        )
+    seeds_changed = False
+    if not parts:
+        if isinstance(before, str):
+            parts.append(f"No change to who advances to {into.name}.")
+        else:
+            text, seeds_changed = _seeding_change(stage, into, before, after)
+            parts.append(text)
+    if seeding_ties:
+        ties = "; ".join(t.describe() for t in seeding_ties)
+        parts.append(f"A tie would decide the seeding of {into.name} ({ties}).")
+    if leaving or joining or cut or seeding_ties or seeds_changed:
+        played = _results_in(into)
+        if played:
+            parts.append(
+                f"{into.name} is not redrawn by this change, and it has results ({played}): "
+                "its draw stands."
+            )
+        else:
+            parts.append(
+                f"{into.name} is not redrawn by this change: the organizer may undo the advance "
+                f"while {into.name} has no result, and advance {stage.name} again."
+            )
+    return Impact(
+        text=" ".join(parts), seeded=seeded, after=would, leaving=leaving, joining=joining
+    )
+
+
+def _impact(closed: Closure, game: Game, rounds_a: Sequence[RoundData]) -> Impact:
+    """Rank the stage as it is and with the change, the change written inside a savepoint that
+    is always rolled back (so the standings are read by the same code as everywhere)."""
+    stage, into = closed.stage, closed.into
+    before = _ranking(stage, into)
+    with transaction.atomic():
+        point = transaction.savepoint()
+        try:
+            with applying(stage):
+                record_game(game, rounds_a)
+            after = _ranking(stage, into)
+        finally:
+            transaction.savepoint_rollback(point)
+    return describe_impact(stage, into, seeded_entries(into), before, after)
+
+
+# --- the head referee's change ---------------------------------------------------------------
+
+
+def change_closed_result(
+    *,
+    game: Game,
+    rounds: Sequence[Mapping[str, Any]],
+    user: AbstractBaseUser,
+    reason: str = "",
+    initials: str = "",
+    preview: bool = False,
+) -> ClosedChange:
+    """The head referee changes the result of ``game`` in a closed stage: ``rounds`` in the
+    match's order of sides (entry A first), complete, with a ``reason`` and their ``initials``.
+
+    With ``preview`` nothing is written: the answer says what the change would mean for the next
+    stage. Otherwise every card of the game takes the rounds, verified, the official result
+    follows (the path of a ruling on a dispute) and a :class:`ClosedStageChange` is stored with
+    the impact. Raises ``PermissionDenied`` for anyone but the head referee and
+    ``ValidationError`` naming what is wrong (a stage that is not closed, bad rounds, a change
+    that changes nothing, a missing reason or initials); nothing is saved then.
+    """
+    game = closed_game(game.pk)
+    stage = game.match.stage
+    if not user.has_perm("scoring.change_closed_result", game.match):
+        raise PermissionDenied(f"Only {CHANGE_ROLES} changes a result of a closed stage.")
+    found = closure(stage)
+    if found is None:
+        raise ValidationError(
+            f"{stage.name} is not closed: change its results on the scorecards (a referee's "
+            "correction, or the head referee's ruling on a dispute)."
+        )
+    clean = normalise_rounds(game, rounds)
+    check_complete(game, clean)
+    before = official_rounds(game)
+    if before == clean:
+        raise ValidationError(
+            f"{game.match}, game {game.number}: these are the rounds already recorded; "
+            "nothing would change."
+        )
+    if not preview:
+        if not reason.strip():
+            raise ValidationError(
+                f"{game.match}, game {game.number}: say why a result of the closed stage "
+                f"{stage.name} is changed."
+            )
+        if not initials.strip():
+            raise ValidationError(
+                f"{game.match}, game {game.number}: the head referee's initials are missing."
+            )
+    with transaction.atomic():
+        impact = _impact(found, game, clean)
+        if preview:
+            return ClosedChange(found, game, before, clean, impact)
+        why = f"closed-stage change by the head referee ({initials.strip().upper()[:5]})"
+        with applying(stage):
+            resolve_dispute(game=game, rounds_a=clean, user=user, initials=initials, why=why)
+        record = ClosedStageChange.objects.create(
+            stage=stage,
+            game=game,
+            into=found.into,
+            changed_by=user,
+            initials=initials.strip().upper()[:5],
+            reason=reason.strip(),
+            before=before,
+            after=clean,
+            impact=impact.text,
+        )
+    return ClosedChange(found, game, before, clean, impact, record)
+
+
+# --- undoing an advance ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def undo_advance(stage: Stage, *, user: AbstractBaseUser) -> UndoneAdvance:
+    """The organizer takes back the advance of ``stage`` (or of the stage whose tie a shoot-out
+    stage settles): the next stage's draw and seeding go (``undo_draw``) and ``stage`` is open
+    again. Recorded shoot-outs stay: they are results of ``stage``'s ties.
+
+    Refused (``ValidationError``) when the stage has not advanced, when the next stage has a
+    result (a card row, an official round, a shoot-out) or when the stage after it is drawn;
+    ``PermissionDenied`` for anyone but the organizers.
+    """
+    if not user.has_perm("scoring.undo_advance", stage):
+        raise PermissionDenied(f"Only {UNDO_ROLES} undo an advance.")
+    played = previous_stage(stage) if stage.kind == Stage.Kind.SHOOTOUT else stage
+    found = closure(played) if played is not None else None
+    if found is None:
+        raise ValidationError(f"{stage.name} has not advanced: there is no advance to undo.")
+    into = found.into
+    results = _results_in(into)
+    if results:
+        raise ValidationError(
+            f"The advance of {found.stage.name} cannot be undone: {into.name} has results "
+            f"({results}). Void or correct them first; a result of {found.stage.name} is "
+            f"changed by the head referee from its closed-stage page ({found.page})."
+        )
+    removed = undo_draw(into)
+    StageAdvance.objects.filter(stage=found.stage, into=into, undone_at__isnull=True).update(
+        undone_at=timezone.now(), undone_by=user
+    )
+    source = Stage.objects.get(pk=found.stage.pk)
+    source._change_reason = f"Advance to {into.name} undone: results open again."
+    source._history_user = user
+    source.save()
+    return UndoneAdvance(found.stage, into, removed)

@@ -1,0 +1,146 @@
+"""The closed-stage pages: a stage that has advanced, its results locked.
+
+The closed-stage page tells the officials when the stage advanced and into which stage, lists
+its games with their official results and the head referee's changes since; from it the head
+referee opens a game to change its result (the change page shows first what the change would
+mean for the next stage, then writes it on confirmation) and the organizers undo the advance
+(a confirmation page first). Every write goes through ``scoring.progression.closed``, the same
+services, words and permissions as the API.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from scoring.progression.closed import (
+    CHANGE_ROLES,
+    UNDO_ROLES,
+    change_closed_result,
+    closed_game,
+    official_rounds,
+    undo_advance,
+)
+from scoring.progression.forms import ClosedChangeForm
+from scoring.progression.locks import closure
+from scoring.progression.selectors import closed_changes, stage_games
+from tournaments.models import Game, Stage, Tournament
+from tournaments.selectors import next_stage
+from tournaments.views.access import refuse, tournament_page
+
+OFFICIALS = "tournaments.view_official_pages"
+
+
+def _stage(tournament: Tournament, stage_id: int) -> Stage:
+    return get_object_or_404(
+        Stage.objects.select_related("category__tournament"),
+        pk=stage_id,
+        category__tournament=tournament,
+    )
+
+
+def _words(exc: ValidationError) -> str:
+    return " ".join(exc.messages)
+
+
+@tournament_page(OFFICIALS, "The closed-stage page is for the tournament's officials.")
+def closed_stage(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    """Whether the stage is closed, its games and results, the changes made since."""
+    stage = _stage(tournament, stage_id)
+    return render(
+        request,
+        "scoring/progression/closed_stage.html",
+        {
+            "tournament": tournament,
+            "stage": stage,
+            "closure": closure(stage),
+            "next": next_stage(stage),
+            "games": stage_games(stage),
+            "changes": closed_changes(stage=stage),
+            "may_change": request.user.has_perm("scoring.change_closed_result", tournament),
+            "may_undo": request.user.has_perm("scoring.undo_advance", tournament),
+        },
+    )
+
+
+def _change_form(game: Game, data=None) -> ClosedChangeForm:
+    return ClosedChangeForm(
+        data,
+        game=game,
+        sides=tuple(e.name for e in game.match.entries),
+        rounds=official_rounds(game),
+        prefix="change",
+    )
+
+
+@tournament_page("scoring.change_closed_result", f"Only {CHANGE_ROLES} changes a closed result.")
+def closed_change(
+    request: HttpRequest, tournament: Tournament, stage_id: int, game_id: int
+) -> HttpResponse:
+    """GET: the game's rounds to change. POST ``action=preview``: what the change would mean
+    for the next stage, with the button that confirms it; ``action=confirm``: write it."""
+    stage = _stage(tournament, stage_id)
+    try:
+        game = closed_game(game_id, tournament_id=tournament.pk)
+    except Game.DoesNotExist:
+        raise Http404("No such game in this tournament.") from None
+    if game.match.stage_id != stage.pk:
+        raise Http404("That game is not played in this stage.")
+    form = _change_form(game, request.POST if request.method == "POST" else None)
+    context = {"tournament": tournament, "stage": stage, "game": game, "form": form}
+    context |= {"closure": closure(stage), "before": official_rounds(game)}
+    if request.method != "POST":
+        return render(request, "scoring/progression/closed_change.html", context)
+    confirm = request.POST.get("action") == "confirm"
+    if not form.is_valid():
+        context["problems"] = form.messages()
+        return render(request, "scoring/progression/closed_change.html", context, status=400)
+    try:
+        change = change_closed_result(
+            game=game,
+            rounds=form.rounds(),
+            user=request.user,
+            reason=form.cleaned_data["reason"],
+            initials=form.cleaned_data["initials"],
+            preview=not confirm,
+        )
+    except PermissionDenied as exc:
+        return refuse(request, str(exc), tournament)
+    except ValidationError as exc:
+        context["problems"] = [_words(exc)]
+        round_at_fault = getattr(exc, "round", None)
+        if round_at_fault:
+            form.bad_rounds.add(round_at_fault)
+        return render(request, "scoring/progression/closed_change.html", context, status=400)
+    if confirm:
+        messages.success(
+            request,
+            f"Result changed: {game.match}, game {game.number}, and recorded. {change.impact.text}",
+        )
+        return redirect("scoring:closed_stage", tournament.slug, stage.pk)
+    context["preview"] = change
+    return render(request, "scoring/progression/closed_change.html", context)
+
+
+@tournament_page("scoring.undo_advance", f"Only {UNDO_ROLES} undo an advance.")
+def undo_advance_page(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    """GET: what undoing the advance removes, with the button; POST: undo it."""
+    stage = _stage(tournament, stage_id)
+    found = closure(stage)
+    if request.method != "POST":
+        return render(
+            request,
+            "scoring/progression/undo_advance.html",
+            {"tournament": tournament, "stage": stage, "closure": found},
+        )
+    try:
+        undone = undo_advance(stage, user=request.user)
+    except PermissionDenied as exc:
+        return refuse(request, str(exc), tournament)
+    except ValidationError as exc:
+        messages.error(request, _words(exc))
+        return redirect("scoring:closed_stage", tournament.slug, stage.pk)
+    messages.success(request, undone.message())
+    return redirect("tournaments:manage-category", tournament.slug, stage.category_id)

@@ -1,0 +1,97 @@
+"""Reads for the ruling pages: a game with its official rounds and rulings, the forfeits and
+withdrawals of a tournament, and the rulings a card shows beside its rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import OuterRef, QuerySet, Subquery
+
+from scoring.results.rules import game_rules
+from tournaments.models import Entry, Game, Round, Tournament
+from tournaments.services.forfeits import ENTRY_PEOPLE
+
+GAME_JOINS = (
+    "match__stage__category__tournament",
+    "match__board",
+    "forfeit_ruled_by",
+    *(f"match__entry_{s}__{p}" for s in "abc" for p in ENTRY_PEOPLE),
+)
+
+
+@dataclass(frozen=True)
+class GameRulings:
+    """A game as the head referee rules on it: its official rounds (with the rounds already
+    forfeited), and whether rounds can be forfeited at all (2-1-0 between two sides)."""
+
+    game: Game
+    rounds: list[Round]
+    rounds_forfeitable: bool
+
+    @property
+    def forfeited_rounds(self) -> list[Round]:
+        return [r for r in self.rounds if r.forfeited_by]
+
+    def entry_of(self, side: str) -> Entry:
+        match = self.game.match
+        return match.entry_a if side == Game.Side.A else match.entry_b
+
+
+def game_of(tournament: Tournament, game_id: int) -> Game:
+    """A game of the tournament with what its page prints (raises ``Game.DoesNotExist``)."""
+    return Game.objects.select_related(*GAME_JOINS).get(
+        pk=game_id, match__stage__category__tournament=tournament
+    )
+
+
+def game_rulings(game: Game) -> GameRulings:
+    """The game's official rounds and what may be ruled on it (one query)."""
+    rules = game_rules(game)
+    two_sided = game.match.entry_c_id is None and game.match.entry_b_id is not None
+    forfeitable = two_sided and rules.sides == 2 and rules.round_scoring == "2-1-0"
+    return GameRulings(game, list(game.rounds.order_by("number")), forfeitable)
+
+
+@dataclass(frozen=True)
+class TournamentRulings:
+    """Everything ruled at a tournament so far: entries withdrawn or disqualified, games
+    forfeited (walkovers and rulings), rounds forfeited."""
+
+    entries: list[Entry]
+    games: list[Game]
+    rounds: list[Round]
+
+
+def tournament_rulings(tournament: Tournament) -> TournamentRulings:
+    """Three queries."""
+    entries = list(
+        Entry.objects.filter(category__tournament=tournament, withdrawn=True)
+        .select_related("category", *ENTRY_PEOPLE)
+        .order_by("category__name", "id")
+    )
+    games = list(
+        Game.objects.filter(match__stage__category__tournament=tournament)
+        .exclude(forfeited_by="")
+        .select_related(*GAME_JOINS)
+        .order_by("match__stage__category__name", "match__stage__order", "match__round_of_play")
+    )
+    rounds = list(
+        Round.objects.filter(game__match__stage__category__tournament=tournament)
+        .exclude(forfeited_by="")
+        .select_related(*(f"game__{j}" for j in GAME_JOINS))
+        .order_by("game__match__stage__order", "game__match__round_of_play", "number")
+    )
+    return TournamentRulings(entries, games, rounds)
+
+
+def with_round_rulings(games: QuerySet[Game]) -> QuerySet[Game]:
+    """The games with the head referee's round forfeit annotated (the first, if any): the
+    round's number, the side that forfeits it and why, so that a card shows the ruling beside
+    its row without a query per game (``ruled_round``, ``ruled_round_side``,
+    ``ruled_round_reason``; None when no round was forfeited)."""
+    ruled = Round.objects.filter(game=OuterRef("pk")).exclude(forfeited_by="").order_by("number")
+    return games.annotate(
+        ruled_round=Subquery(ruled.values("number")[:1]),
+        ruled_round_side=Subquery(ruled.values("forfeited_by")[:1]),
+        ruled_round_reason=Subquery(ruled.values("forfeit_reason")[:1]),
+    )

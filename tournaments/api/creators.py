@@ -1,0 +1,111 @@
+"""The site permission to create tournaments through the API, as the staff page gives it.
+
+An organizer (or co-organizer) of a tournament gives “may create tournaments” to an account
+from that tournament's staff, and takes it back from its staff only; a superuser's cannot
+change. The same service (``tournaments.services.staff.set_may_create_tournaments``) decides,
+words every refusal and logs the change on the tournament; the same permission guards it:
+``tournaments.manage_staff`` on the tournament named.
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.api.actions import refused
+from tournaments.api.errors import ServiceErrorsMixin
+from tournaments.api.staff import MANAGE_STAFF, REFUSAL
+from tournaments.models import Tournament
+from tournaments.services import staff
+from tournaments.views.organizer.staff import staff_lines
+
+TOURNAMENT = OpenApiParameter(
+    "tournament",
+    str,
+    required=True,
+    description="The tournament (its slug) on whose staff page the permission is given.",
+)
+
+
+class CreatorSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    may_create_tournaments = serializers.BooleanField()
+
+
+class GiveCreatorSerializer(serializers.Serializer):
+    tournament = serializers.SlugRelatedField(slug_field="slug", queryset=Tournament.objects.all())
+    username = serializers.CharField(max_length=150, help_text="The account's username.")
+
+
+def _managed(request: Request, tournament: Tournament) -> Tournament:
+    if not request.user.has_perm(MANAGE_STAFF, tournament):
+        raise exceptions.PermissionDenied(REFUSAL)
+    return tournament
+
+
+def _named(request: Request) -> Tournament:
+    slug = request.query_params.get("tournament", "")
+    if not slug:
+        raise exceptions.ValidationError({"tournament": "Name the tournament (its slug)."})
+    return _managed(request, get_object_or_404(Tournament, slug=slug))
+
+
+class TournamentCreatorsView(ServiceErrorsMixin, APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Who of a tournament's staff may create tournaments",
+        parameters=[TOURNAMENT],
+        responses={200: CreatorSerializer(many=True), **refused(400, 401, 403, 404)},
+    )
+    def get(self, request: Request) -> Response:
+        creators = [
+            {"username": line.user.get_username(), "may_create_tournaments": line.may_create}
+            for line in staff_lines(_named(request))
+        ]
+        return Response(CreatorSerializer(creators, many=True).data)
+
+    @extend_schema(
+        summary="Let an account create tournaments",
+        description="Give the site permission “may create tournaments” from a tournament you "
+        "organize (logged on its staff page). Refused (400) for an unknown account, one that "
+        "may already, or a superuser.",
+        request=GiveCreatorSerializer,
+        responses={201: CreatorSerializer, **refused(400, 401, 403)},
+    )
+    def post(self, request: Request) -> Response:
+        body = GiveCreatorSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        tournament = _managed(request, body.validated_data["tournament"])
+        user = staff.find_user(body.validated_data["username"])
+        staff.set_may_create_tournaments(
+            tournament=tournament, user=user, allowed=True, actor=request.user
+        )
+        return Response(
+            {"username": user.get_username(), "may_create_tournaments": True},
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class TournamentCreatorView(ServiceErrorsMixin, APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Take back the permission to create tournaments",
+        description="Only from an account of the tournament's staff (one organizer cannot "
+        "strip an organizer of another event); a superuser's stays.",
+        parameters=[TOURNAMENT],
+        responses={204: None, **refused(400, 401, 403, 404)},
+    )
+    def delete(self, request: Request, username: str) -> Response:
+        tournament = _named(request)
+        user = staff.find_user(username)
+        staff.set_may_create_tournaments(
+            tournament=tournament, user=user, allowed=False, actor=request.user
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)

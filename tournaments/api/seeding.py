@@ -1,0 +1,140 @@
+"""Seeds and pools through the API: the seed editor's table saved at once, and an entry moved
+to another round-robin pool (``tournaments.services.seeding``, the service of the seed and pool
+editor page, with its words). Reading the pools is public, like the pools page; changing seeds
+or pools is for the organizers.
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments.api.actions import OrganizerActionView, parse, refused
+from tournaments.api.serializers import EntrySummarySerializer
+from tournaments.models import Entry, Stage
+from tournaments.services import seeding
+
+
+class SeedLineSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(help_text="An entry of the category (its id).")
+    seed = serializers.IntegerField(
+        min_value=1, allow_null=True, help_text="From 1 (the strongest); null for no seed."
+    )
+
+
+class SeedsSerializer(serializers.Serializer):
+    seeds = SeedLineSerializer(many=True, allow_empty=False)
+
+    def validate_seeds(self, lines: list[dict]) -> list[dict]:
+        ids = [line["entry"] for line in lines]
+        if len(set(ids)) != len(ids):
+            raise serializers.ValidationError("Each entry may be named once.")
+        return lines
+
+
+class SeededEntrySerializer(EntrySummarySerializer):
+    class Meta(EntrySummarySerializer.Meta):
+        fields = ["id", "name", "number", "seed"]
+        read_only_fields = fields
+
+
+class SeedsResultSerializer(serializers.Serializer):
+    changed = serializers.IntegerField(help_text="How many seeds changed.")
+    entries = SeededEntrySerializer(
+        many=True, help_text="The category's active entries, seeded first, by seed."
+    )
+
+
+class PoolSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    entries = EntrySummarySerializer(many=True)
+
+
+class PoolsSerializer(serializers.Serializer):
+    stage = serializers.IntegerField()
+    pools = PoolSerializer(many=True)
+    editable = serializers.BooleanField(
+        help_text="A round robin with two or more filled pools, nothing of it played yet."
+    )
+    refusal = serializers.CharField(
+        help_text="Why the pools cannot change now (results recorded); empty when they can."
+    )
+
+
+class PoolMoveSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(help_text="The entry to move (its id).")
+    pool = serializers.CharField(max_length=20, help_text="The pool it goes to, e.g. B.")
+
+
+class PoolMoveResultSerializer(PoolsSerializer):
+    detail = serializers.CharField(help_text="What happened, as the page says it.")
+
+
+def _pools(stage: Stage) -> dict:
+    lines = seeding.stage_pools(stage) if stage.kind == Stage.Kind.ROUND_ROBIN else []
+    filled = seeding.pools_editable(stage)
+    refusal = seeding.pool_change_refusal(stage) if filled else ""
+    return {
+        "stage": stage.pk,
+        "pools": [{"name": line.name, "entries": line.entries} for line in lines],
+        "editable": filled and not refusal,
+        "refusal": refusal,
+    }
+
+
+class CategorySeedsView(OrganizerActionView):
+    @extend_schema(
+        summary="Set seeds",
+        description="Seeds of entries of the category, in one write (the seed editor's table): "
+        "a seed given twice among the active entries, or an entry of another category, saves "
+        "nothing (400). Seeds apply to draws made from now on.",
+        request=SeedsSerializer,
+        responses={200: SeedsResultSerializer, **refused(400, 401, 403, 404)},
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        category = self.category(request, pk)
+        data = parse(SeedsSerializer, request)
+        changed = seeding.set_seeds(
+            category=category, seeds={line["entry"]: line["seed"] for line in data["seeds"]}
+        )
+        return Response(
+            SeedsResultSerializer(
+                {"changed": len(changed), "entries": seeding.seed_table(category)}
+            ).data
+        )
+
+
+class StagePoolsView(OrganizerActionView):
+    def get_permissions(self):
+        return [AllowAny()] if self.request.method == "GET" else super().get_permissions()
+
+    @extend_schema(
+        summary="A stage's pools",
+        responses={200: PoolsSerializer, **refused(404)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        stage = get_object_or_404(Stage.objects.select_related("category__tournament"), pk=pk)
+        return Response(PoolsSerializer(_pools(stage)).data)
+
+    @extend_schema(
+        summary="Move an entry to another pool",
+        description="A round robin's entry goes to another pool; a drawn stage's pool matches "
+        "are drawn again from the new pools. Refused (400) once a result, card row or "
+        "shoot-out of the stage is recorded, or when a pool would keep fewer than two.",
+        request=PoolMoveSerializer,
+        responses={200: PoolMoveResultSerializer, **refused(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        stage = self.stage(request, pk)
+        data = parse(PoolMoveSerializer, request)
+        entry = Entry.objects.filter(pk=data["entry"], category_id=stage.category_id).first()
+        if entry is None:
+            raise serializers.ValidationError(
+                {"entry": f"Choose an entry of {stage.category.name} to move."}
+            )
+        done = seeding.move_to_pool(stage=stage, entry=entry, pool=data["pool"])
+        return Response(PoolMoveResultSerializer({**_pools(stage), "detail": done.describe()}).data)

@@ -1,0 +1,268 @@
+"""Withdrawals and disqualifications after the draw: the entry's remaining games become walkovers.
+
+WCC Tournament Rules: "Careless or deliberate contravention of the rules may result in the
+forfeiture of a round or a game and possible disqualification from the tournament." An entry
+that withdraws (or is disqualified) after the draw leaves its opponents at the board with nobody
+to play, so each game of its matches that has no official result yet becomes a walkover against
+it: no rounds, the side present credited the stage's bye score (``Stage.bye_points`` and
+``bye_twenties``; what a walkover adds up to is read by ``scoring.results.outcomes``). Games
+already played stay as played. Nothing here knows results beyond "has official rounds"; the
+knockout matches a walkover decides are opened by ``scoring.rulings.services``, which calls these
+functions.
+
+Reinstating the entry takes its walkovers back, unless their result was already used: the next
+stage drawn from the standings, the next knockout match or Swiss round drawn from the winner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+
+from tournaments.models import Entry, Game, Match, Pool, Round, Stage
+
+Kind = Entry.WithdrawalKind
+Side = Game.Side
+
+#: The permission each kind needs (``tournaments.permissions``), and who holds it, in words.
+PERMISSIONS = {
+    Kind.WITHDRAWAL: ("tournaments.withdraw_entry", "the tournament's organizers"),
+    Kind.DISQUALIFICATION: (
+        "tournaments.disqualify_entry",
+        "the head referee or the tournament's organizers",
+    ),
+}
+ENTRY_PEOPLE = ("player", "team__player_one", "team__player_two")
+#: The reason is stored and printed on cards; a long text belongs in the event's report.
+REASON_MAX = 300
+
+
+@dataclass(frozen=True)
+class WithdrawalPlan:
+    """What withdrawing the entry now would do: ``walkovers`` become walkovers against it (no
+    official result yet); ``kept`` are its games that have one and stay as played;
+    ``three_player`` are games of three-player matches, which the two others play on."""
+
+    entry: Entry
+    walkovers: list[Game]
+    kept: list[Game]
+    three_player: list[Game]
+
+
+def check_kind(kind: str) -> Kind:
+    """``kind`` as a withdrawal kind, or a refusal that names the choices."""
+    if kind not in Kind.values:
+        raise ValidationError(
+            {
+                "kind": f"“{kind}” is not a kind of withdrawal: choose withdrawal or "
+                "disqualification."
+            }
+        )
+    return Kind(kind)
+
+
+def check_permission(user: AbstractBaseUser | None, entry: Entry, kind: str) -> None:
+    """Only the organizers withdraw an entry; the head referee (or an organizer) disqualifies
+    one. Without ``user`` (the loader, a data import) nothing is checked."""
+    if user is None:
+        return
+    perm, who = PERMISSIONS[Kind(kind)]
+    if not user.has_perm(perm, entry):
+        verb = "withdraw" if kind == Kind.WITHDRAWAL else "disqualify"
+        raise PermissionDenied(f"Only {who} may {verb} an entry or reinstate it.")
+
+
+def _entry_matches(entry: Entry) -> Q:
+    return Q(match__entry_a=entry) | Q(match__entry_b=entry) | Q(match__entry_c=entry)
+
+
+def withdrawal_plan(entry: Entry) -> WithdrawalPlan:
+    """The entry's games in every stage of its category, sorted into what a withdrawal would do
+    with them (one query)."""
+    games = (
+        Game.objects.filter(_entry_matches(entry), match__stage__category_id=entry.category_id)
+        .select_related(
+            "match__stage",
+            "match__board",
+            *(f"match__entry_{s}__{p}" for s in "abc" for p in ENTRY_PEOPLE),
+        )
+        .annotate(has_rounds=Exists(Round.objects.filter(game=OuterRef("pk"))))
+        .order_by("match__stage__order", "match__round_of_play", "match_id", "number")
+    )
+    walkovers, kept, three = [], [], []
+    for game in games:
+        if game.match.entry_c_id is not None:
+            three.append(game)
+        elif game.has_rounds or game.forfeited_by:
+            kept.append(game)
+        else:
+            walkovers.append(game)
+    return WithdrawalPlan(entry=entry, walkovers=walkovers, kept=kept, three_player=three)
+
+
+def _side_of(game: Game, entry: Entry) -> str:
+    return Side.A if game.match.entry_a_id == entry.id else Side.B
+
+
+def _clean_reason(reason: str, kind: str, entry: Entry) -> str:
+    reason = (reason or "").strip()
+    if kind == Kind.DISQUALIFICATION and not reason:
+        raise ValidationError(
+            {"reason": f"Say why {entry.name} is disqualified (the rule that was broken)."}
+        )
+    if len(reason) > REASON_MAX:
+        raise ValidationError(
+            {"reason": f"Keep the reason to {REASON_MAX} characters (it is printed on cards)."}
+        )
+    return reason
+
+
+@transaction.atomic
+def withdraw_entry(
+    *,
+    entry: Entry,
+    kind: str = Kind.WITHDRAWAL,
+    reason: str = "",
+    user: AbstractBaseUser | None = None,
+) -> list[Game]:
+    """Withdraw or disqualify ``entry``: it is left out of every draw from now on, and each of
+    its games without an official result becomes a walkover against it. Returns those games.
+
+    A disqualification needs its reason. Refused (``ValidationError``) for an entry already
+    withdrawn; ``PermissionDenied`` when ``user`` may not (see :func:`check_permission`).
+    """
+    kind = check_kind(kind)
+    check_permission(user, entry, kind)
+    locked = Entry.objects.select_for_update().get(pk=entry.pk)
+    reason = _clean_reason(reason, kind, entry)
+    if locked.withdrawn:
+        disqualified = locked.withdrawal_kind == Kind.DISQUALIFICATION
+        state = "was disqualified" if disqualified else "has withdrawn"
+        raise ValidationError(
+            f"{entry.name} {state} already; reinstate the entry first to change that."
+        )
+    plan = withdrawal_plan(entry)
+    now = timezone.now()
+    who = user if user is not None and user.is_authenticated else None
+    note = f"{kind.label} of {entry.name}" + (f": {reason}" if reason else "")
+    games = []
+    for game in plan.walkovers:
+        game.forfeited_by = _side_of(game, entry)
+        game.forfeit_kind = kind.value
+        game.forfeit_reason = reason
+        game.forfeited_at = now
+        game.forfeit_ruled_by = who
+        game._change_reason = f"walkover: {note}"
+        game.save()
+        games.append(game)
+    entry.withdrawn = True
+    entry.checked_in = False
+    entry.withdrawal_kind = kind.value
+    entry.withdrawal_reason = reason
+    entry._change_reason = note
+    entry.save(update_fields=["withdrawn", "checked_in", "withdrawal_kind", "withdrawal_reason"])
+    return games
+
+
+def walkovers_against(entry: Entry) -> list[Game]:
+    """The walkovers the entry's withdrawal or disqualification made (one query)."""
+    side_a = Q(match__entry_a=entry, forfeited_by=Side.A)
+    side_b = Q(match__entry_b=entry, forfeited_by=Side.B)
+    return list(
+        Game.objects.filter(side_a | side_b)
+        .filter(forfeit_kind__in=[Kind.WITHDRAWAL, Kind.DISQUALIFICATION])
+        .select_related("match__stage__category", "match__entry_a", "match__entry_b")
+        .order_by("match__stage__order", "match__round_of_play", "number")
+    )
+
+
+@transaction.atomic
+def reinstate_entry(*, entry: Entry, user: AbstractBaseUser | None = None) -> list[Game]:
+    """Take back a withdrawal or a disqualification: the entry may be checked in and drawn
+    again, and its walkovers become games to play. Returns those games.
+
+    Refused (``ValidationError``, nothing changed) when a walkover's result has been used since:
+    see :func:`result_used`. An entry that is not withdrawn is left as it is.
+    """
+    locked = Entry.objects.select_for_update().get(pk=entry.pk)
+    if not locked.withdrawn:
+        return []
+    check_permission(user, entry, locked.withdrawal_kind or Kind.WITHDRAWAL)
+    games = walkovers_against(entry)
+    for game in games:
+        used = result_used(game.match, because=f"{entry.name}'s walkover in {game.match}")
+        if used:
+            raise ValidationError(f"{entry.name} cannot be reinstated: {used}")
+    for game in games:
+        if game.rounds.exists():  # a walkover never takes rounds; kept should one ever have
+            continue
+        game.forfeited_by = ""
+        game.forfeit_kind = ""
+        game.forfeit_reason = ""
+        game.forfeited_at = None
+        game.forfeit_ruled_by = None
+        game._change_reason = f"walkover taken back: {entry.name} reinstated"
+        game.save()
+    entry.withdrawn = False
+    entry.withdrawal_kind = ""
+    entry.withdrawal_reason = ""
+    entry._change_reason = "reinstated"
+    entry.save(update_fields=["withdrawn", "withdrawal_kind", "withdrawal_reason"])
+    return games
+
+
+def result_used(match: Match, *, because: str) -> str:
+    """Whether the match's result has been used by a later draw, in words ("" if not): the next
+    stage drawn or seeded from the stage's standings; in a knockout, a later match of the
+    winner; in a Swiss stage, a later round paired from the standings. ``because`` names what
+    would change ("Bob's walkover in Ann v Bob")."""
+    stage = match.stage
+    later = (
+        Stage.objects.filter(category_id=stage.category_id, order__gt=stage.order)
+        .exclude(kind=Stage.Kind.SHOOTOUT)
+        .order_by("order")
+    )
+    for following in later:
+        drawn = following.matches.exists()
+        seeded = Pool.objects.filter(stage=following, entries__isnull=False).exists()
+        if drawn or seeded:
+            return (
+                f"{because} counts in the standings of {stage.name}, from which "
+                f"{following.name} is drawn; undo that draw first."
+            )
+    entries = [e for e in (match.entry_a_id, match.entry_b_id) if e is not None]
+    after = Match.objects.filter(stage=stage, round_of_play__gt=match.round_of_play)
+    if stage.kind == Stage.Kind.KNOCKOUT:
+        nxt = after.filter(Q(entry_a_id__in=entries) | Q(entry_b_id__in=entries)).first()
+        if nxt is not None:
+            return (
+                f"{because} sent the winner on to {nxt} in the bracket; that match has to be "
+                "undone first."
+            )
+    if stage.kind == Stage.Kind.SWISS and after.exists():
+        return (
+            f"{because} counts in the standings that paired round {match.round_of_play + 1} "
+            f"of {stage.name}."
+        )
+    return ""
+
+
+def stages_of(games: Iterable[Game]) -> list[Stage]:
+    """The stages the games are in, each once, in order."""
+    found: dict[int, Stage] = {}
+    for game in games:
+        found.setdefault(game.match.stage_id, game.match.stage)
+    return sorted(found.values(), key=lambda s: s.order)
+
+
+def describe(games: Sequence[Game]) -> str:
+    """How many walkovers, in words: "no game", "1 game", "3 games"."""
+    if not games:
+        return "no game"
+    return f"{len(games)} game{'s' if len(games) != 1 else ''}"

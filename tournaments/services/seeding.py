@@ -1,0 +1,246 @@
+"""Seeds and pools corrected by hand: the seed editor and the pool editor of a stage.
+
+Seeds place the entries in every draw made from them (a knockout by seed, round-robin pools in
+snake order, a Swiss first round), so an organizer sets them before the draw; a drawn stage keeps
+its draw (undo it to draw again with the new seeds). Each seed goes through
+``entries.update_entry``, the one write of an entry, and is told in the entry's history.
+
+Moving an entry from one round-robin pool to another changes who meets whom, so the pools'
+matches are drawn again from the new pools: allowed only while nothing of the stage is played
+(no official round, card row or shoot-out), and told in the stage's history, because pools keep
+no history of their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from tournaments.models import Category, Entry, Pool, Stage
+from tournaments.selectors import ENTRY_RELATED, next_stage, play_pools
+from tournaments.services import entries as entry_services
+from tournaments.services.draws import _results_in, draw_round_robin
+from tournaments.services.registration import is_drawn
+
+#: Why an entry's history row changed, as the audit page shows it (at most 100 characters).
+SEED_REASON = "Seed set on the seed editor."
+
+
+def seed_table(category: Category) -> list[Entry]:
+    """The category's active entries as the seed editor lists them: seeded first by seed, then
+    the unseeded by name (one query)."""
+    rows = Entry.objects.filter(category=category, withdrawn=False).select_related(*ENTRY_RELATED)
+    return sorted(rows, key=lambda e: (e.seed is None, e.seed or 0, e.name.lower(), e.id))
+
+
+@transaction.atomic
+def set_seeds(*, category: Category, seeds: Mapping[int, int | None]) -> list[Entry]:
+    """Give the entries of ``category`` their seeds (entry id to seed; ``None`` clears one) and
+    return the entries whose seed changed.
+
+    Refused, with nothing saved, for an entry of another category, a seed below 1, or a seed
+    that two active entries of the category would hold (the draw could not tell them apart).
+    """
+    rows = {
+        e.pk: e
+        # Only the entries' own rows are locked: the player or team joined for their names is
+        # an outer join on PostgreSQL, which cannot be locked.
+        for e in Entry.objects.select_for_update(of=("self",))
+        .filter(category=category)
+        .select_related(*ENTRY_RELATED)
+    }
+    unknown = [str(pk) for pk in seeds if pk not in rows]
+    if unknown:
+        raise ValidationError(
+            f"{category.name} has no entry {', '.join(unknown)}; nothing was saved."
+        )
+    for pk, seed in seeds.items():
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 1):
+            raise ValidationError(
+                f"Seed of {_label(rows[pk])}: {seed!r} is not a seed; seeds are whole numbers "
+                "from 1 (leave it empty for no seed). Nothing was saved."
+            )
+    final = {pk: seeds.get(pk, e.seed) for pk, e in rows.items() if not e.withdrawn}
+    holders: dict[int, list[Entry]] = {}
+    for pk, seed in final.items():
+        if seed is not None:
+            holders.setdefault(seed, []).append(rows[pk])
+    twice = sorted((seed, group) for seed, group in holders.items() if len(group) > 1)
+    if twice:
+        seed, group = twice[0]
+        names = " and ".join(_label(e) for e in sorted(group, key=lambda e: e.name.lower()))
+        raise ValidationError(
+            f"Seed {seed} is given to {names}; each seed goes to one entry. Nothing was saved."
+        )
+    changed = []
+    for pk, seed in seeds.items():
+        entry = rows[pk]
+        if entry.seed != seed:
+            entry._change_reason = SEED_REASON
+            entry_services.update_entry(entry=entry, seed=seed)
+            changed.append(entry)
+    return changed
+
+
+def _label(entry: Entry) -> str:
+    return f"{entry.name} ({entry.number})"
+
+
+# --- pools ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PoolLine:
+    """One pool of a stage with its entries, in the order they were put in."""
+
+    pool: Pool
+    entries: list[Entry]
+
+    @property
+    def name(self) -> str:
+        return self.pool.name
+
+
+def stage_pools(stage: Stage) -> list[PoolLine]:
+    """The pools the stage is played in, by name, each with its entries (two queries)."""
+    pools = sorted(play_pools(stage), key=lambda p: p.name)
+    members: dict[int, list[Entry]] = {p.pk: [] for p in pools}
+    through = (
+        Pool.entries.through.objects.filter(pool__in=pools)
+        .select_related(*(f"entry__{name}" for name in ENTRY_RELATED))
+        .order_by("id")
+    )
+    for row in through:
+        members[row.pool_id].append(row.entry)
+    return [PoolLine(pool=p, entries=members[p.pk]) for p in pools]
+
+
+def pools_editable(stage: Stage) -> bool:
+    """Whether the stage is a round robin with two or more pools holding entries."""
+    if stage.kind != Stage.Kind.ROUND_ROBIN:
+        return False
+    filled = [line for line in stage_pools(stage) if line.entries]
+    return len(filled) >= 2
+
+
+def pool_change_refusal(stage: Stage) -> str:
+    """Why the stage's pools cannot change now, in words; empty while they can (nothing of the
+    stage played, and no later stage drawn from it)."""
+    played = _results_in(stage)
+    if played:
+        return (
+            f"{stage.name}: the pools cannot change any more: {played}. Void or correct the "
+            "results first."
+        )
+    following = next_stage(stage)
+    if following is not None and is_drawn(following):
+        return f"{stage.name}: {following.name} is drawn from its results; undo that draw first."
+    return ""
+
+
+@dataclass(frozen=True)
+class PoolMove:
+    """What a move did: the pools before and after, and how many matches were drawn again."""
+
+    entry: Entry
+    source: str
+    target: str
+    matches: int
+    times_cleared: bool
+
+    def describe(self) -> str:
+        """The message the page and the API give."""
+        text = f"{self.entry.name} moved from pool {self.source} to pool {self.target}"
+        if self.matches:
+            text += f"; the pools' matches are drawn again ({self.matches} matches)"
+        if self.times_cleared:
+            text += "; set the start times again"
+        return text + "."
+
+
+@transaction.atomic
+def move_to_pool(*, stage: Stage, entry: Entry, pool: str) -> PoolMove:
+    """Move ``entry`` into the stage's pool named ``pool``; a drawn stage's matches are drawn
+    again from the new pools (single or double round robin, as before), on the boards in
+    service. Refused with the reason (``ValidationError``) for a stage that is not a round robin
+    in pools, an entry not in them, an unknown pool, a pool left with fewer than two entries, and
+    once anything of the stage is played."""
+    Stage.objects.select_for_update().filter(pk=stage.pk).first()
+    if stage.kind != Stage.Kind.ROUND_ROBIN:
+        raise ValidationError(
+            f"{stage.name} is a {stage.get_kind_display().lower()} stage: only a round robin "
+            "is played in pools."
+        )
+    lines = stage_pools(stage)
+    if len([line for line in lines if line.entries]) < 2:
+        raise ValidationError(
+            f"{stage.name} has no pools to move entries between yet: its draw (or the Advance "
+            "into it) fills them."
+        )
+    source = next((line for line in lines if any(e.pk == entry.pk for e in line.entries)), None)
+    if source is None:
+        raise ValidationError(f"{entry.name} is not in a pool of {stage.name}.")
+    wanted = (pool or "").strip()
+    target = next((line for line in lines if line.name.lower() == wanted.lower()), None)
+    if target is None:
+        names = ", ".join(line.name for line in lines)
+        raise ValidationError(f"{stage.name} has no pool “{wanted}”; its pools are {names}.")
+    if target.pool.pk == source.pool.pk:
+        raise ValidationError(f"{entry.name} is in pool {target.name} already.")
+    refusal = pool_change_refusal(stage)
+    if refusal:
+        raise ValidationError(refusal)
+    left = len(source.entries) - 1
+    if left < 2:
+        raise ValidationError(
+            f"{stage.name}: pool {source.name} would keep {left} entr{'y' if left == 1 else 'ies'}"
+            "; a round robin needs at least two in each pool."
+        )
+    moved = next(e for e in source.entries if e.pk == entry.pk)
+    groups = [
+        [e for e in line.entries if e.pk != entry.pk]
+        + ([moved] if line.pool.pk == target.pool.pk else [])
+        for line in lines
+    ]
+    matches = stage.matches.all()
+    drawn = matches.exists()
+    times_cleared = drawn and matches.filter(starts_at__isnull=False).exists()
+    double = drawn and _double(stage)
+    through = Pool.entries.through
+    through.objects.filter(pool__in=[line.pool for line in lines]).delete()
+    count = 0
+    if drawn:
+        matches.delete()
+        # The draw names its pools A, B, ... in order, as the pools being refilled are named.
+        filled = [(line, group) for line, group in zip(lines, groups, strict=True) if group]
+        try:
+            count = len(draw_round_robin(stage, [group for _, group in filled], double=double))
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from exc
+    else:
+        for line, group in zip(lines, groups, strict=True):
+            through.objects.bulk_create(through(pool_id=line.pool.pk, entry_id=e.pk) for e in group)
+    done = PoolMove(
+        entry=moved,
+        source=source.name,
+        target=target.name,
+        matches=count,
+        times_cleared=times_cleared,
+    )
+    stage._change_reason = f"Pools: {done.describe()}"
+    stage.save()
+    return done
+
+
+def _double(stage: Stage) -> bool:
+    """Whether the stage was drawn as a double round robin: some two entries meet twice."""
+    met: set[frozenset[int]] = set()
+    for a, b in stage.matches.filter(entry_b__isnull=False).values_list("entry_a", "entry_b"):
+        pair = frozenset((a, b))
+        if pair in met:
+            return True
+        met.add(pair)
+    return False
