@@ -8,12 +8,13 @@ and say which command installs it.
 
 import os
 import shutil
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from django.contrib.staticfiles.handlers import StaticFilesHandler
-from django.core.servers.basehttp import WSGIServer
+from django.core.servers.basehttp import ThreadedWSGIServer
 from django.db import connections
 from django.test.testcases import LiveServerThread, QuietWSGIRequestHandler
 from django.test.utils import modify_settings
@@ -78,19 +79,59 @@ def chromium() -> Iterator[object]:
             browser.close()
 
 
+class SerialRequestHandler(QuietWSGIRequestHandler):
+    """Answers one request at a time across the whole server, counting from its request line.
+
+    A connection waits for its request line in its own thread, holding nothing: chromium opens
+    connections it may never use (preconnects, one browser context per person), and a server
+    that read them one at a time would sit on an idle one while another person's request waited
+    behind it. Once the request line is in, the request takes the server's one lock and keeps
+    it until the response is written.
+    """
+
+    lock = threading.Lock()
+
+    def parse_request(self) -> bool:
+        self.lock.acquire()
+        self.holding = True
+        return super().parse_request()
+
+    def handle_one_request(self) -> None:
+        self.holding = False
+        try:
+            super().handle_one_request()
+        finally:
+            if self.holding:
+                self.lock.release()
+
+
+class SharingWSGIServer(ThreadedWSGIServer):
+    """Django's threaded server, leaving the test's shared connections open: a connection thread
+    may end after the test has stopped sharing them, and they are the test's to close."""
+
+    def _close_connections(self) -> None:
+        shared = self.connections_override or {}
+        for conn in connections.all(initialized_only=True):
+            if conn.alias not in shared:
+                conn.close()
+
+
 class SerialLiveServerThread(LiveServerThread):
     """Django's live server answering one request at a time.
 
     The pages fire overlapping requests (htmx asks for a game's total while the row is being
     saved). With SQLite the test database lives in memory and every server thread works through
     the test's one connection, so two requests at once would interleave their transactions on
-    it; one at a time, they cannot. (Without keep-alive, which Django's server drops when it is
-    not threaded, the browser's parallel requests simply queue.)
+    it; one at a time (``SerialRequestHandler``), they cannot.
     """
 
     def _create_server(self, connections_override=None):
-        address = (self.host, self.port)
-        return WSGIServer(address, QuietWSGIRequestHandler, allow_reuse_address=False)
+        return SharingWSGIServer(
+            (self.host, self.port),
+            SerialRequestHandler,
+            allow_reuse_address=False,
+            connections_override=connections_override,
+        )
 
 
 @pytest.fixture
