@@ -117,9 +117,16 @@ ASGI_APPLICATION = "config.asgi.application"
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", True)
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # Wait for a concurrent writer instead of failing at once: the dev server and an eager
-    # Celery task can write at the same time.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # SQLite serves a burst of writes (two players validating each other's rows at once, a
+    # worker writing a dry run beside the web process) when writers queue instead of failing:
+    # each transaction takes the write lock when it begins (IMMEDIATE: a transaction that read
+    # first and wrote later could find the lock taken and fail at once with "database is
+    # locked"), waits up to `timeout` seconds for it, and in WAL mode readers never wait.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        timeout=20,
+        transaction_mode=env.str("SQLITE_TRANSACTION_MODE", default="IMMEDIATE"),
+        init_command="PRAGMA journal_mode=WAL",
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -260,14 +267,6 @@ elif CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": str(BROKER_FOLDER / "control"),
         "polling_interval": 0.2,
     }
-if not CELERY_TASK_ALWAYS_EAGER and DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # A worker beside the web process on SQLite (`make run`): each transaction takes the write
-    # lock when it begins, so two writers queue up (for the timeout above) instead of one
-    # failing at once with "database is locked"; in WAL mode a progress poll reads while the
-    # worker writes.
-    DATABASES["default"]["OPTIONS"].update(
-        transaction_mode="IMMEDIATE", init_command="PRAGMA journal_mode=WAL"
-    )
 # Background work that has made no progress for SIMULATION_STALL_SECONDS is "stalled": its page
 # says since when, with Retry and Stop buttons, and the periodic check (run by the worker's beat,
 # `celery worker -B` or `celery beat`) sends a stalled run's batches again a few times before

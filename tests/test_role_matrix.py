@@ -17,6 +17,7 @@ from scoring.models import CardRow
 from scoring.scorecards.services import card_for, enter_paper_row, fill_row, validate_row
 from tests.events import PLAYER, SmallEvent
 from tests.factories import StageFactory
+from tests.row_versions import disputed, seen_fields
 from tournaments.models import TournamentRole
 from tournaments.services.links import link_of
 
@@ -197,17 +198,20 @@ def act(world: World, client, action: str):
         response = client.post(world.url("correct_row"), data)
         return response, lambda: world.row().referee_initials == "RF"
     if action == "verify":
-        world.validated()
-        response = client.post(world.url("verify_card"))
+        row = world.validated()
+        response = client.post(world.url("verify_card"), seen_fields([row]))
         return response, lambda: world.row().status == Status.VERIFIED
     if action == "void":
-        world.validated()
-        response = client.post(world.url("void_card"), {"reason": "illegible"})
+        row = world.validated()
+        response = client.post(
+            world.url("void_card"), {"reason": "illegible", **seen_fields([row])}
+        )
         return response, lambda: world.row().status == Status.VOIDED
     if action == "resolve-dispute":
         world.disputed()
+        data = world.boxes(f"d{g}", WIN, initials="HR")
         response = client.post(
-            world.url("resolve_dispute"), world.boxes(f"d{g}", WIN, initials="HR")
+            world.url("resolve_dispute"), {**data, **seen_fields(disputed(world.game))}
         )
         return response, lambda: world.row().status == Status.VERIFIED
     if action == "view-disputes":

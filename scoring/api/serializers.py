@@ -225,13 +225,56 @@ class PaperRowSerializer(serializers.Serializer):
     )
 
 
+VERSION_REQUIRED = (
+    "`version` is required: send the row's version as you read it (GET shows it), so that "
+    "you act on the rounds you have seen."
+)
+
+
 class ConfirmPaperRowSerializer(serializers.Serializer):
     version = serializers.IntegerField(
         min_value=0,
-        required=False,
-        allow_null=True,
         help_text="The row's version as you read it: you confirm the rounds you have seen.",
+        error_messages={"required": VERSION_REQUIRED, "null": VERSION_REQUIRED},
     )
+
+
+class RowSeenSerializer(serializers.Serializer):
+    row = serializers.IntegerField(min_value=1, help_text="A card row's id.")
+    version = serializers.IntegerField(min_value=0, help_text="Its version as you read it.")
+
+
+# DRF formats its error messages with str.format: braces are doubled.
+VERSIONS_REQUIRED = (
+    "`versions` is required: list each row you act on with the version you read "
+    '([{{"row": id, "version": n}}, ...]; GET shows them), so that nothing changed since is '
+    "acted on unseen."
+)
+
+
+def versions_field(rows: str) -> serializers.ListField:
+    """The rows acted on, as the client read them: a row changed since is refused with 409."""
+    return serializers.ListField(
+        child=RowSeenSerializer(),
+        allow_empty=True,
+        help_text=f"{rows}, each with the version you read. A row changed, added or gone since "
+        "is refused with 409, and nothing is written.",
+        error_messages={"required": VERSIONS_REQUIRED, "null": VERSIONS_REQUIRED},
+    )
+
+
+def as_versions(seen: list[dict[str, int]]) -> dict[int, int]:
+    """``[{"row": id, "version": n}]`` as a mapping, refusing a row named twice."""
+    versions: dict[int, int] = {}
+    for item in seen:
+        if item["row"] in versions:
+            raise serializers.ValidationError({"versions": f"Row {item['row']} is named twice."})
+        versions[item["row"]] = item["version"]
+    return versions
+
+
+class VerifyCardSerializer(serializers.Serializer):
+    versions = versions_field("The card's validated rows as you saw them")
 
 
 class VoidCardSerializer(serializers.Serializer):
@@ -243,6 +286,7 @@ class VoidCardSerializer(serializers.Serializer):
         required=False,
         help_text="Row ids to void; leave out to void every row of the card.",
     )
+    versions = versions_field("The rows to void (every row not voided yet, without `rows`)")
 
 
 class ResolveDisputeSerializer(serializers.Serializer):
@@ -253,6 +297,7 @@ class ResolveDisputeSerializer(serializers.Serializer):
         "three-player game).",
     )
     initials = serializers.CharField(max_length=5, help_text="The head referee's initials.")
+    versions = versions_field("The game's disputed rows as you saw them")
 
 
 class StandingLineSerializer(serializers.Serializer):

@@ -30,7 +30,9 @@ from scoring.api.serializers import (
     ScoreCardSerializer,
     StageStandingsSerializer,
     ValidateRowSerializer,
+    VerifyCardSerializer,
     VoidCardSerializer,
+    as_versions,
 )
 from scoring.models import CardRow, ScoreCard
 from scoring.scorecards import services as scorecards
@@ -209,14 +211,17 @@ class ScoreCardViewSet(
 
     @extend_schema(
         summary="Verify a card",
-        description="The scoring table verifies every validated row of the card.",
-        request=None,
-        responses={200: ScoreCardSerializer, **refusals(400, 403, 404)},
+        description="The scoring table verifies the card's validated rows, as it saw them: "
+        "`versions` lists each with the version read, and a row changed, added or gone since is "
+        "refused with 409 (nothing is verified).",
+        request=VerifyCardSerializer,
+        responses={200: ScoreCardSerializer, **refusals(400, 403, 404, 409)},
     )
     @action(detail=True, methods=["post"])
     def verify(self, request: Request, pk: str | None = None) -> Response:
         card = self.get_object()
-        scorecards.verify_card(card=card, user=request.user)
+        data = parse(VerifyCardSerializer, request)
+        scorecards.verify_card(card=card, user=request.user, versions=as_versions(data["versions"]))
         return Response(self.get_serializer(self._reloaded(card)).data)
 
     @extend_schema(
@@ -224,7 +229,7 @@ class ScoreCardViewSet(
         description="The scoring table voids the card (or some of its rows), with the reason; "
         "their results stop counting.",
         request=VoidCardSerializer,
-        responses={200: ScoreCardSerializer, **refusals(400, 403, 404)},
+        responses={200: ScoreCardSerializer, **refusals(400, 403, 404, 409)},
     )
     @action(detail=True, methods=["post"])
     def void(self, request: Request, pk: str | None = None) -> Response:
@@ -239,7 +244,13 @@ class ScoreCardViewSet(
                 raise exceptions.ValidationError(
                     {"rows": f"Not rows of this card: {', '.join(map(str, missing))}."}
                 )
-        scorecards.void_card(card=card, reason=data["reason"], user=request.user, rows=rows)
+        scorecards.void_card(
+            card=card,
+            reason=data["reason"],
+            user=request.user,
+            rows=rows,
+            versions=as_versions(data["versions"]),
+        )
         return Response(self.get_serializer(self._reloaded(card)).data)
 
     def _reloaded(self, card: ScoreCard) -> ScoreCard:
@@ -290,7 +301,7 @@ class CardRowViewSet(ScoringErrorsMixin, viewsets.ReadOnlyModelViewSet):
     def confirm(self, request: Request, pk: str | None = None) -> Response:
         row = self.get_object()
         data = parse(ConfirmPaperRowSerializer, request)
-        row = scorecards.confirm_paper_row(row=row, user=request.user, version=data.get("version"))
+        row = scorecards.confirm_paper_row(row=row, user=request.user, version=data["version"])
         return Response(CardRowSerializer(row).data)
 
 
@@ -308,7 +319,7 @@ class GameViewSet(ScoringErrorsMixin, mixins.RetrieveModelMixin, viewsets.Generi
         "the ruling (given in the match's order of sides), verified, and it becomes the official "
         "result.",
         request=ResolveDisputeSerializer,
-        responses={200: GameSerializer, **refusals(400, 403, 404)},
+        responses={200: GameSerializer, **refusals(400, 403, 404, 409)},
     )
     @action(
         detail=True,
@@ -320,7 +331,11 @@ class GameViewSet(ScoringErrorsMixin, mixins.RetrieveModelMixin, viewsets.Generi
         game = self.get_object()
         data = parse(ResolveDisputeSerializer, request)
         scorecards.resolve_dispute(
-            game=game, rounds_a=data["rounds"], user=request.user, initials=data["initials"]
+            game=game,
+            rounds_a=data["rounds"],
+            user=request.user,
+            initials=data["initials"],
+            versions=as_versions(data["versions"]),
         )
         return Response(self.get_serializer(self.get_queryset().get(pk=game.pk)).data)
 

@@ -274,7 +274,14 @@ def change_closed_result(
             return ClosedChange(found, game, before, clean, impact)
         why = f"closed-stage change by the head referee ({initials.strip().upper()[:5]})"
         with applying(stage):
-            resolve_dispute(game=game, rounds_a=clean, user=user, initials=initials, why=why)
+            resolve_dispute(
+                game=game,
+                rounds_a=clean,
+                user=user,
+                initials=initials,
+                why=why,
+                require_dispute=False,
+            )
         record = ClosedStageChange.objects.create(
             stage=stage,
             game=game,

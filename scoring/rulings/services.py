@@ -37,6 +37,7 @@ from scoring.results.rules import ROUND_VALUES, game_rules, values_round
 from scoring.results.services import check_round_forfeits, record_game
 from tournaments.models import Category, Entry, Game, Match, Round, Stage
 from tournaments.services import forfeits
+from tournaments.services.game_locks import lock_games
 
 Side = Game.Side
 Kind = Game.ForfeitKind
@@ -70,6 +71,8 @@ def _require(user: AbstractBaseUser | None, game: Game) -> None:
 
 
 def _load(game: Game) -> Game:
+    """The game, locked first (one lock order with the scorecards: ``lock_games``)."""
+    lock_games([game])
     return Game.objects.select_related(
         "match__stage__category__tournament",
         *(f"match__entry_{s}__{p}" for s in "abc" for p in forfeits.ENTRY_PEOPLE),

@@ -10,6 +10,7 @@ complete, that a ticked "time expired" box does not sit next to typed points.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -17,6 +18,7 @@ from django import forms
 from scoring.engine import EngineInputError, GameRules, judge_row, round_lines
 from scoring.engine.rounds import DIFFERENCE
 from scoring.results.rules import game_rules
+from scoring.scorecards.services import ScorecardError
 from tournaments.models import Game, Match, Stage, Tournament
 
 SIDES = ("own", "opp")
@@ -346,6 +348,26 @@ class ValidateForm(forms.Form):
 
     def messages(self) -> list[str]:
         return [m for errors in self.errors.values() for m in errors]
+
+
+#: A table or dispute page names each row it shows in a hidden ``seen-<row id>`` field holding
+#: the row's version: a verify, void or ruling acts on those rows as they were seen, or not at all.
+SEEN_PREFIX = "seen-"
+
+
+def seen_versions(data: Mapping[str, Any]) -> dict[int, int]:
+    """The rows a page showed (row id to version), from its ``seen-<row id>`` fields."""
+    seen = {}
+    for key, value in data.items():
+        if not key.startswith(SEEN_PREFIX):
+            continue
+        try:
+            seen[int(key.removeprefix(SEEN_PREFIX))] = int(value)
+        except (TypeError, ValueError):
+            raise ScorecardError(
+                f"{key}={value!r} is not a row and its version; reload the page and try again."
+            ) from None
+    return seen
 
 
 class VoidForm(forms.Form):

@@ -6,6 +6,11 @@ validation needs a referee's initials and becomes a new version. When the two si
 game disagree, both go to the head referee's dispute queue. A row that counts (verified, or
 validated where the event counts validated cards) writes the official result that standings read.
 
+Writes meet at the end of a game (both players validate at once, the table verifies while a
+referee corrects), so each one locks the games it changes first (``lock_games``: one order, no
+deadlock) and checks the version of every row as its writer read it: a row changed since is
+refused (``StaleRowError``), never overwritten.
+
 Every function here checks permissions and input before writing, raises ``ScorecardError`` with a
 message that says what is wrong and where, and leaves stored data untouched on error.
 """
@@ -15,6 +20,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from scoring import engine
@@ -25,6 +31,7 @@ from scoring.progression.services import advance_knockout
 from scoring.results.rules import game_rules
 from scoring.results.services import record_game
 from tournaments.models import Entry, Game, Stage
+from tournaments.services.game_locks import lock_games
 
 Status = CardRow.Status
 
@@ -147,6 +154,7 @@ def fill_row(
     A row not yet validated is the owner's to change. Once validated, a change is a correction:
     only a referee may make it, with their initials, and it is kept as a new version.
     """
+    lock_games([game])
     game = Game.objects.select_related("match__stage__category").get(pk=game.pk)
     _refuse_forfeited(game)
     ensure_open(game.match.stage, error=ScorecardError)
@@ -198,6 +206,9 @@ def fill_row(
     row.rounds = clean
     row.referee_initials = referee_initials.strip().upper()[:5]
     row.status = Status.VALIDATED
+    # The table verified other rounds than these: the corrected row waits to be verified again.
+    row.verified_by = None
+    row.verified_at = None
     return _after_change(_save(row, f"corrected, initialled {row.referee_initials}"))
 
 
@@ -206,6 +217,7 @@ def validate_row(
     *, row: CardRow, opponent_number: str, initials: str, user, version: int | None = None
 ) -> CardRow:
     """The opponent checks the row and signs it with their player ID and initials."""
+    lock_games([row.game_id])
     row = CardRow.objects.select_for_update().select_related("game__match", "card").get(pk=row.pk)
     _refuse_forfeited(row.game)
     ensure_open(row.card.stage, error=ScorecardError)
@@ -285,6 +297,7 @@ def enter_paper_row(
     confirmation (:func:`confirm_paper_row`) and counts only after it. A row already validated
     another way is not overwritten: a change to it is a referee's correction.
     """
+    lock_games([game])
     game = Game.objects.select_related("match__stage__category__tournament").get(pk=game.pk)
     _refuse_forfeited(game)
     ensure_open(game.match.stage, error=ScorecardError)
@@ -324,6 +337,7 @@ def enter_paper_row(
 def confirm_paper_row(*, row: CardRow, user, version: int | None = None) -> CardRow:
     """A second staff member confirms a row entered from paper: it is validated from now and
     may count. Whoever entered the row cannot confirm it."""
+    lock_games([row.game_id])
     row = (
         CardRow.objects.select_for_update()
         .select_related("game__match__stage__category__tournament", "card")
@@ -351,17 +365,73 @@ def confirm_paper_row(*, row: CardRow, user, version: int | None = None) -> Card
     return _after_change(_save(row, f"paper entry confirmed by {user}"))
 
 
+def _lock_card_games(card: ScoreCard) -> None:
+    """Every game the card can hold a row for (the entry's games in the card's stage), locked
+    in one go: a row validated or entered from paper a moment ago is among them."""
+    entry = card.entry_id
+    lock_games(
+        Game.objects.filter(match__stage_id=card.stage_id)
+        .filter(
+            Q(match__entry_a_id=entry) | Q(match__entry_b_id=entry) | Q(match__entry_c_id=entry)
+        )
+        .values_list("pk", flat=True)
+    )
+
+
+def _check_versions(
+    rows: Sequence[CardRow], versions: Mapping[int, int] | None, where: str, undone: str
+) -> None:
+    """The rows as the person acting saw them: ``versions`` maps each row's id to the version
+    on their screen, and must name exactly ``rows`` at exactly those versions.
+
+    None is for callers that read and write in the same transaction (the simulation's table):
+    nobody can have changed what they read.
+    """
+    if versions is None:
+        return
+    now = {row.pk: row.version for row in rows}
+    seen = {int(pk): int(v) for pk, v in versions.items()}
+    if now == seen:
+        return
+    labels = {row.pk: _label(row.game) for row in rows}
+    changed = [labels[pk] for pk in sorted(now) if pk in seen and seen[pk] != now[pk]]
+    new = [labels[pk] for pk in sorted(now) if pk not in seen]
+    gone = len([pk for pk in seen if pk not in now])
+    parts = []
+    if changed:
+        parts.append(f"changed since you opened it: {', '.join(changed)}")
+    if new:
+        parts.append(f"new since you opened it: {', '.join(new)}")
+    if gone:
+        parts.append(f"{gone} row{'s' * (gone != 1)} you saw no longer waiting here")
+    raise StaleRowError(
+        f"{where}: {'; '.join(parts)}. Reload it and check again; {undone}, nothing has been lost."
+    )
+
+
 @transaction.atomic
-def verify_card(*, card: ScoreCard, user) -> list[CardRow]:
-    """The scoring table verifies every validated row of the card."""
+def verify_card(
+    *, card: ScoreCard, user, versions: Mapping[int, int] | None = None
+) -> list[CardRow]:
+    """The scoring table verifies every validated row of the card, as it saw them.
+
+    ``versions`` (row id to version) are the validated rows the table had on screen: a row
+    corrected, signed or added since is refused with ``StaleRowError``, so the table never
+    verifies rounds it did not see.
+    """
     _require(user, "scoring.verify_card", card, "verify scorecards")
     ensure_open(card.stage, error=ScorecardError)
     _check_card_header(card)
+    _lock_card_games(card)
     # Locked through the model, not ``card.rows``: a card read for the API carries prefetched
     # rows whose joins (nullable staff fields) PostgreSQL cannot lock.
     rows = list(
-        CardRow.objects.select_for_update(of=("self",)).filter(card=card, status=Status.VALIDATED)
+        CardRow.objects.select_for_update(of=("self",))
+        .filter(card=card, status=Status.VALIDATED)
+        .select_related("game__match")
+        .order_by("pk")
     )
+    _check_versions(rows, versions, str(card), "nothing was verified")
     if not rows:
         raise ScorecardError(f"{card}: no validated row is waiting for verification.")
     for row in rows:
@@ -376,13 +446,36 @@ def verify_card(*, card: ScoreCard, user) -> list[CardRow]:
 
 
 @transaction.atomic
-def void_card(*, card: ScoreCard, reason: str, user, rows: Sequence[CardRow] | None = None):
-    """WCC: cards missing full name, ID or category, or not legible, may be voided."""
+def void_card(
+    *,
+    card: ScoreCard,
+    reason: str,
+    user,
+    rows: Sequence[CardRow | int] | None = None,
+    versions: Mapping[int, int] | None = None,
+) -> list[CardRow]:
+    """WCC: cards missing full name, ID or category, or not legible, may be voided.
+
+    ``rows`` (rows or ids of this card) limits the voiding to them; by default every row not
+    voided yet goes. ``versions`` (row id to version) are those rows as the table saw them: a
+    row changed since is refused with ``StaleRowError``.
+    """
     _require(user, "scoring.void_card", card, "void scorecards")
     ensure_open(card.stage, error=ScorecardError)
     if not reason.strip():
         raise ScorecardError(f"{card}: say why the card is voided.")
-    targets = rows if rows is not None else list(card.rows.exclude(status=Status.VOIDED))
+    _lock_card_games(card)
+    targets_q = (
+        CardRow.objects.select_for_update(of=("self",))
+        .filter(card=card)
+        .exclude(status=Status.VOIDED)
+        .select_related("game__match")
+        .order_by("pk")
+    )
+    if rows is not None:
+        targets_q = targets_q.filter(pk__in=[r if isinstance(r, int) else r.pk for r in rows])
+    targets = list(targets_q)
+    _check_versions(targets, versions, str(card), "nothing was voided")
     for row in targets:
         row.status = Status.VOIDED
         row.void_reason = reason.strip()[:200]
@@ -393,28 +486,51 @@ def void_card(*, card: ScoreCard, reason: str, user, rows: Sequence[CardRow] | N
 
 @transaction.atomic
 def resolve_dispute(
-    *, game: Game, rounds_a: Sequence[RoundData], user, initials: str, why: str = ""
+    *,
+    game: Game,
+    rounds_a: Sequence[RoundData],
+    user,
+    initials: str,
+    why: str = "",
+    versions: Mapping[int, int] | None = None,
+    require_dispute: bool = True,
 ) -> None:
     """The head referee rules on a disputed game: every row takes the ruling, verified.
 
     ``rounds_a`` are in the match's order of sides (entry A first); ``why`` is what each row's
-    history says (the head referee's change of a closed result passes its own words).
+    history says. A game without a dispute is refused: its result is changed by a referee's
+    correction, or, in a closed stage, by the head referee's change of a closed result, which
+    comes through here with ``require_dispute=False`` and its own words. ``versions`` (row id
+    to version) are the disputed rows as the head referee saw them side by side.
     """
-    probe = CardRow.objects.filter(game=game).select_related("card").first()
+    lock_games([game])
+    current = list(
+        CardRow.objects.select_for_update(of=("self",))
+        .filter(game=game)
+        .select_related("card", "game__match")
+        .order_by("pk")
+    )
+    probe = current[0] if current else None
     _require(user, "scoring.resolve_dispute", probe or game.match, "settle disputes")
     _refuse_forfeited(game)
     ensure_open(game.match.stage, error=ScorecardError)
+    if require_dispute and not any(r.status == Status.DISPUTED for r in current):
+        raise ScorecardError(
+            f"{_label(game)}: there is no dispute on this game (settled already, or its cards "
+            "agree). A result that stands is changed by a referee's initialled correction."
+        )
+    disputed = [r for r in current if r.status == Status.DISPUTED]
+    _check_versions(disputed, versions, _label(game), "no ruling was recorded")
     if not initials.strip():
         raise ScorecardError(f"{_label(game)}: the head referee's initials are missing.")
     clean = normalise_rounds(game, rounds_a)
     check_complete(game, clean)
     match = game.match
+    by_card = {row.card_id: row for row in current}
     for entry in match.entries:
         rounds = engine.seen_from(clean, row_order(game, entry))
         card = card_for(match.stage, entry)
-        row = CardRow.objects.filter(card=card, game=game).first() or CardRow(
-            card=card, game=game, version=0
-        )
+        row = by_card.get(card.pk) or CardRow(card=card, game=game, version=0)
         row.rounds = rounds
         row.status = Status.VERIFIED
         row.referee_initials = initials.strip().upper()[:5]

@@ -39,6 +39,7 @@ from scoring.scorecards.forms import (
     TableFilterForm,
     ValidateForm,
     VoidForm,
+    seen_versions,
 )
 from scoring.scorecards.services import (
     ScorecardError,
@@ -549,7 +550,7 @@ def verify(request: HttpRequest, slug: str, card_id: int) -> HttpResponse:
     if not request.user.has_perm("scoring.verify_card", card):
         return refuse(request, "Only the scoring table or the head referee verifies cards.")
     try:
-        rows = verify_card(card=card, user=request.user)
+        rows = verify_card(card=card, user=request.user, versions=seen_versions(request.POST))
     except PermissionDenied as exc:
         return refuse(request, str(exc))
     except ScorecardError as exc:
@@ -571,7 +572,10 @@ def void(request: HttpRequest, slug: str, card_id: int) -> HttpResponse:
         text = f"The card of {card.entry.name} was not voided: " + " ".join(form.messages())
         return _table_failed(request, tournament, card, text, form)
     try:
-        rows = void_card(card=card, reason=form.reason_text(), user=request.user)
+        seen = seen_versions(request.POST)
+        rows = void_card(
+            card=card, reason=form.reason_text(), user=request.user, rows=list(seen), versions=seen
+        )
     except PermissionDenied as exc:
         return refuse(request, str(exc))
     except ScorecardError as exc:
@@ -651,6 +655,7 @@ def resolve(request: HttpRequest, tournament: Tournament, game_id: int) -> HttpR
             rounds_a=form.rounds(),
             user=request.user,
             initials=form.cleaned_data["initials"],
+            versions=seen_versions(request.POST),
         )
     except PermissionDenied as exc:
         return refuse(request, str(exc))

@@ -67,10 +67,14 @@ def test_players_and_officials_are_refused_with_the_pages_words(closed):
         format="json",
     )
     assert validate.status_code == 400 and validate.json()["detail"].startswith(CLOSED)
-    verify = api(closed, "scoring-table").post(f"/api/scorecards/{card.id}/verify/")
+    verify = api(closed, "scoring-table").post(
+        f"/api/scorecards/{card.id}/verify/", {"versions": []}, format="json"
+    )
     assert verify.status_code == 400 and verify.json()["detail"].startswith(CLOSED)
     ruling = api(closed, "head-referee").post(
-        f"/api/games/{e.game.id}/resolve-dispute/", change_body(initials="HR"), format="json"
+        f"/api/games/{e.game.id}/resolve-dispute/",
+        {**change_body(initials="HR"), "versions": []},
+        format="json",
     )
     assert ruling.status_code == 400 and ruling.json()["detail"].startswith(CLOSED)
     assert CardRow.objects.get(pk=row.pk).status == CardRow.Status.FILLED

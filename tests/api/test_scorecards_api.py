@@ -4,6 +4,7 @@ import pytest
 
 from scoring.models import CardRow, ScoreCard
 from tests.factories import EntryFactory, MatchFactory
+from tests.row_versions import disputed, seen_versions
 from tournaments.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -69,7 +70,13 @@ def test_fill_validate_verify_changes_the_standings(world, client_for):
     assert validated.json()["validated_initials"] == "BS"
     assert standings(public, world)[world.a.id]["points"] == 0  # WCC counts verified cards
 
-    verified = table.post(f"/api/scorecards/{card_id}/verify/")
+    blind = table.post(f"/api/scorecards/{card_id}/verify/", {}, format="json")
+    assert blind.status_code == 400 and "`versions` is required" in str(blind.json())
+    seen = {"versions": [{"row": row["id"], "version": validated.json()["version"]}]}
+    stale = {"versions": [{"row": row["id"], "version": 1}]}
+    refused = table.post(f"/api/scorecards/{card_id}/verify/", stale, format="json")
+    assert refused.status_code == 409 and "changed since you opened it" in str(refused.json())
+    verified = table.post(f"/api/scorecards/{card_id}/verify/", seen, format="json")
     assert verified.status_code == 200, verified.json()
     assert [r["status"] for r in verified.json()["rows"]] == ["verified"]
 
@@ -249,23 +256,30 @@ def test_void_needs_a_reason_and_the_scoring_table(world, client_for):
         {"opponent_number": str(world.b.player.number), "initials": "BS", "version": 1},
         format="json",
     )
-    table.post(f"/api/scorecards/{card_id}/verify/")
+    seen = {"versions": seen_versions([CardRow.objects.get(pk=row["id"])])}
+    table.post(f"/api/scorecards/{card_id}/verify/", seen, format="json")
     assert world.game.rounds.count() == 4
 
-    assert ann.post(f"/api/scorecards/{card_id}/void/", {"reason": "x"}).status_code == 403
+    refused = ann.post(f"/api/scorecards/{card_id}/void/", {"reason": "x", **seen}, format="json")
+    assert refused.status_code == 403
     blank = table.post(f"/api/scorecards/{card_id}/void/", {"reason": ""})
     assert blank.status_code == 400 and "reason" in blank.json()
     foreign = table.post(
-        f"/api/scorecards/{card_id}/void/", {"reason": "illegible", "rows": [999999]}, format="json"
+        f"/api/scorecards/{card_id}/void/",
+        {"reason": "illegible", "rows": [999999], "versions": []},
+        format="json",
     )
     assert foreign.status_code == 400 and "999999" in foreign.json()["rows"]
-    voided = table.post(f"/api/scorecards/{card_id}/void/", {"reason": "illegible"})
+    seen = {"versions": seen_versions([CardRow.objects.get(pk=row["id"])])}
+    voided = table.post(
+        f"/api/scorecards/{card_id}/void/", {"reason": "illegible", **seen}, format="json"
+    )
     assert voided.status_code == 200
     assert [(r["status"], r["void_reason"]) for r in voided.json()["rows"]] == [
         ("voided", "illegible")
     ]
     assert not world.game.rounds.exists()
-    nothing_left = table.post(f"/api/scorecards/{card_id}/verify/")
+    nothing_left = table.post(f"/api/scorecards/{card_id}/verify/", {"versions": []}, format="json")
     assert nothing_left.status_code == 400 and "no validated row" in nothing_left.json()["detail"]
 
 
@@ -290,7 +304,9 @@ def test_disputed_game_settled_by_the_head_referee(world, client_for):
     assert queue.json()["count"] == 2
 
     url = f"/api/games/{world.game.id}/resolve-dispute/"
-    ruling = {"rounds": WIN, "initials": "hr"}
+    ruling = {"rounds": WIN, "initials": "hr", "versions": seen_versions(disputed(world.game))}
+    blind = head.post(url, {"rounds": WIN, "initials": "hr"}, format="json")
+    assert blind.status_code == 400 and "`versions` is required" in str(blind.json())
     assert ref.post(url, ruling, format="json").status_code == 403
     assert client_for().post(url, ruling, format="json").status_code == 401
     settled = head.post(url, ruling, format="json")
@@ -298,6 +314,10 @@ def test_disputed_game_settled_by_the_head_referee(world, client_for):
     assert [r["points_a"] for r in settled.json()["rounds"]] == [2, 2, 2, 0]
     statuses = set(CardRow.objects.values_list("status", flat=True))
     assert statuses == {CardRow.Status.VERIFIED}
+    assert standings(client_for(), world)[world.a.id]["points"] == 6
+    # Settled: a second ruling finds no dispute and rewrites nothing.
+    again = head.post(url, {**ruling, "rounds": mirror(WIN), "versions": []}, format="json")
+    assert again.status_code == 400 and "no dispute on this game" in again.json()["detail"]
     assert standings(client_for(), world)[world.a.id]["points"] == 6
 
 

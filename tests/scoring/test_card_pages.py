@@ -14,6 +14,7 @@ from scoring.models import CardRow
 from scoring.scorecards.services import card_for, fill_row, validate_row
 from scoring.standings.selectors import stage_standings
 from tests.factories import EntryFactory, PlayerFactory, StageFactory
+from tests.row_versions import disputed, seen_fields, waiting
 from tournaments.models import Board, Game, Match, TournamentRole
 from tournaments.services.links import link_of
 
@@ -163,7 +164,12 @@ def test_phone_flow_fill_validate_on_the_opponents_phone_verify_and_standings_ch
     login(client, w, "table")
     table = client.get(w.url("table")).content.decode()
     assert "Ann Ashby" in table and "Verify card" in table
-    done = client.post(w.url("verify_card", card=row.card), {"next": w.url("table")})
+    # The table verifies the rows it saw: a verify naming none of them verifies nothing.
+    blind = client.post(w.url("verify_card", card=row.card), {"next": w.url("table")})
+    assert blind.status_code == 200 and "new since you opened it" in blind.content.decode()
+    assert w.row().status == Status.VALIDATED
+    seen = {"next": w.url("table"), f"seen-{row.id}": row.version}
+    done = client.post(w.url("verify_card", card=row.card), seen)
     assert done.status_code == 302 and done["Location"] == w.url("table")
     row.refresh_from_db()
     assert row.status == Status.VERIFIED and row.verified_by == w.users["table"]
@@ -339,7 +345,10 @@ def test_disputed_game_shows_both_rows_and_the_head_referee_rules(client, w):
     missing = client.post(w.url("resolve_dispute"), form_data(f"d{w.game.id}", WIN))
     assert b"Initial the ruling." in missing.content and w.row().status == Status.DISPUTED
     ruling = [*WIN[:3], {"points": [1, 1], "twenties": [1, 2]}]
-    done = client.post(w.url("resolve_dispute"), form_data(f"d{w.game.id}", ruling, initials="hr"))
+    done = client.post(
+        w.url("resolve_dispute"),
+        {**form_data(f"d{w.game.id}", ruling, initials="hr"), **seen_fields(disputed(w.game))},
+    )
     assert done.status_code == 302
     statuses = {r.card.entry_id: r for r in CardRow.objects.filter(game=w.game)}
     assert {r.status for r in statuses.values()} == {Status.VERIFIED}
@@ -361,7 +370,7 @@ def test_void_needs_a_reason_and_other_needs_words(client, w):
     assert plain.status_code == 200 and b"Say why the card is voided." in plain.content
     assert b"<html" in plain.content and b'value="other" required checked' in plain.content
     assert w.row().status == Status.VALIDATED
-    response = client.post(url, {"reason": "illegible"}, headers=HX)
+    response = client.post(url, {"reason": "illegible", **seen_fields([row])}, headers=HX)
     assert response.status_code == 200 and b"Voided the card of Ann Ashby (Not legible" in (
         response.content
     )
@@ -560,13 +569,17 @@ def test_verifying_a_card_updates_the_count_of_cards_waiting(client, w):
     assert "1 card waiting." in client.get(round_two).content.decode()
 
     answer = client.post(
-        w.url("verify_card", card=rows[1].card), {"next": w.url("table")}, headers=HX
+        w.url("verify_card", card=rows[1].card),
+        {"next": w.url("table"), **seen_fields(waiting(rows[1].card))},
+        headers=HX,
     ).content.decode()
     assert answer.lstrip().startswith('<article class="table-card result done" id="card-')
     assert '<p class="count" id="queue-count" hx-swap-oob="true">1 card waiting.</p>' in answer
     # With the round 2 filter, Ann's card (rows in rounds 1 and 2) is the one left.
     answer = client.post(
-        w.url("verify_card", card=rows[0].card), {"next": round_two}, headers=HX
+        w.url("verify_card", card=rows[0].card),
+        {"next": round_two, **seen_fields(waiting(rows[0].card))},
+        headers=HX,
     ).content.decode()
     assert 'hx-swap-oob="true">0 cards waiting.</p>' in answer
 

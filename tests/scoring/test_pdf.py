@@ -723,8 +723,10 @@ def test_batch_on_a_worker_reports_progress_and_stores_one_card_per_entry(media,
         result = render_round_cards.delay(stage.id, 1)
         deadline = time.monotonic() + 90
         while not result.ready() and time.monotonic() < deadline:
-            if result.state == "PROGRESS":
-                seen.append(dict(result.info))
+            # State and info read together: read apart, the task may end between the two.
+            meta = result.backend.get_task_meta(result.id)
+            if meta["status"] == "PROGRESS":
+                seen.append(dict(meta["result"]))
             time.sleep(0.01)
         value = result.get(timeout=30)
     assert value["cards"] == 12 and value["tournament"] == stage.category.tournament.slug

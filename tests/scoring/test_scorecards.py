@@ -202,10 +202,23 @@ def test_referee_filling_before_validation_still_needs_the_opponent(world):
     assert not game.rounds.exists()
 
 
+def _disputed(world):
+    stage, a, b, game, u = world
+    ra = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["player"])
+    validate_row(row=ra, opponent_number=str(b.player.number), initials="BS", user=u["opponent"])
+    wrong = mirror([*WIN[:3], {"points": [2, 0], "twenties": [1, 2]}])
+    rb = fill_row(card=card_for(stage, b), game=game, rounds=wrong, user=u["opponent"])
+    validate_row(row=rb, opponent_number=str(a.player.number), initials="AB", user=u["player"])
+
+
 def test_a_ruling_needs_the_head_referees_initials(world):
     _, _, _, game, u = world
+    _disputed(world)
     with pytest.raises(ScorecardError, match="initials"):
         resolve_dispute(game=game, rounds_a=WIN, user=u["head-referee"], initials=" ")
+    assert set(CardRow.objects.filter(game=game).values_list("status", flat=True)) == {
+        CardRow.Status.DISPUTED
+    }
 
 
 def test_verified_knockout_results_open_the_next_match():

@@ -16,6 +16,7 @@ from scoring.models import CardRow
 from scoring.results.services import record_game
 from scoring.scorecards.services import card_for, fill_row, validate_row
 from tests.factories import CategoryFactory, EntryFactory, PlayerFactory, StageFactory
+from tests.row_versions import disputed, seen_fields
 from tournaments.models import Board, Category, Game, Match, Round, TournamentRole
 
 pytestmark = pytest.mark.django_db
@@ -270,7 +271,9 @@ def test_the_dispute_queue_shows_three_cards_and_the_ruling_takes_three_sides(cl
     assert f'name="{prefix}-r1_points_opp2"' in body
     assert "Rule: every card takes this result" in body
 
-    ruling = form_data(prefix, GAME, initials="hr")
+    for row in disputed(trio.game):  # the page names the rows it shows, as it shows them
+        assert f'name="seen-{row.id}" value="{row.version}"' in body
+    ruling = {**form_data(prefix, GAME, initials="hr"), **seen_fields(disputed(trio.game))}
     done = client.post(
         reverse("scoring:cards:resolve_dispute", args=[trio.tournament.slug, trio.game.id]), ruling
     )
@@ -382,7 +385,9 @@ def test_api_fills_a_three_player_row_and_reads_the_official_rounds_back(trio):
         format="json",
     )
     assert signed.status_code == 200, signed.json()
-    assert table.post(f"/api/scorecards/{card_id}/verify/").status_code == 200
+    seen = {"versions": [{"row": row["id"], "version": signed.json()["version"]}]}
+    verified = table.post(f"/api/scorecards/{card_id}/verify/", seen, format="json")
+    assert verified.status_code == 200, verified.json()
 
     match = APIClient().get(f"/api/matches/{trio.match.id}/").json()
     assert match["entry_c"] == {"id": trio.c.id, "name": "Cy Cole", "number": trio.number(trio.c)}

@@ -26,6 +26,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from tournaments.models import Entry, Game, Match, Pool, Round, Stage
+from tournaments.services.game_locks import lock_games
 
 Kind = Entry.WithdrawalKind
 Side = Game.Side
@@ -80,6 +81,16 @@ def check_permission(user: AbstractBaseUser | None, entry: Entry, kind: str) -> 
 
 def _entry_matches(entry: Entry) -> Q:
     return Q(match__entry_a=entry) | Q(match__entry_b=entry) | Q(match__entry_c=entry)
+
+
+def _lock_entry_games(entry: Entry) -> None:
+    """The entry's games, locked before anything is read of them (``lock_games``): a row
+    validated at the same moment either lands first, and its game keeps its result, or waits."""
+    lock_games(
+        Game.objects.filter(
+            _entry_matches(entry), match__stage__category_id=entry.category_id
+        ).values_list("pk", flat=True)
+    )
 
 
 def withdrawal_plan(entry: Entry) -> WithdrawalPlan:
@@ -139,6 +150,7 @@ def withdraw_entry(
     """
     kind = check_kind(kind)
     check_permission(user, entry, kind)
+    _lock_entry_games(entry)
     locked = Entry.objects.select_for_update().get(pk=entry.pk)
     reason = _clean_reason(reason, kind, entry)
     if locked.withdrawn:
@@ -190,6 +202,7 @@ def reinstate_entry(*, entry: Entry, user: AbstractBaseUser | None = None) -> li
     Refused (``ValidationError``, nothing changed) when a walkover's result has been used since:
     see :func:`result_used`. An entry that is not withdrawn is left as it is.
     """
+    _lock_entry_games(entry)
     locked = Entry.objects.select_for_update().get(pk=entry.pk)
     if not locked.withdrawn:
         return []
