@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 
 import pytest
 import schemathesis
 from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 from hypothesis import HealthCheck, Phase, settings
@@ -29,6 +30,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from config.wsgi import application
+from tests.events import SmallEvent, build_small_event
 
 #: Examples per operation and client: enough to send a malformed value of each kind of field.
 EXAMPLES = 4
@@ -68,9 +70,19 @@ def keep_the_test_connection():
     request_finished.connect(close_old_connections)
 
 
+@pytest.fixture(scope="module")
+def fuzzed_event(django_db_setup, django_db_blocker) -> Iterator[SmallEvent]:
+    """One small event for every case of the module, built once in a transaction that is rolled
+    back at the end: each case runs in a savepoint of its own inside it (``django_db``), so what
+    a case writes is gone before the next, and the event is not built again ~180 times."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield build_small_event()
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def organizer_token(small_event) -> str:
-    organizer = small_event.users["organizer"]
+def organizer_token(fuzzed_event) -> str:
+    organizer = fuzzed_event.users["organizer"]
     return Token.objects.get_or_create(user=organizer)[0].key
 
 
@@ -90,7 +102,7 @@ FUZZ = settings(
 @pytest.mark.django_db
 @schema.parametrize()
 @FUZZ
-def test_anonymous_client_gets_no_server_error(case, small_event) -> None:
+def test_anonymous_client_gets_no_server_error(case, fuzzed_event) -> None:
     _check(case)
 
 
