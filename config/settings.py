@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
+    "config.devserver",  # runserver with a backlog for bursts (make run)
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",

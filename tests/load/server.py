@@ -45,6 +45,16 @@ def server_env(database_url: str, **extra: str) -> dict[str, str]:
 
 
 @contextmanager
+def runserver(env: Mapping[str, str], *, log: Path) -> Iterator[str]:
+    """Django's development server as ``make run`` starts it (threaded, without the reloader);
+    yields its address once ``/healthz/`` answers."""
+    port = free_port()
+    command = [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
+    with _serving(command, env, log, port) as base:
+        yield base
+
+
+@contextmanager
 def gunicorn(env: Mapping[str, str], *, workers: int = 4, log: Path) -> Iterator[str]:
     """Gunicorn with the image's settings (``config/gunicorn.conf.py``) on a free port; yields
     its address once ``/healthz/`` answers, and stops it afterwards."""
@@ -63,6 +73,12 @@ def gunicorn(env: Mapping[str, str], *, workers: int = 4, log: Path) -> Iterator
         "--backlog",
         "256",
     ]
+    with _serving(command, env, log, port) as base:
+        yield base
+
+
+@contextmanager
+def _serving(command: list[str], env: Mapping[str, str], log: Path, port: int) -> Iterator[str]:
     with open(log, "wb") as out:
         process = subprocess.Popen(command, cwd=ROOT, env=dict(env), stdout=out, stderr=out)
         base = f"http://127.0.0.1:{port}"
@@ -82,7 +98,9 @@ def _wait_healthy(base: str, process: subprocess.Popen, log: Path, timeout: floa
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"gunicorn stopped at start:\n{log.read_text(errors='replace')}")
+            raise RuntimeError(
+                f"{command_name(process)} stopped at start:\n{log.read_text(errors='replace')}"
+            )
         try:
             with urllib.request.urlopen(f"{base}/healthz/", timeout=2) as answer:
                 if answer.status == 200:
@@ -90,4 +108,8 @@ def _wait_healthy(base: str, process: subprocess.Popen, log: Path, timeout: floa
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
         time.sleep(0.2)
-    raise RuntimeError(f"gunicorn did not answer /healthz/ in {timeout:.0f} s")
+    raise RuntimeError(f"{command_name(process)} did not answer /healthz/ in {timeout:.0f} s")
+
+
+def command_name(process: subprocess.Popen) -> str:
+    return " ".join(str(a) for a in process.args[:3])
