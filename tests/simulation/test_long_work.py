@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import time
 import uuid
@@ -22,6 +23,8 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.messages import get_messages
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.urls import reverse
 from django.utils import timezone
 
@@ -121,6 +124,19 @@ def test_starting_work_with_the_queue_unreachable_says_so_at_once_and_queues_not
     assert not DryRun.objects.exists()
     assert not MatchPreview.objects.exists()
     assert not AutoPlay.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_dryrun_command_with_the_queue_unreachable_says_so_at_once_and_queues_nothing(
+    unreachable_queue,
+):
+    tournament, _, _ = _club("command-open")
+    began = time.monotonic()
+    with pytest.raises(CommandError, match="cannot be reached") as refused:
+        call_command("dryrun", tournament=tournament.slug, stdout=io.StringIO())
+    assert time.monotonic() - began < 3
+    assert unreachable_queue in str(refused.value)
+    assert not DryRun.objects.exclude(status=Status.FAILED).exists()
 
 
 @pytest.mark.django_db

@@ -14,9 +14,10 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.urls import reverse
 
+from config.celery import QueueUnreachable, publish
 from simulation.models import DryRun, Status
 from simulation.presets import DEFAULT_PRESET, PRESETS
-from simulation.services import dryrun
+from simulation.services import dryrun, runs
 from simulation.tasks import run_dry_run
 from tournaments.models import Tournament
 
@@ -80,7 +81,12 @@ class Command(BaseCommand):
             f"{dry.boards} boards, seed {dry.seed}."
         )
         started = time.monotonic()
-        run_dry_run.delay(dry.pk)
+        try:
+            publish(lambda: run_dry_run.delay(dry.pk))
+        except QueueUnreachable as exc:
+            # Failed with the reason, as the page does: nothing is left "queued" for no worker.
+            runs.fail_dry_run(dry.pk, str(exc))
+            raise CommandError(str(exc)) from None
         if opts["no_wait"]:
             self.stdout.write("Queued for the workers.")
             return
