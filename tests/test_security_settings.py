@@ -375,3 +375,27 @@ def test_an_anonymous_client_over_the_rate_gets_429_with_a_json_detail(monkeypat
     assert int(over["Retry-After"]) > 0
     # Another address has its own allowance.
     assert APIClient(REMOTE_ADDR="192.0.2.9").get("/api/tournaments/").status_code == 200
+
+
+def test_the_default_sqlite_database_queues_writers_instead_of_failing(tmp_path):
+    """`make run`'s SQLite: WAL mode (readers never wait), every transaction takes the write lock
+    when it begins and waits up to 20 s for it, so a burst of writes queues up (tests/load/)."""
+    script = (
+        "import django, json; django.setup()\n"
+        "from django.db import connection\n"
+        "options = connection.settings_dict['OPTIONS']\n"
+        "with connection.cursor() as c:\n"
+        "    c.execute('PRAGMA journal_mode'); mode = c.fetchone()[0]\n"
+        "print(json.dumps({'mode': mode, 'options': options}))\n"
+    )
+    done = run_fresh(
+        ["-c", script],
+        DEBUG="1",
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    )
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["mode"] == "wal"
+    assert seen["options"]["transaction_mode"] == "IMMEDIATE"
+    assert seen["options"]["timeout"] == 20
