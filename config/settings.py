@@ -128,6 +128,11 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         transaction_mode=env.str("SQLITE_TRANSACTION_MODE", default="IMMEDIATE"),
         init_command="PRAGMA journal_mode=WAL",
     )
+else:
+    # A web worker or a Celery process keeps its PostgreSQL connection between requests (checked
+    # before reuse) instead of opening one per request, which cost a third of a card write.
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
