@@ -278,6 +278,9 @@ elif CELERY_BROKER_URL.startswith("filesystem://"):
 # `celery worker -B` or `celery beat`) sends a stalled run's batches again a few times before
 # failing it with the reason.
 SIMULATION_STALL_SECONDS = env.int("SIMULATION_STALL_SECONDS", default=300)
+# A PDF batch with no progress for this long (running), or not taken by a worker for this long
+# (queued), is shown "Stalled" with a button that prints the round again.
+PRINT_STALL_SECONDS = env.int("PRINT_STALL_SECONDS", default=120)
 CELERY_BEAT_SCHEDULE = {
     "simulation-stalled-runs": {
         "task": "simulation.tasks.check_stalled_runs",

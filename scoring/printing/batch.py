@@ -56,6 +56,21 @@ class BatchState:
     cards: int | None = None
     size: int | None = None
     message: str = ""
+    #: When the worker last reported progress (seconds since the epoch), while running.
+    updated_at: float | None = None
+
+    def stalled_for(self, *, now: float, queued_at: float | None, after: float) -> float | None:
+        """Seconds without any sign of the batch moving, once more than ``after``; else None.
+
+        Running, the clock starts at the worker's last progress; waiting, at ``queued_at``, when
+        the page that queued the batch knows it. A worker killed mid batch, or a queue no worker
+        reads, leaves a batch that would otherwise say "running" or "waiting" for ever.
+        """
+        since = self.updated_at if self.state == "running" else queued_at
+        if self.state not in ("running", "waiting") or since is None:
+            return None
+        idle = now - since
+        return idle if idle > after else None
 
     @property
     def finished(self) -> bool:
@@ -125,7 +140,13 @@ def batch_state(result: AsyncResult | None, *, tournament_slug: str, name: str) 
     if state == "STARTED":
         return BatchState("running")
     if state == "PROGRESS" and isinstance(info, dict):
-        return BatchState("running", done=int(info.get("done", 0)), total=int(info.get("total", 0)))
+        at = info.get("at")
+        return BatchState(
+            "running",
+            done=int(info.get("done", 0)),
+            total=int(info.get("total", 0)),
+            updated_at=float(at) if isinstance(at, int | float) else None,
+        )
     if state == "PENDING" and default_storage.exists(name):
         return BatchState("done", size=default_storage.size(name))
     return BatchState("waiting")

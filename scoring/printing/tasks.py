@@ -5,6 +5,8 @@ own id (which names the stored file) and turns progress callbacks into ``PROGRES
 print page's progress bar polls. Imported by ``scoring.tasks`` so worker autodiscovery finds it.
 """
 
+import time
+
 from celery import shared_task
 
 from scoring.printing.batch import build_round_batch
@@ -23,7 +25,11 @@ def render_round_cards(
     """One card per entry of the round of play, stored as one PDF; returns where it is."""
 
     def progress(done: int, total: int) -> None:
-        self.update_state(state="PROGRESS", meta={"done": done, "total": total})
+        # ``at`` lets the page tell a batch whose worker died from one that is slow: no newer
+        # progress for PRINT_STALL_SECONDS means stalled (scoring.printing.batch.batch_state).
+        self.update_state(state="PROGRESS", meta={"done": done, "total": total, "at": time.time()})
+
+    progress(0, 0)  # taken by a worker: the page stops saying "waiting"
 
     batch = build_round_batch(
         stage_id=stage_id,

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import time
 from collections.abc import Callable
 from uuid import UUID
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.files.storage import default_storage
 from django.http import FileResponse, HttpRequest, HttpResponse
@@ -41,7 +43,7 @@ from scoring.printing.sheets import bracket_sheet, standings_sheet
 from scoring.printing.tasks import render_round_cards
 from tournaments.models import Tournament
 from tournaments.views.access import tournament_page
-from tournaments.views.progress import Progress, progress_partial
+from tournaments.views.progress import Action, Progress, progress_partial
 
 PRINT_PERMISSION = "scoring.print_cards"
 View = Callable[..., HttpResponse]
@@ -197,7 +199,9 @@ def batch_start(
     request: HttpRequest, tournament: Tournament, stage_id: int, round_of_play: int
 ) -> HttpResponse:
     """Queue the round's cards as a background batch and go to its progress page."""
-    options = print_options(request, request.POST)
+    # The print page posts its form; "Print it again" on a stalled batch carries the same
+    # options in its address.
+    options = print_options(request, request.POST if "paper" in request.POST else request.GET)
     stage = tournament_stage(tournament, stage_id)
     require_round(stage, round_of_play)
     kwargs = {"stage_id": stage.id, "round_of_play": round_of_play, **options.as_task_kwargs()}
@@ -207,17 +211,33 @@ def batch_start(
     except QueueUnreachable as exc:  # said at once on the print page, never a hanging request
         messages.error(request, f"The cards were not printed: {exc}")
         return redirect("scoring:print-index", slug=tournament.slug)
-    return redirect(
+    page = reverse(
         "scoring:print-batch",
-        slug=tournament.slug,
-        stage_id=stage.id,
-        round_of_play=round_of_play,
-        batch_id=result.id,
+        kwargs={
+            "slug": tournament.slug,
+            "stage_id": stage.id,
+            "round_of_play": round_of_play,
+            "batch_id": result.id,
+        },
     )
+    # The page carries when the batch was queued (to tell a batch no worker takes) and its
+    # options (to print it again): the batch has no row of its own.
+    return redirect(f"{page}?{urlencode({'queued': int(time.time()), **options.as_query()})}")
+
+
+def _queued_at(request: HttpRequest) -> float | None:
+    try:
+        return float(request.GET["queued"])
+    except (KeyError, ValueError):
+        return None
 
 
 def _batch_context(
-    tournament: Tournament, stage_id: int, round_of_play: int, batch_id: UUID
+    request: HttpRequest,
+    tournament: Tournament,
+    stage_id: int,
+    round_of_play: int,
+    batch_id: UUID,
 ) -> dict[str, object]:
     stage = tournament_stage(tournament, stage_id)
     name = batch_file_name(tournament.slug, stage.id, round_of_play, str(batch_id))
@@ -230,21 +250,52 @@ def _batch_context(
         "batch_id": batch_id,
     }
     batch = batch_state(result, tournament_slug=tournament.slug, name=name)
+    carried = request.GET.urlencode()
+    again = reverse(
+        "scoring:print-batch-start",
+        kwargs={"slug": tournament.slug, "stage_id": stage.id, "round_of_play": round_of_play},
+    )
+    options = {k: v for k, v in request.GET.items() if k in ("paper", "scores")}
+    stalled = batch.stalled_for(
+        now=time.time(), queued_at=_queued_at(request), after=settings.PRINT_STALL_SECONDS
+    )
     return {
         "tournament": tournament,
         "stage": stage,
         "round_of_play": round_of_play,
         "progress": _batch_progress(
             batch,
-            status_url=reverse("scoring:print-batch-status", kwargs=args),
+            status_url=reverse("scoring:print-batch-status", kwargs=args)
+            + (f"?{carried}" if carried else ""),
             download_url=reverse("scoring:print-batch-download", kwargs=args),
+            stalled=stalled,
+            again_url=again + (f"?{urlencode(options)}" if options else ""),
         ),
     }
 
 
-def _batch_progress(batch: BatchState, *, status_url: str, download_url: str) -> Progress:
+def _batch_progress(
+    batch: BatchState,
+    *,
+    status_url: str,
+    download_url: str,
+    stalled: float | None = None,
+    again_url: str = "",
+) -> Progress:
     """The batch as the shared progress partial shows it, polled every second."""
     common = {"element_id": "batch-status", "status_url": status_url, "poll_s": 1}
+    if stalled is not None:
+        minutes = max(1, round(stalled / 60))
+        what = "moved" if batch.state == "running" else "been taken by a worker"
+        return Progress(
+            **common,
+            running=False,
+            state="Stalled",
+            error=f"This batch has not {what} for {minutes} minute{pluralize(minutes)}: its "
+            "worker may have stopped, or none is running. Print the round again; the cards "
+            "already laid out are not lost, they are made again in a new batch.",
+            actions=[Action(label="Print it again", url=again_url)],
+        )
     if batch.state == "done":
         ready = "Ready"
         if batch.cards:
@@ -280,7 +331,7 @@ def batch_page(
     request: HttpRequest, tournament: Tournament, stage_id: int, round_of_play: int, batch_id: UUID
 ) -> HttpResponse:
     """The batch's page: a progress bar polled every second, then the download link."""
-    context = _batch_context(tournament, stage_id, round_of_play, batch_id)
+    context = _batch_context(request, tournament, stage_id, round_of_play, batch_id)
     return render(request, "scoring/print/batch.html", context)
 
 
@@ -290,7 +341,7 @@ def batch_status(
     request: HttpRequest, tournament: Tournament, stage_id: int, round_of_play: int, batch_id: UUID
 ) -> HttpResponse:
     """The progress fragment that htmx swaps in every second until the batch is finished."""
-    context = _batch_context(tournament, stage_id, round_of_play, batch_id)
+    context = _batch_context(request, tournament, stage_id, round_of_play, batch_id)
     return progress_partial(request, context["progress"])
 
 

@@ -20,6 +20,7 @@ from django.db import connection
 from django.db.models import Q
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.html import escape
 from pypdf import PdfReader
 
 from scoring.engine import round_data
@@ -681,6 +682,84 @@ def test_batch_state_reads_the_result_and_the_storage(
         assert (batch.done, batch.total) == (25, 200)
 
 
+@pytest.mark.parametrize(
+    ("state", "updated", "queued", "stalled"),
+    [
+        ("running", 1000.0, None, 300.0),  # no progress for 300 s
+        ("running", 1250.0, None, None),  # progress 50 s ago: slow, not stalled
+        ("running", None, 1000.0, None),  # running, its clock is its progress, not the queue
+        ("waiting", None, 1000.0, 300.0),  # queued 300 s ago, never taken
+        ("waiting", None, None, None),  # nobody knows when it was queued
+        ("done", 1000.0, 1000.0, None),
+        ("failed", 1000.0, 1000.0, None),
+    ],
+)
+def test_a_batch_is_stalled_after_a_while_without_a_sign_of_moving(state, updated, queued, stalled):
+    batch = batch_module.BatchState(state, updated_at=updated)
+    assert batch.stalled_for(now=1300.0, queued_at=queued, after=120) == stalled
+
+
+@pytest.fixture
+def unread_queue(tmp_path, settings):
+    """A real queue (the file queue of ``make run``) that no worker reads: what a site looks
+    like when its worker is not running."""
+    conf = render_round_cards.app.conf
+    saved = (
+        conf.broker_url,
+        conf.broker_transport,
+        conf.broker_transport_options,
+        conf.task_always_eager,
+    )
+    folder = tmp_path / "queue"
+    folder.mkdir()
+    conf.broker_url, conf.broker_transport = (
+        "filesystem://localhost/",
+        "config.celery:FilesystemTransport",
+    )
+    conf.broker_transport_options = {
+        "data_folder_in": str(folder),
+        "data_folder_out": str(folder),
+        "control_folder": str(tmp_path / "control"),
+    }
+    conf.task_always_eager = False
+    render_round_cards.app._after_fork()
+    settings.PRINT_STALL_SECONDS = 60
+    yield folder
+    (
+        conf.broker_url,
+        conf.broker_transport,
+        conf.broker_transport_options,
+        conf.task_always_eager,
+    ) = saved
+    render_round_cards.app._after_fork()
+
+
+@pytest.mark.django_db
+def test_a_batch_no_worker_takes_is_stalled_and_printed_again_with_its_options(
+    client, media, unread_queue
+):
+    stage = singles_round(4)
+    client.force_login(user_with(stage.category.tournament, Role.SCORING_TABLE, "table"))
+    start_url = url("print-batch-start", stage, stage_id=stage.id, round_of_play=1)
+    start = client.post(start_url, {"paper": "letter"})
+    assert start.status_code == 302 and len(list(unread_queue.iterdir())) == 1
+    path = start["Location"].split("?")[0]
+    waiting = client.get(start["Location"]).content.decode()
+    assert "Waiting for a worker to start" in waiting and "Stalled" not in waiting
+    # Two minutes later nothing has taken it: the page says so and offers to print again.
+    queued = int(time.time()) - 120
+    later = f"{path}?queued={queued}&paper=letter"
+    stalled = client.get(later).content.decode()
+    assert "<strong>Stalled</strong>" in stalled and "hx-trigger" not in stalled
+    assert "has not been taken by a worker for 2 minutes" in stalled
+    again = f"{start_url}?paper=letter"
+    assert f'action="{escape(again)}"' in stalled and "Print it again" in stalled
+    retried = client.post(again)
+    assert retried.status_code == 302 and retried["Location"] != start["Location"]
+    assert "paper=letter" in retried["Location"]
+    assert len(list(unread_queue.iterdir())) == 2
+
+
 @pytest.fixture
 def eager_celery():
     """Celery as ``make run`` has it without REDIS_URL, whatever this run's settings are."""
@@ -731,8 +810,13 @@ def test_batch_on_a_worker_reports_progress_and_stores_one_card_per_entry(media,
         value = result.get(timeout=30)
     assert value["cards"] == 12 and value["tournament"] == stage.category.tournament.slug
     assert seen, "no PROGRESS state was reported"
-    assert all(m["total"] == 12 and m["done"] in (4, 8, 12) for m in seen)
+    # (0, 0) when a worker takes the batch, then after each chunk of 4 cards; each report says
+    # when it was made, for the page's stall check.
+    laid = [m for m in seen if m["total"]]
+    assert all(m["total"] == 12 and m["done"] in (4, 8, 12) for m in laid)
+    assert all((m["done"], m["total"]) == (0, 0) for m in seen if not m["total"])
     assert [m["done"] for m in seen] == sorted(m["done"] for m in seen)
+    assert [m["at"] for m in seen] == sorted(m["at"] for m in seen)
     stored = media / value["file"]
     content = stored.read_bytes()
     assert count_cards(content) == 12
@@ -749,9 +833,11 @@ def test_batch_page_polls_progress_then_offers_the_download(client, media):
         start = client.post(url("print-batch-start", stage, stage_id=stage.id, round_of_play=1))
         assert start.status_code == 302
         page = client.get(start["Location"]).content.decode()
-        status_url = start["Location"] + "status/"
+        path, query = start["Location"].split("?")
+        assert "queued=" in query and "paper=a4" in query  # carried for the stall check
+        status_url = f"{path}status/?{query}"
         if "Download the PDF" not in page:
-            assert 'id="batch-status"' in page and f'hx-get="{status_url}"' in page
+            assert 'id="batch-status"' in page and f'hx-get="{escape(status_url)}"' in page
             assert 'hx-trigger="every 1s"' in page
         deadline = time.monotonic() + 90
         fragment = ""
@@ -760,5 +846,5 @@ def test_batch_page_polls_progress_then_offers_the_download(client, media):
             assert "could not be made" not in fragment
             time.sleep(0.2)
     assert "Ready: 8 cards" in fragment and "hx-trigger" not in fragment
-    download = client.get(start["Location"] + "download/")
+    download = client.get(path + "download/")
     assert count_cards(b"".join(download.streaming_content)) == 8
