@@ -160,7 +160,8 @@ MEDIA_ROOT = env.path("MEDIA_ROOT", default=str(BASE_DIR / "media"))
 MEDIA_URL = "media/"
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "/"
+# Signing in leads a player to their own page, staff to their tournament's dashboard.
+LOGIN_REDIRECT_URL = "landing"
 LOGOUT_REDIRECT_URL = "/"
 
 REST_FRAMEWORK = {

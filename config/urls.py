@@ -11,6 +11,7 @@ from tournaments.views.organizer.setup import create_tournament_view
 
 urlpatterns = [
     path("", tournament_pages.home, name="home"),
+    path("me/", tournament_pages.landing, name="landing"),
     path("new/", create_tournament_view, name="tournament-create"),
     path("new/import/", import_tournament_view, name="tournament-import"),
     path("t/", include("tournaments.urls")),

@@ -75,6 +75,7 @@ class TournamentForm(ModelFieldsForm):
         "game_minutes",
         "count_validated_cards",
         "paper_rows_need_confirmation",
+        "published",
     ]
     widgets = {
         "starts_on": forms.DateInput(attrs={"type": "date"}),

@@ -6,21 +6,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from datetime import date
 
-from django.db.models import F, Prefetch, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
+from django.urls import reverse
+from django.utils import timezone
 
 from tournaments import formats
-from tournaments.models import Category, Entry, Match, Pool, Stage, Tournament
-
-
-def featured_tournament() -> Tournament | None:
-    """The tournament the front page shows: the most recent real one (dry-run copies live on
-    their own pages). Tournaments without a date come last."""
-    return (
-        Tournament.objects.filter(dry_run_copy__isnull=True)
-        .order_by(F("starts_on").desc(nulls_last=True), "-id")
-        .first()
-    )
+from tournaments.models import (
+    Category,
+    Entry,
+    Match,
+    Player,
+    Pool,
+    Stage,
+    Tournament,
+    TournamentRole,
+)
 
 
 def tournament_categories(tournament: Tournament) -> QuerySet[Category]:
@@ -194,3 +196,85 @@ def _crossover_labels(stage: Stage, seeds: list[str]) -> dict[str, str]:
     if any(pool_of[seed] != names[i % len(names)] for i, seed in enumerate(seeds)):
         return {}
     return {seed: f"{i // len(names) + 1}{pool_of[seed]}" for i, seed in enumerate(seeds)}
+
+
+@dataclass(frozen=True)
+class TournamentIndex:
+    """The front page's tournaments, by when they are played: ``live`` (today is within their
+    dates), ``upcoming``, ``past``, and ``undated`` ones without a start date."""
+
+    live: list[Tournament]
+    upcoming: list[Tournament]
+    past: list[Tournament]
+    undated: list[Tournament]
+    query: str
+
+    @property
+    def empty(self) -> bool:
+        return not (self.live or self.upcoming or self.past or self.undated)
+
+
+def tournament_index(user, *, query: str = "", today: date | None = None) -> TournamentIndex:
+    """Every tournament the front page lists for ``user`` (one query): published ones, and the
+    drafts of tournaments where the user holds a role; never a dry run's copy. ``query``
+    narrows them to names or venues containing it."""
+    today = today or timezone.localdate()
+    listed = Q(published=True)
+    if user.is_authenticated:
+        listed |= Q(roles__user=user)
+    tournaments = Tournament.objects.filter(listed, dry_run_copy__isnull=True)
+    query = query.strip()
+    if query:
+        tournaments = tournaments.filter(Q(name__icontains=query) | Q(venue__icontains=query))
+    live, upcoming, past, undated = [], [], [], []
+    for t in tournaments.distinct().order_by(F("starts_on").desc(nulls_last=True), "name"):
+        ends = t.ends_on or t.starts_on
+        if t.starts_on is None:
+            undated.append(t)
+        elif t.starts_on > today:
+            upcoming.append(t)
+        elif ends < today:
+            past.append(t)
+        else:
+            live.append(t)
+    upcoming.reverse()  # the next one first
+    return TournamentIndex(live, upcoming, past, undated, query)
+
+
+#: Each role's first page: where its work at the event starts.
+STAFF_LANDING = {
+    TournamentRole.Role.ORGANIZER: "tournaments:manage",
+    TournamentRole.Role.CO_ORGANIZER: "tournaments:manage",
+    TournamentRole.Role.HEAD_REFEREE: "scoring:cards:disputes",
+    TournamentRole.Role.REFEREE: "scoring:cards:disputes",
+    TournamentRole.Role.SCORING_TABLE: "scoring:cards:table",
+}
+
+
+def landing_url(user) -> str:
+    """The page a signed-in user lands on: their latest tournament's player page, or their
+    role's first page (``STAFF_LANDING``) at the latest tournament where they hold one; the
+    front page otherwise."""
+    by_date = (F("tournament__starts_on").desc(nulls_last=True), "-tournament_id")
+    player = (
+        Player.objects.filter(user=user, tournament__dry_run_copy__isnull=True)
+        .select_related("tournament")
+        .order_by(*by_date)
+        .first()
+    )
+    role = (
+        TournamentRole.objects.filter(user=user, tournament__dry_run_copy__isnull=True)
+        .select_related("tournament")
+        .order_by(*by_date)
+        .first()
+    )
+    if role is not None and (player is None or _later(role.tournament, player.tournament)):
+        return reverse(STAFF_LANDING[role.role], args=[role.tournament.slug])
+    if player is not None:
+        return reverse("tournaments:player", args=[player.tournament.slug, player.number])
+    return reverse("home")
+
+
+def _later(a: Tournament, b: Tournament) -> bool:
+    """Whether ``a`` is played later than ``b`` (a tie goes to ``a``: staff work comes first)."""
+    return (a.starts_on or date.min) >= (b.starts_on or date.min)

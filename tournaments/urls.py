@@ -5,6 +5,7 @@ from tournaments.views import pages
 app_name = "tournaments"
 
 urlpatterns = [
+    path("", pages.home, name="index"),
     path("<slug:slug>/", pages.tournament_detail, name="detail"),
     path("<slug:slug>/", include("tournaments.urls_public")),
     path("<slug:slug>/manage/", include("tournaments.urls_organizer")),

@@ -33,7 +33,9 @@ def small_stage(players: int):
 @pytest.mark.slow
 def test_home_page_shows_the_demo_standings(client):
     load_demo()
-    response = client.get("/")
+    front = client.get("/").content.decode()
+    assert f'href="/t/{DEMO_SLUG}/"><strong>Demo Club Open</strong>' in front
+    response = client.get(f"/t/{DEMO_SLUG}/")  # the tournament's own home
     assert response.status_code == 200
     body = response.content.decode()
     assert "Demo Club Open" in body

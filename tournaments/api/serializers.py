@@ -72,6 +72,7 @@ class TournamentSerializer(ServiceWriteSerializer):
             "count_validated_cards",
             "paper_rows_need_confirmation",
             "game_minutes",
+            "published",
             "created_at",
         ]
         read_only_fields = ["created_at"]

@@ -9,7 +9,7 @@ related rows joined or prefetched, so a page of 100 costs as many queries as a p
 """
 
 from django.db import transaction
-from django.db.models import Model, Prefetch, QuerySet
+from django.db.models import Model, Prefetch, Q, QuerySet
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, viewsets
@@ -87,6 +87,17 @@ class TournamentViewSet(
     serializer_class = serializers.TournamentSerializer
     permission_classes = [IsAuthenticatedOrReadOnly, ManageTournamentOrReadOnly]
     lookup_field = "slug"
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        """The list is the front page's: published tournaments and the user's own drafts and dry
+        runs' copies. One tournament is read by its slug, as its pages are."""
+        tournaments = Tournament.objects.all()
+        if self.action != "list":
+            return tournaments
+        listed = Q(published=True, dry_run_copy__isnull=True)
+        if self.request.user.is_authenticated:
+            listed |= Q(roles__user=self.request.user)
+        return tournaments.filter(listed).distinct()
 
 
 class CategoryViewSet(TournamentResourceViewSet):

@@ -24,6 +24,12 @@ class Tournament(models.Model):
     game_minutes = models.PositiveSmallIntegerField(
         default=30, help_text="Time limit per game; the buzzer ends play (WCC timing rule)."
     )
+    #: Listed on the front page. A new tournament starts as a draft that only its staff see
+    #: listed; its pages answer to anyone who has the address either way.
+    published = models.BooleanField(
+        default=True,
+        help_text="List it on the front page. Drafts are listed only to their organizers.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     #: Who changed what and when, before and after (the organizer's audit page).

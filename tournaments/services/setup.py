@@ -25,6 +25,7 @@ CHANGEABLE = frozenset(
         "count_validated_cards",
         "paper_rows_need_confirmation",
         "game_minutes",
+        "published",
     }
 )
 

@@ -1,17 +1,26 @@
 """Tournament pages. Views stay thin: they read through selectors and render."""
 
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 
 from scoring.standings.selectors import standings_blocks
 from tournaments.models import Tournament
-from tournaments.selectors import featured_tournament, tournament_categories
+from tournaments.selectors import landing_url, tournament_categories, tournament_index
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The front page: the current tournament's standings, stage by stage."""
-    tournament = featured_tournament()
-    return _tournament_page(request, tournament, template="tournaments/home.html")
+    """The front page (and ``/t/``): the tournaments live now, upcoming and past, searchable by
+    name and place; each links to its own page, which is that tournament's home."""
+    index = tournament_index(request.user, query=request.GET.get("q", "")[:100])
+    return render(request, "tournaments/home.html", {"index": index})
+
+
+@login_required
+def landing(request: HttpRequest) -> HttpResponse:
+    """Where signing in leads: a player to their own page in their latest tournament, staff to
+    the dashboard of the latest tournament they work at, anyone else to the front page."""
+    return redirect(landing_url(request.user))
 
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
