@@ -132,6 +132,9 @@ def scenario_database(folder: Path) -> Iterator[dict[str, str]]:
         )
     else:
         env["DATABASE_URL"] = f"sqlite:///{folder / 'workers.sqlite3'}"
+        # A file that processes share, as under `make run`: transactions take the write lock
+        # when they begin (the suite's in-memory database needs DEFERRED, this one must not).
+        env["SQLITE_TRANSACTION_MODE"] = "IMMEDIATE"
         cleanup = None
     try:
         subprocess.run(
