@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def one_database(database_url: str, bursts: int, work: Path) -> dict:
+def one_database(database_url: str, bursts: int, workers: int, work: Path) -> dict:
     """In this process (started for one database): migrate, then play the bursts, each on a
     fresh event, and the same requests one at a time."""
     os.environ["DATABASE_URL"] = database_url
@@ -41,7 +41,7 @@ def one_database(database_url: str, bursts: int, work: Path) -> dict:
 
     call_command("migrate", verbosity=0)
     crowd, alone = burst.Report(), burst.Report()
-    with gunicorn(server_env(database_url), workers=4, log=work / "gunicorn.log") as base:
+    with gunicorn(server_env(database_url), workers=workers, log=work / "gunicorn.log") as base:
         for _ in range(bursts):
             report = burst.run(base, build_plan(pairs=25))
             if report.server_errors or report.problems:
@@ -76,23 +76,34 @@ def _postgres(url: str, name: str, action: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bursts", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument(
+        "--only", choices=("sqlite", "postgres"), help="measure one database, not both"
+    )
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-load-"))
     if args.one:
-        print(json.dumps(one_database(args.one, args.bursts, work)))
+        print(json.dumps(one_database(args.one, args.bursts, args.workers, work)))
         return
 
     targets = {"sqlite": f"sqlite:///{work}/load.sqlite3"}
     postgres = os.environ.get("DATABASE_URL", "")
-    if postgres.startswith("postgres"):
+    if postgres.startswith("postgres") and args.only != "sqlite":
         targets["postgres"] = _postgres(postgres, "crokinole_bench_load", "create")
+    if args.only:
+        if args.only not in targets:
+            raise SystemExit(f"--only {args.only}: DATABASE_URL names no PostgreSQL database")
+        targets = {args.only: targets[args.only]}
     figures = {}
     try:
         for name, url in targets.items():
             env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
             out = subprocess.run(
-                [sys.executable, __file__, "--one", url, "--bursts", str(args.bursts)],
+                [
+                    *(sys.executable, __file__, "--one", url),
+                    *("--bursts", str(args.bursts), "--workers", str(args.workers)),
+                ],
                 env=env,
                 capture_output=True,
                 text=True,
@@ -105,7 +116,10 @@ def main() -> None:
         if "postgres" in targets:
             _postgres(postgres, "crokinole_bench_load", "drop")
 
-    print(f"{args.bursts} bursts of 150 requests from 50 clients, gunicorn with 4 workers")
+    print(
+        f"{args.bursts} bursts of 150 requests from 50 clients, "
+        f"gunicorn with {args.workers} workers"
+    )
     print(
         f"{'database':10} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'alone p50':>10} "
         f"{'alone p99':>10} {'p99/alone':>10} {'5xx':>4}"

@@ -41,6 +41,7 @@ class Pair:
 
 @dataclass(frozen=True)
 class Plan:
+    tournament: str
     pairs: list[Pair]
     referee: str
     table: str
@@ -70,4 +71,9 @@ def build_plan(pairs: int = 25) -> Plan:
             token = Token.objects.get_or_create(user=user)[0].key
             sides.append(Side(token, str(entry.player.number), card.pk, row.pk))
         plan.append(Pair(game.pk, *sides))
-    return Plan(pairs=plan, referee=tokens["referee"], table=tokens["scoring-table"])
+    return Plan(
+        tournament=event.tournament.slug,
+        pairs=plan,
+        referee=tokens["referee"],
+        table=tokens["scoring-table"],
+    )

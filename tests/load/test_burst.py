@@ -50,13 +50,15 @@ def test_fifty_clients_write_one_rounds_rows_with_no_server_error_and_no_lost_wr
     assert verify[200] + correct[200] == 25 and verify[409] + correct[409] == 25
 
 
-def test_the_development_server_of_make_run_serves_the_same_bursts(tmp_path):
-    """``make run`` (runserver, SQLite in WAL mode): every request answered, none with a 5xx,
-    none refused at the door (its backlog holds the burst)."""
+def test_the_development_server_of_make_run_serves_both_validations_at_once(tmp_path):
+    """``make run`` (runserver, SQLite in WAL mode): the moment that failed there, both players
+    of 25 games validating at once, answered in full, none with a 5xx, none refused at the door
+    (its backlog holds the burst)."""
     plan = build_plan(pairs=25)
     env = server_env(_database_url(tmp_path), DEBUG="1")
+    report = burst.Report()
     with runserver(env, log=tmp_path / "runserver.log") as base:
-        report = burst.run(base, plan)
+        burst.both_validations_at_once(burst.Api(base), plan, report, burst.at_once)
     assert not report.server_errors, [(a.what, a.status, a.body) for a in report.server_errors]
     assert not report.problems, report.problems
     assert report.codes("validate") == {200: 50}
