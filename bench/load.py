@@ -58,7 +58,16 @@ def one_database(database_url: str, bursts: int, workers: int, work: Path) -> di
         "alone_p50_ms": alone.p50_ms,
         "alone_p99_ms": alone.p99_ms,
         "errors_5xx": len(crowd.server_errors),
+        "p99_by_action": {
+            what: 1000 * _percentile([a.seconds for a in crowd.answers if a.what == what], 0.99)
+            for what in sorted({a.what for a in crowd.answers})
+        },
     }
+
+
+def _percentile(times: list[float], q: float) -> float:
+    times = sorted(times)
+    return times[min(len(times) - 1, round(q * (len(times) - 1)))]
 
 
 def _postgres(url: str, name: str, action: str) -> str:
@@ -138,6 +147,9 @@ def main() -> None:
             f"{name}_p99_vs_alone={ratio:.1f}",
             f"{name}_5xx={f['errors_5xx']}",
         ]
+    for name, f in figures.items():
+        actions = ", ".join(f"{what} {ms:.0f}" for what, ms in f["p99_by_action"].items())
+        print(f"{name}: p99 ms by action: {actions}")
     print("RESULT " + " ".join(result))
 
 
