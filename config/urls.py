@@ -6,11 +6,13 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from scoring.exports.views import import_upload as import_tournament_view
+from tournaments.views import live as live_views
 from tournaments.views import pages as tournament_pages
 from tournaments.views.organizer.setup import create_tournament_view
 
 urlpatterns = [
     path("", tournament_pages.home, name="home"),
+    path("live/", live_views.index_version, name="index-live"),
     path("me/", tournament_pages.landing, name="landing"),
     path("new/", create_tournament_view, name="tournament-create"),
     path("new/import/", import_tournament_view, name="tournament-import"),

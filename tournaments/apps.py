@@ -8,4 +8,6 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from tournaments import permissions  # noqa: F401  (registers the permissions)
+        from tournaments import live, permissions  # noqa: F401  (registers the permissions)
+
+        live.connect()

@@ -71,10 +71,13 @@ def _changes(
     out: list[Change] = []
     previous: dict[int, models.Model] = {}
     for row in rows:  # ordered by object, then oldest first
+        tracked = {f.name for f in row._meta.concrete_fields}  # less any excluded_fields
         fields = [
             f
             for f in row.instance_type._meta.concrete_fields
-            if not f.primary_key and f.name not in ("tournament", "created_at")
+            if not f.primary_key
+            and f.name not in ("tournament", "created_at")
+            and f.name in tracked
         ]
         before = previous.get(row.id)
         diff = []

@@ -127,6 +127,11 @@ class ExportError(Exception):
 # --- export ----------------------------------------------------------------------------------
 
 
+#: Fields that are the state of one server, not of the event: the live version that public pages
+#: poll starts again at 0 on the server a tournament is imported into.
+NOT_CARRIED: dict[str, tuple[str, ...]] = {"tournaments.Tournament": ("live_version",)}
+
+
 def _json_default(value: Any) -> Any:
     """JSON for what the serializer leaves as Python objects; datetimes keep their microseconds
     (``DjangoJSONEncoder`` would cut them to milliseconds)."""
@@ -267,6 +272,8 @@ def _export(tournament: Tournament, out: TextIO) -> Counter[str]:
         for node in _serialised(rows.iterator(chunk_size=CHUNK)):
             what = f"{p.label} {node['pk']}"
             fields = node["fields"]
+            for name in NOT_CARRIED.get(p.label, ()):
+                fields.pop(name, None)
             for name, target in p.references.items():
                 if fields.get(name) is not None:
                     fields[name] = numbers.of(target, fields[name], f"{what}: {name}")

@@ -1,4 +1,4 @@
-"""Public standings pages; the table refreshes itself with htmx while games are played."""
+"""Public standings pages; they reload themselves when a result changes (``tournaments.live``)."""
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render

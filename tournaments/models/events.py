@@ -31,9 +31,12 @@ class Tournament(models.Model):
         help_text="List it on the front page. Drafts are listed only to their organizers.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    #: Goes up whenever something the public pages show changes; they poll it to refresh
+    #: themselves (``tournaments.live``). Not part of the audit history or the export.
+    live_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     #: Who changed what and when, before and after (the organizer's audit page).
-    history = HistoricalRecords()
+    history = HistoricalRecords(excluded_fields=["live_version"])
 
     class Meta:
         ordering = ["-starts_on", "name"]

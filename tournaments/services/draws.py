@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 
-from tournaments import formats
+from tournaments import formats, live
 from tournaments.models import Board, Category, Entry, Game, Match, Pool, Stage
 from tournaments.selectors import (
     BRACKET_POOL,
@@ -97,6 +97,7 @@ def draw_preliminary(
         for p in rnd
     ]
     Match.objects.bulk_create(matches)
+    live.touch("stage", {m.stage_id for m in matches})  # bulk writes send no signals
     Game.objects.bulk_create(
         Game(match=m, number=1, is_playoff=False) for m in matches if m.entry_b is not None
     )
@@ -378,6 +379,7 @@ def assign_boards(stage: Stage, round_of_play: int) -> list[Match]:
     for match, pairing in zip(games, placed, strict=True):
         match.board = by_number.get(pairing.board) if pairing.board is not None else None
     Match.objects.bulk_update(games, ["board"])
+    live.touch("stage", {m.stage_id for m in games})  # bulk writes send no signals
     return matches
 
 
@@ -461,6 +463,7 @@ def _place_opened(
     for match, pairing in zip(created, placed, strict=True):
         match.board = by_number.get(pairing.board) if pairing.board is not None else None
     Match.objects.bulk_update(created, ["board"])
+    live.touch("stage", {m.stage_id for m in created})  # bulk writes send no signals
 
 
 def _new_matches(
@@ -491,6 +494,7 @@ def _new_matches(
         for p in pairings
     ]
     Match.objects.bulk_create(matches)
+    live.touch("stage", {m.stage_id for m in matches})  # bulk writes send no signals
     Game.objects.bulk_create(
         Game(
             match=m,
@@ -727,6 +731,7 @@ def swap_entries(stage: Stage, a: Entry, b: Entry) -> int:
             if current in ids:
                 setattr(match, name, ids[current])
     Match.objects.bulk_update(matches, list(ENTRY_FIELDS))
+    live.touch("stage", {m.stage_id for m in matches})  # bulk writes send no signals
     through = Pool.entries.through
     for pool_id in set(seeded.values_list("pool_id", flat=True)):
         order = list(

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from django.db import transaction
 
-from tournaments import formats
+from tournaments import formats, live
 from tournaments.models import Match, Stage
 
 
@@ -61,4 +61,5 @@ def schedule_stage(
     for m in matches:
         m.starts_at = starts[(m.round_of_play, slot_of[m.id])]
     Match.objects.bulk_update(matches, ["starts_at"])
+    live.touch("stage", [stage.pk])  # bulk writes send no signals
     return matches

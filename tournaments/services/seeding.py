@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from tournaments import live
 from tournaments.models import Category, Entry, Pool, Stage
 from tournaments.selectors import ENTRY_RELATED, next_stage, play_pools
 from tournaments.services import entries as entry_services
@@ -223,6 +224,7 @@ def move_to_pool(*, stage: Stage, entry: Entry, pool: str) -> PoolMove:
     else:
         for line, group in zip(lines, groups, strict=True):
             through.objects.bulk_create(through(pool_id=line.pool.pk, entry_id=e.pk) for e in group)
+        live.touch("stage", [stage.pk])  # bulk writes send no signals
     done = PoolMove(
         entry=moved,
         source=source.name,

@@ -3,8 +3,11 @@
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 
 from scoring.standings.selectors import standings_blocks
+from tournaments.live import index_signature
+from tournaments.live_pages import poll
 from tournaments.models import Tournament
 from tournaments.selectors import landing_url, tournament_categories, tournament_index
 
@@ -12,8 +15,10 @@ from tournaments.selectors import landing_url, tournament_categories, tournament
 def home(request: HttpRequest) -> HttpResponse:
     """The front page (and ``/t/``): the tournaments live now, upcoming and past, searchable by
     name and place; each links to its own page, which is that tournament's home."""
-    index = tournament_index(request.user, query=request.GET.get("q", "")[:100])
-    return render(request, "tournaments/home.html", {"index": index})
+    query = request.GET.get("q", "")[:100]
+    index = tournament_index(request.user, query=query)
+    live_poll = poll(reverse("index-live"), index_signature(index), q=query)
+    return render(request, "tournaments/home.html", {"index": index, "live_poll": live_poll})
 
 
 @login_required

@@ -1,0 +1,136 @@
+"""The live version of a tournament: one number that goes up whenever something its public pages
+show has changed (a result, a card's state, the draw, a start time, a withdrawal, a shoot-out).
+
+Public pages poll it (``tournaments.views.live``) every few seconds and reload themselves when
+it differs from the one they were drawn with, so a projector, a phone at the board or a
+spectator's laptop follow the event without anyone pressing reload, at the price of one
+indexed read per poll. A page drawn with JavaScript off simply does not poll.
+
+Who bumps it: the saves and deletes of the models behind the public pages, through Django's
+signals, so that no writer (a player's phone, the table, the head referee, a dry run) has to
+remember to; the few writers that go around the signals (``bulk_create``/``bulk_update`` in the
+draws and the schedule) call :func:`touch` themselves. The bump runs after the writer's
+transaction commits (a page reloaded on a bump must find the new data), once per transaction and
+tournament however many rows it wrote, and outside the writer's locks, so it costs the
+write path one short statement.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import defaultdict
+from collections.abc import Iterable
+
+from django.db import connection, transaction
+from django.db.models import F, Model
+from django.db.models.signals import post_delete, post_save
+
+#: How a model's rows lead to their tournament: the lookup from the row's table, and the field
+#: of the row that holds the id the lookup starts from.
+ROUTES: dict[str, tuple[str, str]] = {
+    "tournament": ("pk", "pk"),
+    "category": ("categories", "category_id"),
+    "stage": ("categories__stages", "stage_id"),
+    "match": ("categories__stages__matches", "match_id"),
+    "game": ("categories__stages__matches__games", "game_id"),
+    "card": ("categories__stages__cards", "card_id"),
+}
+
+_pending = threading.local()
+
+
+def _queue() -> defaultdict[str, set[int]]:
+    if not hasattr(_pending, "ids"):
+        _pending.ids = defaultdict(set)
+    return _pending.ids
+
+
+def touch(kind: str, ids: Iterable[int]) -> None:
+    """Bump the live version of the tournaments that ``ids`` (of ``kind``, a key of
+    :data:`ROUTES`) belong to, once the current transaction commits (at once outside one)."""
+    if kind not in ROUTES:
+        raise ValueError(f"touch(): unknown kind {kind!r}; one of {', '.join(ROUTES)}")
+    queue = _queue()
+    queue[kind].update(i for i in ids if i is not None)
+    if not connection.in_atomic_block:
+        _flush()
+        return
+    # One flush per transaction: registered again only when this transaction has none yet (a
+    # rolled-back transaction drops its callbacks, and what it queued goes with the next flush,
+    # one harmless extra bump).
+    if not any(callback is _flush for _, callback, _ in connection.run_on_commit):
+        transaction.on_commit(_flush)
+
+
+def _flush() -> None:
+    from tournaments.models import Tournament
+
+    queue = _queue()
+    pending = {kind: ids for kind, ids in queue.items() if ids}
+    queue.clear()
+    if not pending:
+        return
+    tournaments: set[int] = set(pending.pop("tournament", set()))
+    for kind, ids in pending.items():
+        lookup = ROUTES[kind][0]
+        tournaments.update(
+            Tournament.objects.filter(**{f"{lookup}__in": ids})
+            .values_list("pk", flat=True)
+            .distinct()
+        )
+    if tournaments:
+        Tournament.objects.filter(pk__in=tournaments).update(live_version=F("live_version") + 1)
+
+
+def version(slug: str) -> int | None:
+    """The tournament's live version, or None when no tournament has that slug."""
+    from tournaments.models import Tournament
+
+    return Tournament.objects.filter(slug=slug).values_list("live_version", flat=True).first()
+
+
+def index_signature(index) -> str:
+    """The front page's version: what it shows of each tournament it lists (a
+    ``TournamentIndex``), so that it reloads when one is added, published, renamed, moved or
+    changes section, and not on every result of a tournament in play."""
+    sections = (index.live, index.upcoming, index.past, index.undated)
+    shown = [
+        (t.pk, t.name, t.venue, str(t.starts_on), str(t.ends_on), section)
+        for section, tournaments in enumerate(sections)
+        for t in tournaments
+    ]
+    return hashlib.sha1(repr(shown).encode(), usedforsecurity=False).hexdigest()[:12]
+
+
+def _on_change(sender: type[Model], instance: Model, **kwargs) -> None:
+    kind, field = _watched[sender]
+    touch(kind, [getattr(instance, field)])
+
+
+#: Model label -> (kind, field of the row that leads to its tournament).
+WATCHED: dict[str, tuple[str, str]] = {
+    "tournaments.Tournament": ("tournament", "pk"),
+    "tournaments.Category": ("tournament", "tournament_id"),
+    "tournaments.Stage": ("category", "category_id"),
+    "tournaments.Entry": ("category", "category_id"),
+    "tournaments.Player": ("tournament", "tournament_id"),
+    "tournaments.Match": ("stage", "stage_id"),
+    "tournaments.Game": ("match", "match_id"),
+    "tournaments.Round": ("game", "game_id"),
+    "scoring.CardRow": ("card", "card_id"),
+    "scoring.ShootOut": ("stage", "stage_id"),
+    "scoring.StageAdvance": ("stage", "stage_id"),
+}
+_watched: dict[type[Model], tuple[str, str]] = {}
+
+
+def connect() -> None:
+    """Watch the models of :data:`WATCHED` (called once, from the app's ``ready``)."""
+    from django.apps import apps
+
+    for label, route in WATCHED.items():
+        model = apps.get_model(label)
+        _watched[model] = route
+        for signal in (post_save, post_delete):
+            signal.connect(_on_change, sender=model, dispatch_uid=f"live-{label}-{signal}")
