@@ -135,6 +135,8 @@ else:
     # before reuse) instead of opening one per request, which cost a third of a card write.
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if env.bool("DB_SERVER_SIDE_BINDING", default=False):
+        DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

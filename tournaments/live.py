@@ -22,19 +22,20 @@ import threading
 from collections import defaultdict
 from collections.abc import Iterable
 
+from django.apps import apps
 from django.db import connection, transaction
-from django.db.models import F, Model
+from django.db.models import F, Model, Q
 from django.db.models.signals import post_delete, post_save
 
-#: How a model's rows lead to their tournament: the lookup from the row's table, and the field
-#: of the row that holds the id the lookup starts from.
+#: Where each kind of id leads to its tournament: the model the ids are of, and the path from it
+#: to the tournament's id.
 ROUTES: dict[str, tuple[str, str]] = {
-    "tournament": ("pk", "pk"),
-    "category": ("categories", "category_id"),
-    "stage": ("categories__stages", "stage_id"),
-    "match": ("categories__stages__matches", "match_id"),
-    "game": ("categories__stages__matches__games", "game_id"),
-    "card": ("categories__stages__cards", "card_id"),
+    "tournament": ("tournaments.Tournament", "pk"),
+    "category": ("tournaments.Category", "tournament_id"),
+    "stage": ("tournaments.Stage", "category__tournament_id"),
+    "match": ("tournaments.Match", "stage__category__tournament_id"),
+    "game": ("tournaments.Game", "match__stage__category__tournament_id"),
+    "card": ("scoring.ScoreCard", "stage__category__tournament_id"),
 }
 
 _pending = threading.local()
@@ -71,16 +72,14 @@ def _flush() -> None:
     queue.clear()
     if not pending:
         return
-    tournaments: set[int] = set(pending.pop("tournament", set()))
+    # One statement, each kind's ids led to their tournament by a subquery that starts from
+    # those ids (their primary keys), not by joining every card of every tournament.
+    reached = Q()
     for kind, ids in pending.items():
-        lookup = ROUTES[kind][0]
-        tournaments.update(
-            Tournament.objects.filter(**{f"{lookup}__in": ids})
-            .values_list("pk", flat=True)
-            .distinct()
-        )
-    if tournaments:
-        Tournament.objects.filter(pk__in=tournaments).update(live_version=F("live_version") + 1)
+        label, path = ROUTES[kind]
+        source = apps.get_model(label).objects.filter(pk__in=sorted(ids)).values(path)
+        reached |= Q(pk__in=source)
+    Tournament.objects.filter(reached).update(live_version=F("live_version") + 1)
 
 
 def version(slug: str) -> int | None:
@@ -127,8 +126,6 @@ _watched: dict[type[Model], tuple[str, str]] = {}
 
 def connect() -> None:
     """Watch the models of :data:`WATCHED` (called once, from the app's ``ready``)."""
-    from django.apps import apps
-
     for label, route in WATCHED.items():
         model = apps.get_model(label)
         _watched[model] = route
