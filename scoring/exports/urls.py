@@ -1,4 +1,4 @@
-"""The export download, mounted at /t/<slug>/ inside the ``scoring`` namespace. The import page
+"""The export download and the tables' downloads, mounted at /t/<slug>/ inside the ``scoring`` namespace. The import page
 has no tournament yet, so it lives in config/urls.py (``/new/import/``)."""
 
 from django.urls import path
@@ -7,4 +7,6 @@ from scoring.exports import views
 
 urlpatterns = [
     path("export/", views.export_download, name="export"),
+    path("exports/tournament.xlsx", views.tables_download, name="export-tables"),
+    path("exports/<slug:table>.csv", views.table_download, name="export-table"),
 ]
