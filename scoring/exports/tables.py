@@ -77,9 +77,7 @@ def entries_table(tournament: Tournament) -> Table:
         _entries(tournament),
         key=lambda e: (e.category.name, e.seed is None, e.seed or 0, e.name, e.id),
     )
-    rows = [
-        (e.category.name, e.name, e.number, e.seed, e.checked_in, e.withdrawn) for e in entries
-    ]
+    rows = [(e.category.name, e.name, e.number, e.seed, e.checked_in, e.withdrawn) for e in entries]
     return Table("entries", "Entries", ENTRY_COLUMNS, rows)
 
 
@@ -174,9 +172,8 @@ def _read_matches(tournament: Tournament) -> tuple[list[_Match], dict[int, Entry
     event (category, stage, round of play, board), and the entries they name (three queries:
     stages, entries, and matches joined with games and rounds)."""
     stages = {
-        s.id: s for s in Stage.objects.filter(category__tournament=tournament).select_related(
-            "category"
-        )
+        s.id: s
+        for s in Stage.objects.filter(category__tournament=tournament).select_related("category")
     }
     entries = {e.id: e for e in _entries(tournament)}
     rows = (

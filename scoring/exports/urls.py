@@ -1,5 +1,6 @@
-"""The export download and the tables' downloads, mounted at /t/<slug>/ inside the ``scoring`` namespace. The import page
-has no tournament yet, so it lives in config/urls.py (``/new/import/``)."""
+"""The export download and the tables' downloads, mounted at /t/<slug>/ inside the ``scoring``
+namespace. The import page has no tournament yet, so it lives in config/urls.py
+(``/new/import/``)."""
 
 from django.urls import path
 
