@@ -1,5 +1,6 @@
-"""The export download, mounted at /t/<slug>/ inside the ``scoring`` namespace. The import page
-has no tournament yet, so it lives in config/urls.py (``/new/import/``)."""
+"""The export download and the tables' downloads, mounted at /t/<slug>/ inside the ``scoring``
+namespace. The import page has no tournament yet, so it lives in config/urls.py
+(``/new/import/``)."""
 
 from django.urls import path
 
@@ -7,4 +8,6 @@ from scoring.exports import views
 
 urlpatterns = [
     path("export/", views.export_download, name="export"),
+    path("exports/tournament.xlsx", views.tables_download, name="export-tables"),
+    path("exports/<slug:table>.csv", views.table_download, name="export-table"),
 ]

@@ -1,8 +1,10 @@
-"""The export download on a tournament's organizer pages and the import page.
+"""The export download on a tournament's organizer pages, the tables' downloads (CSV and XLSX)
+and the import page.
 
-The download is the organizers' (it holds the private links' tokens and the staff's emails);
-importing creates a tournament, so it needs what creating one needs, the site permission
-``tournaments.add_tournament``. Both call the one service, as the management commands do.
+The downloads are the organizers' (the export holds the private links' tokens and the staff's
+emails; the tables list the players' clubs and countries): each is let in by the same check,
+``organizer_page``. Importing creates a tournament, so it needs what creating one needs, the site
+permission ``tournaments.add_tournament``. Each calls one service, as the management commands do.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from scoring.exports.files import table_csv, tables_xlsx
 from scoring.exports.forms import ImportForm
 from scoring.exports.services import (
     ImportFileError,
@@ -24,9 +27,10 @@ from scoring.exports.services import (
     export_tournament,
     import_tournament,
 )
+from scoring.exports.tables import TABLES, tournament_tables
 from tournaments.models import Tournament
 from tournaments.permissions import ADD_TOURNAMENT, ADD_TOURNAMENT_REFUSAL
-from tournaments.views.access import refuse
+from tournaments.views.access import missing, refuse
 from tournaments.views.organizer.common import organizer_page
 
 
@@ -39,6 +43,35 @@ def export_download(request: HttpRequest, tournament: Tournament) -> HttpRespons
     response = HttpResponse(out.getvalue().encode("utf-8"), content_type="application/jsonl")
     response["Content-Disposition"] = f'attachment; filename="{export_filename(tournament)}"'
     return response
+
+
+def _attachment(content: bytes, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@organizer_page
+def table_download(request: HttpRequest, tournament: Tournament, table: str) -> HttpResponse:
+    """One table as CSV, for a spreadsheet or a federation's results file; a name that is not a
+    table is the site's 404 page."""
+    build = TABLES.get(table)
+    if build is None:
+        names = ", ".join(TABLES)
+        return missing(request, f"There is no table “{table}”; the tables are {names}.", tournament)
+    return _attachment(
+        table_csv(build(tournament)), "text/csv; charset=utf-8", f"{tournament.slug}-{table}.csv"
+    )
+
+
+@organizer_page
+def tables_download(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Every table in one workbook, a sheet each."""
+    return _attachment(
+        tables_xlsx(tournament_tables(tournament)),
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        f"{tournament.slug}.xlsx",
+    )
 
 
 @login_required
