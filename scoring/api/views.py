@@ -42,6 +42,12 @@ from tournaments.api.serializers import GameSerializer
 from tournaments.models import Game, Stage
 
 ENTRY_PEOPLE = ("entry__player", "entry__team__player_one", "entry__team__player_two")
+#: The actions that write one card or row. They find it among those the user may see (a 404
+#: otherwise, as for reading it), but need none of what the read serializers show, and the
+#: list's filters mean nothing to them: at the end of a round every player's phone sends one,
+#: so they skip both (the service reads what it checks, under its lock).
+CARD_WRITES = frozenset({"fill", "paper", "verify", "void"})
+ROW_WRITES = frozenset({"validate_row", "confirm"})
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -132,7 +138,12 @@ class ScoreCardViewSet(
     filterset_class = filters.ScoreCardFilter
 
     def get_queryset(self) -> QuerySet[ScoreCard]:
+        if self.action in CARD_WRITES:
+            return visible_cards(self.request.user).select_related("stage", "entry")
         return card_queryset(visible_cards(self.request.user))
+
+    def filter_queryset(self, queryset: QuerySet[ScoreCard]) -> QuerySet[ScoreCard]:
+        return queryset if self.action in CARD_WRITES else super().filter_queryset(queryset)
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = parse(OpenCardSerializer, request)
@@ -265,11 +276,16 @@ class CardRowViewSet(ScoringErrorsMixin, viewsets.ReadOnlyModelViewSet):
     filterset_class = filters.CardRowFilter
 
     def get_queryset(self) -> QuerySet[CardRow]:
+        if self.action in ROW_WRITES:
+            return visible_rows(self.request.user).select_related("game", "card")
         return (
             visible_rows(self.request.user)
             .select_related("game__match", "entered_by", "confirmed_by")
             .order_by("card_id", "game__match__round_of_play", "game__number", "id")
         )
+
+    def filter_queryset(self, queryset: QuerySet[CardRow]) -> QuerySet[CardRow]:
+        return queryset if self.action in ROW_WRITES else super().filter_queryset(queryset)
 
     @extend_schema(
         summary="Validate a row",
