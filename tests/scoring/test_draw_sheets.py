@@ -193,6 +193,29 @@ def test_a_doubles_draw_lists_each_partner_with_the_opposing_team():
     ]
 
 
+def test_a_three_player_game_prints_a_third_side(small_event, client):
+    event = small_event
+    a, b, c = (e.player for e in event.entries[:3])
+    stage = StageFactory(category=event.category, name="Trios", order=5)
+    MatchFactory(
+        stage=stage,
+        entry_a=event.entries[0],
+        entry_b=event.entries[1],
+        entry_c=event.entries[2],
+        board=event.boards[1],
+    )
+    client.force_login(event.users["organizer"])
+    by_board, by_player = page_texts(client.get(draw_url(event, 1, stage_id=stage.id)).content)
+    assert "SIDE C" in by_board
+    assert (
+        f"2 {a.full_name} {a.number} {b.full_name} {b.number} {c.full_name} {c.number}" in by_board
+    )
+    assert (
+        f"{b.last_name}, {b.first_name} {b.number} 2 "
+        f"{a.full_name} ({a.number}) and {c.full_name} ({c.number})"
+    ) in by_player
+
+
 def test_the_draw_reads_one_query_however_large_the_round():
     counts = []
     for players in (4, 12):
