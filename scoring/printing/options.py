@@ -68,13 +68,19 @@ def parse_print_options(query: Mapping[str, str]) -> PrintOptions:
 
 def parse_blank_options(query: Mapping[str, str]) -> BlankOptions:
     rounds = query.get("rounds")
-    category = query.get("category")
     return BlankOptions(
         count=_whole(query, "count", default=4, low=1, high=MAX_BLANK_CARDS),
         games=_whole(query, "games", default=4, low=1, high=MAX_BLANK_GAMES),
         rounds=_whole(query, "rounds", default=4, low=1, high=MAX_ROUNDS) if rounds else None,
-        category_id=_whole(query, "category", default=0, low=1, high=2**62) if category else None,
+        category_id=parse_category_id(query),
     )
+
+
+def parse_category_id(query: Mapping[str, str]) -> int | None:
+    """The ``category`` id a print is limited to, or None for the whole tournament."""
+    if not query.get("category"):
+        return None
+    return _whole(query, "category", default=0, low=1, high=2**62)
 
 
 def _flag(query: Mapping[str, str], name: str) -> bool:
