@@ -57,6 +57,7 @@ class LivePagesMiddleware:
         slug = kwargs.get("slug")
         current = live.version(slug) if slug else None
         if current is not None:
+            request.live_version = current
             url = reverse("tournaments:live", args=[slug])
             request.live_poll = poll(url, str(current))
         return None

@@ -4,6 +4,8 @@ it, and the poll answers with ``HX-Refresh`` once it moved on (``tournaments.liv
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
@@ -139,3 +141,27 @@ def test_the_front_page_reloads_when_its_list_changes_not_on_results(client, sma
 def test_touch_refuses_an_unknown_kind():
     with pytest.raises(ValueError, match="unknown kind 'board'"):
         live.touch("board", [1])
+
+
+def test_standings_are_ranked_once_per_version_however_many_phones_reload(
+    client, small_event, django_assert_max_num_queries
+):
+    """The first reload after a result ranks the stage; the others read that ranking."""
+    from django.core.cache import cache
+
+    cache.clear()
+    url = reverse("scoring:standings", args=[small_event.tournament.slug, small_event.stage.id])
+    first = client.get(url)
+    assert first.status_code == 200
+    with CaptureQueriesContext(connection) as ranked:
+        client.get(url)
+    cache.clear()
+    with CaptureQueriesContext(connection) as unranked:
+        again = client.get(url)
+    assert len(ranked) < len(unranked)
+    table = re.compile(rb'<table class="standings">.*?</table>', re.S)
+    assert table.search(again.content).group() == table.search(first.content).group()
+    Tournament.objects.filter(pk=small_event.tournament.pk).update(live_version=99)
+    with CaptureQueriesContext(connection) as new_version:
+        client.get(url)
+    assert len(new_version) == len(unranked)  # a new version is ranked afresh
