@@ -301,6 +301,10 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+#: How long what public pages compute is kept per live version of a tournament (the standings):
+#: a new result makes a new version, so this only bounds the memory of versions gone by. 0
+#: turns the cache off.
+LIVE_CACHE_SECONDS = env.int("LIVE_CACHE_SECONDS", default=600)
 
 LOGGING = {
     "version": 1,

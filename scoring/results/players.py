@@ -13,7 +13,8 @@ from scoring.results.outcomes import (
     games_with_rounds,
     outcome_of,
 )
-from tournaments.models import Entry, Game, Match, Player, Tournament
+from scoring.standings.selectors import StandingLine, live_standings
+from tournaments.models import Entry, Game, Match, Player, Stage, Tournament
 from tournaments.selectors import ENTRY_RELATED, MATCH_RELATED
 
 
@@ -44,6 +45,27 @@ class PlayerPage:
     player: Player
     entries: list[Entry]
     games: list[PlayerGame]
+
+    @property
+    def next_game(self) -> PlayerGame | None:
+        """What the player plays now or next: a game in play first, else the earliest one still
+        to play (by start time where the schedule gives one, then round of play)."""
+        waiting = [g for g in self.games if g.result in ("in play", "to play")]
+        if not waiting:
+            return None
+        in_play = [g for g in waiting if g.result == "in play"]
+        if in_play:
+            return in_play[0]
+        return min(
+            waiting,
+            key=lambda g: (
+                g.match.starts_at is None,
+                g.match.starts_at or 0,
+                g.match.stage.order,
+                g.match.round_of_play,
+                g.game_number,
+            ),
+        )
 
     @property
     def totals(self) -> tuple[int, int, int]:
@@ -122,3 +144,46 @@ def _player_game(
     else:
         result = "won" if game.winner == SIDE_LETTERS[side] else "lost"
     return PlayerGame(match, game, number, opponents, result, points, twenties)
+
+
+#: The stages with a table of standings (a knockout shows its bracket; a shoot-out is part of
+#: the stage whose tie it settles).
+RANKED_KINDS = (Stage.Kind.PRELIMINARY, Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS)
+
+
+@dataclass(frozen=True)
+class PlayerStanding:
+    stage: Stage
+    line: StandingLine
+    of: int
+
+
+def player_standings(page: PlayerPage, version: int | None = None) -> list[PlayerStanding]:
+    """Where the player's entries stand in each ranked stage they play in, read from the
+    stages' standings as their pages show them (cached per live version, see
+    :func:`scoring.standings.selectors.live_standings`)."""
+    ids = {e.id for e in page.entries}
+    stages = {g.match.stage_id: g.match.stage for g in page.games}
+    found = []
+    for stage in sorted(stages.values(), key=lambda s: (s.category_id, s.order)):
+        if stage.kind not in RANKED_KINDS:
+            continue
+        standings = live_standings(stage, version)
+        for line in standings.lines:
+            if line.entry.id in ids:
+                found.append(PlayerStanding(stage, line, len(standings.lines)))
+    return found
+
+
+def own_cards(user, page: PlayerPage) -> list[tuple[Stage, Entry]]:
+    """The (stage, entry) of each of the player's scorecards, when ``user`` is this player:
+    their own page links to the cards they fill."""
+    if not user.is_authenticated or page.player.user_id != user.pk:
+        return []
+    entries = {e.id: e for e in page.entries}
+    cards = {}
+    for g in page.games:
+        for entry in g.match.entries:
+            if entry.id in entries:
+                cards[(g.match.stage_id, entry.id)] = (g.match.stage, entries[entry.id])
+    return list(cards.values())

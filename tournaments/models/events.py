@@ -1,6 +1,13 @@
+import time
+
 from django.db import models
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
+
+
+def first_live_version() -> int:
+    """Milliseconds since the epoch: a start no earlier tournament's version has reached."""
+    return time.time_ns() // 1_000_000
 
 
 class Tournament(models.Model):
@@ -32,8 +39,11 @@ class Tournament(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     #: Goes up whenever something the public pages show changes; they poll it to refresh
-    #: themselves (``tournaments.live``). Not part of the audit history or the export.
-    live_version = models.PositiveBigIntegerField(default=0, editable=False)
+    #: themselves (``tournaments.live``), and what is cached per version is keyed by it. It
+    #: starts from the moment of creation, so that a tournament made where another was deleted
+    #: (its ids reused) never meets the other's cached pages. Not part of the audit history or
+    #: the export.
+    live_version = models.PositiveBigIntegerField(default=first_live_version, editable=False)
 
     #: Who changed what and when, before and after (the organizer's audit page).
     history = HistoricalRecords(excluded_fields=["live_version"])

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET
 
 from scoring.results.knockout import bracket_rounds
 from scoring.results.outcomes import current_round
+from scoring.results.players import own_cards, player_standings
 from scoring.results.players import player_page as read_player_page
 from scoring.results.pools import pool_tables
 from scoring.results.schedule import now_playing
@@ -196,17 +197,23 @@ def player_lookup(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """A player's games: opponents, results, 20s, board and time, in every category."""
+    """A player's page, where a logged-in player or a private link lands: what they play now or
+    next (board, time, opponent), where they stand in each stage, their cards when it is their
+    own page, and every game with its result."""
     tournament = get_object_or_404(Tournament, slug=slug)
     page = read_player_page(tournament, number)
     if page is None:
         return _missing(request, tournament, f"No player has ID {number} at {tournament.name}.")
+    version = getattr(request, "live_version", None)
     return render(
         request,
         "tournaments/public/player.html",
         {
             "tournament": tournament,
             "page": page,
+            "next_game": page.next_game,
+            "standings": player_standings(page, version),
+            "own_cards": own_cards(request.user, page),
             "lookup": reverse("tournaments:player_lookup", args=[slug]),
         },
     )
