@@ -83,9 +83,7 @@ def parse_screen_options(query: Mapping[str, Sequence[str]]) -> ScreenOptions:
     gives them); raises :class:`ScreenOptionError` on the first one that is wrong."""
     for name in query:
         if name not in PARAMETERS:
-            raise ScreenOptionError(
-                name, "", f"the screen takes only {', '.join(PARAMETERS)}."
-            )
+            raise ScreenOptionError(name, "", f"the screen takes only {', '.join(PARAMETERS)}.")
     stage_id = _stage_id(_single(query, "stage"))
     show = _show(_single(query, "show"), stage_given=stage_id is not None)
     if "standings" in show and stage_id is None:
