@@ -19,7 +19,8 @@ from tournaments import live
 from tournaments.views.live import POLL_SECONDS
 
 #: The public pages of a tournament that reload themselves on a new version. The hall screens
-#: (``now``, ``round_now``) refresh their own content on a timer and page through it; pages
+#: (``now``, ``round_now``) refresh their own content on a timer; ``screen`` asks for the
+#: version itself and fetches its panels again between two pages (``static/js/screen.js``); pages
 #: with a form to fill (the player lookup, a player's cards) are not reloaded under the hand
 #: that fills it.
 LIVE_VIEWS = frozenset(

@@ -1,11 +1,14 @@
-"""Public pages: schedule by board, who plays where now, brackets, pools, player pages."""
+"""Public pages: schedule by board, who plays where now, the hall screen, brackets, pools,
+player pages."""
 
 from django.urls import path
 
-from tournaments.views import public
+from tournaments.views import hall, public
 
 urlpatterns = [
     path("now/", public.tournament_now, name="now"),
+    path("screen/", hall.hall_screen, name="screen"),
+    path("screen/help/", hall.screen_help, name="screen_help"),
     path("players/", public.player_lookup, name="player_lookup"),
     path("players/<int:number>/", public.player_page, name="player"),
     path("stages/<int:stage_id>/schedule/", public.stage_schedule, name="schedule"),

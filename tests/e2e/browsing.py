@@ -33,6 +33,8 @@ class Device:
 
 PHONE = Device("phone", 390, 844, mobile=True)
 LAPTOP = Device("laptop", 1280, 800, mobile=False)
+#: A projector or a TV in the hall (the hall screen, ``tournaments:screen``).
+HALL = Device("hall", 1920, 1080, mobile=False)
 
 
 class Screenshots:
