@@ -125,7 +125,26 @@ def _board(geometry: BoardGeometry) -> list[str]:
     return parts
 
 
-def _twenties(twenties: Iterable[Mapping[str, Any]], geometry: BoardGeometry) -> list[str]:
+#: Characters of a side's name that fit over its column of 20s at the label's size.
+TRAY_LABEL_CHARS = 12
+
+
+def _side_label(side: int, names: Sequence[str] | None) -> str:
+    """Who a column of 20s belongs to: the side's player (cut to fit over the column), or the
+    side's number when the picture is drawn without names."""
+    name = names[side].strip() if names and side < len(names) else ""
+    if not name:
+        return f"20s, side {side}"
+    if len(name) > TRAY_LABEL_CHARS:
+        name = name[: TRAY_LABEL_CHARS - 1].rstrip() + "\u2026"
+    return name
+
+
+def _twenties(
+    twenties: Iterable[Mapping[str, Any]],
+    geometry: BoardGeometry,
+    side_names: Sequence[str] | None = None,
+) -> list[str]:
     rail_outer = geometry.surface_radius + DITCH_WIDTH + RAIL_WIDTH
     column_x = (
         -(rail_outer + TRAY_GAP + geometry.disc_radius),
@@ -137,7 +156,7 @@ def _twenties(twenties: Iterable[Mapping[str, Any]], geometry: BoardGeometry) ->
         tx, ty = _point(column_x[side], rail_outer)
         parts.append(
             f'<text class="tray-label" x="{tx}" y="{ty}" text-anchor="middle" font-size="12" '
-            f'font-family="sans-serif" fill="#333">20s, side {side}</text>'
+            f'font-family="sans-serif" fill="#333">{escape(_side_label(side, side_names))}</text>'
         )
     for item in twenties:
         side = int(item["side"])
@@ -187,6 +206,7 @@ def render_board(
     title: str | None = None,
     width_px: int = 720,
     geometry: BoardGeometry = DEFAULT_GEOMETRY,
+    side_names: Sequence[str] | None = None,
 ) -> str:
     """The SVG (a string) of a board state.
 
@@ -194,7 +214,8 @@ def render_board(
     far (``{"id": ..., "side": ...}``), drawn beside the board. ``outcome`` is a shot's outcome as
     ``simulate_shot`` returns it: its discs' paths are drawn from its events and the shot disc's
     path is highlighted. The picture shows ``state``, so pass the outcome's board to show the
-    position after that shot.
+    position after that shot. ``side_names`` (side 0's, side 1's) label the columns of 20s
+    with the players, for people watching a game rather than testing the engine.
     """
     board = state if isinstance(state, BoardState) else parse_state(state, geometry)
     rail_outer = geometry.surface_radius + DITCH_WIDTH + RAIL_WIDTH
@@ -213,6 +234,6 @@ def render_board(
         shooter = (events[0].get("ids") or [None])[0] if events else None
         parts.extend(_paths(events, shooter))
     parts.extend(_disc(disc, geometry, disc.x, disc.y) for disc in board.discs)
-    parts.extend(_twenties(twenties, geometry))
+    parts.extend(_twenties(twenties, geometry, side_names))
     parts.append("</svg>")
     return "\n".join(parts)

@@ -328,6 +328,11 @@ def game_for(slug: str, game_id: int) -> Game | None:
     )
 
 
+def side_names(match: Match) -> tuple[str, str]:
+    """The names of side 0 (entry A) and side 1 (entry B) of a match, as the replay shows them."""
+    return (match.entry_a.name, match.entry_b.name if match.entry_b_id else "")
+
+
 def replay_record(game: Game) -> dict[str, Any] | None:
     """The game's full record with who played it, for the replay player; None when the game
     was not simulated."""
@@ -361,10 +366,54 @@ class BoardPicture:
     texts: str = ",".join(SIDE_TEXT)
 
 
-def board_picture(width_px: int = 640) -> BoardPicture:
+@dataclass(frozen=True)
+class ReplayRound:
+    """One round of a replayed game as the score table shows it: the round's board scores,
+    points and 20s, and the points and 20s of each side so far."""
+
+    number: int
+    score: tuple[int, int]
+    points: tuple[int, int]
+    twenties: tuple[int, int]
+    total_points: tuple[int, int]
+    total_twenties: tuple[int, int]
+
+
+def replay_rounds(game: Game) -> list[ReplayRound]:
+    """The running score of a simulated game, round by round, from its record (the official
+    rounds were written from it); empty for a game that was not simulated."""
+    try:
+        record = game.simulation.record_json()
+    except SimulatedGame.DoesNotExist:
+        return []
+    rows, points, twenties = [], [0, 0], [0, 0]
+    for number, rnd in enumerate(record.get("rounds", ()), start=1):
+        pts = [int(v) for v in rnd.get("points", (0, 0))[:2]]
+        made = [int(v) for v in rnd.get("twenties", (0, 0))[:2]]
+        score = [int(v) for v in rnd.get("score", (0, 0))[:2]]
+        points = [points[0] + pts[0], points[1] + pts[1]]
+        twenties = [twenties[0] + made[0], twenties[1] + made[1]]
+        rows.append(
+            ReplayRound(
+                number=number,
+                score=(score[0], score[1]),
+                points=(pts[0], pts[1]),
+                twenties=(made[0], made[1]),
+                total_points=(points[0], points[1]),
+                total_twenties=(twenties[0], twenties[1]),
+            )
+        )
+    return rows
+
+
+def board_picture(width_px: int = 640, side_names: tuple[str, str] | None = None) -> BoardPicture:
+    """The empty board, its columns of 20s labelled with the players when ``side_names`` are
+    given (a replay is watched by people who know the players, not the sides' numbers)."""
     g = DEFAULT_GEOMETRY
     rail_outer = g.surface_radius + DITCH_WIDTH + RAIL_WIDTH
-    svg = render_board({"discs": []}, title="Replay board", width_px=width_px)
+    svg = render_board(
+        {"discs": []}, title="Replay board", width_px=width_px, side_names=side_names
+    )
     return BoardPicture(
         svg=mark_safe(svg),  # built from numbers and fixed text only
         disc_radius=g.disc_radius,

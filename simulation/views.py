@@ -461,7 +461,14 @@ def match_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
             "tournament": tournament,
             "page": page,
             "match": match,
-            "board": selectors.board_picture() if page.replay_game else None,
+            "board": (
+                selectors.board_picture(side_names=selectors.side_names(match))
+                if page.replay_game
+                else None
+            ),
+            "replay_rounds": (
+                selectors.replay_rounds(page.replay_game.game) if page.replay_game else []
+            ),
             "can_manage": _can_manage(request, tournament),
             "preview_form": PreviewForm(initial={"games": previews.DEFAULT_GAMES}),
             "profile_choices": PROFILE_CHOICES,
@@ -574,6 +581,7 @@ def game_replay(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             "tournament": game.match.stage.category.tournament,
             "game": game,
             "match": game.match,
-            "board": selectors.board_picture(),
+            "board": selectors.board_picture(side_names=selectors.side_names(game.match)),
+            "replay_rounds": selectors.replay_rounds(game),
         },
     )

@@ -32,6 +32,10 @@ LIVE_VIEWS = frozenset(
         "tournaments:bracket",
         "tournaments:pools",
         "scoring:standings",
+        # The same pages framed on a club's site (tournaments.embedding).
+        "tournaments:embed-bracket",
+        "tournaments:embed-schedule",
+        "scoring:embed-standings",
     }
 )
 

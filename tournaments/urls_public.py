@@ -21,4 +21,7 @@ urlpatterns = [
     path("stages/<int:stage_id>/bracket/", public.stage_bracket, name="bracket"),
     path("stages/<int:stage_id>/bracket.svg", public.stage_bracket_svg, name="bracket_svg"),
     path("stages/<int:stage_id>/pools/", public.stage_pools, name="pools"),
+    # Framed on other sites (tournaments.embedding); the standings' embed is scoring's.
+    path("embed/stages/<int:stage_id>/bracket/", public.embed_bracket, name="embed-bracket"),
+    path("embed/stages/<int:stage_id>/schedule/", public.embed_schedule, name="embed-schedule"),
 ]

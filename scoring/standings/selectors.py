@@ -32,7 +32,7 @@ from scoring.models import ShootOutScore
 from scoring.results.knockout import bracket_rounds, knockout_state
 from scoring.results.outcomes import GameRounds, MatchOutcome, forfeit_words, outcome_of
 from scoring.results.rules import ROUND_VALUES, values_round
-from scoring.standings.charts import BarChart, standings_chart
+from scoring.standings.charts import BarChart, phone_chart, standings_chart
 from tournaments import formats
 from tournaments.models import Entry, Match, Pool, Stage
 from tournaments.selectors import next_stage
@@ -71,9 +71,16 @@ class StageStandings:
 
     @property
     def chart(self) -> BarChart:
-        return standings_chart(
-            [(x.rank, x.entry.name, x.points, x.twenties, x.advances) for x in self.lines]
-        )
+        """The wide chart, for screens and the printed sheet."""
+        return standings_chart(self._chart_rows())
+
+    @property
+    def phone_chart(self) -> BarChart:
+        """The same bars laid out for a phone's width (``scoring.standings.charts``)."""
+        return phone_chart(self._chart_rows())
+
+    def _chart_rows(self) -> list[tuple[int, str, int, int, bool]]:
+        return [(x.rank, x.entry.name, x.points, x.twenties, x.advances) for x in self.lines]
 
 
 class _MatchRow(NamedTuple):

@@ -1,4 +1,5 @@
-"""The public standings page of a stage (mounted inside the ``scoring`` namespace)."""
+"""The public standings page of a stage and its embed (mounted inside the ``scoring``
+namespace)."""
 
 from django.urls import path
 
@@ -6,4 +7,9 @@ from scoring.standings import views
 
 urlpatterns = [
     path("stages/<int:stage_id>/standings/", views.stage_standings, name="standings"),
+    path(
+        "embed/stages/<int:stage_id>/standings/",
+        views.embed_standings,
+        name="embed-standings",
+    ),
 ]

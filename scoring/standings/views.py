@@ -2,9 +2,12 @@
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 
 from scoring.standings.selectors import live_standings
+from tournaments.embedding import embed_snippet, embeddable
 from tournaments.models import Stage
+from tournaments.selectors import stage_for_page
 
 
 def stage_standings(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
@@ -19,4 +22,25 @@ def stage_standings(request: HttpRequest, slug: str, stage_id: int) -> HttpRespo
     if standings.shootouts_required:
         # Those who record shoot-outs get the way to the shoot-out page where one is required.
         context["may_record_shootout"] = request.user.has_perm("scoring.record_shootout", stage)
+    if not request.htmx:
+        context["embed_what"] = f"the standings of {stage.category.name}, {stage.name}"
+        context["embed_snippet"] = embed_snippet(
+            request,
+            reverse("scoring:embed-standings", args=[slug, stage.id]),
+            title=f"Standings: {stage.category.name}, {stage.name}",
+            kind="standings",
+        )
     return render(request, template, context)
+
+
+@embeddable
+def embed_standings(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    """The standings chart and table alone, for a club's site to frame; follows the results
+    like the page it copies (``tournaments.live_pages``)."""
+    stage = stage_for_page(slug, stage_id)
+    if stage is None:
+        message = f"There is no stage {stage_id} at this tournament."
+        return render(request, "embed/missing.html", {"message": message}, status=404)
+    standings = live_standings(stage, getattr(request, "live_version", None))
+    context = {"standings": standings, "tournament": stage.category.tournament}
+    return render(request, "scoring/embed_standings.html", context)

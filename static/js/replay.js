@@ -137,6 +137,18 @@
     }
     this.score.textContent = finished ? parts.join(" · ") + " → points " + pts[0] + "–" + pts[1] +
       ", 20s " + tw[0] + "–" + tw[1] : "";
+    this.rounds(finished);
+  };
+
+  /* The score table (drawn by the page) shows the rounds played so far, the last one marked:
+   * the rest would tell the end of the game before it is watched. */
+  Replay.prototype.rounds = function (finished) {
+    var rows = this.root.querySelectorAll(".replay-rounds tbody tr[data-round]");
+    rows.forEach(function (row) {
+      var n = parseInt(row.dataset.round, 10);
+      row.hidden = n >= finished;
+      row.classList.toggle("latest", n === finished - 1);
+    });
   };
 
   Replay.prototype.animate = function (n) {

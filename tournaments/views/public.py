@@ -20,6 +20,7 @@ from scoring.results.pools import pool_tables
 from scoring.results.schedule import now_playing
 from scoring.results.schedule import round_schedule as read_round_schedule
 from scoring.results.shootouts import shootout_page
+from tournaments.embedding import embed_snippet, embeddable
 from tournaments.models import Stage, Tournament
 from tournaments.selectors import stage_for_page, stage_rounds
 from tournaments.svg import bracket_svg
@@ -39,6 +40,27 @@ def _missing(request: HttpRequest, tournament: Tournament | None, message: str) 
 
 def _stage(slug: str, stage_id: int) -> Stage | None:
     return stage_for_page(slug, stage_id)
+
+
+def _embed_missing(message: str, request: HttpRequest) -> HttpResponse:
+    """A 404 that still fits in the club's frame: a stale link says what is missing instead of
+    showing the whole site inside their page."""
+    return render(request, "embed/missing.html", {"message": message}, status=404)
+
+
+def _embed(request: HttpRequest, stage: Stage, kind: str) -> dict[str, str]:
+    """The "Embed" disclosure's context for a stage's page of ``kind``."""
+    url_name = {"bracket": "tournaments:embed-bracket", "schedule": "tournaments:embed-schedule"}
+    what = {"bracket": "bracket", "schedule": "schedule"}[kind]
+    return {
+        "embed_what": f"the {what} of {stage.category.name}, {stage.name}",
+        "embed_snippet": embed_snippet(
+            request,
+            reverse(url_name[kind], args=[stage.category.tournament.slug, stage.id]),
+            title=f"{what.capitalize()}: {stage.category.name}, {stage.name}",
+            kind=kind,
+        ),
+    }
 
 
 @require_GET
@@ -65,10 +87,11 @@ def stage_schedule(request: HttpRequest, slug: str, stage_id: int) -> HttpRespon
     tournament = stage.category.tournament
     rounds = stage_rounds(stage)
     if not rounds:
+        context = {"tournament": tournament, "stage": stage, "schedule": None, "ties": _ties(stage)}
         return render(
             request,
             "tournaments/public/schedule.html",
-            {"tournament": tournament, "stage": stage, "schedule": None, "ties": _ties(stage)},
+            context | _embed(request, stage, "schedule"),
         )
     current = current_round(stage) or rounds[-1]
     return redirect("tournaments:round", slug, stage.id, current)
@@ -92,10 +115,11 @@ def round_schedule(
     tournament = stage.category.tournament
     if not schedule.rows:
         return _missing(request, tournament, _no_round(stage, round_of_play, schedule.rounds))
+    context = {"tournament": tournament, "stage": stage, "schedule": schedule, "ties": None}
     return render(
         request,
         "tournaments/public/schedule.html",
-        {"tournament": tournament, "stage": stage, "schedule": schedule, "ties": None},
+        context | _embed(request, stage, "schedule"),
     )
 
 
@@ -146,7 +170,47 @@ def stage_bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpRespons
             "drawn": bool(rounds),
             # Built with ElementTree, which escapes every name.
             "svg": mark_safe(svg),
+        }
+        | _embed(request, stage, "bracket"),
+    )
+
+
+@embeddable
+def embed_bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    """The bracket drawing alone, for a club's site to frame."""
+    stage = _stage(slug, stage_id)
+    if stage is None or stage.kind != Stage.Kind.KNOCKOUT:
+        return _embed_missing(f"There is no knockout stage {stage_id} here.", request)
+    rounds = bracket_rounds(stage)
+    svg = bracket_svg(rounds, title=f"{stage.category.name}: {stage.name}")
+    return render(
+        request,
+        "tournaments/public/embed_bracket.html",
+        {
+            "tournament": stage.category.tournament,
+            "stage": stage,
+            "drawn": bool(rounds),
+            "svg": mark_safe(svg),  # built with ElementTree, which escapes every name
         },
+    )
+
+
+@embeddable
+def embed_schedule(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    """The stage's round in play (its last round once finished), for a club's site to frame.
+    One address for the whole stage: when the next round starts the live version moves on and
+    the frame reloads onto it, so the club never edits its page between rounds."""
+    stage = _stage(slug, stage_id)
+    if stage is None:
+        return _embed_missing(f"There is no stage {stage_id} at this tournament.", request)
+    rounds = stage_rounds(stage)
+    schedule = None
+    if rounds:
+        schedule = read_round_schedule(stage, current_round(stage) or rounds[-1])
+    return render(
+        request,
+        "tournaments/public/embed_schedule.html",
+        {"tournament": stage.category.tournament, "stage": stage, "schedule": schedule},
     )
 
 
