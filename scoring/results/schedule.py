@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from scoring.results.outcomes import WALKOVER, GameScore, MatchOutcome, match_outcomes
@@ -26,6 +26,9 @@ class ScheduleRow:
     match: Match
     outcome: MatchOutcome
     slot: int
+    #: Where a board carries several games in the round, when this one is called: "on board 7
+    #: now", "next on board 7", "3rd on board 7"; empty where the board has this game alone.
+    call: str = ""
 
     @property
     def board(self) -> int | None:
@@ -123,7 +126,39 @@ def _rows(matches: Iterable[Match], outcomes: dict[int, MatchOutcome]) -> list[S
             on_board[match.board_id] += 1
             slot = on_board[match.board_id]
         rows.append(ScheduleRow(match=match, outcome=outcomes[match.id], slot=slot))
-    return rows
+    return _called(rows)
+
+
+def _called(rows: list[ScheduleRow]) -> list[ScheduleRow]:
+    """Boards called in order: on a board with several games in the round, the first game not
+    finished is on it now, the one after is next, and so on (finished games keep no call)."""
+    waiting: dict[int, list[int]] = defaultdict(list)
+    shared = defaultdict(int)
+    for index, row in enumerate(rows):
+        if row.match.board_id:
+            shared[row.match.board_id] += 1
+            if row.state in ("to play", "in play"):
+                waiting[row.match.board_id].append(index)
+    out = list(rows)
+    for board, indexes in waiting.items():
+        if shared[board] < 2:
+            continue
+        for place, index in enumerate(indexes):
+            number = rows[index].board
+            call = (
+                f"on board {number} now"
+                if place == 0
+                else f"next on board {number}"
+                if place == 1
+                else f"{_ordinal(place + 1)} on board {number}"
+            )
+            out[index] = replace(rows[index], call=call)
+    return out
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def round_schedule(stage: Stage, round_of_play: int) -> RoundSchedule:

@@ -236,3 +236,20 @@ def test_standings_show_the_tiebreak_in_words(client):
     cells = re.findall(r"<td>([^<]*)</td>\s*</tr>", table)
     assert cells.count("20s") >= 2, cells
     assert not any(key in table for key in ("twenties", "shoot-out</td>")), table
+
+
+def test_a_board_with_several_games_in_a_round_calls_them_in_order(client):
+    """More games than boards: board 1 carries two games of round 1; the first not finished is
+    on it now, the one after is next."""
+    from tests.events import build_small_event
+    from tournaments.models import Match
+
+    event = build_small_event(players=6, boards=1)
+    board = event.boards[0]
+    matches = list(Match.objects.filter(stage=event.stage, round_of_play=1).order_by("id"))
+    Match.objects.filter(pk__in=[m.pk for m in matches]).update(board=board)
+    url = reverse("tournaments:round", args=[event.tournament.slug, event.stage.id, 1])
+    html = client.get(url).content.decode()
+    assert html.count(f"on board {board.number} now") == 1
+    assert html.count(f"next on board {board.number}") == 1
+    assert html.count(f"3rd on board {board.number}") == len(matches) - 2
