@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from simple_history.utils import bulk_create_with_history
 
 from scoring.engine import EngineInputError, GameRules, judge_game, read_rounds
 from scoring.engine import Round as EngineRound
@@ -17,6 +18,7 @@ from scoring.engine.judge import AnyRound
 from scoring.engine.rounds import TWO_ONE_ZERO
 from scoring.progression.locks import ensure_open
 from scoring.results.rules import game_rules
+from tournaments import live
 from tournaments.models import Game, Round
 
 
@@ -59,26 +61,34 @@ def record_game(
         raise ResultError(f"{game.forfeit_refusal}.")
     rules = game_rules(game)
     label = f"game {game.number} ({game.match})"
-    if forfeits is None:
-        forfeits = {
-            r.number: (r.forfeited_by, r.forfeit_reason)
-            for r in game.rounds.exclude(forfeited_by="")
-        }
-    try:
-        checked = read_rounds(rounds, rules)
-        if forfeits:
-            checked = _with_forfeits(checked, forfeits, rules)
-        judge_game(checked, rules)
-    except EngineInputError as error:
-        raise ResultError(f"{label}, {error}", round=error.round) from None
-    built = [_stored(game, number, r, rules.discs) for number, r in enumerate(checked, start=1)]
-    for obj in built:
-        obj.forfeited_by, obj.forfeit_reason = forfeits.get(obj.number, ("", ""))
     fields = [f.name for f in Round._meta.concrete_fields if f.name not in ("id", "game", "number")]
     with transaction.atomic():
+        # The stored rounds, read once under their lock: what is replaced, and the rounds the
+        # head referee forfeited when the caller does not say.
         existing = {
             r.number: r for r in game.rounds.order_by("number").select_for_update(of=("self",))
         }
+        if forfeits is None:
+            forfeits = {
+                n: (r.forfeited_by, r.forfeit_reason) for n, r in existing.items() if r.forfeited_by
+            }
+        try:
+            checked = read_rounds(rounds, rules)
+            if forfeits:
+                checked = _with_forfeits(checked, forfeits, rules)
+            judge_game(checked, rules)
+        except EngineInputError as error:
+            raise ResultError(f"{label}, {error}", round=error.round) from None
+        built = [_stored(game, number, r, rules.discs) for number, r in enumerate(checked, 1)]
+        for obj in built:
+            obj.forfeited_by, obj.forfeit_reason = forfeits.get(obj.number, ("", ""))
+        if not existing:
+            # A game's first result (the usual case): its rounds and their history in two
+            # statements, not two a round. Bulk writes send no signal: the live version is
+            # bumped here.
+            bulk_create_with_history(built, Round)
+            live.touch("game", [game.pk])
+            return built
         saved = []
         for obj in built:
             # Update rounds in place so their history reads as a sequence of versions.

@@ -302,7 +302,7 @@ def test_schedule_hall_screen_and_player_pages_show_three_players(client, trio):
     body = schedule.content.decode()
     assert schedule.status_code == 200
     assert body.count("<th>Opponent</th>") == 2
-    assert f'<td class="wide">8{DASH}4{DASH}3</td>' in body
+    assert f'<td class="result">8{DASH}4{DASH}3</td>' in body
     assert "Cy Cole</a>" in body and "finished" in body
 
     screen = client.get(reverse("tournaments:round_now", args=[slug, trio.stage.id, 1]))
