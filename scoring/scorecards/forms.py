@@ -157,6 +157,9 @@ class RoundsForm(forms.Form):
                             "max_value": f"Round {n}: {WHAT[what]} of {name} is far too large.",
                         },
                     )
+                    if what == "twenties":
+                        # A blank 20s box counts as none: say so in the box.
+                        self.fields[f"r{n}_{what}_{side}"].widget.attrs["placeholder"] = "0"
             if self.by_winner:
                 self.fields[f"r{n}_winner"] = forms.ChoiceField(
                     required=False,

@@ -143,6 +143,7 @@ def test_the_saved_winners_come_back_checked_in_the_form(player, small_event):
         checked = re.search(rf'name="{prefix(e)}-r{n}_winner" value="(\w+)"[^>]*checked', body)
         assert checked and checked.group(1) == winner, n
         assert f'name="{prefix(e)}-r{n}_twenties_own" value="{own}"' in body
+        assert f'name="{prefix(e)}-r{n}_twenties_opp" value="{opp}"' in body
 
 
 def test_a_round_entered_wrongly_is_fixed_in_place(player, small_event):
