@@ -146,6 +146,8 @@ def test_a_player_enters_a_game_in_a_dozen_taps_and_fixes_a_round_in_place(
     tie.click()
     expect(total).to_have_text(total_text((5, 3), (3, 1)))
     row.get_by_role("button", name="Save the row").click()
+    # The row comes back drawn again (the first save's notice was already on it).
+    expect(row.get_by_role("link", name="History (version 2)")).to_be_visible()
     expect(row.locator(".ok")).to_have_text("Row saved.")
     saved.refresh_from_db()
     assert saved.version == 2
