@@ -26,7 +26,14 @@ from .judge import (
     seen_from,
     wins_needed,
 )
-from .rounds import DEFAULT_DISCS, Round, check_round, points_from_score
+from .rounds import (
+    DEFAULT_DISCS,
+    Round,
+    check_round,
+    points_from_score,
+    points_from_winner,
+    round_winner,
+)
 from .shootouts import SHOTS_PER_ENTRY, Shootout
 from .standings import StandingRow, Standings, compute_standings
 from .systems import SYSTEMS, GameState, ScoringSystem, get_system
@@ -71,12 +78,14 @@ __all__ = [
     "paper_round_lines",
     "parse_standings_input",
     "points_from_score",
+    "points_from_winner",
     "read_rounds",
     "resolve_chain",
     "round_data",
     "round_from_data",
     "round_lines",
     "round_to_data",
+    "round_winner",
     "seen_from",
     "standings_to_dict",
     "three_player_points",

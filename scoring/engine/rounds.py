@@ -80,6 +80,30 @@ def points_from_score(score: Pair) -> Pair:
     return (1, 1)
 
 
+def points_from_winner(winner: int | None) -> Pair:
+    """The round points of a two-sided round told by who won it: side ``winner`` (0 or 1), or
+    ``None`` for a tied round.
+
+    NCA 2a iv, as :func:`points_from_score` applies it to the board totals: 2 to the side with
+    the higher score, 1 each for a tie. A card that asks "who won the round?" instead of the
+    points gets them from here, so the rule is written once.
+    """
+    if winner is None:
+        return points_from_score((0, 0))
+    if winner not in (0, 1):
+        raise EngineInputError(f"the winner of a round is side 0 or 1 (or none), not {winner!r}")
+    return points_from_score((1, 0) if winner == 0 else (0, 1))
+
+
+def round_winner(points: Pair) -> int | None:
+    """Who won a two-sided round with these points: side 0 or 1, or ``None`` when level (a tie,
+    or a round time ran out on); what a card's "who won?" question shows for a stored round."""
+    a, b = as_pair(points, "points")
+    if a == b:
+        return None
+    return 0 if a > b else 1
+
+
 def difference_points(score: Pair) -> Pair:
     """Family rulebook Scoring 5: "Only the difference between the higher and lower scores is
     added to the score of the winning player/partnership, with the second place ... scoring 0 for

@@ -15,7 +15,14 @@ from typing import Any
 
 from django import forms
 
-from scoring.engine import EngineInputError, GameRules, judge_row, round_lines
+from scoring.engine import (
+    EngineInputError,
+    GameRules,
+    judge_row,
+    points_from_winner,
+    round_lines,
+    round_winner,
+)
 from scoring.engine.rounds import DIFFERENCE
 from scoring.results.rules import game_rules
 from scoring.scorecards.services import ScorecardError
@@ -33,6 +40,10 @@ ROUND_FIELD = re.compile(r"^r(\d+)_")
 #: A bound form takes at most this many round lines, whatever is posted.
 MOST_ROUND_LINES = 40
 WHAT = {"points": "points", "twenties": "20s", "score": "board score"}
+#: The answers to "who won the round?" on a two-sided card, and the side each one names (the
+#: engine turns the side into the round's points: 2-0, 1-1 or 0-2).
+WINNERS = {"own": 0, "tie": None, "opp": 1}
+WINNER_OF_SIDE = {side: key for key, side in WINNERS.items()}
 
 #: WCC: "Scorecards that are missing full name, ID #'s, category name or are not legible, may be
 #: voided at the scoring table."
@@ -51,6 +62,21 @@ def _number_input(label: str) -> forms.NumberInput:
     )
 
 
+class WinnerSelect(forms.RadioSelect):
+    """The three answers to "who won the round?" as radio inputs; the page styles them as big
+    buttons, and they stay plain radios underneath (arrow keys, no script needed).
+
+    An ``autofocus`` asked of the group goes to its first answer only: a page has one place for
+    the cursor to start (the paper page starts at round 1's winner).
+    """
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        if index:
+            option["attrs"].pop("autofocus", None)
+        return option
+
+
 class RoundsForm(forms.Form):
     """The rounds of one game as one side of the board reports them.
 
@@ -62,6 +88,12 @@ class RoundsForm(forms.Form):
     Under a system that scores rounds by the difference of the board scores, a round is given by
     its board scores (the points follow), so the form has no points boxes. ``lines`` asks for at
     least that many round lines (the live total adds the line a game still needs).
+
+    A two-sided game scored 2-1-0 asks who won each round instead of its points (``winner``: the
+    card owner, a tie, or the other side), since the points follow from that alone; the engine
+    turns the answer into 2-0, 1-1 or 0-2 (``points_from_winner``). Its points boxes are still
+    read when posted (a page loaded before the change, a script): they must then agree with the
+    winner, if one is given too.
     """
 
     version = forms.IntegerField(
@@ -102,6 +134,9 @@ class RoundsForm(forms.Form):
         self.sides = sides
         self.by_difference = self.rules.round_scoring == DIFFERENCE
         self.numbers = DIFFERENCE_NUMBERS if self.by_difference else NUMBERS
+        self.by_winner = not self.by_difference and self.side_keys == SIDES
+        if self.by_winner:
+            self.initial.update(_winners_from_rounds(rounds or []))
         self.round_count = max(
             _lines_for(self.rules, rounds or []), _posted_lines(data, self.prefix), lines
         )
@@ -122,6 +157,19 @@ class RoundsForm(forms.Form):
                             "max_value": f"Round {n}: {WHAT[what]} of {name} is far too large.",
                         },
                     )
+                    if what == "twenties":
+                        # A blank 20s box counts as none: say so in the box.
+                        self.fields[f"r{n}_{what}_{side}"].widget.attrs["placeholder"] = "0"
+            if self.by_winner:
+                self.fields[f"r{n}_winner"] = forms.ChoiceField(
+                    required=False,
+                    label=f"Round {n}: who won it?",
+                    choices=[("own", sides[0]), ("tie", "Tie"), ("opp", sides[1])],
+                    widget=WinnerSelect,
+                    error_messages={
+                        "invalid_choice": f"Round {n}: choose who won the round, or a tie."
+                    },
+                )
             self.fields[f"r{n}_time_expired"] = forms.BooleanField(
                 required=False, label="Time expired, no disc shot"
             )
@@ -135,11 +183,19 @@ class RoundsForm(forms.Form):
                 "number": n,
                 "bad": n in self.bad_rounds,
                 "sides": len(self.side_keys),
+                "names": self.sides,
             }
             for what in self.numbers:
                 for side in self.side_keys:
                     row[f"{what}_{side}"] = self[f"r{n}_{what}_{side}"]
             row["time_expired"] = self[f"r{n}_time_expired"]
+            if self.by_winner:
+                row["winner"] = self[f"r{n}_winner"]
+                # The folded part (board scores, time expired) opens when it holds something.
+                extra = [row[f"score_{side}"].value() for side in self.side_keys]
+                row["more_open"] = n in self.bad_rounds or any(
+                    v not in (None, "") for v in [*extra, row["time_expired"].value() or None]
+                )
             rows.append(row)
         return rows
 
@@ -179,7 +235,8 @@ class RoundsForm(forms.Form):
                 for side in self.side_keys
             }
             expired = bool(data.get(f"r{n}_time_expired"))
-            typed = [v for v in values.values() if v is not None]
+            winner = (data.get(f"r{n}_winner") or "") if self.by_winner else ""
+            typed = [v for v in (*values.values(), winner or None) if v is not None]
             if not typed and not expired:
                 first_blank = first_blank or n
                 continue
@@ -190,16 +247,21 @@ class RoundsForm(forms.Form):
                     "enter the rounds in the order they were played.",
                 )
                 first_blank = None
-            parsed = self._round(n, values, expired)
+            parsed = self._round(n, values, expired, winner)
             rounds.append(parsed or {})
         if not self.bad_rounds and not rounds:
-            what = "both board scores" if self.by_difference else "the points (or the board scores)"
+            if self.by_difference:
+                what = "both board scores"
+            elif self.by_winner:
+                what = "who won (or the board scores)"
+            else:
+                what = "the points (or the board scores)"
             self._fail(1, f"Round 1: enter {what} and 20s of each round.")
         data["rounds"] = rounds
         return data
 
     def _round(
-        self, n: int, values: dict[tuple[str, str], int | None], expired: bool
+        self, n: int, values: dict[tuple[str, str], int | None], expired: bool, winner: str = ""
     ) -> dict[str, Any] | None:
         keys = self.side_keys
         points = [values.get(("points", s)) for s in keys]
@@ -207,7 +269,7 @@ class RoundsForm(forms.Form):
         score = [values["score", s] for s in keys]
         three = len(keys) == len(THREE_SIDES)
         if expired:
-            if any(v for v in values.values()):
+            if winner or any(v for v in values.values()):
                 nothing = "0-0-0" if three else "0-0"
                 self._fail(
                     n,
@@ -225,6 +287,16 @@ class RoundsForm(forms.Form):
             every = "all three players (2-1-0 by rank)" if three else "both sides (2-0, 1-1 or 0-2)"
             self._fail(n, f"Round {n}: give the points of {every}.")
             return None
+        if winner:
+            told = list(points_from_winner(WINNERS[winner]))
+            if points[0] is not None and points != told:
+                self._fail(
+                    n,
+                    f"Round {n}: the points {points[0]}-{points[1]} do not match who won the "
+                    f"round ({self._winner_words(winner)}); give one or the other.",
+                )
+                return None
+            points = told
         if score[0] is not None:
             # Whether the points follow from the scores is the engine's call (in the service).
             return {
@@ -240,9 +312,21 @@ class RoundsForm(forms.Form):
             )
             return None
         if points[0] is None:
-            self._fail(n, f"Round {n}: give the points of both sides, or the board scores.")
+            if self.by_winner:
+                self._fail(
+                    n,
+                    f"Round {n}: choose who won the round ({self.sides[0]}, tie or "
+                    f"{self.sides[1]}), or give the board scores.",
+                )
+            else:
+                self._fail(n, f"Round {n}: give the points of both sides, or the board scores.")
             return None
         return {"points": points, "twenties": twenties}
+
+    def _winner_words(self, winner: str) -> str:
+        """An answer to "who won the round?" in words: a side's name, or a tie."""
+        side = WINNERS[winner]
+        return "a tie" if side is None else f"{self.sides[side]} won it"
 
     def rounds(self) -> list[dict[str, Any]]:
         """The rounds in the form the scorecard services take (only after ``is_valid()``)."""
@@ -274,6 +358,21 @@ def _posted_lines(data: Any, prefix: str | None, *, typed_only: bool = True) -> 
         if found:
             highest = max(highest, int(found.group(1)))
     return min(highest, MOST_ROUND_LINES)
+
+
+def _winners_from_rounds(rounds: list[dict]) -> dict[str, str]:
+    """Who won each stored round of a two-sided row, for its "who won?" buttons (the engine
+    reads it off the points); a round time ran out on has no winner to show."""
+    initial: dict[str, str] = {}
+    for n, r in enumerate(rounds, start=1):
+        points = r.get("points")
+        if r.get("time_expired") or not points or len(points) != len(SIDES):
+            continue
+        try:
+            initial[f"r{n}_winner"] = WINNER_OF_SIDE[round_winner(points)]
+        except EngineInputError:
+            continue
+    return initial
 
 
 def initial_from_rounds(rounds: list[dict]) -> dict[str, Any]:

@@ -58,7 +58,10 @@ def _row_form(item: select.PaperGame, data: Any = None, *, lines: int = 0) -> Pa
         prefix="paper",
         lines=lines,
     )
-    first = "r1_score_own" if form.by_difference else "r1_points_own"
+    if form.by_difference:
+        first = "r1_score_own"
+    else:
+        first = "r1_winner" if form.by_winner else "r1_points_own"
     form.fields[first].widget.attrs["autofocus"] = True
     return form
 

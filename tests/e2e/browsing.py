@@ -201,13 +201,30 @@ def game_total(rounds: list[dict]) -> str:
     return f"{points[0]}{DASH}{points[1]} points · {twenties[0]}{DASH}{twenties[1]} 20s"
 
 
+#: The answer to "who won the round?" that gives a round's points (own side first).
+WINNER_OF = {(2, 0): "own", (1, 1): "tie", (0, 2): "opp"}
+
+
+def winner_button(page: Page, prefix: str, number: int, winner: str) -> Locator:
+    """The big "who won round ``number``?" button of ``winner`` ("own", "tie" or "opp"): the
+    label the radio sits in, as a thumb meets it."""
+    radio = page.locator(f'input[name="{prefix}-r{number}_winner"][value="{winner}"]')
+    return page.locator(f'label[for="{radio.get_attribute("id")}"]')
+
+
+def enter_round(page: Page, prefix: str, number: int, r: dict) -> None:
+    """One round of a two-sided row as a card asks it: who won (the points follow from that),
+    then each side's 20s typed into their boxes (own side first)."""
+    winner_button(page, prefix, number, WINNER_OF[tuple(r["points"])]).click()
+    own, other = r["twenties"]
+    page.fill(f"#id_{prefix}-r{number}_twenties_own", str(own))
+    page.fill(f"#id_{prefix}-r{number}_twenties_opp", str(other))
+
+
 def type_rounds(page: Page, game_id: int, rounds: list[dict]) -> None:
-    """Type a game's rounds into the boxes of its row (points and 20s, own side first)."""
+    """Enter a game's rounds in its row: who won each one, and the 20s (own side first)."""
     for number, r in enumerate(rounds, start=1):
-        for what in ("points", "twenties"):
-            own, other = r[what]
-            page.fill(f"#id_g{game_id}-r{number}_{what}_own", str(own))
-            page.fill(f"#id_g{game_id}-r{number}_{what}_opp", str(other))
+        enter_round(page, f"g{game_id}", number, r)
 
 
 def typed_total(page: Page, game_id: int, rounds: list[dict]) -> None:

@@ -27,7 +27,15 @@ from dataclasses import dataclass, field
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.browsing import Visitor, fill_row, game_total, type_rounds, validate_row
+from tests.e2e.browsing import (
+    Visitor,
+    enter_round,
+    fill_row,
+    game_total,
+    type_rounds,
+    validate_row,
+    winner_button,
+)
 from tests.e2e.story_results import Person
 
 Rounds = list[dict[str, list[int]]]
@@ -304,7 +312,7 @@ def enter_paper_card(
     rounds: Rounds,
 ) -> None:
     """The table volunteer types a paper card's row as a pile of cards is typed: the ID
-    printed on the card and Enter, then the row's points and 20s (the board scores left
+    printed on the card and Enter, then each round's winner and 20s (the board scores left
     empty), the opponent's ID and initials as written beside the row, and Enter."""
     page = table.page
     page.select_option("#id_stage", label=stage_label)
@@ -316,10 +324,7 @@ def enter_paper_card(
     expect(section.locator("h2")).to_contain_text(f"ID {owner}")
     expect(section).to_contain_text(f"ID {opponent}")
     for number, r in enumerate(rounds, start=1):
-        for what in ("points", "twenties"):
-            own, other = r[what]
-            page.fill(f"#id_paper-r{number}_{what}_own", str(own))
-            page.fill(f"#id_paper-r{number}_{what}_opp", str(other))
+        enter_round(page, "paper", number, r)
     page.fill("#id_paper-opponent_number", str(opponent))
     page.fill("#id_paper-initials", BY_NUMBER[opponent].initials)
     with page.expect_navigation():
@@ -358,18 +363,14 @@ def type_final_row(page: Page, game_id: int, rounds: Rounds) -> None:
     type_rounds(page, game_id, rounds[:4])
     total = page.locator(f"#total-{game_id}")
     expect(total).to_contain_text("round 5")
-    expect(page.locator(f"#id_g{game_id}-r5_points_own")).to_be_visible()
+    expect(winner_button(page, f"g{game_id}", 5, "own")).to_be_visible()
     type_rounds_from(page, game_id, rounds, 5)
     expect(total).to_contain_text("round 6")
-    expect(page.locator(f"#id_g{game_id}-r6_points_own")).to_be_visible()
+    expect(winner_button(page, f"g{game_id}", 6, "own")).to_be_visible()
     type_rounds_from(page, game_id, rounds, 6)
     page.keyboard.press("Tab")
     expect(total).to_have_text(game_total(rounds))
 
 
 def type_rounds_from(page: Page, game_id: int, rounds: Rounds, number: int) -> None:
-    r = rounds[number - 1]
-    for what in ("points", "twenties"):
-        own, other = r[what]
-        page.fill(f"#id_g{game_id}-r{number}_{what}_own", str(own))
-        page.fill(f"#id_g{game_id}-r{number}_{what}_opp", str(other))
+    enter_round(page, f"g{game_id}", number, rounds[number - 1])

@@ -39,7 +39,7 @@ from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from tests.e2e import event_day_steps as plan_of
-from tests.e2e.browsing import LAPTOP, PHONE, Device, Screenshots, Story, Visitor
+from tests.e2e.browsing import LAPTOP, PHONE, Device, Screenshots, Story, Visitor, enter_round
 from tests.e2e.conftest import SCREENSHOT_DIR
 from tests.e2e.event_day_steps import (
     ABSENT,
@@ -432,10 +432,7 @@ def round_one(
     expect(dispute.locator("tr.differs")).to_have_count(1)
     expect(dispute.locator("tr.differs th")).to_contain_text("3")
     for number, r in enumerate(rows, start=1):
-        for what in ("points", "twenties"):
-            own, other = r[what]
-            head.page.fill(f"#id_d{game.id}-r{number}_{what}_own", str(own))
-            head.page.fill(f"#id_d{game.id}-r{number}_{what}_opp", str(other))
+        enter_round(head.page, f"d{game.id}", number, r)
     head.page.fill(f"#id_d{game.id}-initials", "HB")
     head.shot("dispute-ruling")
     with head.page.expect_navigation():

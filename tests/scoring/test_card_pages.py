@@ -193,7 +193,7 @@ def test_htmx_fill_returns_just_the_row(client, w):
             [WIN[0], {"points": [2, 2], "twenties": [0, 0]}, *WIN[2:]],
             2,
             "points [2, 2] are impossible",
-            ("r2_points_own", "2"),
+            ("r2_twenties_own", "0"),
         ),
         (
             [*WIN[:2], {"points": [2, 0], "twenties": [9, 0]}, WIN[3]],
@@ -220,7 +220,9 @@ def test_impossible_input_names_the_round_and_keeps_what_was_typed(
     assert f"round {round_named}: " in body and said in body
     name, value = typed
     assert re.search(rf'name="{w.prefix()}-{name}" value="{value}"', body), "typed value lost"
-    assert re.search(rf'<fieldset class="round bad">\s*<legend>Round {round_named}<', body)
+    assert re.search(
+        rf'<fieldset class="round phone bad" data-round="{round_named}">\s*<legend>Round', body
+    )
     assert not CardRow.objects.exists()
 
 
@@ -529,7 +531,7 @@ def test_card_opens_only_the_next_game_to_fill(client, w):
     assert open_forms(body) == [games[0].id]
     assert body.count("<summary>Fill the row</summary>") == 4
     for game in games:  # every form is there, folded or not: no game is out of reach
-        assert f'name="g{game.id}-r1_points_own"' in body
+        assert f'name="g{game.id}-r1_winner"' in body
 
     fill_row(card=card_for(w.stage, w.a), game=games[0], rounds=WIN, user=w.users["ann"])
     body = client.get(w.url("card")).content.decode()
@@ -613,14 +615,14 @@ def test_a_referee_enters_a_tied_playoff_game_round_after_round_on_the_page(clie
     ]
     assert client.post(w.url("fill_row"), form_data(w.prefix(), tied, version=0)).status_code == 302
     body = client.get(w.url("card")).content.decode()
-    assert f'name="{w.prefix()}-r5_points_own"' in body
-    assert f'name="{w.prefix()}-r6_points_own"' not in body
+    assert f'name="{w.prefix()}-r5_winner"' in body
+    assert f'name="{w.prefix()}-r6_winner"' not in body
     assert "Round 5 is needed: the game is tied 4-4" in body
     level = [*tied, {"points": [1, 1], "twenties": [1, 1]}]
     saved = client.post(w.url("fill_row"), form_data(w.prefix(), level, version=1))
     assert saved.status_code == 302
     body = client.get(w.url("card")).content.decode()
-    assert f'name="{w.prefix()}-r6_points_own"' in body
+    assert f'name="{w.prefix()}-r6_winner"' in body
     assert "Round 6 is needed: the game is tied 5-5" in body
     won = [*level, {"points": [2, 0], "twenties": [2, 0]}]
     assert client.post(w.url("fill_row"), form_data(w.prefix(), won, version=2)).status_code == 302

@@ -2,6 +2,8 @@
 types a row in with the opponent's ID and initials as written on the card; where the event asks
 for it, a second staff member confirms the row before it counts."""
 
+import re
+
 import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
@@ -276,8 +278,8 @@ def test_the_paper_page_offers_the_line_a_tied_playoff_game_still_needs(client, 
     game = semi.games.get()
     data = {"paper-version": 0, "paper-opponent_number": semi.entry_b.player.number}
     data["paper-initials"] = "X"
-    for n, r in enumerate([WON, LOST, TIED, TIED], start=1):
-        data[f"paper-r{n}_points_own"], data[f"paper-r{n}_points_opp"] = r["points"]
+    for n, winner in enumerate(["own", "opp", "tie", "tie"], start=1):
+        data[f"paper-r{n}_winner"] = winner  # the rounds WON, LOST, TIED, TIED
     url = reverse(
         "scoring:cards:paper_row",
         args=[stage.category.tournament.slug, stage.id, semi.entry_a.id, game.id],
@@ -285,5 +287,6 @@ def test_the_paper_page_offers_the_line_a_tied_playoff_game_still_needs(client, 
     response = client.post(url, data)
     body = response.content.decode()
     assert response.status_code == 400 and "round 5 is needed" in body
-    assert 'name="paper-r5_points_own"' in body and 'value="2"' in body
+    assert 'name="paper-r5_winner"' in body
+    assert re.search(r'name="paper-r1_winner" value="own"[^>]*checked', body)
     assert not CardRow.objects.filter(game=game).exists()
