@@ -139,7 +139,9 @@ class ScoreCardViewSet(
 
     def get_queryset(self) -> QuerySet[ScoreCard]:
         if self.action in CARD_WRITES:
-            return visible_cards(self.request.user).select_related("stage", "entry")
+            return visible_cards(self.request.user).select_related(
+                "stage__category__tournament", "entry__player"
+            )
         return card_queryset(visible_cards(self.request.user))
 
     def filter_queryset(self, queryset: QuerySet[ScoreCard]) -> QuerySet[ScoreCard]:

@@ -60,7 +60,6 @@ def record_game(
     if game.forfeited_by and rounds:
         raise ResultError(f"{game.forfeit_refusal}.")
     rules = game_rules(game)
-    label = f"game {game.number} ({game.match})"
     fields = [f.name for f in Round._meta.concrete_fields if f.name not in ("id", "game", "number")]
     with transaction.atomic():
         # The stored rounds, read once under their lock: what is replaced, and the rounds the
@@ -78,6 +77,7 @@ def record_game(
                 checked = _with_forfeits(checked, forfeits, rules)
             judge_game(checked, rules)
         except EngineInputError as error:
+            label = f"game {game.number} ({game.match})"
             raise ResultError(f"{label}, {error}", round=error.round) from None
         built = [_stored(game, number, r, rules.discs) for number, r in enumerate(checked, 1)]
         for obj in built:

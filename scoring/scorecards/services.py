@@ -35,6 +35,16 @@ from tournaments.services.game_locks import lock_games
 
 Status = CardRow.Status
 
+#: What the checks of a write on a row read of its game and card (see :func:`validate_row`).
+ROW_CONTEXT = (
+    "game__match__stage__category__tournament",
+    "game__match__entry_a__player",
+    "game__match__entry_b__player",
+    "card__entry",
+)
+#: The same, of a game.
+GAME_CONTEXT = tuple(p.removeprefix("game__") for p in ROW_CONTEXT if p.startswith("game__"))
+
 
 class ScorecardError(ValidationError):
     """A refused scorecard action, with the reason in words and, as data, the round at fault
@@ -155,7 +165,7 @@ def fill_row(
     only a referee may make it, with their initials, and it is kept as a new version.
     """
     lock_games([game])
-    game = Game.objects.select_related("match__stage__category").get(pk=game.pk)
+    game = Game.objects.select_related(*GAME_CONTEXT).get(pk=game.pk)
     _refuse_forfeited(game)
     ensure_open(game.match.stage, error=ScorecardError)
     entry = card.entry
@@ -169,6 +179,8 @@ def fill_row(
             "check the round of play and the opponent."
         )
     row = CardRow.objects.select_for_update().filter(card=card, game=game).first()
+    if row is not None:
+        row.game, row.card = game, card  # as loaded above, with what the checks read
     probe = row or CardRow(card=card, game=game)
     clean = normalise_rounds(game, rounds)
     if row is None:
@@ -218,9 +230,14 @@ def validate_row(
 ) -> CardRow:
     """The opponent checks the row and signs it with their player ID and initials."""
     lock_games([row.game_id])
-    row = CardRow.objects.select_for_update().select_related("game__match", "card").get(pk=row.pk)
+    # Everything the checks below read, in one query: the stage and its category (is it open,
+    # the rules of the game), the tournament (does a validated row count) and the players at
+    # the board (whose ID may sign).
+    row = (
+        CardRow.objects.select_for_update(of=("self",)).select_related(*ROW_CONTEXT).get(pk=row.pk)
+    )
     _refuse_forfeited(row.game)
-    ensure_open(row.card.stage, error=ScorecardError)
+    ensure_open(row.game.match.stage, error=ScorecardError)
     _check_version(row, version)
     allowed = {n for e in _opponents(row.game, row.card.entry) for n in _entry_numbers(e)}
     if str(opponent_number).strip() not in allowed:
@@ -298,7 +315,7 @@ def enter_paper_row(
     another way is not overwritten: a change to it is a referee's correction.
     """
     lock_games([game])
-    game = Game.objects.select_related("match__stage__category__tournament").get(pk=game.pk)
+    game = Game.objects.select_related(*GAME_CONTEXT).get(pk=game.pk)
     _refuse_forfeited(game)
     ensure_open(game.match.stage, error=ScorecardError)
     _check_scheduled(card, game)
@@ -428,7 +445,7 @@ def verify_card(
     rows = list(
         CardRow.objects.select_for_update(of=("self",))
         .filter(card=card, status=Status.VALIDATED)
-        .select_related("game__match")
+        .select_related(*ROW_CONTEXT)
         .order_by("pk")
     )
     _check_versions(rows, versions, str(card), "nothing was verified")
@@ -469,7 +486,7 @@ def void_card(
         CardRow.objects.select_for_update(of=("self",))
         .filter(card=card)
         .exclude(status=Status.VOIDED)
-        .select_related("game__match")
+        .select_related(*ROW_CONTEXT)
         .order_by("pk")
     )
     if rows is not None:
@@ -557,7 +574,9 @@ def _entry_numbers(entry: Entry) -> set[str]:
 
 
 def _counts(row: CardRow) -> bool:
-    tournament = row.card.stage.category.tournament
+    # The game's stage is the card's (a row is only ever written for a game of its card's
+    # stage), and the writers load it with the game.
+    tournament = row.game.match.stage.category.tournament
     if row.status == Status.VERIFIED:
         return True
     return row.status == Status.VALIDATED and tournament.count_validated_cards
@@ -575,7 +594,7 @@ def _after_change(row: CardRow) -> CardRow:
         .filter(game=game)
         .exclude(pk=row.pk)
         .exclude(status=Status.VOIDED)
-        .select_related("card")
+        .select_related("card__entry")
     )
     official = as_official(row.rounds, row_order(game, row.card.entry))
     signed = (Status.VALIDATED, Status.VERIFIED, Status.DISPUTED)
