@@ -23,6 +23,7 @@ from simulation.rules.placement import Placement, ShotRequest, parse_shot, place
 from simulation.rules.round import RoundKeeper
 from simulation.rules.ruling import Ruling, judge_shot
 from simulation.rules.state import BoardState, parse_seats, parse_state
+from simulation.rules.timing import GameClock, check_shot_seconds
 from simulation.rules.variants import DEFAULT_RULES, RuleSet, get_rules
 
 if TYPE_CHECKING:
@@ -247,6 +248,20 @@ def simulate_shot(
     return _outcome(ruling, events)
 
 
+DEFAULT_SHOT_SECONDS = 11.0
+"""Seconds a scripted shot takes on the game clock when ``run_round`` is not told otherwise."""
+
+
+def _shot_times(shot_seconds: object, count: int) -> list[float]:
+    if isinstance(shot_seconds, Sequence) and not isinstance(shot_seconds, str | bytes):
+        if len(shot_seconds) < count:
+            raise ValueError(
+                f"shot_seconds lists {len(shot_seconds)} times for {count} shots: give one a shot"
+            )
+        return [check_shot_seconds(v, f"shot_seconds[{i}]") for i, v in enumerate(shot_seconds)]
+    return [check_shot_seconds(shot_seconds)] * count
+
+
 def run_round(
     shots: Sequence[Mapping[str, Any]],
     seats: Mapping[Any, int] | None = None,
@@ -254,30 +269,60 @@ def run_round(
     rules: str = DEFAULT_RULES,
     first_seat: int | None = None,
     seed: int | None = None,
+    *,
+    first_turn: int | None = None,
+    time_limit: float | None = None,
+    shot_seconds: float | Sequence[float] = DEFAULT_SHOT_SECONDS,
 ) -> dict[str, Any]:
     """Play a scripted round: each shot in turn from an empty board, then count the board.
 
     ``shots``: shot dicts as for :func:`simulate_shot`, in the order they are shot; each must come
     from the seat whose turn it is (clockwise from ``first_seat``, default the lowest occupied
-    seat) while that player has discs left (``discs_per_player``, default 8 in singles, 6 in
-    doubles). A shot without an id gets its side's letter and number (a1, a2, ... for side 0; b1,
-    ... for side 1). Fewer shots than a full round is a round cut short by time (NCA 8b).
+    seat) while that player has discs left (``discs_per_player``, default the rules' figure: 8 in
+    NCA and WCC singles, 12 in the family rulebook's two-player game, 6 in doubles). A shot
+    without an id gets its side's letter and number (a1, a2, ... for side 0; b1, ... for side 1;
+    c1, ... for side 2). Fewer shots than a full round is a round cut short by time (NCA 8b).
+
+    Three seats play the family rulebook's three-player games: two versus one (``{"0": 0, "1": 1,
+    "2": 0}``: the partners opposite each other with ``discs_per_player`` discs each, default 6;
+    the lone player shoots every other turn, twice as many) or three alone (``{"0": 0, "1": 1,
+    "2": 2}``: 12 discs each by default, scored 2-1-0 by rank). ``first_turn`` picks which of the
+    lone player's two turns of the clockwise cycle opens the round (see
+    :func:`simulation.rules.seats.turn_order`).
+
+    Timed play: ``time_limit`` is the time left on the game clock when the round begins, in
+    minutes (None: untimed), and ``shot_seconds`` the time each shot takes (one figure, or one per
+    shot). When a shot would be released after the limit the buzzer sounds: that shot and the
+    rest are not played, except the equalising shot of a side that has had one shot fewer (NCA
+    8b; WCC: "they will be allowed to take one last shot immediately after the buzzer"); the round
+    is scored by the board as it stands, 0-0 if no disc was shot.
 
     Returns the seats, the first and last seat, every shot with its outcome, the board ``score``
     (20s included), the ``points`` (2-1-0; 0-0 when no disc was shot), the ``twenties`` per side,
-    the 20 discs ``set_aside`` and the final ``state``. Raises ``ValueError`` naming the shot at
-    fault.
+    the 20 discs ``set_aside`` and the final ``state``; ``complete`` (every disc shot),
+    ``rounds_cut_short`` (1 when the round ended with discs unshot, by the buzzer or a shorter
+    script, else 0), ``not_played`` (scripted shots the buzzer stopped) and ``time``
+    (``limit_minutes``, ``elapsed_seconds``, ``expired``). Raises ``ValueError`` naming the shot
+    at fault.
     """
     rule_set = get_rules(rules)
     _check_seed(seed)
     if isinstance(shots, str | bytes) or not isinstance(shots, Sequence):
         raise ValueError(f"shots must be a list of shot objects, not {shots!r}")
     seating = parse_seats(seats)
-    keeper = RoundKeeper.start(seating, discs_per_player, first_seat)
+    keeper = RoundKeeper.start(seating, discs_per_player, first_seat, rule_set, first_turn)
+    clock = GameClock.of_minutes(time_limit)
+    times = _shot_times(shot_seconds, len(shots))
     geometry = _geometry()
     records: list[dict[str, Any]] = []
     set_aside: list[dict[str, Any]] = []
+    not_played = 0
     for number, raw in enumerate(shots, start=1):
+        if not clock.release(times[number - 1]):
+            if not (clock.expired and keeper.equalising_shot_due):
+                not_played = len(shots) - number + 1
+                break
+            clock.equalise(times[number - 1])
         try:
             if not isinstance(raw, Mapping):
                 raise ValueError(f"a shot must be an object, not {raw!r}")
@@ -301,6 +346,9 @@ def run_round(
         "first": keeper.first_seat,
         "hammer": keeper.hammer,
         "complete": keeper.finished,
+        "rounds_cut_short": 0 if keeper.finished else 1,
+        "not_played": not_played,
+        "time": clock.to_json(),
         "shots": records,
         "score": list(score),
         "points": list(points),

@@ -8,33 +8,51 @@ execution error, and simulated and ruled on by :func:`simulation.api.simulate_sh
 holds every outcome exactly as that function returns it, events included, ready for replays. The
 board is counted at the end of each round with the rules' tally (NCA 2a(iii)-(iv)).
 
+The family rulebook's three-player games are played too: two versus one (the lone player takes
+every other turn) and three players alone, scored 2-1-0 by rank by the scoring engine's
+``three-player`` system. A player in the game alone plans as if the two others were one opposing
+side, which is what "no opponent's disk is considered friendly" means for the shot they choose.
+
+A game may be timed (a limit in minutes); each shot then takes its player some seconds, and the
+buzzer cuts the game short as the WCC and NCA 8b say (see :mod:`simulation.rules.timing`).
+
 One seed drives everything random (the players' searches and their hands), and the physics is
-deterministic, so the same seed gives the same game.
+deterministic, so the same seed gives the same game. The shot times are drawn from a stream of
+their own, derived from the same seed, so that a time limit changes nothing but where play stops.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
 from scoring.engine import GAME_ROUNDS, EngineInputError, GameRules
 from scoring.engine.rounds import DIFFERENCE, difference_points
+from scoring.engine.systems import Nca
 from simulation.rules.round import SIDE_LETTERS
 from simulation.rules.seats import (
     DOUBLES,
     SINGLES,
+    THREE_ALONE,
+    THREE_ALONE_KIND,
+    TWO_V_ONE,
+    TWO_V_ONE_KIND,
     default_discs_per_player,
     hammer_seat,
-    round_first_seat,
+    round_first_turn,
+    seating_kind,
+    turn_cycle,
     turn_order,
 )
 from simulation.rules.state import Disc
 from simulation.rules.tally import board_scores, round_points
+from simulation.rules.timing import GameClock, check_shot_seconds, equalising_shot_due
 from simulation.rules.variants import DEFAULT_RULES, get_rules
 
-__all__ = ["GAME_ROUNDS", "play_game"]
+__all__ = ["GAME_ROUNDS", "SHOT_SECONDS", "THREE_PLAYER_GAMES", "play_game"]
 
 #: A game that is not over after this many rounds is stopped with an error: a first-to game
 #: between players who never score would otherwise never end.
@@ -47,17 +65,39 @@ def _check_count(name: str, value: object, low: int, high: int) -> int:
     return value
 
 
+THREE_PLAYER_GAMES = ("alone", "two-v-one")
+"""The family rulebook's three-player games: Option Two, each player alone (the default), and
+Option One, two versus one."""
+
+SHOT_SECONDS: Mapping[str, float] = MappingProxyType(
+    {"novice": 14.0, "recreational": 12.0, "competitive": 10.0, "top": 9.0, "best": 9.0}
+)
+"""Mean seconds a player of each level takes over a shot: setting the disc, reading the board,
+aiming, waiting for the board to settle (NCA 7c). Chosen, not measured: stronger players read the
+board faster. A profile without a level name takes :data:`DEFAULT_SHOT_SECONDS`."""
+
+DEFAULT_SHOT_SECONDS = 11.0
+"""Mean seconds over a shot of a player without a named level."""
+
+SHOT_SECONDS_SPREAD = 0.3
+"""Spread of one shot's time around the player's mean: the sd of its logarithm (about 30 %)."""
+
+CLOCK_STREAM = 0x5EC
+"""Mixed into the seed for the shot times, so that timing a game leaves its play unchanged."""
+
+
 def _players(players: object) -> list[Any]:
     from simulation.players.player import AIPlayer  # on first use: it loads the compiled physics
 
     if isinstance(players, str | bytes | Mapping) or not isinstance(players, Sequence):
         raise ValueError(
-            "players must be a list of skill profiles, one per seat: two for singles, four for "
-            f"doubles, not {players!r}"
+            "players must be a list of skill profiles, one per seat: two for singles, three for "
+            f"a three-player game, four for doubles, not {players!r}"
         )
-    if len(players) not in (2, 4):
+    if len(players) not in (2, 3, 4):
         raise ValueError(
-            f"{len(players)} players: singles takes two (seats 0 and 2), doubles four (seats 0-3)"
+            f"{len(players)} players: singles takes two (seats 0 and 2), a three-player game "
+            "three (seats 0-2), doubles four (seats 0-3)"
         )
     out = []
     for index, spec in enumerate(players):
@@ -68,6 +108,44 @@ def _players(players: object) -> list[Any]:
     return out
 
 
+def _seating(count: int, three_player: str) -> dict[int, int]:
+    if count == 2:
+        return dict(SINGLES)
+    if count == 4:
+        return dict(DOUBLES)
+    if three_player not in THREE_PLAYER_GAMES:
+        raise ValueError(
+            f"three_player must be one of {', '.join(THREE_PLAYER_GAMES)}, not {three_player!r}"
+        )
+    return dict(THREE_ALONE) if three_player == "alone" else dict(TWO_V_ONE)
+
+
+def _shot_means(shot_seconds: object, profiles: Sequence[Any]) -> list[float]:
+    """Each seat's mean seconds over a shot, in seat order (see :func:`play_game`)."""
+    if shot_seconds is None:
+        return [SHOT_SECONDS.get(p.name, DEFAULT_SHOT_SECONDS) for p in profiles]
+    if isinstance(shot_seconds, int | float) and not isinstance(shot_seconds, bool):
+        return [check_shot_seconds(shot_seconds)] * len(profiles)
+    if isinstance(shot_seconds, Sequence) and not isinstance(shot_seconds, str | bytes):
+        if len(shot_seconds) != len(profiles):
+            raise ValueError(
+                f"shot_seconds lists {len(shot_seconds)} times for {len(profiles)} players"
+            )
+        return [check_shot_seconds(v, f"shot_seconds[{i}]") for i, v in enumerate(shot_seconds)]
+    raise ValueError(
+        f"shot_seconds must be a number of seconds or one per player, not {shot_seconds!r}"
+    )
+
+
+def _view(state: dict[str, Any], seats: Mapping[int, int], side: int) -> dict[str, Any]:
+    """The board as the player of ``side`` sees it in the three-player game alone: their own
+    discs side 0, every other disc side 1 ("no opponent's disk is considered friendly")."""
+    return {
+        "discs": [{**d, "side": 0 if d["side"] == side else 1} for d in state["discs"]],
+        "seats": {str(s): 0 if v == side else 1 for s, v in sorted(seats.items())},
+    }
+
+
 def play_game(
     players: Sequence[Any],
     rules: str = DEFAULT_RULES,
@@ -76,27 +154,53 @@ def play_game(
     playoff: bool = False,
     discs_per_player: int | None = None,
     first_seat: int = 0,
-    scoring: str = "nca",
+    scoring: str | None = None,
     target: int | None = None,
+    three_player: str = "alone",
+    time_limit: float | None = None,
+    shot_seconds: float | Sequence[float] | None = None,
 ) -> dict[str, Any]:
     """Play a game between AI players and return its record.
 
     ``players``: one skill profile per seat in play (a level name — ``"novice"``,
     ``"recreational"``, ``"competitive"``, ``"top"``, ``"best"`` — or a dict with ``angle_sd`` and
     ``speed_sd``): two for singles (seats 0 and 2, sides 0 and 1), four for doubles (seats 0-3;
-    seats 0 and 2 play side 0). ``playoff`` adds a 5th round when the points are tied after
+    seats 0 and 2 play side 0), three for the family rulebook's three-player game (seats 0-2).
+    ``three_player`` says which: ``"alone"`` (Option Two: sides 0, 1, 2, no friendly discs,
+    scored 2-1-0 by rank by the ``"three-player"`` system, 12 discs each) or ``"two-v-one"``
+    (Option One: seats 0 and 2 are partners on side 0 with 6 discs each, seat 1 plays side 1
+    alone with 12, "shooting one disk every other turn, always shooting from a single quadrant";
+    scored as a two-sided game). ``playoff`` adds a 5th round when the points are tied after
     ``rounds``, and another while that is tied, so a playoff game always has a winner.
-    ``discs_per_player`` defaults to 8 in singles, 6 in doubles (cue categories play
-    fewer). ``first_seat`` opens the game. ``scoring`` names the scoring system of the game
-    (``"nca"``; the family rulebook's ``"difference-to-100"`` and ``"match-play-to-8"``;
-    ``"first-to-N"`` with ``target``): rounds are played until that system's game is over, and a
-    round's points are what the system gives for it (the difference of the board scores in a game
-    to 100). ``rounds`` counts only for ``"nca"``.
+    ``discs_per_player`` defaults to the rules' figure: NCA and WCC 8 in singles, the family
+    rulebook's two-player game 12; 6 in doubles and for each partner in two versus one (cue
+    categories play fewer). ``first_seat`` opens the game. ``scoring`` names the scoring system
+    of the game (default ``"nca"``, for three players alone ``"three-player"``; the family
+    rulebook's ``"difference-to-100"`` and ``"match-play-to-8"``; ``"first-to-N"`` with
+    ``target``): rounds are played until that system's game is over, and a round's points are
+    what the system gives for it (the difference of the board scores in a game to 100).
+    ``rounds`` counts only for ``"nca"``.
 
-    The record: ``{"seats", "rules", "discs_per_player", "points", "twenties", "rounds": [{"first",
-    "hammer", "score", "points", "twenties", "shots": [{"seat", "shot", "outcome", "aim"}]}]}``,
-    where ``shot`` is the shot as released and ``outcome`` what :func:`simulate_shot` returned for
-    it; ``aim`` is what the player meant to play. Raises ``ValueError`` for bad arguments.
+    Timed play: ``time_limit`` is the game's time in minutes (None: untimed). Each shot takes
+    its player some seconds (``shot_seconds``: a mean for everyone or one per player; by default
+    each level's :data:`SHOT_SECONDS`), spread around the mean by a seeded draw of its own, so a
+    timed game is played exactly like the untimed game of the same seed until the buzzer. When
+    the buzzer sounds the round in play ends once a side that has had one shot fewer has taken
+    its equalising shot (NCA 8b; WCC: "they will be allowed to take one last shot immediately
+    after the buzzer ... The round will be scored by the discs on the board at that time"); the
+    rounds of an NCA game not begun record 0-0 (WCC: "For any round where no discs are shot
+    before time expires, both teams will record a zero"), and a game of another system ends.
+
+    The record: ``{"seats", "rules", "discs_per_player", "players", "points", "twenties",
+    "rounds": [{"first", "hammer", "score", "points", "twenties", "shots": [{"seat", "shot",
+    "outcome", "aim"}]}]}``, where ``shot`` is the shot as released and ``outcome`` what
+    :func:`simulate_shot` returned for it; ``aim`` is what the player meant to play. Points,
+    twenties and scores have one figure per side (three for three players alone). A timed game
+    adds ``"time"`` (``limit_minutes``, ``elapsed_seconds``, ``expired``), ``"rounds_cut_short"``
+    (how many rounds the buzzer cut short: the round in play when it sounded, if discs were left
+    unshot, and the rounds not begun), per round ``"cut_short"`` and ``"unshot"`` (discs left
+    unshot), and per shot ``"seconds"`` (its time) and ``"equalising"`` (shot after the buzzer).
+    Raises ``ValueError`` for bad arguments.
     """
     # On first use: these load the compiled physics.
     from simulation.api import simulate_shot
@@ -111,21 +215,32 @@ def play_game(
     if not isinstance(playoff, bool):
         raise ValueError(f"playoff must be true or false, not {playoff!r}")
     seated = _players(players)
-    seats = dict(SINGLES) if len(seated) == 2 else dict(DOUBLES)
+    seats = _seating(len(seated), three_player)
+    kind = seating_kind(seats)
+    sides = len(set(seats.values()))
     by_seat = dict(zip(sorted(seats), seated, strict=True))
     if discs_per_player is None:
-        discs_per_player = default_discs_per_player(seats)
+        discs_per_player = default_discs_per_player(seats, rule_set)
     discs_per_player = _check_count("discs_per_player", discs_per_player, 1, 12)
     if isinstance(first_seat, bool) or first_seat not in seats:
         raise ValueError(f"first_seat must be an occupied seat {sorted(seats)}, not {first_seat!r}")
+    clock = GameClock.of_minutes(time_limit)
+    means = dict(
+        zip(sorted(seats), _shot_means(shot_seconds, [p.profile for p in seated]), strict=True)
+    )
     rates = {seat: open_20_rate_of(player.profile) for seat, player in by_seat.items()}
     rng = np.random.default_rng(seed)
+    clock_rng = np.random.default_rng(None if seed is None else [seed, CLOCK_STREAM])
     seats_json = {str(seat): side for seat, side in sorted(seats.items())}
+    alone = kind == THREE_ALONE_KIND
 
     records: list[dict[str, Any]] = []
-    points = [0, 0]
-    twenties = [0, 0]
+    points = [0] * sides
+    twenties = [0] * sides
     index = 0
+    cut_short = 0
+    if scoring is None:
+        scoring = "three-player" if alone else "nca"
     # The judge of results decides when the game is over: after ``rounds`` rounds, and in a
     # playoff not while level (WCC: "a winner has to be determined"), however long that takes.
     try:
@@ -134,60 +249,89 @@ def play_game(
         ).scoring_system()
     except EngineInputError as error:
         raise ValueError(str(error)) from None
-    if system.sides != 2:
-        raise ValueError(f"{scoring} is played by {system.sides} sides; play_game plays two")
+    if system.sides != sides:
+        raise ValueError(
+            f"{scoring} is played by {system.sides} sides; this game has {sides} "
+            f"({'three players alone' if alone else kind})"
+        )
     difference = system.round_scoring == DIFFERENCE
-    played_points: list[tuple[int, int]] = []
+    played_points: list[tuple[int, ...]] = []
     while not system.tally(played_points).over:
         if len(played_points) >= MOST_ROUNDS:
             raise ValueError(
                 f"the game was not over after {MOST_ROUNDS} rounds; the players score too little "
                 f"for {system.name}"
             )
-        first = round_first_seat(seats, first_seat, index)
-        order = turn_order(seats, first, discs_per_player)
+        # WCC: a round in which no disc was shot before time expired records a zero; only the
+        # regular rounds of an NCA game are owed, no playoff round and no first-to round.
+        if clock.expired and (not isinstance(system, Nca) or len(played_points) >= system.rounds):
+            break
+        turn = round_first_turn(seats, first_seat, index)
+        first = turn_cycle(seats)[turn]
+        order = turn_order(seats, first, discs_per_player, turn)
         state: dict[str, Any] = {"discs": [], "seats": seats_json}
-        made = [0, 0]
-        numbered = [0, 0]
+        made = [0] * sides
+        numbered = [0] * sides
         shots: list[dict[str, Any]] = []
         for number, seat in enumerate(order):
-            sit = situation_from_state(state, seat, order[number + 1 :], made, rule_set, rates)
+            side = seats[seat]
+            equalising = False
+            if clock.limit is not None:
+                seconds = float(means[seat] * clock_rng.lognormal(0.0, SHOT_SECONDS_SPREAD))
+                if not clock.release(seconds):
+                    if not equalising_shot_due(numbered, side):
+                        break
+                    clock.equalise(seconds)
+                    equalising = True
+            if alone:
+                view = _view(state, seats, side)
+                seen_made = [made[side], sum(made) - made[side]]
+                sit = situation_from_state(
+                    view, seat, order[number + 1 :], seen_made, rule_set, rates
+                )
+            else:
+                sit = situation_from_state(state, seat, order[number + 1 :], made, rule_set, rates)
             player = by_seat[seat]
             choice = player.decide(sit, rng)
-            side = seats[seat]
             numbered[side] += 1
             shot = player.release(choice, seat, f"{SIDE_LETTERS[side]}{numbered[side]}", rng)
             outcome = simulate_shot(state, shot, rules=rule_set.name)
             for twenty in outcome["twenties"]:
                 made[twenty["side"]] += 1
             state = {"discs": outcome["discs"], "seats": seats_json}
-            shots.append(
-                {"seat": seat, "shot": shot, "outcome": outcome, "aim": aim_record(choice)}
-            )
+            entry = {"seat": seat, "shot": shot, "outcome": outcome, "aim": aim_record(choice)}
+            if clock.limit is not None:
+                entry["seconds"] = round(seconds, 3)
+                entry["equalising"] = equalising
+            shots.append(entry)
         board = [
             Disc(d["id"], d["side"], d["x"], d["y"], bool(d.get("leaner", False)))
             for d in state["discs"]
         ]
-        score = board_scores(board, (made[0], made[1]))
-        round_pts = round_points(score, len(order))
-        if difference and order:
-            round_pts = difference_points(score)
-        played_points.append((round_pts[0], round_pts[1]))
-        for side in (0, 1):
+        score = board_scores(board, made)
+        round_pts = round_points(score, len(shots))
+        if difference and shots:
+            round_pts = difference_points((score[0], score[1]))
+        played_points.append(tuple(round_pts))
+        for side in range(sides):
             points[side] += round_pts[side]
             twenties[side] += made[side]
-        records.append(
-            {
-                "first": first,
-                "hammer": hammer_seat(seats, first),
-                "score": list(score),
-                "points": list(round_pts),
-                "twenties": list(made),
-                "shots": shots,
-            }
-        )
+        record: dict[str, Any] = {
+            "first": first,
+            "hammer": hammer_seat(seats, first, turn),
+            "score": list(score),
+            "points": list(round_pts),
+            "twenties": list(made),
+            "shots": shots,
+        }
+        if clock.limit is not None:
+            unshot = len(order) - len(shots)
+            record["cut_short"] = unshot > 0
+            record["unshot"] = unshot
+            cut_short += unshot > 0
+        records.append(record)
         index += 1
-    return {
+    result: dict[str, Any] = {
         "seats": seats_json,
         "rules": rule_set.name,
         "discs_per_player": discs_per_player,
@@ -196,3 +340,10 @@ def play_game(
         "twenties": twenties,
         "rounds": records,
     }
+    if kind in (TWO_V_ONE_KIND, THREE_ALONE_KIND):
+        result["three_player"] = "alone" if alone else "two-v-one"
+        result["scoring"] = system.name
+    if clock.limit is not None:
+        result["time"] = clock.to_json()
+        result["rounds_cut_short"] = cut_short
+    return result

@@ -18,6 +18,7 @@ Modules, each named for what it decides:
 - ``ruling``: the whole ruling on one shot.
 - ``tally``: board totals and the 2-1-0 round points (NCA 2a).
 - ``round``: a round's turn keeping (NCA 2a, 4a, 5a).
+- ``timing``: the game clock, the buzzer and the equalising shot (NCA 8b, WCC timing).
 """
 
 from simulation.rules.facts import Contact, DiscFacts, EndStatus, ShotFacts
@@ -30,14 +31,19 @@ from simulation.rules.ruling import Removal, Ruling, Twenty, judge_shot
 from simulation.rules.seats import (
     DOUBLES,
     SINGLES,
+    THREE_ALONE,
+    TWO_V_ONE,
     game_first_seat,
     hammer_seat,
     next_seat,
     round_first_seat,
+    seating_kind,
+    turn_cycle,
     turn_order,
 )
 from simulation.rules.state import BoardState, Disc, parse_seats, parse_state
 from simulation.rules.tally import board_scores, round_points
+from simulation.rules.timing import GameClock, equalising_shot_due
 from simulation.rules.validity import Foul
 from simulation.rules.variants import (
     RULE_SETS,
@@ -52,6 +58,8 @@ __all__ = [
     "DOUBLES",
     "RULE_SETS",
     "SINGLES",
+    "THREE_ALONE",
+    "TWO_V_ONE",
     "BoardGeometry",
     "BoardState",
     "Contact",
@@ -59,6 +67,7 @@ __all__ = [
     "DiscFacts",
     "EndStatus",
     "Foul",
+    "GameClock",
     "Placement",
     "Reason",
     "Removal",
@@ -72,6 +81,7 @@ __all__ = [
     "Twenty",
     "board_scores",
     "disc_value",
+    "equalising_shot_due",
     "game_first_seat",
     "get_rules",
     "hammer_seat",
@@ -85,5 +95,7 @@ __all__ = [
     "region_value",
     "round_first_seat",
     "round_points",
+    "seating_kind",
+    "turn_cycle",
     "turn_order",
 ]

@@ -7,7 +7,11 @@ so it is a parameter here. NCA 2a(ii): 20s are set aside after each turn "until 
 round"; NCA 2a(iii): the board is counted along with them at the end.
 
 A round may end early when time runs out (NCA 8b, WCC: "If some discs have not been shot when the
-ending buzzer sounds they will remain non played"); it is then counted as it stands.
+ending buzzer sounds they will remain non played"); it is then counted as it stands, once a side
+that has had one shot fewer has taken one more (NCA 8b), see :mod:`simulation.rules.timing`.
+
+The family rulebook's three-player games are kept here too: two versus one (the lone player takes
+every other turn) and three players alone (three sides, three tallies of 20s).
 """
 
 from __future__ import annotations
@@ -22,13 +26,16 @@ from simulation.rules.seats import (
     check_seating,
     default_discs_per_player,
     hammer_seat,
+    turn_cycle,
     turn_order,
 )
 from simulation.rules.state import BoardState
 from simulation.rules.tally import board_scores, round_points
+from simulation.rules.timing import equalising_shot_due
+from simulation.rules.variants import RuleSet
 
-SIDE_LETTERS = "ab"
-"""Default disc ids: side 0 shoots a1, a2, ...; side 1 shoots b1, b2, ..."""
+SIDE_LETTERS = "abc"
+"""Default disc ids: side 0 shoots a1, a2, ...; side 1 b1, b2, ...; side 2 (three alone) c1, ..."""
 
 
 @dataclass
@@ -38,10 +45,12 @@ class RoundKeeper:
     seats: Mapping[int, int]
     discs_per_player: int
     first_seat: int
+    first_turn: int | None = None
+    """Which turn of the seats' turn cycle opens the round (see :func:`seats.turn_order`)."""
     state: BoardState = field(init=False)
     shots_taken: int = field(default=0, init=False)
-    twenties: list[int] = field(default_factory=lambda: [0, 0], init=False)
-    shot_per_side: list[int] = field(default_factory=lambda: [0, 0], init=False)
+    twenties: list[int] = field(init=False)
+    shot_per_side: list[int] = field(init=False)
     order: list[int] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -61,7 +70,12 @@ class RoundKeeper:
                 f"discs per player must be a whole number of at least 1, not "
                 f"{self.discs_per_player!r}"
             )
-        self.order = turn_order(self.seats, self.first_seat, self.discs_per_player)
+        self.order = turn_order(self.seats, self.first_seat, self.discs_per_player, self.first_turn)
+        if self.first_turn is None:
+            self.first_turn = turn_cycle(self.seats).index(self.first_seat)
+        sides = len(set(self.seats.values()))
+        self.twenties = [0] * sides
+        self.shot_per_side = [0] * sides
         self.state = BoardState(discs=(), seats=dict(self.seats))
 
     @classmethod
@@ -70,21 +84,27 @@ class RoundKeeper:
         seats: Mapping[int, int],
         discs_per_player: int | None = None,
         first_seat: int | None = None,
+        rules: RuleSet | None = None,
+        first_turn: int | None = None,
     ) -> RoundKeeper:
-        """A new round: discs per player default to the NCA figure, the first seat to the lowest."""
+        """A new round: discs per player default to the rule set's figure (NCA when none is
+        given), the first seat to the lowest."""
         checked = check_seating(seats)
         return cls(
             seats=checked,
             discs_per_player=(
-                default_discs_per_player(checked) if discs_per_player is None else discs_per_player
+                default_discs_per_player(checked, rules)
+                if discs_per_player is None
+                else discs_per_player
             ),
             first_seat=min(checked) if first_seat is None else first_seat,
+            first_turn=first_turn,
         )
 
     @property
     def hammer(self) -> int:
         """The seat that shoots last."""
-        return hammer_seat(self.seats, self.first_seat)
+        return hammer_seat(self.seats, self.first_seat, self.first_turn)
 
     @property
     def finished(self) -> bool:
@@ -128,10 +148,17 @@ class RoundKeeper:
         self.shot_per_side[self.seats[seat]] += 1
         self.shots_taken += 1
 
-    def scores(self, geometry: BoardGeometry = DEFAULT_GEOMETRY) -> tuple[int, int]:
-        """The board totals, 20s included (NCA 2a(iii))."""
-        return board_scores(self.state.discs, (self.twenties[0], self.twenties[1]), geometry)
+    @property
+    def equalising_shot_due(self) -> bool:
+        """Whether, the buzzer having sounded, the next seat still takes a shot (NCA 8b, WCC):
+        its side has had fewer shots than another."""
+        seat = self.next_seat
+        return seat is not None and equalising_shot_due(self.shot_per_side, self.seats[seat])
 
-    def points(self, geometry: BoardGeometry = DEFAULT_GEOMETRY) -> tuple[int, int]:
+    def scores(self, geometry: BoardGeometry = DEFAULT_GEOMETRY) -> tuple[int, ...]:
+        """The board totals, 20s included (NCA 2a(iii))."""
+        return board_scores(self.state.discs, self.twenties, geometry)
+
+    def points(self, geometry: BoardGeometry = DEFAULT_GEOMETRY) -> tuple[int, ...]:
         """The round points (NCA 2a(iv)); 0-0 if no disc was shot."""
         return round_points(self.scores(geometry), self.shots_taken)

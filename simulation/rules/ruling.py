@@ -9,8 +9,11 @@ The order of judgement follows the rulebooks:
 2. Each disc's own fate: into the ditch, out on the line, in the 20 hole, a leaner, or in play
    (NCA 8c-8f, 6c).
 3. The valid shot rule (NCA 3a), judged on what the shot did in play.
-4. An invalid shot removes the shooting disc and the struck discs in the rule set's scope, 20s
-   included (NCA 3b). A disc that went out on its own keeps that reason.
+4. An invalid shot removes the shooting disc and the discs it struck in play in the rule set's
+   scope, 20s included (NCA 3b); discs struck only by a disc that had left the surface stay where
+   they ended (NCA 8f, damage stays). Whatever the scope, the fouler's 20s made by the shot are
+   removed with the discs they touched (family rulebook, scoring 2: "receiving a 0"). A disc that
+   went out on its own keeps that reason.
 5. 20s still standing are set aside and credited to the disc's owner, whoever knocked them in
    (NCA 2a(ii); family rule 7: "even if the owner is the shooter's opponent").
 """
@@ -22,7 +25,13 @@ from dataclasses import dataclass, replace
 from simulation.rules.facts import Contact, DiscFacts, EndStatus, ShotFacts
 from simulation.rules.geometry import DEFAULT_GEOMETRY, BoardGeometry
 from simulation.rules.regions import reaches_the_15
-from simulation.rules.removal import Reason, disturbed_by_returning, foul_scope, out_of_play_reason
+from simulation.rules.removal import (
+    Reason,
+    disturbed_by_returning,
+    foul_scope,
+    foul_twenties,
+    out_of_play_reason,
+)
 from simulation.rules.state import BoardState, Disc
 from simulation.rules.validity import Foul, judge_validity
 from simulation.rules.variants import ReturningDamage, RuleSet
@@ -153,7 +162,9 @@ def judge_shot(
     foul = judge_validity(facts.shooter, side, opponents_in_play, contacts, discs, ends_in_15)
     if foul is not None:
         scope = rules.no_hit_removal if foul is Foul.NO_OPPONENT_HIT else rules.no_hiding_removal
-        for disc_id in foul_scope(facts.shooter, side, scope, contacts, discs):
+        voided = foul_scope(facts.shooter, side, scope, contacts, discs)
+        voided |= foul_twenties(facts.shooter, side, contacts, discs)
+        for disc_id in voided:
             if reasons[disc_id] is None:
                 reasons[disc_id] = Reason.FOUL
 

@@ -12,32 +12,45 @@ that a simulated round and a scorecard are judged by the same code.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from scoring.engine import points_from_score
+from scoring.engine import points_from_score, three_player_points
+from scoring.engine.three import SIDES as THREE_SIDES
+from scoring.engine.three import TIME_EXPIRED
 from simulation.rules.geometry import DEFAULT_GEOMETRY, BoardGeometry
 from simulation.rules.regions import TWENTY, disc_value
 from simulation.rules.state import Disc
 
-SIDES = (0, 1)
-
 
 def board_scores(
     discs: Iterable[Disc],
-    twenties: tuple[int, int],
+    twenties: Sequence[int],
     geometry: BoardGeometry = DEFAULT_GEOMETRY,
-) -> tuple[int, int]:
-    """Each side's total: its discs on the board by region plus 20 for each of its 20s."""
-    totals = [TWENTY * twenties[0], TWENTY * twenties[1]]
+) -> tuple[int, ...]:
+    """Each side's total: its discs on the board by region plus 20 for each of its 20s.
+
+    One total per entry of ``twenties``: two sides, or three in the three-player game alone.
+    """
+    totals = [TWENTY * count for count in twenties]
     for disc in discs:
-        if disc.side not in SIDES:
-            raise ValueError(f"disc {disc.id!r} has side {disc.side}: sides are 0 and 1")
+        if not 0 <= disc.side < len(totals):
+            sides = " and ".join(str(side) for side in range(len(totals)))
+            raise ValueError(f"disc {disc.id!r} has side {disc.side}: sides are {sides}")
         totals[disc.side] += disc_value(disc, geometry)
-    return totals[0], totals[1]
+    return tuple(totals)
 
 
-def round_points(score: tuple[int, int], shots_taken: int) -> tuple[int, int]:
-    """The round points: 2-0, 1-1 or 0-2 from the totals; 0-0 when no disc was shot."""
+def round_points(score: Sequence[int], shots_taken: int) -> tuple[int, ...]:
+    """The round points: 2-0, 1-1 or 0-2 from the totals; 0-0 when no disc was shot.
+
+    Three players alone (family rulebook, Three-Player Game, Option Two) score by the Match-Play
+    Rule, 2-1-0 by rank, with the scoring engine's :func:`scoring.engine.three_player_points`;
+    0-0-0 when no disc was shot.
+    """
+    if len(score) == THREE_SIDES:
+        if shots_taken == 0:
+            return TIME_EXPIRED
+        return three_player_points(score)
     if shots_taken == 0:
         return (0, 0)
-    return points_from_score(score)
+    return points_from_score((score[0], score[1]))

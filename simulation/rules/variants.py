@@ -26,6 +26,17 @@ are the places where their texts differ:
     radius its centre may pass the line. NCA 7d and WCC: the disc may overhang but must still touch
     the quadrant line (1.0). Family rule 2: "no more than halfway over" (0.0: the centre stays on
     the line or inside the quadrant).
+
+``singles_discs`` / ``doubles_discs`` — the discs each player begins a round with. NCA 4a: singles
+    players "each begin with 8 discs"; NCA 5a: doubles players "each begin with 6 discs". Family
+    rulebook, Two-Player Game: "Each player receives 12 disks"; Four-Player Game: "each partner
+    receiving 6 disks". A category may deal fewer (WCC cue singles: 6), so the simulation takes a
+    number of discs as an option as well.
+
+``returning_damage`` and the foul: under NCA 8f the damage stays whether the shot was valid or
+    not (a disc struck only by the returning disc is not "struck" by the invalid shot, NCA 3b);
+    the family variant keeps its own switch, ``ReturningDamage.REPLACE``, and puts those discs
+    back (family rule 8).
 """
 
 from __future__ import annotations
@@ -69,6 +80,8 @@ class RuleSet:
     line_strike_puts_out: bool = True
     returning_damage: ReturningDamage = ReturningDamage.STAYS
     quadrant_overhang: float = 1.0
+    singles_discs: int = 8
+    doubles_discs: int = 6
     description: str = ""
 
     def __post_init__(self) -> None:
@@ -98,6 +111,7 @@ FAMILY = RuleSet(
     line_strike_puts_out=False,
     returning_damage=ReturningDamage.REPLACE,
     quadrant_overhang=0.0,
+    singles_discs=12,
     description="The family rulebook that comes with a home board.",
 )
 

@@ -111,19 +111,21 @@ def test_a_disc_back_from_the_rail_cannot_make_the_shot_valid(rules):
     assert removed(outcome)["shot"] == "ditch"
 
 
-def test_invalid_shot_removal_scope_nca_wcc_family():
-    """NCA 3b removes "the shooting disc and all of the other discs that were struck"; the WCC only
-    "the other discs of the same colour that were struck" (the opposing disc stays where it was
-    knocked: the damage stays); the family rules put back what a returning disc disturbed."""
-    nca = simulate_shot(board(RICOCHET_TARGET), RICOCHET_SHOT, "nca")
-    assert removed(nca) == {"b1": "foul", "shot": "ditch"}
-    assert nca["discs"] == []
-
-    wcc = simulate_shot(board(RICOCHET_TARGET), RICOCHET_SHOT, "wcc")
-    assert removed(wcc) == {"shot": "ditch"}
-    moved = in_play(wcc)["b1"]
+@pytest.mark.parametrize("rules", ["nca", "wcc"])
+def test_the_damage_of_a_returning_fouling_disc_stays(rules):
+    """NCA 3b removes "the shooting disc and all of the other discs that were struck" (WCC: "of the
+    same colour"), but a disc struck only by a disc back from the rail is the damage of NCA 8f:
+    "the altered position of any discs struck shall remain" (WCC: "will remain in their new
+    position"). The opposing disc stays where it was knocked."""
+    outcome = simulate_shot(board(RICOCHET_TARGET), RICOCHET_SHOT, rules)
+    assert removed(outcome) == {"shot": "ditch"}
+    moved = in_play(outcome)["b1"]
     assert math.hypot(moved["x"] - 0.0084, moved["y"] - 0.1158) > 0.02
 
+
+def test_the_family_rules_put_back_what_a_returning_disc_disturbed():
+    """Family rule 8: "all disks disturbed after the ricochet are replaced to their original
+    positions"."""
     family = simulate_shot(board(RICOCHET_TARGET), RICOCHET_SHOT, "family")
     assert removed(family) == {"shot": "ditch"}
     assert family["discs"] == [RICOCHET_TARGET]

@@ -102,15 +102,15 @@ def test_a_disc_back_from_the_ditch_cannot_make_the_shot_valid():
     assert reasons(ruling)["shot"] == "ditch"
 
 
-def test_nca_removes_every_struck_disc_wcc_only_those_of_the_shooters_colour():
-    """NCA 3b: "the shooting disc and all of the other discs that were struck"; WCC: "the shooter's
-    disc and all the other discs of the same colour that were struck"."""
-    nca = ricochet_into_opponent("nca")
-    assert reasons(nca) == {"shot": "ditch", "a1": "foul", "b1": "foul"}
-    assert ids(nca) == set()
-    wcc = ricochet_into_opponent("wcc")
-    assert reasons(wcc) == {"shot": "ditch", "a1": "foul"}
-    assert [(d.id, d.x, d.y) for d in wcc.discs] == [("b1", 0.12, 0.13)]
+@pytest.mark.parametrize("rules", ["nca", "wcc"])
+def test_discs_a_ricochet_strikes_stay_where_they_end_even_on_a_foul(rules):
+    """NCA 3b removes "the shooting disc and all of the other discs that were struck" (WCC: those
+    "of the same colour"), but the discs struck only by a disc back from off the surface are the
+    damage of NCA 8f: "the altered position of any discs struck shall remain" (WCC damage rule:
+    they "will remain in their new position")."""
+    ruling = ricochet_into_opponent(rules)
+    assert reasons(ruling) == {"shot": "ditch"}
+    assert [(d.id, d.x, d.y) for d in ruling.discs] == [("a1", -0.12, 0.16), ("b1", 0.12, 0.13)]
 
 
 def test_family_removes_only_the_friendly_discs_the_shooter_touched():
