@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test check install sysdeps-run sysdeps-test lint worker bench clean
+.PHONY: run test check install sysdeps-run sysdeps-test sysdeps-messages messages lint worker bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,16 @@ sysdeps-run:
 
 sysdeps-test:
 	bash scripts/sysdeps.sh test
+
+sysdeps-messages:
+	bash scripts/sysdeps.sh messages
+
+# The translations (locale/): collect the marked strings into locale/fr/LC_MESSAGES/django.po,
+# then, once translated there, compile django.mo; commit both (the app needs no gettext to run).
+messages: export DEBUG ?= 1
+messages: $(STAMP) sysdeps-messages
+	$(BIN)/python manage.py makemessages -l fr --no-obsolete --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench
+	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 # The development server, with Django's debug pages and a development secret key: DEBUG is off
 # unless asked for.

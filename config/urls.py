@@ -37,6 +37,8 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
+    # The language switcher of the site's bar posts here (Django's set_language view).
+    path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("healthz/", include("config.health")),
 ]

@@ -2,11 +2,16 @@
 # Installs the system packages the project needs, or stops with the exact command to run.
 #   scripts/sysdeps.sh run    WeasyPrint's libraries (PDF scorecards)
 #   scripts/sysdeps.sh test   the above, plus chromium (browser tests) and poppler-utils (pdftoppm)
+#   scripts/sysdeps.sh messages  gettext (msgfmt, xgettext), to extract and compile translations
+#                                (`make messages`); running the app needs none: the .mo is committed
 set -euo pipefail
 
 want=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core)
 if [ "${1:-run}" = "test" ]; then
     want+=(chromium poppler-utils)
+fi
+if [ "${1:-run}" = "messages" ]; then
+    want=(gettext)
 fi
 
 missing=()

@@ -13,13 +13,17 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
 #: The panels a screen can show, in the order of the help page. ``clock`` is a band along the
 #: top; the others take the screen in turn.
-PANELS: dict[str, str] = {
-    "now": "who plays where now: board, both sides with their ID numbers, the game's state",
-    "clock": "the round clock, along the top",
-    "results": "the latest official results, newest first",
-    "standings": "the standings of the stage given by stage=",
+PANELS: dict[str, str | Promise] = {
+    "now": _("who plays where now: board, both sides with their ID numbers, the game's state"),
+    "clock": _("the round clock, along the top"),
+    "results": _("the latest official results, newest first"),
+    "standings": _("the standings of the stage given by stage="),
 }
 #: What a screen shows when its address says nothing.
 DEFAULT_SHOW = ("clock", "now", "results")
@@ -43,11 +47,14 @@ class ScreenOptionError(ValueError):
 
     @property
     def message(self) -> str:
+        words = {"parameter": self.parameter, "value": self.value, "accepts": self.accepts}
         if self.parameter not in PARAMETERS:
-            return f"There is no parameter “{self.parameter}”: {self.accepts}"
+            return gettext("There is no parameter “%(parameter)s”: %(accepts)s") % words
         if self.value:
-            return f"The parameter “{self.parameter}” cannot be “{self.value}”: {self.accepts}"
-        return f"The parameter “{self.parameter}” needs a value: {self.accepts}"
+            return (
+                gettext("The parameter “%(parameter)s” cannot be “%(value)s”: %(accepts)s") % words
+            )
+        return gettext("The parameter “%(parameter)s” needs a value: %(accepts)s") % words
 
 
 @dataclass(frozen=True)
@@ -74,7 +81,7 @@ def _single(query: Mapping[str, Sequence[str]], name: str) -> str | None:
     if not values:
         return None
     if len(values) > 1:
-        raise ScreenOptionError(name, ", ".join(values), "give it once.")
+        raise ScreenOptionError(name, ", ".join(values), gettext("give it once."))
     return values[0].strip()
 
 
@@ -83,12 +90,16 @@ def parse_screen_options(query: Mapping[str, Sequence[str]]) -> ScreenOptions:
     gives them); raises :class:`ScreenOptionError` on the first one that is wrong."""
     for name in query:
         if name not in PARAMETERS:
-            raise ScreenOptionError(name, "", f"the screen takes only {', '.join(PARAMETERS)}.")
+            raise ScreenOptionError(
+                name,
+                "",
+                gettext("the screen takes only %(names)s.") % {"names": ", ".join(PARAMETERS)},
+            )
     stage_id = _stage_id(_single(query, "stage"))
     show = _show(_single(query, "show"), stage_given=stage_id is not None)
     if "standings" in show and stage_id is None:
         raise ScreenOptionError(
-            "stage", "", "the standings panel needs the stage's number, e.g. stage=12."
+            "stage", "", gettext("the standings panel needs the stage's number, e.g. stage=12.")
         )
     return ScreenOptions(show=show, stage_id=stage_id, seconds=_seconds(_single(query, "seconds")))
 
@@ -97,7 +108,9 @@ def _show(raw: str | None, *, stage_given: bool) -> tuple[str, ...]:
     if raw is None:
         return (*DEFAULT_SHOW, "standings") if stage_given else DEFAULT_SHOW
     names = [name.strip().lower() for name in raw.split(",")]
-    accepts = f"a comma-separated list of {', '.join(PANELS)}, e.g. show=now,clock,results."
+    accepts = gettext("a comma-separated list of %(names)s, e.g. show=now,clock,results.") % {
+        "names": ", ".join(PANELS)
+    }
     if not raw or any(name not in PANELS for name in names):
         raise ScreenOptionError("show", raw, accepts)
     return tuple(dict.fromkeys(names))
@@ -108,7 +121,9 @@ def _stage_id(raw: str | None) -> int | None:
         return None
     if not _NUMBER.fullmatch(raw) or int(raw) == 0:
         raise ScreenOptionError(
-            "stage", raw, "a stage's number, as in the stage's pages' addresses, e.g. stage=12."
+            "stage",
+            raw,
+            gettext("a stage's number, as in the stage's pages' addresses, e.g. stage=12."),
         )
     return int(raw)
 
@@ -116,7 +131,10 @@ def _stage_id(raw: str | None) -> int | None:
 def _seconds(raw: str | None) -> int:
     if raw is None:
         return DEFAULT_SECONDS
-    accepts = f"a whole number of seconds from {MIN_SECONDS} to {MAX_SECONDS}, e.g. seconds=12."
+    accepts = gettext("a whole number of seconds from %(low)s to %(high)s, e.g. seconds=12.") % {
+        "low": MIN_SECONDS,
+        "high": MAX_SECONDS,
+    }
     if not _NUMBER.fullmatch(raw) or not MIN_SECONDS <= int(raw) <= MAX_SECONDS:
         raise ScreenOptionError("seconds", raw, accepts)
     return int(raw)

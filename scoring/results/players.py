@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.utils.translation import pgettext
 
 from scoring.results.outcomes import (
     SIDE_LETTERS,
@@ -30,9 +31,21 @@ class PlayerGame:
     game: GameScore | None
     game_number: int
     opponents: tuple[Entry, ...]
-    result: str  # "won", "lost", "tied", "to play", "in play", "bye", "won (W/O)", "lost (W/O)"
+    #: A key, never translated: "won", "lost", "tied", "to play", "in play", "not needed",
+    #: "bye", "won (W/O)", "lost (W/O)"; :attr:`result_label` is what the page shows.
+    result: str
     points: tuple[int, ...] | None
     twenties: tuple[int, ...] | None
+
+    @property
+    def result_label(self) -> str:
+        """:attr:`result` in the visitor's language."""
+        label = RESULT_LABELS.get(self.result)
+        return label() if label else self.result
+
+    @property
+    def won(self) -> bool:
+        return self.result in ("won", f"won ({WALKOVER})")
 
     @property
     def opponent(self) -> Entry | None:
@@ -144,6 +157,21 @@ def _player_game(
     else:
         result = "won" if game.winner == SIDE_LETTERS[side] else "lost"
     return PlayerGame(match, game, number, opponents, result, points, twenties)
+
+
+#: A game's result as the player's page prints it; the code compares the untranslated keys of
+#: :attr:`PlayerGame.result`, the page shows these words in the visitor's language.
+RESULT_LABELS = {
+    "won": lambda: pgettext("game result", "won"),
+    "lost": lambda: pgettext("game result", "lost"),
+    "tied": lambda: pgettext("game result", "tied"),
+    "to play": lambda: pgettext("game state", "to play"),
+    "in play": lambda: pgettext("game state", "in play"),
+    "not needed": lambda: pgettext("game result", "not needed"),
+    "bye": lambda: pgettext("game state", "bye"),
+    f"won ({WALKOVER})": lambda: pgettext("game result", "won (W/O)"),
+    f"lost ({WALKOVER})": lambda: pgettext("game result", "lost (W/O)"),
+}
 
 
 #: The stages with a table of standings (a knockout shows its bracket; a shoot-out is part of

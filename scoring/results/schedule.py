@@ -7,11 +7,23 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from django.utils.translation import gettext, pgettext
+
 from scoring.results.outcomes import WALKOVER, GameScore, MatchOutcome, match_outcomes
 from tournaments.models import Game, Match, Stage, Tournament
 from tournaments.selectors import MATCH_RELATED
 
 DASH = "\u2013"  # the en dash of a printed score
+
+#: A row's state as the pages print it; the code compares the untranslated keys of
+#: :attr:`ScheduleRow.state`, the pages show these words in the visitor's language.
+STATE_LABELS = {
+    "bye": lambda: pgettext("game state", "bye"),
+    "walkover": lambda: pgettext("game state", "walkover"),
+    "finished": lambda: pgettext("game state", "finished"),
+    "in play": lambda: pgettext("game state", "in play"),
+    "to play": lambda: pgettext("game state", "to play"),
+}
 
 
 def _dashed(figures: Sequence[int]) -> str:
@@ -26,9 +38,10 @@ class ScheduleRow:
     match: Match
     outcome: MatchOutcome
     slot: int
-    #: Where a board carries several games in the round, when this one is called: "on board 7
-    #: now", "next on board 7", "3rd on board 7"; empty where the board has this game alone.
-    call: str = ""
+    #: Where a board carries several games in the round, this game's place in the board's
+    #: queue of games not finished: 1 is on the board now, 2 next, and so on; 0 where the board
+    #: has this game alone, or the game is finished (see :attr:`call`).
+    call_place: int = 0
 
     @property
     def board(self) -> int | None:
@@ -37,6 +50,22 @@ class ScheduleRow:
     @property
     def starts_at(self) -> datetime | None:
         return self.match.starts_at
+
+    @property
+    def call(self) -> str:
+        """When the game is called, in words: "on board 7 now", "next on board 7", "3rd on
+        board 7"; empty where the board has this game alone."""
+        number = self.board
+        if not self.call_place or number is None:
+            return ""
+        if self.call_place == 1:
+            return gettext("on board %(board)s now") % {"board": number}
+        if self.call_place == 2:
+            return gettext("next on board %(board)s") % {"board": number}
+        return gettext("%(place)s on board %(board)s") % {
+            "place": _ordinal(self.call_place),
+            "board": number,
+        }
 
     @property
     def state(self) -> str:
@@ -48,6 +77,12 @@ class ScheduleRow:
         if self.outcome.complete:
             return "finished"
         return "in play" if self.outcome.started else "to play"
+
+    @property
+    def state_label(self) -> str:
+        """:attr:`state` in the visitor's language."""
+        label = STATE_LABELS.get(self.state)
+        return label() if label else self.state
 
     @property
     def winner(self) -> str | None:
@@ -144,21 +179,18 @@ def _called(rows: list[ScheduleRow]) -> list[ScheduleRow]:
         if shared[board] < 2:
             continue
         for place, index in enumerate(indexes):
-            number = rows[index].board
-            call = (
-                f"on board {number} now"
-                if place == 0
-                else f"next on board {number}"
-                if place == 1
-                else f"{_ordinal(place + 1)} on board {number}"
-            )
-            out[index] = replace(rows[index], call=call)
+            out[index] = replace(rows[index], call_place=place + 1)
     return out
 
 
 def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    """A place in a queue, from the 3rd on: "3rd", "11th", "22nd" ("3e", "11e" in French)."""
+    if 10 <= n % 100 <= 20:
+        return gettext("%(n)sth") % {"n": n}
+    template = {1: gettext("%(n)sst"), 2: gettext("%(n)snd"), 3: gettext("%(n)srd")}.get(
+        n % 10, gettext("%(n)sth")
+    )
+    return template % {"n": n}
 
 
 def round_schedule(stage: Stage, round_of_play: int) -> RoundSchedule:

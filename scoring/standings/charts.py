@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_noop
+
 #: Height of a row of the wide layout (the printed sheet cuts its pages at multiples of it).
 ROW_HEIGHT = 20
 LABEL_WIDTH = 220
@@ -109,13 +111,15 @@ Row = tuple[int, str, int, int, bool]
 
 def _legend(rows: list[Row], width: float) -> tuple[tuple[LegendItem, ...], int]:
     """Legend entries flowed left to right, wrapped at ``width``; and the height they take."""
-    entries = [("points", "Points")]
+    # Kept in English here (the chart is cached for every visitor); the template shows each
+    # text in the visitor's language (the ``chart_words`` filter), hence gettext_noop.
+    entries = [("points", gettext_noop("Points"))]
     if any(r[4] for r in rows):
-        entries.append(("points advances", "Points, advancing"))
+        entries.append(("points advances", gettext_noop("Points, advancing")))
     entries += [
-        ("twenties", "20s"),
-        ("", "Numbers: points · 20s"),
-        ("", "Longest bar: the stage's best"),
+        ("twenties", gettext_noop("20s")),
+        ("", gettext_noop("Numbers: points · 20s")),
+        ("", gettext_noop("Longest bar: the stage's best")),
     ]
     items, x, line, gap = [], 0.0, 0, 14
     for css, text in entries:

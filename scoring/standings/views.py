@@ -3,6 +3,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from scoring.standings.selectors import live_standings
 from tournaments.embedding import embed_snippet, embeddable
@@ -23,11 +24,12 @@ def stage_standings(request: HttpRequest, slug: str, stage_id: int) -> HttpRespo
         # Those who record shoot-outs get the way to the shoot-out page where one is required.
         context["may_record_shootout"] = request.user.has_perm("scoring.record_shootout", stage)
     if not request.htmx:
-        context["embed_what"] = f"the standings of {stage.category.name}, {stage.name}"
+        names = {"category": stage.category.name, "stage": stage.name}
+        context["embed_what"] = _("the standings of %(category)s, %(stage)s") % names
         context["embed_snippet"] = embed_snippet(
             request,
             reverse("scoring:embed-standings", args=[slug, stage.id]),
-            title=f"Standings: {stage.category.name}, {stage.name}",
+            title=_("Standings: %(category)s, %(stage)s") % names,
             kind="standings",
         )
     return render(request, template, context)
@@ -39,7 +41,7 @@ def embed_standings(request: HttpRequest, slug: str, stage_id: int) -> HttpRespo
     like the page it copies (``tournaments.live_pages``)."""
     stage = stage_for_page(slug, stage_id)
     if stage is None:
-        message = f"There is no stage {stage_id} at this tournament."
+        message = _("There is no stage %(stage)s at this tournament.") % {"stage": stage_id}
         return render(request, "embed/missing.html", {"message": message}, status=404)
     standings = live_standings(stage, getattr(request, "live_version", None))
     context = {"standings": standings, "tournament": stage.category.tournament}

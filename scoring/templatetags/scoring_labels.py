@@ -10,20 +10,23 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 register = template.Library()
 
 DASH = "\u2013"
 
 #: The tiebreak steps of ``scoring.engine.tiebreaks.STEPS`` as the standings print them.
+#: In the visitor's language (translated when shown).
 TIEBREAK_LABELS = {
-    "twenties": "20s",
-    "head-to-head": "head-to-head",
-    "twenties-among-tied": "20s among tied",
-    "twenties-all-games": "20s in all games",
-    "shoot-out": "shoot-out",
-    "buchholz": "Buchholz",
-    "game-points": "game points",
+    "twenties": pgettext_lazy("tiebreak", "20s"),
+    "head-to-head": _("head-to-head"),
+    "twenties-among-tied": _("20s among tied"),
+    "twenties-all-games": _("20s in all games"),
+    "shoot-out": pgettext_lazy("tiebreak", "shoot-out"),
+    "buchholz": _("Buchholz"),
+    "game-points": _("game points"),
 }
 
 
@@ -32,13 +35,20 @@ def tiebreak_label(step: str | None) -> str:
     """The readable name of a tiebreak step; an unknown key is shown as it is, never hidden."""
     if not step:
         return ""
-    return TIEBREAK_LABELS.get(step, step)
+    return str(TIEBREAK_LABELS.get(step, step))
 
 
 @register.filter
 def tiebreak_labels(chain: Iterable[str] | None) -> str:
     """A tiebreak chain in words, in order: "20s, shoot-out"."""
     return ", ".join(tiebreak_label(step) for step in chain or ())
+
+
+@register.filter
+def chart_words(text: str | None) -> str:
+    """A text the standings chart keeps in English (its legend, laid out once for every
+    visitor) in the visitor's language."""
+    return gettext(text) if text else ""
 
 
 @register.filter

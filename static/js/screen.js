@@ -20,6 +20,8 @@
   var seconds = parseInt(body.getAttribute("data-seconds"), 10) || 12;
   var liveUrl = body.getAttribute("data-live-url");
   var pollMs = parseInt(body.getAttribute("data-poll-ms"), 10) || 5000;
+  // "page {page} of {pages}" in the page's language (data-page-of-words).
+  var pageOfWords = body.getAttribute("data-page-of-words") || "page {page} of {pages}";
   var stale = false;
   var panelIndex = 0;
   var pageIndex = 0;
@@ -76,7 +78,11 @@
     var shown = pages[pageIndex] || [];
     lines(panel).forEach(function (row) { row.hidden = shown.indexOf(row) < 0; });
     var label = panel.querySelector("[data-page-of]");
-    if (label) label.textContent = pages.length > 1 ? "page " + (pageIndex + 1) + " of " + pages.length : "";
+    if (label) {
+      label.textContent = pages.length > 1
+        ? pageOfWords.replace("{page}", String(pageIndex + 1)).replace("{pages}", String(pages.length))
+        : "";
+    }
   }
 
   function showPanel(index) {

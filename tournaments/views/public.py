@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.results.knockout import bracket_rounds
@@ -51,13 +52,19 @@ def _embed_missing(message: str, request: HttpRequest) -> HttpResponse:
 def _embed(request: HttpRequest, stage: Stage, kind: str) -> dict[str, str]:
     """The "Embed" disclosure's context for a stage's page of ``kind``."""
     url_name = {"bracket": "tournaments:embed-bracket", "schedule": "tournaments:embed-schedule"}
-    what = {"bracket": "bracket", "schedule": "schedule"}[kind]
+    names = {"category": stage.category.name, "stage": stage.name}
+    if kind == "bracket":
+        what = _("the bracket of %(category)s, %(stage)s") % names
+        title = _("Bracket: %(category)s, %(stage)s") % names
+    else:
+        what = _("the schedule of %(category)s, %(stage)s") % names
+        title = _("Schedule: %(category)s, %(stage)s") % names
     return {
-        "embed_what": f"the {what} of {stage.category.name}, {stage.name}",
+        "embed_what": what,
         "embed_snippet": embed_snippet(
             request,
             reverse(url_name[kind], args=[stage.category.tournament.slug, stage.id]),
-            title=f"{what.capitalize()}: {stage.category.name}, {stage.name}",
+            title=title,
             kind=kind,
         ),
     }
@@ -83,7 +90,11 @@ def stage_schedule(request: HttpRequest, slug: str, stage_id: int) -> HttpRespon
     """A stage's schedule: its first round still in play (or its last round when finished)."""
     stage = _stage(slug, stage_id)
     if stage is None:
-        return _missing(request, None, f"There is no stage {stage_id} at this tournament.")
+        return _missing(
+            request,
+            None,
+            _("There is no stage %(stage)s at this tournament.") % {"stage": stage_id},
+        )
     tournament = stage.category.tournament
     rounds = stage_rounds(stage)
     if not rounds:
@@ -110,7 +121,11 @@ def round_schedule(
     """The board list of one round of play: board, time, who plays whom, results so far."""
     stage = _stage(slug, stage_id)
     if stage is None:
-        return _missing(request, None, f"There is no stage {stage_id} at this tournament.")
+        return _missing(
+            request,
+            None,
+            _("There is no stage %(stage)s at this tournament.") % {"stage": stage_id},
+        )
     schedule = read_round_schedule(stage, round_of_play)
     tournament = stage.category.tournament
     if not schedule.rows:
@@ -128,7 +143,11 @@ def round_now(request: HttpRequest, slug: str, stage_id: int, round_of_play: int
     """One round of play for the hall screen: big type, refreshes itself."""
     stage = _stage(slug, stage_id)
     if stage is None:
-        return _missing(request, None, f"There is no stage {stage_id} at this tournament.")
+        return _missing(
+            request,
+            None,
+            _("There is no stage %(stage)s at this tournament.") % {"stage": stage_id},
+        )
     schedule = read_round_schedule(stage, round_of_play)
     tournament = stage.category.tournament
     if not schedule.rows:
@@ -146,11 +165,12 @@ def round_now(request: HttpRequest, slug: str, stage_id: int, round_of_play: int
 
 def _no_round(stage: Stage, number: int, rounds: list[int]) -> str:
     if not rounds:
-        return f"{stage.name} has not been drawn yet."
-    return (
-        f"{stage.name} has no round {number}; the rounds drawn are "
-        f"{', '.join(str(r) for r in rounds)}."
-    )
+        return _("%(stage)s has not been drawn yet.") % {"stage": stage.name}
+    return _("%(stage)s has no round %(number)s; the rounds drawn are %(rounds)s.") % {
+        "stage": stage.name,
+        "number": number,
+        "rounds": ", ".join(str(r) for r in rounds),
+    }
 
 
 @require_GET
@@ -158,7 +178,9 @@ def stage_bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpRespons
     """The knockout bracket, drawn as SVG."""
     stage = _stage(slug, stage_id)
     if stage is None or stage.kind != Stage.Kind.KNOCKOUT:
-        return _missing(request, None, f"There is no knockout stage {stage_id} here.")
+        return _missing(
+            request, None, _("There is no knockout stage %(stage)s here.") % {"stage": stage_id}
+        )
     rounds = bracket_rounds(stage)
     svg = bracket_svg(rounds, title=f"{stage.category.name}: {stage.name}")
     return render(
@@ -180,7 +202,9 @@ def embed_bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpRespons
     """The bracket drawing alone, for a club's site to frame."""
     stage = _stage(slug, stage_id)
     if stage is None or stage.kind != Stage.Kind.KNOCKOUT:
-        return _embed_missing(f"There is no knockout stage {stage_id} here.", request)
+        return _embed_missing(
+            _("There is no knockout stage %(stage)s here.") % {"stage": stage_id}, request
+        )
     rounds = bracket_rounds(stage)
     svg = bracket_svg(rounds, title=f"{stage.category.name}: {stage.name}")
     return render(
@@ -202,7 +226,9 @@ def embed_schedule(request: HttpRequest, slug: str, stage_id: int) -> HttpRespon
     the frame reloads onto it, so the club never edits its page between rounds."""
     stage = _stage(slug, stage_id)
     if stage is None:
-        return _embed_missing(f"There is no stage {stage_id} at this tournament.", request)
+        return _embed_missing(
+            _("There is no stage %(stage)s at this tournament.") % {"stage": stage_id}, request
+        )
     rounds = stage_rounds(stage)
     schedule = None
     if rounds:
@@ -219,7 +245,9 @@ def stage_bracket_svg(request: HttpRequest, slug: str, stage_id: int) -> HttpRes
     """The bracket picture alone, for printing or another screen."""
     stage = _stage(slug, stage_id)
     if stage is None or stage.kind != Stage.Kind.KNOCKOUT:
-        return _missing(request, None, f"There is no knockout stage {stage_id} here.")
+        return _missing(
+            request, None, _("There is no knockout stage %(stage)s here.") % {"stage": stage_id}
+        )
     svg = bracket_svg(bracket_rounds(stage), title=f"{stage.category.name}: {stage.name}")
     return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
 
@@ -229,7 +257,9 @@ def stage_pools(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     """Round-robin pools: each pool's standings and crosstable."""
     stage = _stage(slug, stage_id)
     if stage is None or stage.kind != Stage.Kind.ROUND_ROBIN:
-        return _missing(request, None, f"There is no round-robin stage {stage_id} here.")
+        return _missing(
+            request, None, _("There is no round-robin stage %(stage)s here.") % {"stage": stage_id}
+        )
     return render(
         request,
         "tournaments/public/pools.html",
@@ -250,7 +280,9 @@ def player_lookup(request: HttpRequest, slug: str) -> HttpResponse:
     if raw:
         if raw.isdigit():
             return redirect("tournaments:player", slug, int(raw))
-        error = f"“{raw}” is not a player ID; the ID is the number on the scorecard."
+        error = _("“%(raw)s” is not a player ID; the ID is the number on the scorecard.") % {
+            "raw": raw
+        }
     return render(
         request,
         "tournaments/public/player_lookup.html",
@@ -267,7 +299,12 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     page = read_player_page(tournament, number)
     if page is None:
-        return _missing(request, tournament, f"No player has ID {number} at {tournament.name}.")
+        return _missing(
+            request,
+            tournament,
+            _("No player has ID %(number)s at %(tournament)s.")
+            % {"number": number, "tournament": tournament.name},
+        )
     version = getattr(request, "live_version", None)
     return render(
         request,
