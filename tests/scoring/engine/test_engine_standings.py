@@ -1,6 +1,5 @@
 """Standings: points, the tiebreak chains (WCC Tie-Breaking Procedure), shoot-outs, ranks."""
 
-import time
 
 import pytest
 
@@ -434,8 +433,9 @@ def test_discs_check_names_game_and_round():
 # --- performance ----------------------------------------------------------------------------------
 
 
-def test_four_hundred_players_ten_games_each_well_under_100_ms():
-    """A standings page for 400 players x 10 games (2,000 games) is computed per view."""
+def test_four_hundred_players_ten_games_each():
+    """A standings page for 400 players x 10 games (2,000 games), by each method: every player
+    ranked once, by points first (its speed is measured by bench/web.py, not here)."""
     players = [f"P{i:03d}" for i in range(400)]
     games = []
     for turn in range(10):
@@ -445,13 +445,12 @@ def test_four_hundred_players_ten_games_each_well_under_100_ms():
             games.append(game(shifted[i], shifted[i + 1], pa, 8 - pa, ta=i % 3, tb=turn % 4))
     assert len(games) == 2000
     for method in ("preliminary", "round-robin", "swiss"):
-        best = float("inf")
-        for _ in range(5):
-            start = time.perf_counter()
-            result = compute_standings(games, method=method)
-            best = min(best, time.perf_counter() - start)
-        assert len(result.rows) == 400
-        assert best < 0.1, f"{method}: {best * 1000:.1f} ms"
+        result = compute_standings(games, method=method)
+        assert sorted(r.entry for r in result.rows) == sorted(players)
+        ranks = [r.rank for r in result.rows]
+        assert ranks == sorted(ranks) and ranks[0] == 1
+        points = [r.points for r in result.rows]
+        assert points == sorted(points, reverse=True)
 
 
 def test_bye_credit_counts_in_totals_but_not_head_to_head():
