@@ -24,12 +24,13 @@ one in :mod:`scoring.printing.render`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import segno
+from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.html import escape
 from weasyprint import HTML, Document
@@ -190,12 +191,16 @@ def _outermost_boxes(page_box: Any) -> dict[Any, Any]:
     return seen
 
 
-def _layout_shape(key: Card, options: PrintOptions, stylesheets: list, fonts: Any) -> Shape:
+def _layout_shape(
+    key: Card, options: PrintOptions, stylesheets: list, fonts: Any, fetcher: Any
+) -> Shape:
     markup = render_to_string(
         "pdf/cards.html",
         {"cards": [key], "title": "", "options": options, "form": {"qr": _QR_PLACEHOLDER}},
     )
-    document = HTML(string=markup).render(stylesheets=stylesheets, font_config=fonts)
+    document = HTML(string=markup, url_fetcher=fetcher).render(
+        stylesheets=stylesheets, font_config=fonts
+    )
     page_box = document.pages[0]._page_box
     boxes = _outermost_boxes(page_box)
     article = next(b for e, b in boxes.items() if e.tag == "article")
@@ -227,24 +232,48 @@ def _fits(text: str, slot: Slot) -> str:
     return f"font-size:{max(_MIN_FONT_PX, slot.font_px * slot.width / width):.2f}px;"
 
 
-@lru_cache(maxsize=4096)
-def _qr_runs(url: str) -> tuple[int, tuple[tuple[int, int, int], ...]]:
-    """The QR code of ``url`` (as ``tournaments.qr`` makes it, quiet zone included) as its size
-    in modules and the runs of dark modules, ``(row, first column, length)``."""
-    code = segno.make(url, error="m", micro=False)
-    matrix = [list(row) for row in code.matrix_iter(scale=1, border=4)]
-    runs = []
-    for y, row in enumerate(matrix):
-        x = 0
-        while x < len(row):
-            if row[x]:
-                start = x
-                while x < len(row) and row[x]:
-                    x += 1
-                runs.append((y, start, x - start))
-            else:
-                x += 1
-    return len(matrix), tuple(runs)
+#: QR drawings are kept in the cache (Redis in production) this long: an entry's private link is
+#: the same every round, so its QR code is encoded once, not once per round and per worker.
+QR_CACHE_SECONDS = 14 * 24 * 3600
+
+
+def _qr_path(url: str) -> tuple[int, bytes]:
+    """The QR code of ``url`` (as ``tournaments.qr`` makes it, quiet zone included): its size in
+    modules and the PDF path operators outlining each run of dark modules, in module units.
+
+    Choosing the best mask is most of a QR code's cost (about 10 ms), more than a stamped card's
+    layout, so the drawing is cached by URL in memory and in Django's cache.
+    """
+    key = "print-qr-path:v1:" + hashlib.sha256(url.encode()).hexdigest()
+    found = _QR_MEMORY.get(key) or cache.get(key)
+    if found is None:
+        code = segno.make(url, error="m", micro=False)
+        rows = [list(row) for row in code.matrix_iter(scale=1, border=4)]
+        ops = []
+        for y, row in enumerate(rows):
+            for x0, x1 in _dark_runs(row):
+                ops.append(f"{x0} {y} m\n{x1} {y} l\n{x1} {y + 1} l\n{x0} {y + 1} l\nh")
+        found = (len(rows), "\n".join(ops).encode())
+        cache.set(key, found, QR_CACHE_SECONDS)
+    if len(_QR_MEMORY) > 4096:
+        _QR_MEMORY.clear()
+    _QR_MEMORY[key] = found
+    return found
+
+
+_QR_MEMORY: dict[str, tuple[int, bytes]] = {}
+
+
+def _dark_runs(row: Sequence[int]) -> list[tuple[int, int]]:
+    """The runs of dark modules of a row, as ``(first column, column after the last)``."""
+    runs, start = [], None
+    for x, dark in enumerate([*row, 0]):
+        if dark and start is None:
+            start = x
+        elif not dark and start is not None:
+            runs.append((start, x))
+            start = None
+    return runs
 
 
 class _FormCache:
@@ -269,19 +298,22 @@ class StampedPage:
     """A page of stamped cards, painted as WeasyPrint paints its own pages (``Page.paint``), so
     that ``Document.copy`` writes it with ordinary pages' fonts and resources."""
 
-    def __init__(self, words: Any, placed: list[Placed], forms: _FormCache) -> None:
-        self.width, self.height = words.width, words.height
-        self.bleed = words.bleed
+    def __init__(self, words: list[Any], placed: list[Placed], forms: _FormCache) -> None:
+        self.width, self.height = words[0].width, words[0].height
+        self.bleed = words[0].bleed
         self.bookmarks, self.links, self.anchors = [], [], {}
         self.forms = {None: []}
-        self._words = words._page_box
+        # A page of words per card: each card's words are written right after its drawing, so
+        # that text read in the PDF's order (copying, searching, screen readers) comes card by
+        # card, as on the ordinary path.
+        self._words = [page._page_box for page in words]
         self._placed = placed
         self._cache = forms
 
     def paint(self, stream: Any, scale: float = 1) -> None:
         with stream.stacked():
             stream.transform(a=scale, d=scale)
-            for placed in self._placed:
+            for placed, words in zip(self._placed, self._words, strict=True):
                 shape = placed.shape
                 form = self._cache.form_of(stream, shape, self.width, self.height)
                 with stream.stacked():
@@ -289,83 +321,140 @@ class StampedPage:
                     stream.draw_x_object(form)
                 if shape.qr and placed.qr_url:
                     _draw_qr(stream, placed.qr_url, shape.qr, shape.top + placed.top)
-            draw_page(self._words, stream)
+                draw_page(words, stream)
 
 
 def _draw_qr(stream: Any, url: str, box: tuple[float, float, float], top: float) -> None:
     """The QR code as filled polygons, one per run of dark modules."""
     x0, y0, size = box
-    modules, runs = _qr_runs(url)
+    modules, path = _qr_path(url)
     step = size / modules
     with stream.stacked():
         stream.set_color_rgb(0, 0, 0)
         stream.transform(a=step, d=step, e=x0, f=top + y0)
-        for row, column, length in runs:
-            stream.move_to(column, row)
-            stream.line_to(column + length, row)
-            stream.line_to(column + length, row + 1)
-            stream.line_to(column, row + 1)
-            stream.close()
+        stream.stream.append(path)  # written once per URL, not operator by operator
         stream.fill()
 
 
-def _words_markup(pages: list[list[Placed]], title: str, avail: float) -> str:
-    """One light page per page of cards: each stamped word absolutely placed at its slot."""
+def _words_markup(cards: list[tuple[Placed, bool]], title: str, avail: float) -> str:
+    """A light page per card (``(card, whether it is the first of its page)``): each stamped
+    word absolutely placed at its slot; the first card's page carries the page's title."""
     styles: dict[str, str] = {}
     parts = []
-    for number, page in enumerate(pages):
-        last = number == len(pages) - 1
+    for number, (placed, first) in enumerate(cards):
+        last = number == len(cards) - 1
         parts.append(
-            f'<div class="stamp-page" style="height:{avail - 1}px'
+            f'<div class="stamp-page{"" if first else " rest"}" style="height:{avail - 1}px'
             f'{"" if last else ";break-after:page"}">'
         )
-        for placed in page:
-            for slot, text in zip(placed.shape.slots, placed.texts, strict=True):
-                if not text:
-                    continue
-                name = styles.setdefault(slot.style, f"s{len(styles)}")
-                parts.append(
-                    f'<div class="{name}" style="left:{slot.x}px;top:{placed.top + slot.y}px;'
-                    f'{_fits(text, slot)}">{escape(text)}</div>'
-                )
+        for slot, text in zip(placed.shape.slots, placed.texts, strict=True):
+            if not text:
+                continue
+            name = styles.setdefault(slot.style, f"s{len(styles)}")
+            parts.append(
+                f'<div class="{name}" style="left:{slot.x}px;top:{placed.top + slot.y}px;'
+                f'{_fits(text, slot)}">{escape(text)}</div>'
+            )
         parts.append("</div>")
     rules = "".join(f".{name}{{{css}}}" for css, name in styles.items())
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><style>'
         ".stamp-page{position:relative;margin:0}"
+        # The page's title is printed once, with the words of its first card.
+        "@page rest{@bottom-left{content:none}}.stamp-page.rest{page:rest}"
         ".stamp-page>div{position:absolute;white-space:nowrap;margin:0;padding:0}"
         f"{rules}</style></head>"
         f'<body class="cards" data-title="{escape(title)}">{"".join(parts)}</body></html>'
     )
 
 
-def stamp_document(
-    cards: Sequence[Card], options: PrintOptions, *, title: str, stylesheets: list
-) -> Document:
-    """The cards as a WeasyPrint document of stamped pages (see the module's docstring)."""
-    fonts = FontConfiguration()
-    shapes: dict[Card, Shape] = {}
-    pages: list[list[Placed]] = [[]]
-    avail = 0.0
-    y = 0.0
-    for card in cards:
+class Stamper:
+    """Lays out each kind of card once and stamps cards onto pages, for one paper and options.
+
+    One stamper serves every chunk of a batch, so the shapes are laid out and written to the PDF
+    once however many chunks the cards are cut into.
+    """
+
+    def __init__(self, options: PrintOptions, stylesheets: list, url_fetcher: Any) -> None:
+        self.options = options
+        self.url_fetcher = url_fetcher
+        self.stylesheets = stylesheets
+        self.fonts = FontConfiguration()
+        self.shapes: dict[Card, Shape] = {}
+        self.forms = _FormCache()
+
+    def shape(self, card: Card) -> Shape:
         key = shape_of(card)
-        shape = shapes.get(key)
+        shape = self.shapes.get(key)
         if shape is None:
-            shape = shapes[key] = _layout_shape(key, options, stylesheets, fonts)
-        avail = shape.page_box.height
-        if pages[-1] and y + shape.height > avail:
-            pages.append([])
-            y = 0.0
-        url = options.site + card.link_path if card.link_path else ""
-        pages[-1].append(Placed(shape, y, stamped_texts(card), url))
-        y += shape.height + shape.margin_bottom
-    markup = _words_markup(pages, title, avail)
-    words = HTML(string=markup).render(stylesheets=stylesheets, font_config=fonts)
-    if len(words.pages) != len(pages):
-        raise RuntimeError(f"{len(pages)} pages of cards, {len(words.pages)} of their words")
-    forms = _FormCache()
-    stamped = [
-        StampedPage(page, placed, forms) for page, placed in zip(words.pages, pages, strict=True)
-    ]
-    return words.copy(stamped)
+            shape = self.shapes[key] = _layout_shape(
+                key, self.options, self.stylesheets, self.fonts, self.url_fetcher
+            )
+        return shape
+
+    def paginate(self, cards: Sequence[Card]) -> list[list[Placed]]:
+        """The cards flowed onto pages as WeasyPrint flows them: top to bottom, a card that does
+        not fit in what is left of a page starts the next one."""
+        pages: list[list[Placed]] = [[]]
+        y = 0.0
+        for card in cards:
+            shape = self.shape(card)
+            if pages[-1] and y + shape.height > shape.page_box.height:
+                pages.append([])
+                y = 0.0
+            url = self.options.site + card.link_path if card.link_path else ""
+            pages[-1].append(Placed(shape, y, stamped_texts(card), url))
+            y += shape.height + shape.margin_bottom
+        return pages if pages[-1] else []
+
+    def document(
+        self,
+        pages: list[list[Placed]],
+        title: str,
+        *,
+        chunk: int | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Document:
+        """The pages as a WeasyPrint document, ready to be written or joined with others.
+
+        With ``chunk``, the words of ``chunk`` cards are laid out at a time and
+        ``progress(done, total)`` is called after each.
+        """
+        cards = [(placed, placed is page[0]) for page in pages for placed in page]
+        total = len(cards)
+        size = chunk or max(total, 1)
+        words: list[Any] = []
+        first: Document | None = None
+        for start in range(0, total, size):
+            part = cards[start : start + size]
+            avail = part[0][0].shape.page_box.height
+            document = HTML(
+                string=_words_markup(part, title, avail), url_fetcher=self.url_fetcher
+            ).render(stylesheets=self.stylesheets, font_config=self.fonts)
+            if len(document.pages) != len(part):
+                raise RuntimeError(f"{len(part)} cards' words took {len(document.pages)} pages")
+            words += document.pages
+            first = first or document
+            if progress is not None:
+                progress(min(start + size, total), total)
+        if first is None:
+            raise ValueError("no cards to stamp")
+        stamped, start = [], 0
+        for page in pages:
+            stamped.append(StampedPage(words[start : start + len(page)], page, self.forms))
+            start += len(page)
+        return first.copy(stamped)
+
+
+def page_chunks(pages: list[list[Placed]], size: int) -> list[list[list[Placed]]]:
+    """The pages cut into runs of whole pages of about ``size`` cards each (at least one page):
+    a chunk laid out on its own then gives the same pages as the whole."""
+    chunks: list[list[list[Placed]]] = []
+    count = size
+    for page in pages:
+        if count >= size:
+            chunks.append([])
+            count = 0
+        chunks[-1].append(page)
+        count += len(page)
+    return chunks
