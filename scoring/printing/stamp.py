@@ -34,8 +34,9 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.html import escape
 from weasyprint import HTML, Document
-from weasyprint.draw import draw_page
-from weasyprint.formatting_structure.boxes import LineBox
+from weasyprint.draw import draw_page, draw_stacking_context
+from weasyprint.formatting_structure.boxes import LineBox, MarginBox
+from weasyprint.stacking import StackingContext
 from weasyprint.text.fonts import FontConfiguration
 
 from scoring.printing.cards import Card, GameLine, Person
@@ -298,30 +299,56 @@ class StampedPage:
     """A page of stamped cards, painted as WeasyPrint paints its own pages (``Page.paint``), so
     that ``Document.copy`` writes it with ordinary pages' fonts and resources."""
 
-    def __init__(self, words: list[Any], placed: list[Placed], forms: _FormCache) -> None:
-        self.width, self.height = words[0].width, words[0].height
-        self.bleed = words[0].bleed
+    def __init__(self, words: Any, placed: list[Placed], forms: _FormCache) -> None:
+        self.width, self.height = words.width, words.height
+        self.bleed = words.bleed
         self.bookmarks, self.links, self.anchors = [], [], {}
         self.forms = {None: []}
-        # A page of words per card: each card's words are written right after its drawing, so
-        # that text read in the PDF's order (copying, searching, screen readers) comes card by
-        # card, as on the ordinary path.
-        self._words = [page._page_box for page in words]
-        self._placed = placed
+        self._parts = [(words._page_box, placed)]
         self._cache = forms
+
+    def add(self, words: Any, placed: list[Placed]) -> None:
+        """More cards of this page, whose words were laid out in the next chunk."""
+        self._parts.append((words._page_box, placed))
 
     def paint(self, stream: Any, scale: float = 1) -> None:
         with stream.stacked():
             stream.transform(a=scale, d=scale)
-            for placed, words in zip(self._placed, self._words, strict=True):
-                shape = placed.shape
-                form = self._cache.form_of(stream, shape, self.width, self.height)
-                with stream.stacked():
-                    stream.transform(f=placed.top)
-                    stream.draw_x_object(form)
-                if shape.qr and placed.qr_url:
-                    _draw_qr(stream, placed.qr_url, shape.qr, shape.top + placed.top)
-                draw_page(words, stream)
+            for words_page, cards in self._parts:
+                context = StackingContext.from_page(words_page)
+                for placed, words in zip(cards, _card_contexts(context), strict=True):
+                    self._paint_card(stream, placed)
+                    # Each card's words right after its drawing: text read in the PDF's order
+                    # (copying, searching, screen readers) comes card by card, as on the
+                    # ordinary path.
+                    draw_stacking_context(stream, words)
+                for margin in context.zero_z_contexts:  # the page's title
+                    if isinstance(margin.box, MarginBox):
+                        draw_stacking_context(stream, margin)
+
+    def _paint_card(self, stream: Any, placed: Placed) -> None:
+        shape = placed.shape
+        form = self._cache.form_of(stream, shape, self.width, self.height)
+        with stream.stacked():
+            stream.transform(f=placed.top)
+            stream.draw_x_object(form)
+        if shape.qr and placed.qr_url:
+            _draw_qr(stream, placed.qr_url, shape.qr, shape.top + placed.top)
+
+
+def _card_contexts(context: StackingContext) -> list[StackingContext]:
+    """The stacking contexts of the page's cards' words, in the cards' order."""
+    found = []
+    todo = [context]
+    while todo:
+        current = todo.pop()
+        element = getattr(current.box, "element", None)
+        if element is not None and element.get("data-card") is not None:
+            found.append((int(element.get("data-card")), current))
+            continue
+        todo += current.negative_z_contexts + current.zero_z_contexts
+        todo += current.positive_z_contexts
+    return [words for _, words in sorted(found, key=lambda item: item[0])]
 
 
 def _draw_qr(stream: Any, url: str, box: tuple[float, float, float], top: float) -> None:
@@ -336,33 +363,38 @@ def _draw_qr(stream: Any, url: str, box: tuple[float, float, float], top: float)
         stream.fill()
 
 
-def _words_markup(cards: list[tuple[Placed, bool]], title: str, avail: float) -> str:
-    """A light page per card (``(card, whether it is the first of its page)``): each stamped
-    word absolutely placed at its slot; the first card's page carries the page's title."""
+def _words_markup(pages: list[tuple[list[Placed], bool]], title: str, avail: float) -> str:
+    """A light page per page of cards (``(cards, whether the page starts here)``): each card's
+    stamped words in a box of their own (a stacking context, drawn after the card's drawing),
+    each word absolutely placed at its slot; the chunk that starts a page prints its title."""
     styles: dict[str, str] = {}
     parts = []
-    for number, (placed, first) in enumerate(cards):
-        last = number == len(cards) - 1
+    for number, (page, starts) in enumerate(pages):
+        last = number == len(pages) - 1
         parts.append(
-            f'<div class="stamp-page{"" if first else " rest"}" style="height:{avail - 1}px'
+            f'<div class="stamp-page{"" if starts else " rest"}" style="height:{avail - 1}px'
             f'{"" if last else ";break-after:page"}">'
         )
-        for slot, text in zip(placed.shape.slots, placed.texts, strict=True):
-            if not text:
-                continue
-            name = styles.setdefault(slot.style, f"s{len(styles)}")
-            parts.append(
-                f'<div class="{name}" style="left:{slot.x}px;top:{placed.top + slot.y}px;'
-                f'{_fits(text, slot)}">{escape(text)}</div>'
-            )
+        for index, placed in enumerate(page):
+            parts.append(f'<div class="card-words" data-card="{index}" style="top:{placed.top}px">')
+            for slot, text in zip(placed.shape.slots, placed.texts, strict=True):
+                if not text:
+                    continue
+                name = styles.setdefault(slot.style, f"s{len(styles)}")
+                parts.append(
+                    f'<div class="{name}" style="left:{slot.x}px;top:{slot.y}px;'
+                    f'{_fits(text, slot)}">{escape(text)}</div>'
+                )
+            parts.append("</div>")
         parts.append("</div>")
     rules = "".join(f".{name}{{{css}}}" for css, name in styles.items())
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><style>'
         ".stamp-page{position:relative;margin:0}"
-        # The page's title is printed once, with the words of its first card.
+        # The second chunk of a page prints no title: the first one did.
         "@page rest{@bottom-left{content:none}}.stamp-page.rest{page:rest}"
-        ".stamp-page>div{position:absolute;white-space:nowrap;margin:0;padding:0}"
+        ".card-words{position:absolute;z-index:0;left:0;right:0;margin:0}"
+        ".card-words>div{position:absolute;white-space:nowrap;margin:0;padding:0}"
         f"{rules}</style></head>"
         f'<body class="cards" data-title="{escape(title)}">{"".join(parts)}</body></html>'
     )
@@ -420,29 +452,38 @@ class Stamper:
         With ``chunk``, the words of ``chunk`` cards are laid out at a time and
         ``progress(done, total)`` is called after each.
         """
-        cards = [(placed, placed is page[0]) for page in pages for placed in page]
+        cards = [(number, placed) for number, page in enumerate(pages) for placed in page]
         total = len(cards)
         size = chunk or max(total, 1)
-        words: list[Any] = []
         first: Document | None = None
+        stamped: list[StampedPage] = []
         for start in range(0, total, size):
             part = cards[start : start + size]
-            avail = part[0][0].shape.page_box.height
+            numbers = sorted({number for number, _ in part})
+            # A page cut between two chunks is stamped twice: its first cards, then the rest.
+            grouped = [
+                (
+                    [placed for n, placed in part if n == number],
+                    number != part[0][0] or pages[number][0] is part[0][1],
+                )
+                for number in numbers
+            ]
+            avail = pages[numbers[0]][0].shape.page_box.height
             document = HTML(
-                string=_words_markup(part, title, avail), url_fetcher=self.url_fetcher
+                string=_words_markup(grouped, title, avail), url_fetcher=self.url_fetcher
             ).render(stylesheets=self.stylesheets, font_config=self.fonts)
-            if len(document.pages) != len(part):
-                raise RuntimeError(f"{len(part)} cards' words took {len(document.pages)} pages")
-            words += document.pages
+            if len(document.pages) != len(grouped):
+                raise RuntimeError(f"{len(grouped)} pages of cards, {len(document.pages)} laid out")
+            for (placed, starts), words in zip(grouped, document.pages, strict=True):
+                if starts:
+                    stamped.append(StampedPage(words, placed, self.forms))
+                else:
+                    stamped[-1].add(words, placed)
             first = first or document
             if progress is not None:
                 progress(min(start + size, total), total)
         if first is None:
             raise ValueError("no cards to stamp")
-        stamped, start = [], 0
-        for page in pages:
-            stamped.append(StampedPage(words[start : start + len(page)], page, self.forms))
-            start += len(page)
         return first.copy(stamped)
 
 
