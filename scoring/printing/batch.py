@@ -133,12 +133,13 @@ def _store(stage: Stage, round_of_play: int, batch_id: str, pdf: bytes, cards: i
 
 
 def plan_round_batch(
-    *, stage_id: int, round_of_play: int, options: PrintOptions, size: int = PART_CARDS
+    *, stage_id: int, round_of_play: int, options: PrintOptions, size: int | None = None
 ) -> list[range]:
-    """The round's cards cut into parts of whole pages, about ``size`` cards each, as index
-    ranges into :func:`~scoring.printing.cards.round_cards` (one part for a small round)."""
+    """The round's cards cut into parts of whole pages, about ``size`` (:data:`PART_CARDS`)
+    cards each, as index ranges into :func:`~scoring.printing.cards.round_cards` (one part for a
+    small round)."""
     cards = round_cards(_stage(stage_id), round_of_play)
-    return card_ranges(cards, options, size)
+    return card_ranges(cards, options, size or PART_CARDS)
 
 
 def part_file_name(name: str, index: int) -> str:
