@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+import tinycss2
 from django.template.loader import render_to_string
 from pypdf import PdfWriter
 from weasyprint import CSS, HTML
@@ -51,6 +52,24 @@ def _stylesheet(paper: str) -> CSS:
 def _html(template: str, context: Mapping[str, Any], options: PrintOptions) -> HTML:
     markup = render_to_string(template, {**context, "options": options})
     return HTML(string=markup, url_fetcher=_local_only())
+
+
+@lru_cache(maxsize=8)
+def _page_stylesheet(paper: str) -> CSS:
+    """The print stylesheet's page rules, root font and page title alone, for the stamped
+    words: they take their own sizes from their slots, and matching every rule of the cards
+    against hundreds of words would cost more than laying them out."""
+    css = render_to_string("pdf/print.css", {"page_size": PrintOptions(paper).page_size})
+    rules = [
+        rule
+        for rule in tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
+        if (rule.type == "at-rule" and rule.lower_at_keyword == "page")
+        or (
+            rule.type == "qualified-rule"
+            and tinycss2.serialize(rule.prelude).strip() in ("html", "body")
+        )
+    ]
+    return CSS(string=tinycss2.serialize(rules), url_fetcher=_local_only())
 
 
 def render_pdf(template: str, context: Mapping[str, Any], options: PrintOptions) -> bytes:
@@ -105,7 +124,9 @@ def render_round_pdf(
     """
     if not can_stamp(cards):
         return render_cards(cards, options, title=title, chunk=chunk, progress=progress)
-    stamper = Stamper(options, [_stylesheet(options.paper)], _local_only())
+    stamper = Stamper(
+        options, [_stylesheet(options.paper)], _local_only(), [_page_stylesheet(options.paper)]
+    )
     pages = stamper.paginate(cards)
     return stamper.document(pages, title, chunk=chunk, progress=progress).write_pdf()
 
@@ -117,7 +138,9 @@ def card_ranges(cards: Sequence[Card], options: PrintOptions, size: int) -> list
         return [range(len(cards))]
     if not can_stamp(cards):
         return [range(start, min(start + size, len(cards))) for start in range(0, len(cards), size)]
-    stamper = Stamper(options, [_stylesheet(options.paper)], _local_only())
+    stamper = Stamper(
+        options, [_stylesheet(options.paper)], _local_only(), [_page_stylesheet(options.paper)]
+    )
     ranges, start = [], 0
     for pages in page_chunks(stamper.paginate(cards), size):
         count = sum(len(page) for page in pages)

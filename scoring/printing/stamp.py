@@ -407,10 +407,15 @@ class Stamper:
     once however many chunks the cards are cut into.
     """
 
-    def __init__(self, options: PrintOptions, stylesheets: list, url_fetcher: Any) -> None:
+    def __init__(
+        self, options: PrintOptions, stylesheets: list, url_fetcher: Any, words_stylesheets: list
+    ) -> None:
+        """``stylesheets`` lay the cards out; ``words_stylesheets`` (their page rules) the
+        stamped words."""
         self.options = options
         self.url_fetcher = url_fetcher
         self.stylesheets = stylesheets
+        self.words_stylesheets = words_stylesheets
         self.fonts = FontConfiguration()
         self.shapes: dict[Card, Shape] = {}
         self.forms = _FormCache()
@@ -471,7 +476,7 @@ class Stamper:
             avail = pages[numbers[0]][0].shape.page_box.height
             document = HTML(
                 string=_words_markup(grouped, title, avail), url_fetcher=self.url_fetcher
-            ).render(stylesheets=self.stylesheets, font_config=self.fonts)
+            ).render(stylesheets=self.words_stylesheets, font_config=self.fonts)
             if len(document.pages) != len(grouped):
                 raise RuntimeError(f"{len(grouped)} pages of cards, {len(document.pages)} laid out")
             for (placed, starts), words in zip(grouped, document.pages, strict=True):
