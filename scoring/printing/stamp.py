@@ -11,11 +11,13 @@ longer than the printer. Here:
    (``pdf/_card.html`` in ``form`` mode), with invisible placeholders where the words go. The
    layout gives the card's height and where each placeholder's line sits.
 3. Cards are flowed onto pages as WeasyPrint flows them (top to bottom, none split across pages).
-4. The stamped words of all pages are laid out by WeasyPrint as one light document: one
-   absolutely placed line per word, with the font, size and alignment of its placeholder.
-5. Each page is painted as the shapes' drawings, each written to the PDF once as a Form XObject
-   and placed at its card's offset, then the words, then each card's QR code drawn as filled
-   module runs (vector, as on the ordinary path, without parsing an SVG per card).
+4. The stamped words are laid out by WeasyPrint as light documents (a page per page of cards,
+   in chunks for the progress bar): one absolutely placed line per word, with the font, size
+   and alignment of its placeholder, each card's words a stacking context of their own.
+5. Each page is painted card by card: the shape's drawing (written to the PDF once as a Form
+   XObject, placed at the card's offset), the card's QR code as filled module runs (vector, as
+   on the ordinary path, without parsing an SVG per card; cached by link, which stays the same
+   from round to round), then the card's words; the page's title last.
 
 Only round cards on portrait pages take this path (:func:`can_stamp`); the rest keep the ordinary
 one in :mod:`scoring.printing.render`.
