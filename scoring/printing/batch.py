@@ -2,16 +2,24 @@
 
 At a WCC a round of play means 200 cards and more. The Celery task
 ``scoring.render_round_cards`` (``scoring/printing/tasks.py``) calls :func:`build_round_batch`,
-which lays the cards out in chunks of :data:`CHUNK` (reporting progress after each), joins them
-into one PDF and stores it with Django's default storage (``MEDIA_ROOT`` by default) under
+which stamps the cards (:func:`~scoring.printing.render.render_round_pdf`) in chunks of
+:data:`CHUNK` (reporting progress after each), joins them into one PDF and stores it with
+Django's default storage (``MEDIA_ROOT`` by default) under
 ``print-batches/<tournament slug>/stage-<id>-round-<n>-<task id>.pdf``. The name is derived from
 the task id, so the page that started the batch finds the file without a database row, also when
 Celery runs eagerly and keeps no result. Files older than :data:`KEEP_FOR` are removed when the
 next batch of the tournament is stored. The web process and the workers must share that storage.
+
+A round of more than :data:`PART_CARDS` cards is cut across the workers instead: the task plans
+the parts (:func:`plan_round_batch`, runs of whole pages), each part is laid out by a task of its
+own (:func:`build_round_part`, stored beside the batch) and a last task joins them in order
+(:func:`join_round_parts`) under the batch's name. The batch's progress then counts the parts'
+cards (:func:`batch_state` reads each part's result).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -23,13 +31,16 @@ from django.utils import timezone
 from scoring.printing.cards import round_cards
 from scoring.printing.errors import PrintError
 from scoring.printing.options import PrintOptions
-from scoring.printing.render import Progress, render_cards
+from scoring.printing.render import Progress, card_ranges, join_pdfs, render_round_pdf
 from tournaments.models import Stage
 
 BATCH_DIR = "print-batches"
 #: Cards laid out per WeasyPrint call in a batch: large enough that the fixed cost per call is
 #: small, small enough that a 200-card round reports progress eight times.
 CHUNK = 25
+#: Cards per part when a round is cut across workers: a part's fixed cost (its process reading
+#: the round, laying out the kinds of card, writing a PDF) is small beside 100 cards.
+PART_CARDS = 100
 KEEP_FOR = timedelta(days=1)
 
 
@@ -98,22 +109,109 @@ def build_round_batch(
 
     Raises :class:`PrintError` for an unknown stage (404) or a round without matches (400).
     """
+    stage = _stage(stage_id)
+    cards = round_cards(stage, round_of_play)
+    pdf = render_round_pdf(
+        cards, options, title=round_title(stage, round_of_play), chunk=CHUNK, progress=progress
+    )
+    return _store(stage, round_of_play, batch_id, pdf, len(cards))
+
+
+def _stage(stage_id: int) -> Stage:
     stage = Stage.objects.select_related("category__tournament").filter(pk=stage_id).first()
     if stage is None:
         raise PrintError(f"There is no stage {stage_id}.", status=404)
-    cards = round_cards(stage, round_of_play)
-    pdf = render_cards(
-        cards, options, title=round_title(stage, round_of_play), chunk=CHUNK, progress=progress
-    )
+    return stage
+
+
+def _store(stage: Stage, round_of_play: int, batch_id: str, pdf: bytes, cards: int) -> BatchFile:
     slug = stage.category.tournament.slug
     _prune(slug)
     name = batch_file_name(slug, stage.id, round_of_play, batch_id)
     stored = default_storage.save(name, ContentFile(pdf))
-    return BatchFile(name=stored, cards=len(cards), tournament=slug)
+    return BatchFile(name=stored, cards=cards, tournament=slug)
 
 
-def batch_state(result: AsyncResult | None, *, tournament_slug: str, name: str) -> BatchState:
+def plan_round_batch(
+    *, stage_id: int, round_of_play: int, options: PrintOptions, size: int | None = None
+) -> list[range]:
+    """The round's cards cut into parts of whole pages, about ``size`` (:data:`PART_CARDS`)
+    cards each, as index ranges into :func:`~scoring.printing.cards.round_cards` (one part for a
+    small round)."""
+    cards = round_cards(_stage(stage_id), round_of_play)
+    return card_ranges(cards, options, size or PART_CARDS)
+
+
+def part_file_name(name: str, index: int) -> str:
+    """Where part ``index`` of the batch stored as ``name`` waits to be joined."""
+    return name.removesuffix(".pdf") + f".part-{index}.pdf"
+
+
+def build_round_part(
+    *,
+    stage_id: int,
+    round_of_play: int,
+    batch_id: str,
+    index: int,
+    cards: range,
+    options: PrintOptions,
+    progress: Progress | None = None,
+) -> str:
+    """Lay out one part of a batch cut across workers and store it; returns where."""
+    stage = _stage(stage_id)
+    part = round_cards(stage, round_of_play)[cards.start : cards.stop]
+    pdf = render_round_pdf(
+        part, options, title=round_title(stage, round_of_play), chunk=CHUNK, progress=progress
+    )
+    slug = stage.category.tournament.slug
+    name = part_file_name(batch_file_name(slug, stage.id, round_of_play, batch_id), index)
+    return default_storage.save(name, ContentFile(pdf))
+
+
+def join_round_parts(
+    *, stage_id: int, round_of_play: int, batch_id: str, parts: Sequence[str], cards: int
+) -> BatchFile:
+    """The parts joined in order into the batch's PDF, stored under the batch's name; the parts
+    are removed."""
+    stage = _stage(stage_id)
+    pdfs = []
+    for part in parts:
+        with default_storage.open(part, "rb") as file:
+            pdfs.append(file.read())
+    batch = _store(stage, round_of_play, batch_id, join_pdfs(pdfs), cards)
+    for part in parts:
+        default_storage.delete(part)
+    return batch
+
+
+def _parts_progress(parts: list, lookup: Callable[[str], AsyncResult]) -> tuple[int, float | None]:
+    """Cards laid out by the parts of a batch cut across workers, and when a part last moved:
+    a finished part counts all its cards, a running one what it reported."""
+    done, moved = 0, None
+    for part_id, size in parts:
+        part = lookup(part_id)
+        info = part.info
+        if part.state == "SUCCESS":
+            done += int(size)
+        elif part.state == "PROGRESS" and isinstance(info, dict):
+            done += int(info.get("done", 0))
+            at = info.get("at")
+            if isinstance(at, int | float):
+                moved = max(moved or 0.0, float(at))
+    return done, moved
+
+
+def batch_state(
+    result: AsyncResult | None,
+    *,
+    tournament_slug: str,
+    name: str,
+    lookup: Callable[[str], AsyncResult] = AsyncResult,
+) -> BatchState:
     """The batch's state from its Celery result and the storage.
+
+    A batch cut across workers says so in its progress (``parts``: each part's task id and
+    cards); its cards laid out are then the parts', read through ``lookup``.
 
     ``result`` is None when Celery runs eagerly: the task then ran to its end before the page was
     shown and stored no result, so the stored file alone tells. A stored file also counts as done
@@ -141,12 +239,12 @@ def batch_state(result: AsyncResult | None, *, tournament_slug: str, name: str) 
         return BatchState("running")
     if state == "PROGRESS" and isinstance(info, dict):
         at = info.get("at")
-        return BatchState(
-            "running",
-            done=int(info.get("done", 0)),
-            total=int(info.get("total", 0)),
-            updated_at=float(at) if isinstance(at, int | float) else None,
-        )
+        updated = float(at) if isinstance(at, int | float) else None
+        done = int(info.get("done", 0))
+        if isinstance(info.get("parts"), list):
+            done, moved = _parts_progress(info["parts"], lookup)
+            updated = max(updated or 0.0, moved) if moved is not None else updated
+        return BatchState("running", done=done, total=int(info.get("total", 0)), updated_at=updated)
     if state == "PENDING" and default_storage.exists(name):
         return BatchState("done", size=default_storage.size(name))
     return BatchState("waiting")
