@@ -129,6 +129,22 @@ def _check_version(row: CardRow, version: int | None) -> None:
         )
 
 
+def _refuse_stale_early(card: ScoreCard, game: Game, version: int | None) -> None:
+    """Refuse a change made on a row its writer no longer sees, before taking any lock.
+
+    A row's version only goes up, so one already past the version read is stale whatever
+    happens next; when fifty phones send the same row at once, forty-nine learn it here for a
+    read of one column instead of queueing for the game's lock. The check under the lock still
+    decides the rest (a row changed between this read and the lock)."""
+    if version is None:
+        return
+    current = CardRow.objects.filter(card=card, game=game).values_list("version", flat=True)
+    found = current.first()
+    if found is not None and found != version:
+        seen = Game.objects.select_related(*GAME_CONTEXT).get(pk=game.pk)
+        _check_version(CardRow(card=card, game=seen, version=found), version)
+
+
 def _save(row: CardRow, reason: str) -> CardRow:
     """Save with an optimistic lock: the update only lands on the version that was read."""
     expected = row.version
@@ -164,6 +180,7 @@ def fill_row(
     A row not yet validated is the owner's to change. Once validated, a change is a correction:
     only a referee may make it, with their initials, and it is kept as a new version.
     """
+    _refuse_stale_early(card, game, version)
     lock_games([game])
     game = Game.objects.select_related(*GAME_CONTEXT).get(pk=game.pk)
     _refuse_forfeited(game)
