@@ -181,20 +181,23 @@ def stage_bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpRespons
         return _missing(
             request, None, _("There is no knockout stage %(stage)s here.") % {"stage": stage_id}
         )
-    rounds = bracket_rounds(stage)
-    svg = bracket_svg(rounds, title=f"{stage.category.name}: {stage.name}")
     return render(
         request,
         "tournaments/public/bracket.html",
-        {
-            "tournament": stage.category.tournament,
-            "stage": stage,
-            "drawn": bool(rounds),
-            # Built with ElementTree, which escapes every name.
-            "svg": mark_safe(svg),
-        }
-        | _embed(request, stage, "bracket"),
+        _bracket(stage) | _embed(request, stage, "bracket"),
     )
+
+
+def _bracket(stage: Stage) -> dict:
+    """What the bracket page and its embed show: the bracket as drawn so far, in SVG."""
+    rounds = bracket_rounds(stage)
+    svg = bracket_svg(rounds, title=f"{stage.category.name}: {stage.name}")
+    return {
+        "tournament": stage.category.tournament,
+        "stage": stage,
+        "drawn": bool(rounds),
+        "svg": mark_safe(svg),  # built with ElementTree, which escapes every name
+    }
 
 
 @embeddable
@@ -205,18 +208,7 @@ def embed_bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpRespons
         return _embed_missing(
             _("There is no knockout stage %(stage)s here.") % {"stage": stage_id}, request
         )
-    rounds = bracket_rounds(stage)
-    svg = bracket_svg(rounds, title=f"{stage.category.name}: {stage.name}")
-    return render(
-        request,
-        "tournaments/public/embed_bracket.html",
-        {
-            "tournament": stage.category.tournament,
-            "stage": stage,
-            "drawn": bool(rounds),
-            "svg": mark_safe(svg),  # built with ElementTree, which escapes every name
-        },
-    )
+    return render(request, "tournaments/public/embed_bracket.html", _bracket(stage))
 
 
 @embeddable
