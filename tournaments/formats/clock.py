@@ -30,7 +30,7 @@ TIME_UP_NOTICE = _(
     "Time! Stop play: discs not yet shot stay unplayed. If a player or team has had one shot "
     "fewer, they take one last shot now to even out the shots (the equalising shot). Score the "
     "round in progress by the discs on the board; any round in which no disc was shot before "
-    "time expired is recorded 0–0."
+    "time expired is recorded 0–0."  # noqa: RUF001 (a literal dash: xgettext reads no escapes)
 )
 
 #: The rule as written, quoted on the clock pages.
