@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scoring.engine import (
     EngineInputError,
@@ -39,7 +41,11 @@ DIFFERENCE_NUMBERS = ("score", "twenties")
 ROUND_FIELD = re.compile(r"^r(\d+)_")
 #: A bound form takes at most this many round lines, whatever is posted.
 MOST_ROUND_LINES = 40
-WHAT = {"points": "points", "twenties": "20s", "score": "board score"}
+WHAT = {
+    "points": gettext_lazy("points"),
+    "twenties": gettext_lazy("20s"),
+    "score": gettext_lazy("board score"),
+}
 #: The answers to "who won the round?" on a two-sided card, and the side each one names (the
 #: engine turns the side into the round's points: 2-0, 1-1 or 0-2).
 WINNERS = {"own": 0, "tie": None, "opp": 1}
@@ -48,11 +54,11 @@ WINNER_OF_SIDE = {side: key for key, side in WINNERS.items()}
 #: WCC: "Scorecards that are missing full name, ID #'s, category name or are not legible, may be
 #: voided at the scoring table."
 VOID_REASONS = [
-    ("missing-name", "Missing full name"),
-    ("missing-id", "Missing ID number"),
-    ("missing-category", "Missing category name"),
-    ("illegible", "Not legible"),
-    ("other", "Other (say why)"),
+    ("missing-name", gettext_lazy("Missing full name")),
+    ("missing-id", gettext_lazy("Missing ID number")),
+    ("missing-category", gettext_lazy("Missing category name")),
+    ("illegible", gettext_lazy("Not legible")),
+    ("other", gettext_lazy("Other (say why)")),
 ]
 
 
@@ -100,8 +106,8 @@ class RoundsForm(forms.Form):
         widget=forms.HiddenInput,
         min_value=0,
         error_messages={
-            "required": "The form lost track of the row's version; reload the page.",
-            "invalid": "The form lost track of the row's version; reload the page.",
+            "required": gettext_lazy("The form lost track of the row's version; reload the page."),
+            "invalid": gettext_lazy("The form lost track of the row's version; reload the page."),
         },
     )
 
@@ -128,7 +134,7 @@ class RoundsForm(forms.Form):
         self.rules: GameRules = game_rules(game)
         self.side_keys = THREE_SIDES if self.rules.sides == len(THREE_SIDES) else SIDES
         if sides is None:
-            sides = ("own side", "opponent", "second opponent")[: len(self.side_keys)]
+            sides = (_("own side"), _("opponent"), _("second opponent"))[: len(self.side_keys)]
         if len(sides) != len(self.side_keys):
             raise ValueError(f"a {self.rules.system} game has {len(self.side_keys)} sides to name")
         self.sides = sides
@@ -144,7 +150,8 @@ class RoundsForm(forms.Form):
         for n in range(1, self.round_count + 1):
             for what in self.numbers:
                 for side, name in zip(self.side_keys, sides, strict=True):
-                    label = f"Round {n}, {WHAT[what]}, {name}"
+                    named = {"round": n, "what": WHAT[what], "name": name}
+                    label = _("Round %(round)s, %(what)s, %(name)s") % named
                     self.fields[f"r{n}_{what}_{side}"] = forms.IntegerField(
                         required=False,
                         min_value=0,
@@ -152,9 +159,18 @@ class RoundsForm(forms.Form):
                         label=label,
                         widget=_number_input(label),
                         error_messages={
-                            "invalid": f"Round {n}: {WHAT[what]} of {name} must be a whole number.",
-                            "min_value": f"Round {n}: {WHAT[what]} of {name} cannot be negative.",
-                            "max_value": f"Round {n}: {WHAT[what]} of {name} is far too large.",
+                            "invalid": _(
+                                "Round %(round)s: %(what)s of %(name)s must be a whole number."
+                            )
+                            % named,
+                            "min_value": _(
+                                "Round %(round)s: %(what)s of %(name)s cannot be negative."
+                            )
+                            % named,
+                            "max_value": _(
+                                "Round %(round)s: %(what)s of %(name)s is far too large."
+                            )
+                            % named,
                         },
                     )
                     if what == "twenties":
@@ -163,15 +179,16 @@ class RoundsForm(forms.Form):
             if self.by_winner:
                 self.fields[f"r{n}_winner"] = forms.ChoiceField(
                     required=False,
-                    label=f"Round {n}: who won it?",
-                    choices=[("own", sides[0]), ("tie", "Tie"), ("opp", sides[1])],
+                    label=_("Round %(round)s: who won it?") % {"round": n},
+                    choices=[("own", sides[0]), ("tie", _("Tie")), ("opp", sides[1])],
                     widget=WinnerSelect,
                     error_messages={
-                        "invalid_choice": f"Round {n}: choose who won the round, or a tie."
+                        "invalid_choice": _("Round %(round)s: choose who won the round, or a tie.")
+                        % {"round": n}
                     },
                 )
             self.fields[f"r{n}_time_expired"] = forms.BooleanField(
-                required=False, label="Time expired, no disc shot"
+                required=False, label=_("Time expired, no disc shot")
             )
 
     @property
@@ -243,20 +260,25 @@ class RoundsForm(forms.Form):
             if first_blank is not None:
                 self._fail(
                     first_blank,
-                    f"Round {first_blank} is empty but round {n} is filled; "
-                    "enter the rounds in the order they were played.",
+                    _(
+                        "Round %(blank)s is empty but round %(round)s is filled; enter the rounds "
+                        "in the order they were played."
+                    )
+                    % {"blank": first_blank, "round": n},
                 )
                 first_blank = None
             parsed = self._round(n, values, expired, winner)
             rounds.append(parsed or {})
         if not self.bad_rounds and not rounds:
             if self.by_difference:
-                what = "both board scores"
+                message = _("Round 1: enter both board scores and 20s of each round.")
             elif self.by_winner:
-                what = "who won (or the board scores)"
+                message = _("Round 1: enter who won (or the board scores) and 20s of each round.")
             else:
-                what = "the points (or the board scores)"
-            self._fail(1, f"Round 1: enter {what} and 20s of each round.")
+                message = _(
+                    "Round 1: enter the points (or the board scores) and 20s of each round."
+                )
+            self._fail(1, message)
         data["rounds"] = rounds
         return data
 
@@ -273,27 +295,45 @@ class RoundsForm(forms.Form):
                 nothing = "0-0-0" if three else "0-0"
                 self._fail(
                     n,
-                    f"Round {n}: time expired with no disc shot scores {nothing} with no 20s; "
-                    "clear the other boxes of the round or untick time expired.",
+                    _(
+                        "Round %(round)s: time expired with no disc shot scores %(nothing)s with "
+                        "no 20s; clear the other boxes of the round or untick time expired."
+                    )
+                    % {"round": n, "nothing": nothing},
                 )
                 return None
             zeros = [0] * len(keys)
             return {"points": zeros, "twenties": list(zeros), "time_expired": True}
         if len({v is None for v in score}) > 1:
-            every = "all three board scores or none" if three else "both board scores or neither"
-            self._fail(n, f"Round {n}: give {every}.")
+            if three:
+                message = _("Round %(round)s: give all three board scores or none.")
+            else:
+                message = _("Round %(round)s: give both board scores or neither.")
+            self._fail(n, message % {"round": n})
             return None
         if len({v is None for v in points}) > 1:
-            every = "all three players (2-1-0 by rank)" if three else "both sides (2-0, 1-1 or 0-2)"
-            self._fail(n, f"Round {n}: give the points of {every}.")
+            if three:
+                message = _(
+                    "Round %(round)s: give the points of all three players (2-1-0 by rank)."
+                )
+            else:
+                message = _("Round %(round)s: give the points of both sides (2-0, 1-1 or 0-2).")
+            self._fail(n, message % {"round": n})
             return None
         if winner:
             told = list(points_from_winner(WINNERS[winner]))
             if points[0] is not None and points != told:
                 self._fail(
                     n,
-                    f"Round {n}: the points {points[0]}-{points[1]} do not match who won the "
-                    f"round ({self._winner_words(winner)}); give one or the other.",
+                    _(
+                        "Round %(round)s: the points %(points)s do not match who won the round "
+                        "(%(winner)s); give one or the other."
+                    )
+                    % {
+                        "round": n,
+                        "points": f"{points[0]}-{points[1]}",
+                        "winner": self._winner_words(winner),
+                    },
                 )
                 return None
             points = told
@@ -307,26 +347,38 @@ class RoundsForm(forms.Form):
         if self.by_difference:
             self._fail(
                 n,
-                f"Round {n}: give both board scores (20s included); the winner of the round "
-                "adds the difference.",
+                _(
+                    "Round %(round)s: give both board scores (20s included); the winner of the "
+                    "round adds the difference."
+                )
+                % {"round": n},
             )
             return None
         if points[0] is None:
             if self.by_winner:
                 self._fail(
                     n,
-                    f"Round {n}: choose who won the round ({self.sides[0]}, tie or "
-                    f"{self.sides[1]}), or give the board scores.",
+                    _(
+                        "Round %(round)s: choose who won the round (%(own)s, tie or %(opp)s), or "
+                        "give the board scores."
+                    )
+                    % {"round": n, "own": self.sides[0], "opp": self.sides[1]},
                 )
             else:
-                self._fail(n, f"Round {n}: give the points of both sides, or the board scores.")
+                self._fail(
+                    n,
+                    _("Round %(round)s: give the points of both sides, or the board scores.")
+                    % {"round": n},
+                )
             return None
         return {"points": points, "twenties": twenties}
 
     def _winner_words(self, winner: str) -> str:
         """An answer to "who won the round?" in words: a side's name, or a tie."""
         side = WINNERS[winner]
-        return "a tie" if side is None else f"{self.sides[side]} won it"
+        if side is None:
+            return _("a tie")
+        return _("%(name)s won it") % {"name": self.sides[side]}
 
     def rounds(self) -> list[dict[str, Any]]:
         """The rounds in the form the scorecard services take (only after ``is_valid()``)."""
@@ -399,9 +451,11 @@ class CorrectionForm(RoundsForm):
 
     referee_initials = forms.CharField(
         max_length=5,
-        label="Referee's initials",
+        label=gettext_lazy("Referee's initials"),
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
-        error_messages={"required": "A correction must be initialled by the referee."},
+        error_messages={
+            "required": gettext_lazy("A correction must be initialled by the referee.")
+        },
     )
 
 
@@ -411,9 +465,9 @@ class RulingForm(RoundsForm):
 
     initials = forms.CharField(
         max_length=5,
-        label="Head referee's initials",
+        label=gettext_lazy("Head referee's initials"),
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
-        error_messages={"required": "Initial the ruling."},
+        error_messages={"required": gettext_lazy("Initial the ruling.")},
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -426,23 +480,25 @@ class ValidateForm(forms.Form):
 
     opponent_number = forms.CharField(
         max_length=20,
-        label="Opponent's player ID",
+        label=gettext_lazy("Opponent's player ID"),
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
-        error_messages={"required": "The opponent's player ID is missing."},
+        error_messages={"required": gettext_lazy("The opponent's player ID is missing.")},
     )
     initials = forms.CharField(
         max_length=5,
-        label="Opponent's initials",
+        label=gettext_lazy("Opponent's initials"),
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
         error_messages={
-            "required": "The opponent's initials are missing.",
-            "max_length": "Initials are at most 5 letters.",
+            "required": gettext_lazy("The opponent's initials are missing."),
+            "max_length": gettext_lazy("Initials are at most 5 letters."),
         },
     )
     version = forms.IntegerField(
         widget=forms.HiddenInput,
         min_value=0,
-        error_messages={"required": "The form lost track of the row's version; reload the page."},
+        error_messages={
+            "required": gettext_lazy("The form lost track of the row's version; reload the page.")
+        },
     )
 
     def messages(self) -> list[str]:
@@ -464,7 +520,8 @@ def seen_versions(data: Mapping[str, Any]) -> dict[int, int]:
             seen[int(key.removeprefix(SEEN_PREFIX))] = int(value)
         except (TypeError, ValueError):
             raise ScorecardError(
-                f"{key}={value!r} is not a row and its version; reload the page and try again."
+                _("%(field)s is not a row and its version; reload the page and try again.")
+                % {"field": f"{key}={value!r}"}
             ) from None
     return seen
 
@@ -475,22 +532,22 @@ class VoidForm(forms.Form):
     reason = forms.ChoiceField(
         choices=VOID_REASONS,
         widget=forms.RadioSelect,
-        label="Reason",
-        error_messages={"required": "Choose why the card is voided."},
+        label=gettext_lazy("Reason"),
+        error_messages={"required": gettext_lazy("Choose why the card is voided.")},
     )
-    other = forms.CharField(max_length=180, required=False, label="Other reason")
+    other = forms.CharField(max_length=180, required=False, label=gettext_lazy("Other reason"))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("reason") == "other" and not (data.get("other") or "").strip():
-            self.add_error("other", "Say why the card is voided.")
+            self.add_error("other", _("Say why the card is voided."))
         return data
 
     def reason_text(self) -> str:
         reason = self.cleaned_data["reason"]
         if reason == "other":
             return self.cleaned_data["other"].strip()
-        return dict(VOID_REASONS)[reason]
+        return str(dict(VOID_REASONS)[reason])
 
     def messages(self) -> list[str]:
         return [m for errors in self.errors.values() for m in errors]
@@ -502,15 +559,20 @@ class TableFilterForm(forms.Form):
     stage = forms.ModelChoiceField(
         queryset=Stage.objects.none(),
         required=False,
-        empty_label="All stages",
-        error_messages={"invalid_choice": "That stage is not part of this tournament."},
+        label=gettext_lazy("Stage"),
+        empty_label=gettext_lazy("All stages"),
+        error_messages={
+            "invalid_choice": gettext_lazy("That stage is not part of this tournament.")
+        },
     )
     round_of_play = forms.TypedChoiceField(
         coerce=int,
         required=False,
         empty_value=None,
-        label="Round of play",
-        error_messages={"invalid_choice": "No match is drawn in round of play %(value)s."},
+        label=gettext_lazy("Round of play"),
+        error_messages={
+            "invalid_choice": gettext_lazy("No match is drawn in round of play %(value)s.")
+        },
     )
 
     def __init__(self, data: Any = None, *, tournament: Tournament, **kwargs: Any) -> None:
@@ -524,8 +586,8 @@ class TableFilterForm(forms.Form):
             .values_list("round_of_play", flat=True)
             .distinct()
         )
-        self.fields["round_of_play"].choices = [("", "All rounds of play")] + [
-            (n, f"Round of play {n}") for n in numbers
+        self.fields["round_of_play"].choices = [("", _("All rounds of play"))] + [
+            (n, _("Round of play %(number)s") % {"number": n}) for n in numbers
         ]
 
     def filters(self) -> tuple[Stage | None, int | None]:
@@ -541,26 +603,29 @@ class PaperFindForm(forms.Form):
     stage = forms.ModelChoiceField(
         queryset=Stage.objects.none(),
         empty_label=None,
+        label=gettext_lazy("Stage"),
         error_messages={
-            "required": "Choose the stage of the card.",
-            "invalid_choice": "That stage is not part of this tournament.",
+            "required": gettext_lazy("Choose the stage of the card."),
+            "invalid_choice": gettext_lazy("That stage is not part of this tournament."),
         },
     )
     round_of_play = forms.IntegerField(
         min_value=1,
-        label="Round of play",
+        label=gettext_lazy("Round of play"),
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "num"}),
         error_messages={
-            "required": "Give the round of play written on the card.",
-            "invalid": "The round of play is a whole number.",
-            "min_value": "Rounds of play are numbered from 1.",
+            "required": gettext_lazy("Give the round of play written on the card."),
+            "invalid": gettext_lazy("The round of play is a whole number."),
+            "min_value": gettext_lazy("Rounds of play are numbered from 1."),
         },
     )
     who = forms.CharField(
         max_length=100,
-        label="Card of (ID number or name)",
+        label=gettext_lazy("Card of (ID number or name)"),
         widget=forms.TextInput(attrs={"autocomplete": "off", "autofocus": True}),
-        error_messages={"required": "Type the ID number printed on the card, or a name."},
+        error_messages={
+            "required": gettext_lazy("Type the ID number printed on the card, or a name.")
+        },
     )
 
     def __init__(self, data: Any = None, *, tournament: Tournament, **kwargs: Any) -> None:
@@ -581,16 +646,18 @@ class PaperRowForm(RoundsForm):
 
     opponent_number = forms.CharField(
         max_length=20,
-        label="Opponent's ID (as written)",
+        label=gettext_lazy("Opponent's ID (as written)"),
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
-        error_messages={"required": "Type the opponent's ID number written on the card."},
+        error_messages={
+            "required": gettext_lazy("Type the opponent's ID number written on the card.")
+        },
     )
     initials = forms.CharField(
         max_length=5,
-        label="Opponent's initials (as written)",
+        label=gettext_lazy("Opponent's initials (as written)"),
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
         error_messages={
-            "required": "Type the opponent's initials written on the card.",
-            "max_length": "Initials are at most 5 letters.",
+            "required": gettext_lazy("Type the opponent's initials written on the card."),
+            "max_length": gettext_lazy("Initials are at most 5 letters."),
         },
     )

@@ -12,6 +12,8 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.scorecards import selectors as select
@@ -20,7 +22,7 @@ from tournaments.private_links import remember
 from tournaments.services.links import claim_entry, entry_of_token, link_of, players_of
 from tournaments.views.access import missing, tournament_page
 
-INVALID = (
+INVALID = gettext_lazy(
     "This private link is not valid: it may have been renewed by the organizer, or mistyped. "
     "Ask the organizer or the scoring table for your current link (it is printed on your "
     "player sheet and on your scorecards)."
@@ -67,6 +69,8 @@ def claim(request: HttpRequest, tournament: Tournament, token: str) -> HttpRespo
         messages.error(request, " ".join(exc.messages))
     else:
         messages.success(
-            request, f"Your account is now linked to {player.full_name} (ID {player.number})."
+            request,
+            _("Your account is now linked to %(name)s (ID %(number)s).")
+            % {"name": player.full_name, "number": player.number},
         )
     return redirect("scoring:private_link", tournament.slug, token)

@@ -22,6 +22,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring import engine
 from scoring.engine import RoundData
@@ -66,12 +68,18 @@ def card_for(stage: Stage, entry: Entry) -> ScoreCard:
 
 def _require(user, perm: str, obj, action: str) -> None:
     if not user.has_perm(perm, obj):
-        raise PermissionDenied(f"You may not {action}.")
+        raise PermissionDenied(_("You may not %(action)s.") % {"action": action})
 
 
 def _label(game: Game, number: int | None = None) -> str:
-    where = f"game {game.number} ({game.match}) in round of play {game.match.round_of_play}"
-    return f"{where}, round {number}" if number else where
+    where = _("game %(number)s (%(match)s) in round of play %(round_of_play)s") % {
+        "number": game.number,
+        "match": game.match,
+        "round_of_play": game.match.round_of_play,
+    }
+    if not number:
+        return where
+    return _("%(where)s, round %(round)s") % {"where": where, "round": number}
 
 
 def _opponents(game: Game, entry: Entry) -> list[Entry]:
@@ -102,13 +110,15 @@ def normalise_rounds(game: Game, rounds: Sequence[Mapping[str, Any]]) -> list[Ro
     :func:`check_complete`).
     """
     if not rounds:
-        raise ScorecardError(f"{_label(game)}: the row has no rounds.")
+        raise ScorecardError(_("%(where)s: the row has no rounds.") % {"where": _label(game)})
     rules = game_rules(game)
     try:
         checked = engine.read_rounds(rounds, rules)
         engine.judge_game(checked, rules)
     except engine.EngineInputError as exc:
-        raise ScorecardError(f"{_label(game)}, {exc}", round=exc.round) from None
+        raise ScorecardError(
+            _("%(where)s, %(error)s") % {"where": _label(game), "error": exc}, round=exc.round
+        ) from None
     return [engine.round_to_data(r) for r in checked]
 
 
@@ -117,15 +127,20 @@ def check_complete(game: Game, rounds: Sequence[Mapping[str, Any]]) -> engine.Ga
     try:
         return engine.check_complete(rounds, game_rules(game))
     except engine.EngineInputError as exc:
-        raise ScorecardError(f"{_label(game)}: {exc}.", round=exc.round) from None
+        raise ScorecardError(
+            _("%(where)s: %(error)s.") % {"where": _label(game), "error": exc}, round=exc.round
+        ) from None
 
 
 def _check_version(row: CardRow, version: int | None) -> None:
     if version is not None and row.version != version:
         raise StaleRowError(
-            f"{_label(row.game)}: this row was changed by someone else since you opened it "
-            f"(now version {row.version}, you had {version}). Reload it and enter your change "
-            "again; nothing has been lost."
+            _(
+                "%(where)s: this row was changed by someone else since you opened it (now "
+                "version %(now)s, you had %(had)s). Reload it and enter your change again; "
+                "nothing has been lost."
+            )
+            % {"where": _label(row.game), "now": row.version, "had": version}
         )
 
 
@@ -157,8 +172,11 @@ def _save(row: CardRow, reason: str) -> CardRow:
     if not updated:
         row.version = expected
         raise StaleRowError(
-            f"{_label(row.game)}: this row was saved by someone else a moment ago. Reload it "
-            "and enter your change again; nothing has been lost."
+            _(
+                "%(where)s: this row was saved by someone else a moment ago. Reload it and "
+                "enter your change again; nothing has been lost."
+            )
+            % {"where": _label(row.game)}
         )
     row.save()
     return row
@@ -185,16 +203,7 @@ def fill_row(
     game = Game.objects.select_related(*GAME_CONTEXT).get(pk=game.pk)
     _refuse_forfeited(game)
     ensure_open(game.match.stage, error=ScorecardError)
-    entry = card.entry
-    if game.match.stage_id != card.stage_id or entry.id not in (
-        game.match.entry_a_id,
-        game.match.entry_b_id,
-        game.match.entry_c_id,
-    ):
-        raise ScorecardError(
-            f"{_label(game)} is not scheduled for {entry} in {card.stage.name}; "
-            "check the round of play and the opponent."
-        )
+    _check_scheduled(card, game)
     row = CardRow.objects.select_for_update().filter(card=card, game=game).first()
     if row is not None:
         row.game, row.card = game, card  # as loaded above, with what the checks read
@@ -214,8 +223,11 @@ def fill_row(
     _check_version(row, version)
     if row.status == Status.AWAITING:
         raise ScorecardError(
-            f"{_label(game)}: this row was entered from the paper card and awaits a second staff "
-            "member's confirmation; confirm it, or enter the paper card again."
+            _(
+                "%(where)s: this row was entered from the paper card and awaits a second staff "
+                "member's confirmation; confirm it, or enter the paper card again."
+            )
+            % {"where": _label(game)}
         )
     if row.status == Status.FILLED:
         # Not validated yet: the owner (or a referee on their behalf) may still change it, and
@@ -224,13 +236,17 @@ def fill_row(
         row.rounds = clean
         return _save(row, "refilled")
     # After validation (or in a dispute, or once verified) a change is a correction.
-    _require(user, "scoring.correct_row", row, "correct a validated scorecard (ask a referee)")
+    _require(user, "scoring.correct_row", row, _("correct a validated scorecard (ask a referee)"))
     if not referee_initials.strip():
         raise ScorecardError(
-            f"{_label(game)}: a correction after validation must be initialled by a referee."
+            _("%(where)s: a correction after validation must be initialled by a referee.")
+            % {"where": _label(game)}
         )
     if row.status == Status.VOIDED:
-        raise ScorecardError(f"{_label(game)}: this row was voided ({row.void_reason}).")
+        raise ScorecardError(
+            _("%(where)s: this row was voided (%(reason)s).")
+            % {"where": _label(game), "reason": row.void_reason}
+        )
     check_complete(game, clean)
     row.rounds = clean
     row.referee_initials = referee_initials.strip().upper()[:5]
@@ -259,16 +275,21 @@ def validate_row(
     allowed = {n for e in _opponents(row.game, row.card.entry) for n in _entry_numbers(e)}
     if str(opponent_number).strip() not in allowed:
         raise ScorecardError(
-            f"{_label(row.game)}: only the opponent may validate this row; ID "
-            f"{opponent_number!r} is not the opponent's."
+            _(
+                "%(where)s: only the opponent may validate this row; ID %(number)s is not the "
+                "opponent's."
+            )
+            % {"where": _label(row.game), "number": repr(opponent_number)}
         )
-    _require(user, "scoring.validate_row", row, "validate this row: only the opponent does")
+    _require(user, "scoring.validate_row", row, _("validate this row: only the opponent does"))
     if not initials.strip():
-        raise ScorecardError(f"{_label(row.game)}: the opponent's initials are missing.")
+        raise ScorecardError(
+            _("%(where)s: the opponent's initials are missing.") % {"where": _label(row.game)}
+        )
     if row.status != Status.FILLED:
         raise ScorecardError(
-            f"{_label(row.game)}: this row is {row.get_status_display().lower()}, "
-            "not waiting for validation."
+            _("%(where)s: this row is %(status)s, not waiting for validation.")
+            % {"where": _label(row.game), "status": row.get_status_display().lower()}
         )
     check_complete(row.game, row.rounds)
     row.status = Status.VALIDATED
@@ -289,8 +310,11 @@ def _check_scheduled(card: ScoreCard, game: Game) -> None:
         game.match.entry_c_id,
     ):
         raise ScorecardError(
-            f"{_label(game)} is not scheduled for {entry} in {card.stage.name}; "
-            "check the round of play and the opponent."
+            _(
+                "%(where)s is not scheduled for %(entry)s in %(stage)s; check the round of play "
+                "and the opponent."
+            )
+            % {"where": _label(game), "entry": entry, "stage": card.stage.name}
         )
 
 
@@ -298,15 +322,24 @@ def _check_signature(game: Game, entry: Entry, opponent_number: str, initials: s
     """The opponent's ID number as written on the card: one of the others at the board."""
     number = str(opponent_number).strip()
     if not number:
-        raise ScorecardError(f"{_label(game)}: the opponent's ID number is missing.")
+        raise ScorecardError(
+            _("%(where)s: the opponent's ID number is missing.") % {"where": _label(game)}
+        )
     if not initials.strip():
-        raise ScorecardError(f"{_label(game)}: the opponent's initials are missing.")
+        raise ScorecardError(
+            _("%(where)s: the opponent's initials are missing.") % {"where": _label(game)}
+        )
     others = _opponents(game, entry)
     if number not in {n for e in others for n in _entry_numbers(e)}:
-        expected = " or ".join(f"{e} (ID {e.number})" for e in others)
+        expected = _(" or ").join(
+            _("%(entry)s (ID %(number)s)") % {"entry": e, "number": e.number} for e in others
+        )
         raise ScorecardError(
-            f"{_label(game)}: ID {number!r} written on the card is not the opponent's; "
-            f"the opponent is {expected}. Check the card, or ask the head referee."
+            _(
+                "%(where)s: ID %(number)s written on the card is not the opponent's; the "
+                "opponent is %(expected)s. Check the card, or ask the head referee."
+            )
+            % {"where": _label(game), "number": repr(number), "expected": expected}
         )
     return number
 
@@ -337,13 +370,16 @@ def enter_paper_row(
     ensure_open(game.match.stage, error=ScorecardError)
     _check_scheduled(card, game)
     row = CardRow.objects.select_for_update().filter(card=card, game=game).first()
-    _require(user, "scoring.enter_paper_row", row or card, "enter paper scorecards")
+    _require(user, "scoring.enter_paper_row", row or card, _("enter paper scorecards"))
     if row is not None:
         _check_version(row, version)
         if row.status not in (Status.FILLED, Status.AWAITING):
             raise ScorecardError(
-                f"{_label(game)}: this row is already {row.get_status_display().lower()}; "
-                "a change now is a referee's correction."
+                _(
+                    "%(where)s: this row is already %(status)s; a change now is a referee's "
+                    "correction."
+                )
+                % {"where": _label(game), "status": row.get_status_display().lower()}
             )
     clean = normalise_rounds(game, rounds)
     check_complete(game, clean)
@@ -377,19 +413,22 @@ def confirm_paper_row(*, row: CardRow, user, version: int | None = None) -> Card
         .select_related("game__match__stage__category__tournament", "card")
         .get(pk=row.pk)
     )
-    _require(user, "scoring.confirm_paper_row", row, "confirm paper scorecards")
+    _require(user, "scoring.confirm_paper_row", row, _("confirm paper scorecards"))
     _refuse_forfeited(row.game)
     ensure_open(row.card.stage, error=ScorecardError)
     _check_version(row, version)
     if row.status != Status.AWAITING:
         raise ScorecardError(
-            f"{_label(row.game)}: this row is {row.get_status_display().lower()}, "
-            "not awaiting confirmation."
+            _("%(where)s: this row is %(status)s, not awaiting confirmation.")
+            % {"where": _label(row.game), "status": row.get_status_display().lower()}
         )
     if row.entered_by_id is not None and row.entered_by_id == user.pk:
         raise ScorecardError(
-            f"{_label(row.game)}: you entered this row from the paper card; another staff "
-            "member must confirm it."
+            _(
+                "%(where)s: you entered this row from the paper card; another staff member must "
+                "confirm it."
+            )
+            % {"where": _label(row.game)}
         )
     check_complete(row.game, row.rounds)
     row.status = Status.VALIDATED
@@ -433,13 +472,21 @@ def _check_versions(
     gone = len([pk for pk in seen if pk not in now])
     parts = []
     if changed:
-        parts.append(f"changed since you opened it: {', '.join(changed)}")
+        parts.append(_("changed since you opened it: %(rows)s") % {"rows": ", ".join(changed)})
     if new:
-        parts.append(f"new since you opened it: {', '.join(new)}")
+        parts.append(_("new since you opened it: %(rows)s") % {"rows": ", ".join(new)})
     if gone:
-        parts.append(f"{gone} row{'s' * (gone != 1)} you saw no longer waiting here")
+        parts.append(
+            ngettext(
+                "%(count)s row you saw no longer waiting here",
+                "%(count)s rows you saw no longer waiting here",
+                gone,
+            )
+            % {"count": gone}
+        )
     raise StaleRowError(
-        f"{where}: {'; '.join(parts)}. Reload it and check again; {undone}, nothing has been lost."
+        _("%(where)s: %(what)s. Reload it and check again; %(undone)s, nothing has been lost.")
+        % {"where": where, "what": "; ".join(parts), "undone": undone}
     )
 
 
@@ -453,7 +500,7 @@ def verify_card(
     corrected, signed or added since is refused with ``StaleRowError``, so the table never
     verifies rounds it did not see.
     """
-    _require(user, "scoring.verify_card", card, "verify scorecards")
+    _require(user, "scoring.verify_card", card, _("verify scorecards"))
     ensure_open(card.stage, error=ScorecardError)
     _check_card_header(card)
     _lock_card_games(card)
@@ -465,9 +512,11 @@ def verify_card(
         .select_related(*ROW_CONTEXT)
         .order_by("pk")
     )
-    _check_versions(rows, versions, str(card), "nothing was verified")
+    _check_versions(rows, versions, str(card), _("nothing was verified"))
     if not rows:
-        raise ScorecardError(f"{card}: no validated row is waiting for verification.")
+        raise ScorecardError(
+            _("%(card)s: no validated row is waiting for verification.") % {"card": card}
+        )
     for row in rows:
         check_complete(row.game, row.rounds)
     done = []
@@ -494,10 +543,10 @@ def void_card(
     voided yet goes. ``versions`` (row id to version) are those rows as the table saw them: a
     row changed since is refused with ``StaleRowError``.
     """
-    _require(user, "scoring.void_card", card, "void scorecards")
+    _require(user, "scoring.void_card", card, _("void scorecards"))
     ensure_open(card.stage, error=ScorecardError)
     if not reason.strip():
-        raise ScorecardError(f"{card}: say why the card is voided.")
+        raise ScorecardError(_("%(card)s: say why the card is voided.") % {"card": card})
     _lock_card_games(card)
     targets_q = (
         CardRow.objects.select_for_update(of=("self",))
@@ -509,7 +558,7 @@ def void_card(
     if rows is not None:
         targets_q = targets_q.filter(pk__in=[r if isinstance(r, int) else r.pk for r in rows])
     targets = list(targets_q)
-    _check_versions(targets, versions, str(card), "nothing was voided")
+    _check_versions(targets, versions, str(card), _("nothing was voided"))
     for row in targets:
         row.status = Status.VOIDED
         row.void_reason = reason.strip()[:200]
@@ -545,18 +594,23 @@ def resolve_dispute(
         .order_by("pk")
     )
     probe = current[0] if current else None
-    _require(user, "scoring.resolve_dispute", probe or game.match, "settle disputes")
+    _require(user, "scoring.resolve_dispute", probe or game.match, _("settle disputes"))
     _refuse_forfeited(game)
     ensure_open(game.match.stage, error=ScorecardError)
     if require_dispute and not any(r.status == Status.DISPUTED for r in current):
         raise ScorecardError(
-            f"{_label(game)}: there is no dispute on this game (settled already, or its cards "
-            "agree). A result that stands is changed by a referee's initialled correction."
+            _(
+                "%(where)s: there is no dispute on this game (settled already, or its cards "
+                "agree). A result that stands is changed by a referee's initialled correction."
+            )
+            % {"where": _label(game)}
         )
     disputed = [r for r in current if r.status == Status.DISPUTED]
-    _check_versions(disputed, versions, _label(game), "no ruling was recorded")
+    _check_versions(disputed, versions, _label(game), _("no ruling was recorded"))
     if not initials.strip():
-        raise ScorecardError(f"{_label(game)}: the head referee's initials are missing.")
+        raise ScorecardError(
+            _("%(where)s: the head referee's initials are missing.") % {"where": _label(game)}
+        )
     clean = normalise_rounds(game, rounds_a)
     check_complete(game, clean)
     match = game.match
@@ -581,7 +635,9 @@ def _check_card_header(card: ScoreCard) -> None:
     people = [entry.player] if entry.player_id else [entry.team.player_one, entry.team.player_two]
     for p in people:
         if not (p.first_name and p.last_name and p.number):
-            raise ScorecardError(f"{card}: the player's full name or ID number is missing.")
+            raise ScorecardError(
+                _("%(card)s: the player's full name or ID number is missing.") % {"card": card}
+            )
 
 
 def _entry_numbers(entry: Entry) -> set[str]:
@@ -660,8 +716,15 @@ def _refuse_forfeited(game: Game) -> None:
     ruling): "Game 2 is a walkover: Bob withdrew"."""
     if game.forfeited_by:
         raise ScorecardError(
-            f"{game.forfeit_refusal} ({game.match}, round of play {game.match.round_of_play}); "
-            "nothing more is written on its cards."
+            _(
+                "%(refusal)s (%(match)s, round of play %(round_of_play)s); nothing more is "
+                "written on its cards."
+            )
+            % {
+                "refusal": game.forfeit_refusal,
+                "match": game.match,
+                "round_of_play": game.match.round_of_play,
+            }
         )
 
 

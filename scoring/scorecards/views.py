@@ -25,6 +25,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.engine import judge_row, round_lines
@@ -136,7 +138,7 @@ class RowPanel:
 def _sides(page: select.CardPage, line: select.CardLine) -> tuple[str, ...]:
     """The names over a row's boxes: the card owner, then the others at the board in the
     match's order (the order of the row's figures; two others in a three-player game)."""
-    others = [entry.name for entry in line.opponents] or ["opponent"]
+    others = [entry.name for entry in line.opponents] or [_("opponent")]
     return (page.entry.name, *others)
 
 
@@ -224,14 +226,14 @@ def _load_page(slug: str, stage_id: int, entry_id: int) -> select.CardPage:
         stage = select.stage_of(slug, stage_id)
         entry = select.entry_of(stage, entry_id)
     except (Stage.DoesNotExist, Entry.DoesNotExist):
-        raise Http404("No such card in this tournament.") from None
+        raise Http404(_("No such card in this tournament.")) from None
     return select.card_page(stage, entry)
 
 
 def _load_line(page: select.CardPage, game_id: int) -> select.CardLine:
     line = page.line(game_id)
     if line is None:
-        raise Http404("This game is not on this card.")
+        raise Http404(_("This game is not on this card."))
     return line
 
 
@@ -284,7 +286,7 @@ def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def card(request: HttpRequest, slug: str, stage_id: int, entry_id: int) -> HttpResponse:
     page = _load_page(slug, stage_id, entry_id)
     if not _may_view(request.user, page):
-        return refuse(request, "Only the player, their opponents and officials see a card.")
+        return refuse(request, _("Only the player, their opponents and officials see a card."))
     panels = _open_next_to_fill([_panel(request, page, line) for line in page.lines])
     return render(request, "scoring/cards/card.html", {"page": page, "panels": panels})
 
@@ -296,7 +298,7 @@ def fill(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id:
     page = _load_page(slug, stage_id, entry_id)
     line = _load_line(page, game_id)
     if not request.user.has_perm("scoring.fill_row", line.probe):
-        return refuse(request, "Only the card's player or a referee fills this card.")
+        return refuse(request, _("Only the card's player or a referee fills this card."))
     form = RoundsForm(request.POST, game=line.game, sides=_sides(page, line), prefix=f"g{game_id}")
     return _save_rounds(request, page, line, form, mode="fill")
 
@@ -308,16 +310,15 @@ def correct(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_
     page = _load_page(slug, stage_id, entry_id)
     line = _load_line(page, game_id)
     if line.row is None or not request.user.has_perm("scoring.correct_row", line.row):
-        return refuse(request, "Only a referee corrects a validated card, with initials.")
+        return refuse(request, _("Only a referee corrects a validated card, with initials."))
     form = CorrectionForm(
         request.POST, game=line.game, sides=_sides(page, line), prefix=f"g{game_id}"
     )
     if line.row.status not in CORRECTABLE:
         panel = _panel(request, page, line, form=form, mode="correct")
-        panel.error = (
-            f"This row is {line.row.get_status_display().lower()}: a correction is for a row "
-            "the opponent has validated."
-        )
+        panel.error = _(
+            "This row is %(status)s: a correction is for a row the opponent has validated."
+        ) % {"status": line.row.get_status_display().lower()}
         return _show(request, page, panel)
     return _save_rounds(request, page, line, form, mode="correct")
 
@@ -342,7 +343,7 @@ def _save_rounds(request, page, line, form: RoundsForm, *, mode: str) -> HttpRes
         return refuse(request, str(exc))
     except StaleRowError as exc:
         current = select.row_of(card, line.game)
-        panel.error = f"Changed by someone else — reload. {_words(exc)}"
+        panel.error = _("Changed by someone else — reload. %(error)s") % {"error": _words(exc)}
         panel.stale_rounds = current.rounds if current else []
         panel.stale_version = current.version if current else None
         return _show(request, page, panel)
@@ -351,7 +352,10 @@ def _save_rounds(request, page, line, form: RoundsForm, *, mode: str) -> HttpRes
         if exc.round:
             form.bad_rounds.add(exc.round)
         return _show(request, page, panel)
-    done = "Correction saved, initialled by the referee." if mode == "correct" else "Row saved."
+    if mode == "correct":
+        done = _("Correction saved, initialled by the referee.")
+    else:
+        done = _("Row saved.")
     return _after_save(request, page, line.game.id, done)
 
 
@@ -362,9 +366,9 @@ def validate(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game
     page = _load_page(slug, stage_id, entry_id)
     line = _load_line(page, game_id)
     if line.row is None:
-        raise Http404("Nothing has been filled on this row yet.")
+        raise Http404(_("Nothing has been filled on this row yet."))
     if not request.user.has_perm("scoring.validate_row", line.row):
-        return refuse(request, "Only the opponent validates a row, with ID and initials.")
+        return refuse(request, _("Only the opponent validates a row, with ID and initials."))
     form = ValidateForm(request.POST, prefix=f"v{game_id}")
     panel = _panel(request, page, line, validate_form=form)
     if not form.is_valid():
@@ -381,12 +385,14 @@ def validate(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game
     except PermissionDenied as exc:
         return refuse(request, str(exc))
     except StaleRowError as exc:
-        panel.error = f"Changed by someone else — reload before you sign. {_words(exc)}"
+        panel.error = _("Changed by someone else — reload before you sign. %(error)s") % {
+            "error": _words(exc)
+        }
         return _show(request, page, panel)
     except ScorecardError as exc:
         panel.error = _words(exc)
         return _show(request, page, panel)
-    return _after_save(request, page, game_id, "Row validated by the opponent.")
+    return _after_save(request, page, game_id, _("Row validated by the opponent."))
 
 
 @login_or_link_required
@@ -402,7 +408,7 @@ def total(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id
     page = _load_page(slug, stage_id, entry_id)
     line = _load_line(page, game_id)
     if not _may_view(request.user, page):
-        return refuse(request, "Only the player, their opponents and officials see a card.")
+        return refuse(request, _("Only the player, their opponents and officials see a card."))
     form = RoundsForm(request.POST, game=line.game, sides=_sides(page, line), prefix=f"g{game_id}")
     context: dict[str, Any] = {"totals": None, "problem": "", "missing": "", "key": game_id}
     if not form.is_valid():
@@ -434,9 +440,9 @@ def history(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_
     page = _load_page(slug, stage_id, entry_id)
     line = _load_line(page, game_id)
     if not _may_view(request.user, page):
-        return refuse(request, "Only the player, their opponents and officials see a card.")
+        return refuse(request, _("Only the player, their opponents and officials see a card."))
     if line.row is None:
-        raise Http404("Nothing has been filled on this row yet.")
+        raise Http404(_("Nothing has been filled on this row yet."))
     context = {
         "page": page,
         "line": line,
@@ -477,7 +483,8 @@ def _table_perms(request: HttpRequest, tournament: Tournament) -> dict[str, Any]
 
 @require_GET
 @tournament_page(
-    "tournaments.view_official_pages", "The scoring table's page is for the tournament's officials."
+    "tournaments.view_official_pages",
+    gettext_lazy("The scoring table's page is for the tournament's officials."),
 )
 def table(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Cards waiting for verification, by stage and round of play."""
@@ -538,7 +545,7 @@ def _table_card(slug: str, card_id: int) -> ScoreCard:
     try:
         return select.card_of(slug, card_id)
     except ScoreCard.DoesNotExist:
-        raise Http404("No such card in this tournament.") from None
+        raise Http404(_("No such card in this tournament.")) from None
 
 
 @login_required
@@ -548,14 +555,18 @@ def verify(request: HttpRequest, slug: str, card_id: int) -> HttpResponse:
     card = _table_card(slug, card_id)
     tournament = card.stage.category.tournament
     if not request.user.has_perm("scoring.verify_card", card):
-        return refuse(request, "Only the scoring table or the head referee verifies cards.")
+        return refuse(request, _("Only the scoring table or the head referee verifies cards."))
     try:
         rows = verify_card(card=card, user=request.user, versions=seen_versions(request.POST))
     except PermissionDenied as exc:
         return refuse(request, str(exc))
     except ScorecardError as exc:
         return _table_failed(request, tournament, card, _words(exc))
-    text = f"Verified the card of {card.entry.name} ({len(rows)} row{'s' * (len(rows) != 1)})."
+    text = ngettext(
+        "Verified the card of %(name)s (%(count)s row).",
+        "Verified the card of %(name)s (%(count)s rows).",
+        len(rows),
+    ) % {"name": card.entry.name, "count": len(rows)}
     return _table_done(request, tournament, card, text)
 
 
@@ -566,10 +577,13 @@ def void(request: HttpRequest, slug: str, card_id: int) -> HttpResponse:
     card = _table_card(slug, card_id)
     tournament = card.stage.category.tournament
     if not request.user.has_perm("scoring.void_card", card):
-        return refuse(request, "Only the scoring table or the head referee voids cards.")
+        return refuse(request, _("Only the scoring table or the head referee voids cards."))
     form = VoidForm(request.POST)
     if not form.is_valid():
-        text = f"The card of {card.entry.name} was not voided: " + " ".join(form.messages())
+        text = _("The card of %(name)s was not voided: %(why)s") % {
+            "name": card.entry.name,
+            "why": " ".join(form.messages()),
+        }
         return _table_failed(request, tournament, card, text, form)
     try:
         seen = seen_versions(request.POST)
@@ -580,7 +594,11 @@ def void(request: HttpRequest, slug: str, card_id: int) -> HttpResponse:
         return refuse(request, str(exc))
     except ScorecardError as exc:
         return _table_failed(request, tournament, card, _words(exc), form)
-    text = f"Voided the card of {card.entry.name} ({form.reason_text()}; {len(rows)} rows)."
+    text = _("Voided the card of %(name)s (%(reason)s; %(count)s rows).") % {
+        "name": card.entry.name,
+        "reason": form.reason_text(),
+        "count": len(rows),
+    }
     return _table_done(request, tournament, card, text)
 
 
@@ -621,7 +639,8 @@ def _disputes_page(request, tournament, *, bound: DisputePanel | None = None) ->
 
 @require_GET
 @tournament_page(
-    "scoring.view_disputes", "The dispute queue is for referees and the scoring table."
+    "scoring.view_disputes",
+    gettext_lazy("The dispute queue is for referees and the scoring table."),
 )
 def disputes(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The head referee's queue: each disputed game with its cards side by side."""
@@ -636,12 +655,15 @@ def resolve(request: HttpRequest, tournament: Tournament, game_id: int) -> HttpR
     try:
         game = select.disputed_game(tournament, game_id)
     except Game.DoesNotExist:
-        raise Http404("No such game in this tournament.") from None
+        raise Http404(_("No such game in this tournament.")) from None
     if not request.user.has_perm("scoring.resolve_dispute", game.match):
-        return refuse(request, "Only the head referee settles disputes.")
+        return refuse(request, _("Only the head referee settles disputes."))
     found = select.dispute_queue(tournament, game_id=game.id)
     if not found:
-        messages.error(request, f"{game}: there is no dispute on this game (settled already?).")
+        messages.error(
+            request,
+            _("%(game)s: there is no dispute on this game (settled already?).") % {"game": game},
+        )
         return redirect("scoring:cards:disputes", slug=tournament.slug)
     dispute = found[0]
     form = _ruling_form(dispute, request.POST)
@@ -664,5 +686,9 @@ def resolve(request: HttpRequest, tournament: Tournament, game_id: int) -> HttpR
         if exc.round:
             form.bad_rounds.add(exc.round)
         return _disputes_page(request, tournament, bound=panel)
-    messages.success(request, f"Dispute settled: {game.match}, game {game.number}.")
+    messages.success(
+        request,
+        _("Dispute settled: %(match)s, game %(number)s.")
+        % {"match": game.match, "number": game.number},
+    )
     return redirect("scoring:cards:disputes", slug=tournament.slug)

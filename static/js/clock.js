@@ -1,7 +1,9 @@
 /* The round clock: counts down in the browser from the seconds the server gave, and starts
  * again from the server's figure each time htmx swaps in a fresh block (every few seconds), so
  * every screen in the hall agrees. At zero: the rule shown, and a short buzzer where the
- * browser allows sound (after a tap on "Buzzer sound"), a vibration on phones that have one. */
+ * browser allows sound (after a tap on "Buzzer sound"), a vibration on phones that have one.
+ * Its words come translated from the page (the block's data-word-* attributes), English if
+ * the page has none. */
 (function () {
   "use strict";
 
@@ -40,22 +42,29 @@
     });
   }
 
-  function soundButton(button) {
+  function word(el, name, english) {
+    var said = el.getAttribute("data-word-" + name);
+    return said || english;
+  }
+
+  function soundButton(el, button) {
     if (!button) return;
     var Context = window.AudioContext || window.webkitAudioContext;
     if (!Context) return; // no WebAudio: the button would promise what it cannot do
+    var on = word(el, "sound-on", "Buzzer sound: on");
+    var off = word(el, "sound-off", "Buzzer sound: off (tap to turn on)");
     button.hidden = false;
-    button.textContent = audio ? "Buzzer sound: on" : "Buzzer sound: off (tap to turn on)";
+    button.textContent = audio ? on : off;
     button.addEventListener("click", function () {
       if (!audio) {
         audio = new Context();
       } else if (audio.state === "running") {
         audio.suspend();
-        button.textContent = "Buzzer sound: off (tap to turn on)";
+        button.textContent = off;
         return;
       }
       audio.resume();
-      button.textContent = "Buzzer sound: on";
+      button.textContent = on;
     });
   }
 
@@ -70,7 +79,7 @@
     var faceEl = el.querySelector("[data-clock-face]");
     var stateEl = el.querySelector("[data-clock-state]");
     var notice = el.querySelector("[data-clock-notice]");
-    soundButton(el.querySelector("[data-clock-sound]"));
+    soundButton(el, el.querySelector("[data-clock-sound]"));
     if (state === "running" && left > 0) heard[version] = true;
     if (timer) clearInterval(timer);
 
@@ -82,7 +91,7 @@
       if (!up) return;
       el.classList.remove("state-running");
       el.classList.add("state-expired");
-      stateEl.textContent = "time is up";
+      stateEl.textContent = word(el, "time-up", "time is up");
       notice.hidden = false;
       if (heard[version] && !buzzed[version]) {
         buzzed[version] = true;

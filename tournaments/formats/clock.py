@@ -16,13 +16,21 @@ from __future__ import annotations
 
 from datetime import datetime
 
+
+def _(message: str) -> str:
+    """Marks a message for the translators (makemessages collects ``_("...")``) and returns it
+    unchanged: this core stays free of Django, the pages translate the words as they show them
+    (``gettext(TIME_UP_NOTICE)``)."""
+    return message
+
+
 #: What the hall screen and every card page say when the buzzer goes (``equalising_shot`` in
 #: ``timing`` answers who takes the last shot).
-TIME_UP_NOTICE = (
+TIME_UP_NOTICE = _(
     "Time! Stop play: discs not yet shot stay unplayed. If a player or team has had one shot "
     "fewer, they take one last shot now to even out the shots (the equalising shot). Score the "
     "round in progress by the discs on the board; any round in which no disc was shot before "
-    "time expired is recorded 0\u20130."
+    "time expired is recorded 0–0."  # noqa: RUF001 (a literal dash: xgettext reads no escapes)
 )
 
 #: The rule as written, quoted on the clock pages.

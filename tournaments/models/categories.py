@@ -1,5 +1,6 @@
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from tournaments.presets import PRESETS
@@ -17,11 +18,14 @@ class Category(models.Model):
         CUE = "cue", "Cue"
 
     class ScoringSystem(models.TextChoices):
-        NCA = "nca", "NCA: 2-1-0 per round, games of 4 rounds"
-        DIFFERENCE_TO_100 = "difference-to-100", "Family rulebook: difference, play to 100"
-        MATCH_PLAY_TO_8 = "match-play-to-8", "Family rulebook: match play, first to 8"
-        THREE_PLAYER = "three-player", "Family rulebook: three players, 2-1-0"
-        FIRST_TO_N = "first-to-N", "Event practice: 2-1-0, first to N points"
+        NCA = "nca", gettext_lazy("NCA: 2-1-0 per round, games of 4 rounds")
+        DIFFERENCE_TO_100 = (
+            "difference-to-100",
+            gettext_lazy("Family rulebook: difference, play to 100"),
+        )
+        MATCH_PLAY_TO_8 = "match-play-to-8", gettext_lazy("Family rulebook: match play, first to 8")
+        THREE_PLAYER = "three-player", gettext_lazy("Family rulebook: three players, 2-1-0")
+        FIRST_TO_N = "first-to-N", gettext_lazy("Event practice: 2-1-0, first to N points")
 
     tournament = models.ForeignKey(
         "tournaments.Tournament", on_delete=models.CASCADE, related_name="categories"

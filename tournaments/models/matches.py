@@ -3,6 +3,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Mod
 from django.db.models.lookups import Exact
+from django.utils.translation import gettext as _
 from simple_history.models import HistoricalRecords
 
 
@@ -165,10 +166,13 @@ class Game(models.Model):
             return ""
         loser = self.forfeiter
         if self.forfeit_kind == self.ForfeitKind.WITHDRAWAL:
-            return f"Walkover: {loser.name} withdrew"
+            return _("Walkover: %(name)s withdrew") % {"name": loser.name}
         if self.forfeit_kind == self.ForfeitKind.DISQUALIFICATION:
-            return f"Walkover: {loser.name} was disqualified"
-        return f"Forfeit (head referee): {self.forfeit_reason} ({loser.name} forfeits the game)"
+            return _("Walkover: %(name)s was disqualified") % {"name": loser.name}
+        return _("Forfeit (head referee): %(reason)s (%(name)s forfeits the game)") % {
+            "reason": self.forfeit_reason,
+            "name": loser.name,
+        }
 
     @property
     def forfeit_refusal(self) -> str:
@@ -177,13 +181,19 @@ class Game(models.Model):
         if not self.forfeited_by:
             return ""
         if self.forfeit_kind == self.ForfeitKind.WITHDRAWAL:
-            return f"Game {self.number} is a walkover: {self.forfeiter.name} withdrew"
+            return _("Game %(number)s is a walkover: %(name)s withdrew") % {
+                "number": self.number,
+                "name": self.forfeiter.name,
+            }
         if self.forfeit_kind == self.ForfeitKind.DISQUALIFICATION:
-            return f"Game {self.number} is a walkover: {self.forfeiter.name} was disqualified"
-        return (
-            f"Game {self.number} was forfeited by {self.forfeiter.name} on the head referee's "
-            f"ruling ({self.forfeit_reason}); its result is the ruling's."
-        )
+            return _("Game %(number)s is a walkover: %(name)s was disqualified") % {
+                "number": self.number,
+                "name": self.forfeiter.name,
+            }
+        return _(
+            "Game %(number)s was forfeited by %(name)s on the head referee's ruling (%(reason)s); "
+            "its result is the ruling's."
+        ) % {"number": self.number, "name": self.forfeiter.name, "reason": self.forfeit_reason}
 
 
 class Round(models.Model):

@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -42,15 +43,24 @@ ACTIONS = {
 
 
 class ClockForm(forms.Form):
-    label = forms.CharField(max_length=80, required=False, help_text="e.g. “Round of play 3”")
-    minutes = forms.IntegerField(min_value=0, max_value=clocks.MAX_DURATION_S // 60)
-    seconds = forms.IntegerField(min_value=0, max_value=59, initial=0, required=False)
+    label = forms.CharField(
+        max_length=80,
+        required=False,
+        label=gettext_lazy("Label"),
+        help_text=gettext_lazy("e.g. “Round of play 3”"),
+    )
+    minutes = forms.IntegerField(
+        min_value=0, max_value=clocks.MAX_DURATION_S // 60, label=gettext_lazy("Minutes")
+    )
+    seconds = forms.IntegerField(
+        min_value=0, max_value=59, initial=0, required=False, label=gettext_lazy("Seconds")
+    )
 
     def clean(self):
         data = super().clean()
         total = (data.get("minutes") or 0) * 60 + (data.get("seconds") or 0)
         if "minutes" in data and total == 0:
-            raise ValidationError("A time limit needs at least one second.")
+            raise ValidationError(gettext("A time limit needs at least one second."))
         data["duration_s"] = total
         return data
 
@@ -73,7 +83,7 @@ def _control(
     context = {
         "tournament": tournament,
         "form": form or _form_for(tournament, clock),
-        "time_up_notice": TIME_UP_NOTICE,
+        "time_up_notice": gettext(TIME_UP_NOTICE),
         "rules": {"wcc": WCC_TIMING_RULE, "no_disc": WCC_NO_DISC_RULE, "nca": NCA_EQUALISE_RULE},
         **clock_context(tournament, clock, timezone.now()),
     }
@@ -121,7 +131,7 @@ def set_up(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except ValidationError as exc:
             form.add_error(None, exc.messages)
         else:
-            messages.success(request, "Clock set.")
+            messages.success(request, gettext("Clock set."))
             return redirect("tournaments:clock", tournament.slug)
     return _control(request, tournament, form, status=400)
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext, pgettext_lazy
+
 from tournaments.formats.clock import TIME_UP_NOTICE
 from tournaments.models import RoundClock, Tournament
 
@@ -16,10 +18,10 @@ POLL_RUNNING_S = 10
 POLL_IDLE_S = 20
 
 STATE_WORDS = {
-    RoundClock.State.READY: "ready to start",
-    RoundClock.State.RUNNING: "running",
-    RoundClock.State.PAUSED: "paused",
-    RoundClock.EXPIRED: "time is up",
+    RoundClock.State.READY: pgettext_lazy("round clock", "ready to start"),
+    RoundClock.State.RUNNING: pgettext_lazy("round clock", "running"),
+    RoundClock.State.PAUSED: pgettext_lazy("round clock", "paused"),
+    RoundClock.EXPIRED: pgettext_lazy("round clock", "time is up"),
 }
 
 
@@ -35,7 +37,7 @@ def clock_context(
         "reading": reading,
         "remaining_ms": int(reading.remaining * 1000),
         "state_words": STATE_WORDS[reading.state],
-        "time_up_notice": TIME_UP_NOTICE,
+        "time_up_notice": gettext(TIME_UP_NOTICE),
         "poll_s": POLL_RUNNING_S if reading.state == RoundClock.State.RUNNING else POLL_IDLE_S,
         "read_at": now,
     }
