@@ -68,6 +68,8 @@ class StageStandings:
     pool: Pool | None = None
     #: A knockout's bracket drawn as SVG, shown in place of the table.
     bracket_svg: str = ""
+    #: The same bracket in its phone layout (rounds one under another), shown on narrow screens.
+    bracket_phone_svg: str = ""
 
     @property
     def chart(self) -> BarChart:
@@ -461,7 +463,13 @@ def standings_blocks(stage: Stage) -> list[StageStandings]:
         rounds = bracket_rounds(stage)
         if rounds:
             standings = stage_standings(stage)
-            return [replace(standings, bracket_svg=bracket_svg(rounds, title=stage.name))]
+            return [
+                replace(
+                    standings,
+                    bracket_svg=bracket_svg(rounds, title=stage.name),
+                    bracket_phone_svg=bracket_svg(rounds, title=stage.name, layout="phone"),
+                )
+            ]
     if stage.kind == Stage.Kind.ROUND_ROBIN:
         pools = list(stage.pools.filter(matches__isnull=False).distinct().order_by("name"))
         if pools:

@@ -8,6 +8,16 @@ shows its seed label, its name, the points of each game and, in a best-of-N matc
 (WCC: "A championship match will be played best two out of three games"); the winner is
 highlighted. The third-place match, when played, is drawn under the final.
 
+That wide drawing cannot be read on a phone: shrunk to 390 px its names fall to 5 px, and
+shown at full size it scrolls sideways. So there is a second layout, ``layout="phone"``, which
+the page shows below 760 px (CSS picks one of the two, as for the standings chart): the rounds
+stacked one under another, each under its heading, each match a box with both sides in full
+width. It is :data:`PHONE_WIDTH` units wide, so on a 390 px phone (about 374 px for the picture)
+a unit is about a pixel and every text, drawn at 12 units or more, stays at 12 px or more. Text
+does not wrap in SVG, so a name is cut with "…" to the room it has (estimated from the width of
+its characters, :data:`CHAR_EM`) and keeps its full form in a ``<title>`` tooltip. The wide
+layout stays for laptops, the hall screen and the printed sheet.
+
 Text goes through ``xml.etree.ElementTree``, which escapes it, so any player name is safe.
 """
 
@@ -16,6 +26,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
+
+Layout = Literal["wide", "phone"]
 
 BOX_W = 250
 LINE_H = 22
@@ -41,6 +54,30 @@ STYLE = """
 .wins{font-weight:700;font-size:13px;font-family:system-ui,sans-serif;fill:#222}
 .note{font-size:10px;font-family:system-ui,sans-serif;fill:#666}
 .link{fill:none;stroke:#999;stroke-width:1.5}
+"""
+
+#: Width of the phone layout, in SVG units: a 390 px phone gives the picture about 374 px.
+PHONE_WIDTH = 360
+PHONE_LINE_H = 30
+PHONE_BOX_H = 2 * PHONE_LINE_H
+PHONE_HEAD = 34
+PHONE_NOTE_H = 18
+PHONE_GAP = 12
+PHONE_PAD = 4
+#: Font sizes of the phone layout, in SVG units (about pixels on a phone): 12 at the least.
+PHONE_NAME_FONT = 15
+PHONE_SMALL_FONT = 12
+PHONE_ROUND_FONT = 15
+#: A generous estimate of a character's width in ems (system sans-serif averages about 0.5),
+#: so that a name cut to fit by it does fit.
+CHAR_EM = 0.6
+
+# Scoped to the phone drawing: both drawings sit in the same page, and a <style> inside an
+# inline SVG applies to the whole page, so the phone's larger sizes must not reach the wide one.
+PHONE_STYLE = f"""
+.layout-phone .round{{font-size:{PHONE_ROUND_FONT}px}}
+.layout-phone .name,.layout-phone .wins{{font-size:{PHONE_NAME_FONT}px}}
+.layout-phone .seed,.layout-phone .games,.layout-phone .note{{font-size:{PHONE_SMALL_FONT}px}}
 """
 
 
@@ -77,9 +114,15 @@ class BracketRound:
     matches: tuple[BracketMatch, ...]
 
 
-def bracket_svg(rounds: Sequence[BracketRound], *, title: str = "Knockout bracket") -> str:
+def bracket_svg(
+    rounds: Sequence[BracketRound], *, title: str = "Knockout bracket", layout: Layout = "wide"
+) -> str:
     """The bracket as a standalone SVG document (a string, no XML declaration, so it can be
-    embedded in a page as it is or served as ``image/svg+xml``)."""
+    embedded in a page as it is or served as ``image/svg+xml``), in the ``layout`` asked for:
+    "wide" (rounds side by side, for laptops, the hall screen and print) or "phone" (rounds one
+    under another, :data:`PHONE_WIDTH` units wide)."""
+    if layout == "phone":
+        return _phone_svg(rounds, title)
     main = [BracketRound(r.name, tuple(m for m in r.matches if not m.third_place)) for r in rounds]
     consolation = [m for r in rounds for m in r.matches if m.third_place]
     columns = len(main)
@@ -98,7 +141,7 @@ def bracket_svg(rounds: Sequence[BracketRound], *, title: str = "Knockout bracke
             "width": str(width),
             "height": str(height),
             "role": "img",
-            "class": "bracket",
+            "class": "bracket layout-wide",
         },
     )
     ET.SubElement(svg, "title").text = title
@@ -195,6 +238,126 @@ def _side(group: ET.Element, x: float, top: float, side: BracketSide, best_of: i
             _text(row, right - 18, baseline, scores, "games", anchor="end")
     elif side.games and side.games[0] is not None:
         _text(row, right, baseline, str(side.games[0]), "wins", anchor="end")
+
+
+def text_width(text: str, font: float) -> float:
+    """Estimated width of ``text`` at ``font`` units; generous, so what fits by it fits."""
+    return len(text) * CHAR_EM * font
+
+
+def fit(text: str, width: float, font: float) -> str:
+    """``text`` cut with "…" to what fits in ``width`` units."""
+    if text_width(text, font) <= width:
+        return text
+    keep = max(1, int(width / (CHAR_EM * font)) - 1)
+    return text[:keep].rstrip() + "…"
+
+
+def _phone_svg(rounds: Sequence[BracketRound], title: str) -> str:
+    """The phone layout: each round under its heading, its matches one under another in bracket
+    order (byes leave no gap here: there are no lines to keep aligned), then the third-place
+    match under the final."""
+    sections = [(r.name, [m for m in r.matches if not m.third_place]) for r in rounds]
+    third = [m for r in rounds for m in r.matches if m.third_place]
+    if third:
+        sections.append(("Third place", third))
+    sections = [(name, sorted(ms, key=lambda m: m.position)) for name, ms in sections if ms]
+    seeds = [s.seed for _, ms in sections for m in ms for s in (m.a, m.b) if s.seed]
+    seed_room = max((text_width(s, PHONE_SMALL_FONT) for s in seeds), default=0)
+    name_x = PHONE_PAD + 6 + (seed_room + 8 if seeds else 0)
+
+    svg = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "role": "img"})
+    ET.SubElement(svg, "title").text = title
+    ET.SubElement(svg, "style").text = STYLE + PHONE_STYLE
+    y = 0.0
+    if not sections:
+        y = PHONE_HEAD
+        _text(svg, PHONE_PAD, y - 12, "The bracket is drawn when the entries are known.", "note")
+    for name, matches in sections:
+        y += PHONE_HEAD
+        _text(svg, PHONE_PAD, y - 10, name, "round")
+        for match in matches:
+            if match.note:
+                y += PHONE_NOTE_H
+                _text(svg, PHONE_WIDTH - PHONE_PAD, y - 4, match.note, "note", anchor="end")
+            _phone_match(svg, y, match, name_x)
+            y += PHONE_BOX_H + PHONE_GAP
+    height = int(y + PHONE_PAD)
+    svg.attrib.update(
+        {
+            "viewBox": f"0 0 {PHONE_WIDTH} {height}",
+            "width": str(PHONE_WIDTH),
+            "height": str(height),
+            "class": "bracket layout-phone",
+        }
+    )
+    return ET.tostring(svg, encoding="unicode")
+
+
+def _phone_scores(side: BracketSide, best_of: int) -> tuple[str, str]:
+    """What a side shows at the right of its line: its points per game and its games won (best
+    of N), or the points of its one game."""
+    if best_of > 1:
+        games = " ".join("·" if p is None else str(p) for p in side.games)
+        return games, "" if side.wins is None else str(side.wins)
+    if side.games and side.games[0] is not None:
+        return "", str(side.games[0])
+    return "", ""
+
+
+def _phone_match(svg: ET.Element, top: float, match: BracketMatch, name_x: float) -> None:
+    """One match as a box across the drawing: a line per side with seed, name (cut to the room
+    the scores leave), points per game and games won; the winner's line green and bold."""
+    left, box_w = PHONE_PAD, PHONE_WIDTH - 2 * PHONE_PAD
+    right = left + box_w - 8
+    group = ET.SubElement(svg, "g", {"class": "match", "id": f"phone-match-{match.id}"})
+    ET.SubElement(
+        group,
+        "rect",
+        {
+            "class": "box",
+            "x": f"{left:g}",
+            "y": f"{top:g}",
+            "width": f"{box_w:g}",
+            "height": str(PHONE_BOX_H),
+            "rx": "3",
+        },
+    )
+    sides = (match.a, match.b)
+    scores = [_phone_scores(side, match.best_of) for side in sides]
+    wins_room = max((text_width(w, PHONE_NAME_FONT) for _, w in scores), default=0)
+    games_right = right - (wins_room + 8 if wins_room else 0)
+    games_room = max((text_width(g, PHONE_SMALL_FONT) for g, _ in scores), default=0)
+    name_room = games_right - (games_room + 10 if games_room else 0) - name_x
+    for row, (side, (games, wins)) in enumerate(zip(sides, scores, strict=True)):
+        line_top = top + row * PHONE_LINE_H
+        classes = "side win" if side.winner else "side"
+        line = ET.SubElement(group, "g", {"class": classes})
+        ET.SubElement(
+            line,
+            "rect",
+            {
+                "class": classes,
+                "x": f"{left + 1:g}",
+                "y": f"{line_top + 1:g}",
+                "width": f"{box_w - 2:g}",
+                "height": str(PHONE_LINE_H - 2),
+            },
+        )
+        baseline = line_top + PHONE_LINE_H - 10
+        if side.seed:
+            _text(line, left + 6, baseline, side.seed, "seed")
+        shown = fit(side.name, name_room, PHONE_NAME_FONT)
+        name_class = "name" if side.known else "name tbd"
+        if side.winner:
+            name_class += " win"
+        label = _text(line, name_x, baseline, shown, name_class)
+        if shown != side.name:
+            ET.SubElement(label, "title").text = side.name
+        if wins:
+            _text(line, right, baseline, wins, "wins", anchor="end")
+        if games:
+            _text(line, games_right, baseline, games, "games", anchor="end")
 
 
 def _text(

@@ -189,14 +189,17 @@ def stage_bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpRespons
 
 
 def _bracket(stage: Stage) -> dict:
-    """What the bracket page and its embed show: the bracket as drawn so far, in SVG."""
+    """What the bracket page and its embed show: the bracket as drawn so far, in SVG, in both
+    layouts (the page's CSS shows the phone one on narrow screens, the wide one elsewhere)."""
     rounds = bracket_rounds(stage)
-    svg = bracket_svg(rounds, title=f"{stage.category.name}: {stage.name}")
+    title = f"{stage.category.name}: {stage.name}"
     return {
         "tournament": stage.category.tournament,
         "stage": stage,
         "drawn": bool(rounds),
-        "svg": mark_safe(svg),  # built with ElementTree, which escapes every name
+        # Built with ElementTree, which escapes every name.
+        "svg": mark_safe(bracket_svg(rounds, title=title)),
+        "phone_svg": mark_safe(bracket_svg(rounds, title=title, layout="phone")),
     }
 
 
