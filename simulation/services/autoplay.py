@@ -477,8 +477,11 @@ def simulate_shootouts(run: AutoPlay, stage: Stage, ties: Sequence[Any], attempt
         done.append(ids)
         _set_phase(run, f"Shoot-out in {stage.name}: {', '.join(e.name for e in group)}")
         profiles = entry_players(group, category)
+        # Seeded by the entries' ID numbers, not their row ids: the same seeded dry run shoots
+        # the same shoot-outs whichever rows its copy got.
+        numbers = sorted(entry.number for entry in group)
         rng = np.random.default_rng(
-            playing.derive_seed(run.seed, "shoot-out", stage.order, attempt, sorted(ids))
+            playing.derive_seed(run.seed, "shoot-out", stage.order, attempt, numbers)
         )
         twenties = {
             entry: playing.shootout_twenties(
