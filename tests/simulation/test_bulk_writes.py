@@ -197,3 +197,18 @@ def test_a_game_with_a_row_already_goes_through_the_workflow():
         (game.pk, CardRow.Status.FILLED, 1)
     ]
     assert not Round.objects.filter(game__match__stage__category=run.category).exists()
+
+
+def test_a_batch_is_shared_out_by_its_games_heaviest_first():
+    jobs = [{"match_id": k, "games": [{}] * n} for k, n in enumerate([1, 3, 1, 1, 2, 1, 3])]
+
+    one_each = playing.share_out(jobs, 96)
+    assert sorted(job["match_id"] for chunk in one_each for job in chunk) == list(range(7))
+    assert [len(chunk) for chunk in one_each] == [1] * 7
+    assert [len(chunk[0]["games"]) for chunk in one_each][:2] == [3, 3]
+
+    three = playing.share_out(jobs, 3)
+    loads = [sum(len(job["games"]) for job in chunk) for chunk in three]
+    assert loads == sorted(loads, reverse=True) and max(loads) - min(loads) <= 1
+    assert sum(loads) == 12
+    assert playing.share_out([], 4) == []
