@@ -101,7 +101,8 @@ def _written(tournament: Tournament) -> dict[str, Any]:
         rounds[(_game_key(r.game), r.number)] = (values, history)
     category = tournament.categories.get()
     standings = [
-        [(line.rank, line.entry.number, line.points, line.twenties) for line in block.lines]
+        # Entries still level share a rank, listed by their row ids (not the same in two copies).
+        sorted((line.rank, line.entry.number, line.points, line.twenties) for line in block.lines)
         for stage in category.stages.order_by("order")
         for block in standings_blocks(stage)
     ]
