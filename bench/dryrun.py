@@ -13,8 +13,13 @@ Measurements, each a function (the tournament dry run through Django is to be ad
 - the estimated wall time of an 88-player WCC singles dry run (about 500 games x 4 rounds x 16
   shots = 32,000 decisions) on 2 worker processes, from the measured mixed-level decision rate.
 
-Run: ``python bench/dryrun.py [--games N]``. Prints readable figures and ends with one ``RESULT``
-line.
+With ``--wcc``, the 88-player WCC singles dry run itself, end to end, its play and its writes
+timed apart (``bench/dryrun_event.py --split``: a pool of two processes plays each batch, this
+process writes it), the per-game scorecard workflow's writes of the same games beside the bulk
+writes, and the play on one process against two.
+
+Run: ``python bench/dryrun.py [--games N] [--wcc] [--no-event]``. Prints readable figures and
+ends with one ``RESULT`` line.
 """
 
 from __future__ import annotations
@@ -125,6 +130,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="skip the 88-player WCC singles dry run (a Celery worker on Redis and PostgreSQL)",
     )
+    parser.add_argument(
+        "--wcc",
+        action="store_true",
+        help="the 88-player WCC singles dry run with its play and write times apart (in-process)",
+    )
+    parser.add_argument(
+        "--ratio-batches",
+        type=int,
+        default=4,
+        help="with --wcc: batches whose play is timed on 1 and 2 processes (0: all)",
+    )
     args = parser.parse_args(argv)
     games = max(1, args.games)
     warm_up()
@@ -163,12 +179,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{estimate:.0f} s of AI time ({verdict} the {TARGET_DRYRUN_S:.0f} s budget)"
     )
     event = ""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    if args.wcc:
+        from dryrun_event import run_split_benchmark
+
+        s = run_split_benchmark(ratio_batches=args.ratio_batches, result_line=False)
+        event += (
+            f" dryrun_s={s['dryrun_s']} play_s={s['play_s']} write_s={s['write_s']}"
+            f" other_s={s['other_s']} write_workflow_s={s['write_workflow_s']}"
+            f" play_1_s={s['play_1_s']} play_2_s={s['play_2_s']}"
+            f" play_ratio_2v1={s['play_ratio_2v1']} same_standings={int(s['same_standings'])}"
+        )
     if not args.no_event:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
         from dryrun_event import run_dry_run_benchmark
 
         f = run_dry_run_benchmark(result_line=False)
-        event = (
+        event += (
             f" wcc_dryrun_wall_s={f['wall_s']:.1f} wcc_dryrun_games={f['games']}"
             f" wcc_dryrun_shots_per_s={f['shots_per_s']}"
         )

@@ -14,8 +14,20 @@ preliminary round played and written serially), scaled to the event's games.
 Prints the wall time, games played, physics shots simulated per second, and the size of a stored
 game record; ends with one ``RESULT`` line. Target: the whole event in under 120 s.
 
-Run: ``python bench/dryrun_event.py [--players 88] [--seed 7] [--local]``;
-``run_dry_run_benchmark()`` runs it in a fresh process and returns the figures as a dict.
+With ``--split`` it measures the parts apart instead, in this process: the same state machine
+driven batch by batch, each batch's games played by a process pool of two (``play_s``, the time
+waiting for the pool) and written here (``write_s``, the time in ``autoplay.apply_results``; the
+rest, ``other_s``, is planning, drawing, advancing and the summary). Then, in the same run:
+
+- the same results written again one game at a time through the scorecard workflow, into a
+  second copy with the same seed (the games are not played again: each is found by its seed),
+  with ``write_workflow_s``, and whether both copies end with the same standings;
+- the play alone of the event's first batches, replayed in a pool of one process and of two:
+  the speed-up of the second worker process on the play.
+
+Run: ``python bench/dryrun_event.py [--players 88] [--seed 7] [--local] [--split]``;
+``run_dry_run_benchmark()`` (``run_split_benchmark()``) runs it in a fresh process and returns
+the figures as a dict.
 """
 
 from __future__ import annotations
@@ -28,6 +40,8 @@ import sys
 import tempfile
 import time
 import uuid
+from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -184,6 +198,189 @@ def _play_with_pool(players: int, seed: int) -> Any:
     return DryRun.objects.select_related("run").get(pk=d.pk), time.perf_counter() - start
 
 
+Played = dict[str, Any]
+
+
+def _drive(
+    players: int, seed: int, play: Callable[[list[dict[str, Any]]], list[Played]]
+) -> tuple[Any, dict[str, float], list[list[dict[str, Any]]]]:
+    """A WCC dry run driven batch by batch through ``simulation.services.runs``, each batch's
+    jobs handed to ``play``: the dry run, the seconds spent (``dryrun``, ``play``, ``write``),
+    and every batch's jobs."""
+    from simulation.models import DryRun
+    from simulation.services import autoplay, dryrun, runs
+
+    writes: list[float] = []
+    original = autoplay.apply_results
+
+    def timed(*args: Any, **kwargs: Any) -> int:
+        start = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            writes.append(time.perf_counter() - start)
+
+    d = dryrun.create_dry_run(preset="wcc-singles", entries=players, seed=seed)
+    batches: list[list[dict[str, Any]]] = []
+    played_s = 0.0
+    autoplay.apply_results = timed  # type: ignore[assignment]
+    try:
+        start = time.perf_counter()
+        step = runs.start_dry_run(d.pk)
+        waiting = deque(step.batches)
+        while waiting:
+            batch = waiting.popleft()
+            batches.append(batch.jobs)
+            began = time.perf_counter()
+            results = play(batch.jobs)
+            played_s += time.perf_counter() - began
+            waiting.extend(runs.apply_batch(step.run_id, batch.id, results).batches)
+        wall = time.perf_counter() - start
+    finally:
+        autoplay.apply_results = original  # type: ignore[assignment]
+    d = DryRun.objects.select_related("run", "copy").get(pk=d.pk)
+    if d.status != "done":
+        raise RuntimeError(f"the dry run failed: {d.error}")
+    return d, {"dryrun": wall, "play": played_s, "write": sum(writes)}, batches
+
+
+def _ordered(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A batch's matches in the order its tasks go out (``playing.share_out``, heaviest first),
+    which is the order a chord hands their results to the writer."""
+    from simulation.services import playing
+
+    return [job for chunk in playing.share_out(jobs, len(jobs)) for job in chunk]
+
+
+def _play_in(pool: Any, jobs: list[dict[str, Any]]) -> list[Played]:
+    """A batch's matches played in ``pool``, one match a task."""
+    from simulation.services import playing
+
+    return pool.map(playing.play_match_job, _ordered(jobs), chunksize=1)
+
+
+def _replayed(recorded: dict[int, dict[str, Any]], jobs: list[dict[str, Any]]) -> list[Played]:
+    """The games of ``jobs`` as played before, found by their seed (the same seeded dry run
+    gives its games the same seeds), with this copy's game ids."""
+    return [
+        {
+            "match_id": job["match_id"],
+            "games": [
+                {**recorded[game["seed"]], "game_id": game["game_id"]}
+                for game in job["games"]
+                if game["seed"] in recorded
+            ],
+        }
+        for job in _ordered(jobs)
+    ]
+
+
+def _standings(copy: Any) -> list[list[tuple[int, str, int]]]:
+    """Every block of standings by entry numbers. Entries still level share a rank, listed in
+    the order of their row ids, which differ from one copy to the next: sorted here."""
+    from scoring.standings.selectors import standings_blocks
+
+    stages = copy.categories.get().stages.order_by("order")
+    return [
+        sorted((line.rank, line.entry.number, line.points) for line in block.lines)
+        for stage in stages
+        for block in standings_blocks(stage)
+    ]
+
+
+def _play_seconds(batches: list[list[dict[str, Any]]]) -> tuple[float, float]:
+    """The play alone of ``batches``, one after the other, in a pool of one process and in a
+    pool of two: each batch on both in turn (who goes first alternating), so that both see the
+    same load of a shared machine."""
+    import multiprocessing as mp
+
+    from simulation.services import playing
+
+    spent = {1: 0.0, 2: 0.0}
+    context = mp.get_context("spawn")
+    with (
+        context.Pool(1, initializer=playing.warm_up) as one,
+        context.Pool(2, initializer=playing.warm_up) as two,
+    ):
+        pools = {1: one, 2: two}
+        for size, pool in pools.items():
+            pool.map(abs, range(size))  # every process started and warmed up before timing
+        for k, jobs in enumerate(batches):
+            for size in (1, 2) if k % 2 == 0 else (2, 1):
+                start = time.perf_counter()
+                _play_in(pools[size], jobs)
+                spent[size] += time.perf_counter() - start
+    return spent[1], spent[2]
+
+
+def _measure_split(players: int, seed: int, ratio_batches: int, local: bool) -> dict[str, Any]:
+    """The dry run's parts timed apart, the workflow's writes beside the bulk writes, and the
+    play in one process and in two (see the module docstring)."""
+    import multiprocessing as mp
+
+    use_pg = not local and _services_up()
+    database = _create_database() if use_pg else None
+    try:
+        if database:
+            _setup_django(f"postgres://postgres@127.0.0.1:5432/{database}", None)
+        else:
+            _setup_django(f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3", None)
+        from simulation.services import autoplay, playing
+
+        playing.warm_up()
+        recorded: dict[int, dict[str, Any]] = {}
+
+        def play_and_keep(pool: Any, jobs: list[dict[str, Any]]) -> list[Played]:
+            results = _play_in(pool, jobs)
+            recorded.update((g["seed"], g) for result in results for g in result["games"])
+            return results
+
+        with mp.get_context("spawn").Pool(WORKERS, initializer=playing.warm_up) as pool:
+            pool.map(abs, range(WORKERS))
+            autoplay.BULK_WRITES = True
+            bulk, t, batches = _drive(players, seed, lambda jobs: play_and_keep(pool, jobs))
+        autoplay.BULK_WRITES = False
+        try:
+            workflow, w, _ = _drive(players, seed, lambda jobs: _replayed(recorded, jobs))
+        finally:
+            autoplay.BULK_WRITES = True
+        sample = batches if ratio_batches <= 0 else batches[:ratio_batches]
+        one, two = _play_seconds(sample)
+        differ = [
+            (a, b)
+            for a, b in zip(_standings(bulk.copy), _standings(workflow.copy), strict=False)
+            if a != b
+        ]
+        figures = {
+            "mode": "pool-postgres" if database else "pool-sqlite",
+            "workers": WORKERS,
+            "players": players,
+            "games": bulk.run.games_played,
+            "batches": len(batches),
+            "dryrun_s": round(t["dryrun"], 1),
+            "play_s": round(t["play"], 1),
+            "write_s": round(t["write"], 2),
+            "other_s": round(t["dryrun"] - t["play"] - t["write"], 1),
+            "write_workflow_s": round(w["write"], 2),
+            "write_speedup": round(w["write"] / t["write"], 1) if t["write"] else 0.0,
+            "same_standings": not differ,
+            "standings_differ": differ[:1],
+            "same_games": workflow.run.games_played == bulk.run.games_played,
+            "ratio_batches": len(sample),
+            "ratio_games": sum(len(job["games"]) for jobs in sample for job in jobs),
+            "play_1_s": round(one, 1),
+            "play_2_s": round(two, 1),
+            "play_ratio_2v1": round(one / two, 2),
+        }
+    finally:
+        if database is not None:
+            from django.db import connections
+
+            connections.close_all()
+            _drop_database(database)
+    return figures
+
+
 def _measure(players: int, seed: int, local: bool = False) -> dict[str, Any]:
     """The benchmark itself; needs a process whose Django is not set up yet."""
     use_celery = not local and _services_up()
@@ -282,6 +479,69 @@ def run_dry_run_benchmark(
     return figures
 
 
+def run_split_benchmark(
+    players: int = 88, seed: int = 7, ratio_batches: int = 4, *, result_line: bool = True
+) -> dict[str, Any]:
+    """Run ``--split`` in a fresh process and return its figures, also printed."""
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--json",
+            "--split",
+            f"--players={players}",
+            f"--seed={seed}",
+            f"--ratio-batches={ratio_batches}",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S + 300,
+    )
+    lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
+    if out.returncode != 0 or not lines:
+        raise RuntimeError(
+            f"the split dry-run benchmark failed:\n{out.stdout[-3000:]}{out.stderr[-3000:]}"
+        )
+    figures = json.loads(lines[-1])
+    _print_split(figures, result_line=result_line)
+    return figures
+
+
+def _print_split(f: dict[str, Any], *, result_line: bool = True) -> None:
+    print(
+        f"Dry run of the WCC singles format, {f['players']} players, its parts apart "
+        f"({f['mode']}: a pool of {f['workers']} processes plays, this process writes)"
+    )
+    print(
+        f"  dry run, end to end {f['dryrun_s']:8.1f} s   "
+        f"({f['games']} games, {f['batches']} batches)"
+    )
+    print(f"  playing             {f['play_s']:8.1f} s   (waiting for the pool)")
+    print(f"  writing, in bulk    {f['write_s']:8.2f} s")
+    print(f"  the rest            {f['other_s']:8.1f} s   (planning, draws, advancing, summary)")
+    print(
+        f"  writing, per game   {f['write_workflow_s']:8.2f} s   (the scorecard workflow, same "
+        f"games: bulk is {f['write_speedup']}x faster; same games and standings: "
+        f"{'yes' if f['same_standings'] and f['same_games'] else 'NO'})"
+    )
+    print(
+        f"  play of the first {f['ratio_batches']} batches ({f['ratio_games']} games): "
+        f"{f['play_1_s']:.1f} s on 1 process, {f['play_2_s']:.1f} s on 2: "
+        f"{f['play_ratio_2v1']:.2f}x"
+    )
+    for bulk, workflow in f["standings_differ"]:
+        print(f"  standings differ: bulk {bulk}\n                    per game {workflow}")
+    if not result_line:
+        return
+    print(
+        "RESULT "
+        f"dryrun_s={f['dryrun_s']} play_s={f['play_s']} write_s={f['write_s']} "
+        f"write_workflow_s={f['write_workflow_s']} play_ratio_2v1={f['play_ratio_2v1']} "
+        f"same_standings={int(f['same_standings'])}"
+    )
+
+
 def _print(f: dict[str, Any], *, result_line: bool = True) -> None:
     print(
         f"Dry run of the WCC singles format, {f['players']} players ({f['mode']}, "
@@ -324,12 +584,26 @@ def main() -> None:
     parser.add_argument(
         "--local", action="store_true", help="a process pool and SQLite instead of Celery"
     )
+    parser.add_argument(
+        "--split", action="store_true", help="play and write timed apart, in this process"
+    )
+    parser.add_argument(
+        "--ratio-batches",
+        type=int,
+        default=4,
+        help="with --split: batches replayed on 1 and 2 processes (0: all)",
+    )
     args = parser.parse_args()
-    figures = _measure(args.players, args.seed, local=args.local)
+    if args.split:
+        figures = _measure_split(args.players, args.seed, args.ratio_batches, args.local)
+        show = _print_split
+    else:
+        figures = _measure(args.players, args.seed, local=args.local)
+        show = _print
     if args.json:
         print(json.dumps(figures))
     else:
-        _print(figures)
+        show(figures)
 
 
 if __name__ == "__main__":

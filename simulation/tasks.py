@@ -1,11 +1,11 @@
 """Celery tasks of the simulation: each calls one service transition and sends what it returns.
 
 The games of a batch (a round of play, or the open matches of a knockout) are a chord: a group
-of ``play_jobs`` tasks, each playing a few matches with no database access and returning the
-compressed records, whose results go to ``write_batch``, which applies them
-(``simulation.services.runs.apply_batch``) and sends the batches the run plans next. Nothing
-blocks waiting for subtasks, so a single worker can run a whole dry run. Previews go the same
-way: ``preview_games`` in parallel, then ``store_preview``.
+of ``play_jobs`` tasks, each playing a match (a few in a big round, ``playing.share_out``) with
+no database access and returning the compressed records, whose results go to ``write_batch``,
+which applies them (``simulation.services.runs.apply_batch``) and sends the batches the run
+plans next. Nothing blocks waiting for subtasks, so a single worker can run a whole dry run.
+Previews go the same way: ``preview_games`` in parallel, then ``store_preview``.
 
 Which transition runs, and in which state, is the services' (``simulation.services.runs``,
 ``simulation.services.previews``); how a chord travels is ``simulation.transport``'s, the one
@@ -32,8 +32,9 @@ from config.celery import QueueUnreachable, app, publish
 from simulation import transport
 from simulation.services import playing, previews, runs
 
-#: A batch is cut into about this many tasks, so every worker process gets a share.
-TASKS_PER_BATCH = 24
+#: A batch goes out as one task per match, so that any number of worker processes share it,
+#: up to this many tasks (a bigger round is dealt out by its games: ``playing.share_out``).
+MAX_TASKS_PER_BATCH = 96
 PREVIEW_TASKS = 8
 
 
@@ -131,7 +132,7 @@ def send_after_commit(task: Task, row_id: int, *, on_unreachable: Callable[[str]
 def _send(step: runs.Next) -> None:
     for batch in step.batches:
         transport.send_chord(
-            [play_jobs.s(chunk) for chunk in _chunks(batch.jobs, TASKS_PER_BATCH)],
+            [play_jobs.s(chunk) for chunk in playing.share_out(batch.jobs, MAX_TASKS_PER_BATCH)],
             write_batch.s(step.run_id, batch.id),
             run_failed.s(step.run_id),
         )

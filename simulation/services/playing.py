@@ -28,6 +28,7 @@ __all__ = [
     "play_match_job",
     "play_summaries",
     "seat_players",
+    "share_out",
     "shootout_twenties",
     "warm_up",
 ]
@@ -140,6 +141,28 @@ def play_match_job(job: Mapping[str, Any]) -> dict[str, Any]:
             }
         )
     return {"match_id": job["match_id"], "games": played}
+
+
+def share_out(jobs: Sequence[Mapping[str, Any]], parts: int) -> list[list[Mapping[str, Any]]]:
+    """A batch's match jobs cut into at most ``parts`` tasks of about the same work, the
+    heaviest first.
+
+    Each worker process takes one task at a time (prefetch 1), so the more tasks, the more
+    processes share a batch, however many workers there are: up to ``parts``, one match a task
+    (a match's games are played in order, each decided before the next is needed: it cannot be
+    split). Above that, matches are dealt out by their games still to play, the longest first,
+    to the lightest task so far: a best-of-3 weighs three games of a preliminary, and the batch
+    ends when its heaviest task does. Sent heaviest first, a short task fills the gap at the
+    end of a round instead of a long one starting last."""
+    parts = max(1, min(parts, len(jobs)))
+    chunks: list[list[Mapping[str, Any]]] = [[] for _ in range(parts)]
+    loads = [0] * parts
+    for job in sorted(jobs, key=lambda j: -len(j["games"])):
+        lightest = loads.index(min(loads))
+        chunks[lightest].append(job)
+        loads[lightest] += len(job["games"])
+    order = sorted(range(parts), key=lambda k: -loads[k])
+    return [chunks[k] for k in order if chunks[k]]
 
 
 def play_summaries(spec: Mapping[str, Any], seeds: Iterable[int]) -> list[list[int]]:
