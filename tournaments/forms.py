@@ -7,6 +7,8 @@ from typing import Any
 from django import forms
 from django.db import models
 from django.utils.text import slugify
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Category, Player, Stage, Tournament
 from tournaments.models.stages import TIEBREAK_STEPS
@@ -15,26 +17,26 @@ from tournaments.presets import PRESETS
 MAX_UPLOAD_BYTES = 1_000_000
 
 STEP_LABELS = {
-    "twenties": "20s",
-    "head-to-head": "Head-to-head",
-    "twenties-among-tied": "20s among the tied",
-    "twenties-all-games": "20s in all games",
-    "shoot-out": "Shoot-out",
-    "buchholz": "Buchholz (opponents' points)",
-    "game-points": "Game points (board totals)",
+    "twenties": _("20s"),
+    "head-to-head": _("Head-to-head"),
+    "twenties-among-tied": _("20s among the tied"),
+    "twenties-all-games": _("20s in all games"),
+    "shoot-out": _("Shoot-out"),
+    "buchholz": _("Buchholz (opponents' points)"),
+    "game-points": _("Game points (board totals)"),
 }
 
 #: The tiebreak chains on offer: the stage kind's default, each named chain (the WCC's two and
 #: the Swiss one), or a custom order of steps.
 TIEBREAK_CHOICES = [
-    ("default", "Default for the stage's kind (WCC; a Swiss ranks by Buchholz first)"),
-    ("preliminary", "WCC preliminary: 20s, then shoot-out"),
+    ("default", _("Default for the stage's kind (WCC; a Swiss ranks by Buchholz first)")),
+    ("preliminary", _("WCC preliminary: 20s, then shoot-out")),
     (
         "round-robin",
-        "WCC round robin: head-to-head, 20s among the tied, 20s in all games, shoot-out",
+        _("WCC round robin: head-to-head, 20s among the tied, 20s in all games, shoot-out"),
     ),
-    ("swiss", "Swiss: Buchholz, 20s, then shoot-out"),
-    ("custom", "Custom order (steps below)"),
+    ("swiss", _("Swiss: Buchholz, 20s, then shoot-out")),
+    ("custom", _("Custom order (steps below)")),
 ]
 NAMED_CHAINS = {
     "preliminary": Stage.DEFAULT_CHAINS[Stage.Kind.PRELIMINARY],
@@ -85,29 +87,42 @@ class TournamentForm(ModelFieldsForm):
     slug = forms.SlugField(
         required=False,
         max_length=200,
-        label="Web address",
-        help_text="Letters, digits and dashes; made from the name when left blank.",
+        label=_("Web address"),
+        help_text=_("Letters, digits and dashes; made from the name when left blank."),
     )
 
     def clean_slug(self) -> str:
         slug = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))
         if not slug:
-            raise forms.ValidationError("Give a web address: letters, digits and dashes.")
+            raise forms.ValidationError(gettext("Give a web address: letters, digits and dashes."))
         return slug
+
+
+def _preset_choices() -> list[tuple[str, str]]:
+    return [
+        (
+            p.key,
+            gettext(
+                "%(name)s (%(kind)s, %(discipline)s, %(discs)d discs each, "
+                "%(rounds)d rounds a game)"
+            )
+            % {
+                "name": p.name,
+                "kind": p.kind,
+                "discipline": p.discipline,
+                "discs": p.discs_per_player,
+                "rounds": p.rounds_per_game,
+            },
+        )
+        for p in PRESETS.values()
+    ]
 
 
 class PresetCategoriesForm(forms.Form):
     presets = forms.MultipleChoiceField(
-        choices=[
-            (
-                p.key,
-                f"{p.name} ({p.kind}, {p.discipline}, {p.discs_per_player} discs each, "
-                f"{p.rounds_per_game} rounds a game)",
-            )
-            for p in PRESETS.values()
-        ],
+        choices=_preset_choices,
         widget=forms.CheckboxSelectMultiple,
-        label="WCC categories",
+        label=_("WCC categories"),
     )
 
 
@@ -131,34 +146,37 @@ class CategoryForm(ModelFieldsForm):
         super().__init__(*args, **kwargs)
         # Family rulebook, Three-Player Game, Option Two: "Using a third set of 12 disks ...
         # each player plays alone".
-        self.fields["discs_per_player"].help_text = (
+        self.fields["discs_per_player"].help_text = gettext(
             "The discs each player shoots in a round. A three-player category (family rulebook, "
             "Option Two) gives each player 12 discs."
         )
-        self.fields["scoring_system"].help_text = (
+        self.fields["scoring_system"].help_text = gettext(
             "Three players: groups of three at a board, each player alone, 2-1-0 by rank each "
             "round, play to 8; its stages are preliminary rounds (12 discs a player)."
         )
 
 
 class PlayerForm(forms.Form):
-    first_name = forms.CharField(max_length=100, widget=forms.TextInput(attrs={"autofocus": True}))
-    last_name = forms.CharField(max_length=100)
+    first_name = forms.CharField(
+        max_length=100, label=_("First name"), widget=forms.TextInput(attrs={"autofocus": True})
+    )
+    last_name = forms.CharField(max_length=100, label=_("Last name"))
     # The range is the service's (``people.check_number_range``), so the page and the API say
     # the same words; the widget only tells the browser.
     number = forms.IntegerField(
-        label="ID number",
+        label=_("ID number"),
         widget=forms.NumberInput(attrs={"min": 1, "max": 2_147_483_647}),
         required=False,
-        help_text="Printed on the scorecard; left blank, the next free ID is used.",
+        help_text=_("Printed on the scorecard; left blank, the next free ID is used."),
     )
-    club = forms.CharField(max_length=100, required=False)
-    country = forms.CharField(max_length=60, required=False)
+    club = forms.CharField(max_length=100, required=False, label=_("Club"))
+    country = forms.CharField(max_length=60, required=False, label=_("Country"))
     categories = forms.ModelMultipleChoiceField(
         queryset=Category.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Singles categories; doubles teams are paired on the Teams page.",
+        label=_("Categories"),
+        help_text=_("Singles categories; doubles teams are paired on the Teams page."),
     )
 
     def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
@@ -170,7 +188,7 @@ class PlayerForm(forms.Form):
 
 
 class EnterPlayerForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.none(), label="Player")
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Player"))
 
     def __init__(self, *args, category: Category, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -182,14 +200,17 @@ class EnterPlayerForm(forms.Form):
 
 
 class CsvUploadForm(forms.Form):
-    file = forms.FileField(label="CSV file")
+    file = forms.FileField(label=_("CSV file"))
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
         if upload.size > MAX_UPLOAD_BYTES:
             raise forms.ValidationError(
-                f"The file is {upload.size // 1000} kB; at most {MAX_UPLOAD_BYTES // 1000} kB "
-                "can be imported at once. Split it into smaller files."
+                gettext(
+                    "The file is %(size)d kB; at most %(limit)d kB can be imported at once. "
+                    "Split it into smaller files."
+                )
+                % {"size": upload.size // 1000, "limit": MAX_UPLOAD_BYTES // 1000}
             )
         return upload
 
@@ -202,10 +223,10 @@ class CsvConfirmForm(forms.Form):
 
 
 class TeamForm(forms.Form):
-    category = forms.ModelChoiceField(queryset=Category.objects.none(), label="Doubles category")
-    player_one = forms.ModelChoiceField(queryset=Player.objects.none(), label="Player")
-    player_two = forms.ModelChoiceField(queryset=Player.objects.none(), label="Partner")
-    name = forms.CharField(max_length=200, required=False, label="Team name (optional)")
+    category = forms.ModelChoiceField(queryset=Category.objects.none(), label=_("Doubles category"))
+    player_one = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Player"))
+    player_two = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Partner"))
+    name = forms.CharField(max_length=200, required=False, label=_("Team name (optional)"))
 
     def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -252,22 +273,24 @@ class StageForm(forms.Form):
             min_value=1,
             max_value=BEST_OF_MAX,
             step_size=2,
-            error_messages={"step_size": "Best of N needs an odd N (1, 3, 5…)."},
+            error_messages={"step_size": gettext("Best of N needs an odd N (1, 3, 5…).")},
             widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
         )
         self.fields["order"].required = False
         self.fields["order"].initial = next_order
-        self.fields["order"].help_text = "Position in the category: 1 is played first."
+        self.fields["order"].help_text = gettext("Position in the category: 1 is played first.")
         self.fields["tiebreak"] = forms.ChoiceField(
             choices=TIEBREAK_CHOICES,
             initial="default",
             widget=forms.RadioSelect,
-            label="Tiebreaks after points",
+            label=gettext("Tiebreaks after points"),
         )
         step_choices = [("", "—"), *((s, STEP_LABELS.get(s, s)) for s in TIEBREAK_STEPS)]
         for n in range(1, CUSTOM_STEPS + 1):
             self.fields[f"step_{n}"] = forms.ChoiceField(
-                choices=step_choices, required=False, label=f"Custom step {n}"
+                choices=step_choices,
+                required=False,
+                label=gettext("Custom step %(number)d") % {"number": n},
             )
 
     @property
@@ -284,11 +307,14 @@ class StageForm(forms.Form):
         if choice == "custom":
             steps = [data[f"step_{n}"] for n in range(1, CUSTOM_STEPS + 1) if data.get(f"step_{n}")]
             if not steps:
-                self.add_error("tiebreak", "Choose the steps of the custom order.")
+                self.add_error("tiebreak", gettext("Choose the steps of the custom order."))
             twice = sorted({s for s in steps if steps.count(s) > 1})
             if twice:
-                labels = ", ".join(STEP_LABELS.get(s, s) for s in twice)
-                self.add_error("tiebreak", f"Use each step once; chosen twice: {labels}.")
+                labels = ", ".join(str(STEP_LABELS.get(s, s)) for s in twice)
+                self.add_error(
+                    "tiebreak",
+                    gettext("Use each step once; chosen twice: %(labels)s.") % {"labels": labels},
+                )
             data["tiebreak_chain"] = steps
         else:
             data["tiebreak_chain"] = list(NAMED_CHAINS.get(choice, []))
@@ -303,13 +329,13 @@ class StageRunForm(forms.Form):
     """Options of a draw or an advance; each applies only to the stage kinds that use it."""
 
     method = forms.ChoiceField(
-        choices=[("random", "Random opponents"), ("rotation", "Rotation (fixed schedule)")],
+        choices=[("random", _("Random opponents")), ("rotation", _("Rotation (fixed schedule)"))],
         required=False,
-        label="Pairing",
+        label=_("Pairing"),
     )
-    pool_count = forms.IntegerField(min_value=1, max_value=64, required=False, label="Pools")
-    double = forms.BooleanField(required=False, label="Double round robin")
-    third_place = forms.BooleanField(required=False, label="Match for 3rd place")
+    pool_count = forms.IntegerField(min_value=1, max_value=64, required=False, label=_("Pools"))
+    double = forms.BooleanField(required=False, label=_("Double round robin"))
+    third_place = forms.BooleanField(required=False, label=_("Match for 3rd place"))
 
     def options(self) -> dict:
         """The options given, without the blanks, so the service's defaults apply."""
@@ -321,16 +347,16 @@ class StageScheduleForm(forms.Form):
     tournament's time limit by default) and the break between rounds."""
 
     start = forms.DateTimeField(
-        label="First round starts",
+        label=_("First round starts"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
     minutes_per_game = forms.IntegerField(
-        min_value=1, max_value=240, required=False, label="Minutes per game"
+        min_value=1, max_value=240, required=False, label=_("Minutes per game")
     )
     break_minutes = forms.IntegerField(
-        min_value=0, max_value=240, required=False, label="Break between rounds"
+        min_value=0, max_value=240, required=False, label=_("Break between rounds")
     )
 
 
 class BoardCountForm(forms.Form):
-    count = forms.IntegerField(min_value=0, max_value=500, label="Number of boards")
+    count = forms.IntegerField(min_value=0, max_value=500, label=_("Number of boards"))

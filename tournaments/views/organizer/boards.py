@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments.forms import BoardCountForm
@@ -24,7 +25,12 @@ def boards(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except ValidationError as exc:
             form_errors_from(form, exc)
         else:
-            messages.success(request, f"The hall has {form.cleaned_data['count']} boards.")
+            count = form.cleaned_data["count"]
+            messages.success(
+                request,
+                ngettext("The hall has %(count)d board.", "The hall has %(count)d boards.", count)
+                % {"count": count},
+            )
             return redirect("tournaments:manage-boards", tournament.slug)
     return render(
         request,

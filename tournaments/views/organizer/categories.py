@@ -9,6 +9,7 @@ from django.db.models import Count, Exists, Max, OuterRef
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments.forms import CategoryForm, EnterPlayerForm, PresetCategoriesForm, StageForm
@@ -37,13 +38,13 @@ def category_create(request: HttpRequest, tournament: Tournament) -> HttpRespons
                     tournament=tournament, keys=preset_form.cleaned_data["presets"]
                 )
                 names = ", ".join(c.name for c in created)
-                messages.success(request, f"Added {names}.")
+                messages.success(request, gettext("Added %(names)s.") % {"names": names})
                 return redirect("tournaments:manage", tournament.slug)
             if which == "manual" and manual_form.is_valid():
                 category = registration.create_category(
                     tournament=tournament, **manual_form.cleaned_data
                 )
-                messages.success(request, f"Added {category.name}.")
+                messages.success(request, gettext("Added %(names)s.") % {"names": category.name})
                 return redirect("tournaments:manage-category", tournament.slug, category.pk)
         except ValidationError as exc:
             form_errors_from(preset_form if which == "presets" else manual_form, exc)
@@ -154,7 +155,11 @@ def category_enter_player(
         except ValidationError as exc:
             form_errors_from(form, exc)
         else:
-            messages.success(request, f"{entry.name} entered in {category.name}.")
+            messages.success(
+                request,
+                gettext("%(entry)s entered in %(category)s.")
+                % {"entry": entry.name, "category": category.name},
+            )
             return redirect("tournaments:manage-category", tournament.slug, category.pk)
     return category_page(request, tournament, category, enter_form=form, status=400)
 
@@ -193,8 +198,16 @@ def category_delete(request: HttpRequest, tournament: Tournament, category_id: i
         goes_with_it=[
             line
             for count, line in (
-                (entries, f"its {entries} entr{'y' if entries == 1 else 'ies'}"),
-                (stages, f"its {stages} stage{'' if stages == 1 else 's'}"),
+                (
+                    entries,
+                    ngettext("its %(count)d entry", "its %(count)d entries", entries)
+                    % {"count": entries},
+                ),
+                (
+                    stages,
+                    ngettext("its %(count)d stage", "its %(count)d stages", stages)
+                    % {"count": stages},
+                ),
             )
             if count
         ],

@@ -10,6 +10,7 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -82,18 +83,23 @@ def bulk_checkin(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     messages.success(request, _bulk_summary(done))
     if done.waiting:
         names = ", ".join(e.name for e in done.waiting)
-        messages.warning(request, f"Waiting for a partner's number: {names}.")
+        messages.warning(
+            request, gettext("Waiting for a partner's number: %(names)s.") % {"names": names}
+        )
     return redirect(
         safe_next(request, reverse("tournaments:manage-checkin", args=[tournament.slug]))
     )
 
 
 def _bulk_summary(done: registration.BulkCheckIn) -> str:
-    parts = [f"Checked in {len(done.checked_in)}"]
+    parts = [gettext("Checked in %(count)d") % {"count": len(done.checked_in)}]
     if done.already:
-        parts.append(f"{len(done.already)} already were")
+        parts.append(
+            ngettext("%(count)d already was", "%(count)d already were", len(done.already))
+            % {"count": len(done.already)}
+        )
     if done.withdrawn:
-        parts.append(f"{len(done.withdrawn)} withdrawn left out")
+        parts.append(gettext("%(count)d withdrawn left out") % {"count": len(done.withdrawn)})
     return "; ".join(parts) + "."
 
 
@@ -193,5 +199,6 @@ def entry_withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) 
     if error:
         messages.error(request, error)
     else:
-        messages.success(request, f"{entry.name} {'withdrawn' if withdrawn else 'reinstated'}.")
+        text = gettext("%(name)s withdrawn.") if withdrawn else gettext("%(name)s reinstated.")
+        messages.success(request, text % {"name": entry.name})
     return redirect(safe_next(request, default))

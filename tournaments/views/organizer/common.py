@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.forms import Form
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entry, Tournament
 from tournaments.views.access import MANAGE, tournament_page
@@ -16,8 +17,10 @@ TEMPLATES = "tournaments/organizer"
 #: Every organizer page needs ``tournaments.manage_tournament`` on its tournament.
 organizer_page = tournament_page(
     MANAGE,
-    "Organizers only: these pages set up and run the tournament, and only its organizers "
-    "open them.",
+    _(
+        "Organizers only: these pages set up and run the tournament, and only its organizers "
+        "open them."
+    ),
 )
 
 

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 
 from tournaments.models import Tournament
 from tournaments.views.organizer.common import TEMPLATES, error_text, form_errors_from
@@ -35,7 +36,7 @@ def edit_page(
         except ValidationError as exc:
             form_errors_from(form, exc)
         else:
-            messages.success(request, f"{title}: saved.")
+            messages.success(request, gettext("%(title)s: saved.") % {"title": title})
             return redirect(done)
     return render(
         request,
@@ -69,7 +70,7 @@ def delete_page(
         except ValidationError as exc:
             messages.error(request, error_text(exc))
             return redirect(back)
-        messages.success(request, f"{title}: deleted.")
+        messages.success(request, gettext("%(title)s: deleted.") % {"title": title})
         return redirect(done)
     return render(
         request,

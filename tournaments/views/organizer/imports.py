@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from tournaments import csv_import
@@ -63,7 +64,9 @@ def import_confirm(request: HttpRequest, tournament: Tournament) -> HttpResponse
     """Import the valid rows of the previewed file (rows with errors are skipped)."""
     form = CsvConfirmForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "The confirmation lost the previewed file; upload it again.")
+        messages.error(
+            request, gettext("The confirmation lost the previewed file; upload it again.")
+        )
         return redirect("tournaments:manage-import", tournament.slug)
     try:
         data = registration.decode_upload(form.cleaned_data["data"])
@@ -82,8 +85,15 @@ def import_confirm(request: HttpRequest, tournament: Tournament) -> HttpResponse
     skipped = len(result.preview.invalid_rows)
     messages.success(
         request,
-        f"Imported {len(result.players)} players and {result.entries} entries"
-        + (f"; skipped {skipped} rows with errors." if skipped else "."),
+        (
+            gettext(
+                "Imported %(players)d players and %(entries)d entries; "
+                "skipped %(skipped)d rows with errors."
+            )
+            if skipped
+            else gettext("Imported %(players)d players and %(entries)d entries.")
+        )
+        % {"players": len(result.players), "entries": result.entries, "skipped": skipped},
     )
     return redirect("tournaments:manage-players", tournament.slug)
 

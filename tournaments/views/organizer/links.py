@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Entry, Tournament
@@ -48,7 +49,10 @@ def entry_link_renew(request: HttpRequest, tournament: Tournament, entry_id: int
     renew_link(entry)
     messages.success(
         request,
-        f"New private link for {entry.name}: the old one no longer opens anything. Print the "
-        "new player sheet (cards printed before show the old QR code).",
+        gettext(
+            "New private link for %(name)s: the old one no longer opens anything. Print the "
+            "new player sheet (cards printed before show the old QR code)."
+        )
+        % {"name": entry.name},
     )
     return redirect("tournaments:manage-entry-link", tournament.slug, entry.id)

@@ -10,6 +10,7 @@ from django.db.models import Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from tournaments.forms import PlayerForm, TeamForm
 from tournaments.models import Category, Entry, Player, Team, Tournament
@@ -35,7 +36,11 @@ def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             except ValidationError as exc:
                 form_errors_from(form, exc)
             else:
-                messages.success(request, f"Registered {player.full_name} with ID {player.number}.")
+                messages.success(
+                    request,
+                    gettext("Registered %(name)s with ID %(number)s.")
+                    % {"name": player.full_name, "number": player.number},
+                )
                 return redirect("tournaments:manage-players", tournament.slug)
     else:
         form = PlayerForm(
@@ -107,7 +112,11 @@ def teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except ValidationError as exc:
             form_errors_from(form, exc)
         else:
-            messages.success(request, f"{entry.name} entered in {entry.category.name}.")
+            messages.success(
+                request,
+                gettext("%(entry)s entered in %(category)s.")
+                % {"entry": entry.name, "category": entry.category.name},
+            )
             return redirect("tournaments:manage-teams", tournament.slug)
     return render(
         request,
@@ -135,7 +144,9 @@ def player_edit(request: HttpRequest, tournament: Tournament, player_id: int) ->
     )
     del form.fields["categories"]
     form.fields["number"].required = True
-    form.fields["number"].help_text = "Printed on the scorecard; another player's ID is refused."
+    form.fields["number"].help_text = gettext(
+        "Printed on the scorecard; another player's ID is refused."
+    )
     return edit_page(
         request,
         tournament,

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 
 from tournaments.models import Entry, Stage, Tournament
 from tournaments.services import seeding
@@ -45,7 +46,9 @@ def stage_seeding(request: HttpRequest, tournament: Tournament, stage_id: int) -
                 error = error_text(exc)
             else:
                 messages.success(
-                    request, f"{stage.category.name}: seeds saved ({len(changed)} changed)."
+                    request,
+                    gettext("%(category)s: seeds saved (%(count)d changed).")
+                    % {"category": stage.category.name, "count": len(changed)},
                 )
                 return redirect("tournaments:manage-stage-seeding", tournament.slug, stage.pk)
     lines = seeding.stage_pools(stage) if stage.kind == Stage.Kind.ROUND_ROBIN else []
@@ -81,7 +84,8 @@ def _parse_seeds(
             seeds[entry.pk] = int(text)
         else:
             problems.append(
-                f"Seed of {entry.name} ({entry.number}): “{text}” is not a whole number from 1."
+                gettext("Seed of %(name)s (%(number)s): “%(text)s” is not a whole number from 1.")
+                % {"name": entry.name, "number": entry.number, "text": text}
             )
     return seeds, problems
 
@@ -94,7 +98,10 @@ def _move(request: HttpRequest, tournament: Tournament, stage: Stage) -> HttpRes
         else None
     )
     if entry is None:
-        messages.error(request, f"Choose an entry of {stage.category.name} to move.")
+        messages.error(
+            request,
+            gettext("Choose an entry of %(category)s to move.") % {"category": stage.category.name},
+        )
     else:
         try:
             done = seeding.move_to_pool(stage=stage, entry=entry, pool=request.POST.get("pool", ""))

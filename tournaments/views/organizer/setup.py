@@ -9,6 +9,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from tournaments.forms import TournamentForm
 from tournaments.models import Category, Stage, Tournament
@@ -40,7 +41,11 @@ def create_tournament_view(request: HttpRequest) -> HttpResponse:
         except ValidationError as exc:
             form_errors_from(form, exc)
         else:
-            messages.success(request, f"{tournament.name} is created; add its categories next.")
+            messages.success(
+                request,
+                gettext("%(name)s is created; add its categories next.")
+                % {"name": tournament.name},
+            )
             return redirect("tournaments:manage", tournament.slug)
     return render(request, f"{TEMPLATES}/tournament_create.html", {"form": form})
 
@@ -88,7 +93,9 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
         initial={name: getattr(tournament, name) for name in TournamentForm.model_fields},
     )
     form.fields["slug"].disabled = True
-    form.fields["slug"].help_text = "Printed on scorecards and shared links: it cannot change."
+    form.fields["slug"].help_text = gettext(
+        "Printed on scorecards and shared links: it cannot change."
+    )
     return edit_page(
         request,
         tournament,

@@ -13,6 +13,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 
 from tournaments.models import RoleChange, Tournament, TournamentRole
@@ -27,24 +29,24 @@ LINK_KEY = "staff-set-password-link"
 
 staff_page = tournament_page(
     "tournaments.manage_staff",
-    "The staff page is for the tournament's organizers and co-organizers.",
+    _("The staff page is for the tournament's organizers and co-organizers."),
 )
 
 
 class GrantForm(forms.Form):
-    username = forms.CharField(max_length=150, label="Username")
+    username = forms.CharField(max_length=150, label=_("Username"))
     role = forms.ChoiceField(choices=ROLE_CHOICES)
 
 
 class AccountForm(forms.Form):
-    username = forms.CharField(max_length=150, label="Username")
-    first_name = forms.CharField(max_length=150, label="First name")
-    last_name = forms.CharField(max_length=150, label="Last name")
+    username = forms.CharField(max_length=150, label=_("Username"))
+    first_name = forms.CharField(max_length=150, label=_("First name"))
+    last_name = forms.CharField(max_length=150, label=_("Last name"))
     role = forms.ChoiceField(choices=ROLE_CHOICES)
 
 
 class MayCreateForm(forms.Form):
-    username = forms.CharField(max_length=150, label="Username")
+    username = forms.CharField(max_length=150, label=_("Username"))
 
 
 @dataclass
@@ -109,7 +111,7 @@ def staff_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             elif action in ("revoke", "link", "may-not-create"):
                 return _row_action(request, tournament, action)
             else:
-                messages.error(request, "Unknown change; nothing was done.")
+                messages.error(request, gettext("Unknown change; nothing was done."))
                 return redirect("tournaments:manage-staff", tournament.slug)
         except ValidationError as exc:
             form = {"grant": grant, "create": account, "may-create": may_create}[action]
@@ -139,7 +141,11 @@ def _grant(request: HttpRequest, tournament: Tournament, form: GrantForm) -> Htt
     user = _find(form)
     role = form.cleaned_data["role"]
     staff.grant_role(tournament=tournament, user=user, role=role, actor=request.user)
-    messages.success(request, f"{user.get_username()} is now {Role(role).label}.")
+    messages.success(
+        request,
+        gettext("%(username)s is now %(role)s.")
+        % {"username": user.get_username(), "role": Role(role).label},
+    )
     return _back(tournament)
 
 
@@ -154,7 +160,8 @@ def _create(request: HttpRequest, tournament: Tournament, form: AccountForm) -> 
     _keep_link(request, user, path)
     messages.success(
         request,
-        f"Created {user.get_username()} as {Role(form.cleaned_data['role']).label}.",
+        gettext("Created %(username)s as %(role)s.")
+        % {"username": user.get_username(), "role": Role(form.cleaned_data["role"]).label},
     )
     return _back(tournament)
 
@@ -171,7 +178,10 @@ def _may_create(request: HttpRequest, tournament: Tournament, form: MayCreateFor
     staff.set_may_create_tournaments(
         tournament=tournament, user=user, allowed=True, actor=request.user
     )
-    messages.success(request, f"{user.get_username()} may now create tournaments.")
+    messages.success(
+        request,
+        gettext("%(username)s may now create tournaments.") % {"username": user.get_username()},
+    )
     return _back(tournament)
 
 
@@ -180,13 +190,17 @@ def _row_action(request: HttpRequest, tournament: Tournament, action: str) -> Ht
     Their refusals come back as a message above the page."""
     user = get_user_model().objects.filter(pk=_int(request.POST.get("user"))).first()
     if user is None:
-        messages.error(request, "That account no longer exists; nothing was done.")
+        messages.error(request, gettext("That account no longer exists; nothing was done."))
         return _back(tournament)
     try:
         if action == "revoke":
             role = request.POST.get("role", "")
             staff.revoke_role(tournament=tournament, user=user, role=role, actor=request.user)
-            messages.success(request, f"Took back {Role(role).label} from {user.get_username()}.")
+            messages.success(
+                request,
+                gettext("Took back %(role)s from %(username)s.")
+                % {"role": Role(role).label, "username": user.get_username()},
+            )
         elif action == "link":
             path = staff.renew_set_password_link(
                 tournament=tournament, user=user, actor=request.user
@@ -196,7 +210,11 @@ def _row_action(request: HttpRequest, tournament: Tournament, action: str) -> Ht
             staff.set_may_create_tournaments(
                 tournament=tournament, user=user, allowed=False, actor=request.user
             )
-            messages.success(request, f"{user.get_username()} may no longer create tournaments.")
+            messages.success(
+                request,
+                gettext("%(username)s may no longer create tournaments.")
+                % {"username": user.get_username()},
+            )
     except ValidationError as exc:
         messages.error(request, error_text(exc))
     return _back(tournament)

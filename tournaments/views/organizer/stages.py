@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import urlencode
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from scoring.progression.services import CutLineTieError, advance, draw_next_swiss_round
@@ -58,7 +59,7 @@ def stage_create(request: HttpRequest, tournament: Tournament, category_id: int)
         except ValidationError as exc:
             form_errors_from(form, exc)
         else:
-            messages.success(request, f"Added the stage {stage.name}.")
+            messages.success(request, gettext("Added the stage %(stage)s.") % {"stage": stage.name})
             return redirect("tournaments:manage-category", tournament.slug, category.pk)
     return category_page(request, tournament, category, stage_form=form, status=400)
 
@@ -101,17 +102,29 @@ def _run_stage_service(
     except DatabaseError:
         logger.exception("stage service failed on stage %s", stage.pk)
         messages.error(
-            request, f"{stage.name}: the database refused the change; nothing was saved."
+            request,
+            gettext("%(stage)s: the database refused the change; nothing was saved.")
+            % {"stage": stage.name},
         )
         return None
     if refusal is not None:
         messages.error(request, f"{stage.name}: {refusal}")
     elif isinstance(result, Stage):
-        messages.success(request, f"{stage.name}: {done}; next: {result.name}.")
+        messages.success(
+            request,
+            gettext("%(stage)s: %(done)s; next: %(next)s.")
+            % {"stage": stage.name, "done": done, "next": result.name},
+        )
     elif isinstance(result, list | tuple):
-        messages.success(request, f"{stage.name}: {done} ({len(result)} matches).")
+        messages.success(
+            request,
+            gettext("%(stage)s: %(done)s (%(count)d matches).")
+            % {"stage": stage.name, "done": done, "count": len(result)},
+        )
     else:
-        messages.success(request, f"{stage.name}: {done}.")
+        messages.success(
+            request, gettext("%(stage)s: %(done)s.") % {"stage": stage.name, "done": done}
+        )
     return refused
 
 
@@ -131,7 +144,7 @@ def stage_draw(request: HttpRequest, tournament: Tournament, stage_id: int) -> H
     stage = _stage_of(tournament, stage_id)
     if request.method != "POST":
         return _draw_page(request, tournament, stage)
-    refused = _run_stage_service(request, stage, draw_stage, DRAW_OPTIONS, "drawn")
+    refused = _run_stage_service(request, stage, draw_stage, DRAW_OPTIONS, gettext("drawn"))
     if isinstance(refused, NotCheckedInError):
         options = {k: request.POST[k] for k in DRAW_OPTIONS if request.POST.get(k)}
         page = reverse("tournaments:manage-stage-draw", args=[tournament.slug, stage.pk])
@@ -171,7 +184,11 @@ def stage_undo_draw(request: HttpRequest, tournament: Tournament, stage_id: int)
     except ValidationError as exc:
         messages.error(request, error_text(exc))
         return redirect("tournaments:manage-stage-draw", tournament.slug, stage.pk)
-    messages.success(request, f"{stage.name}: draw undone ({count} matches removed).")
+    messages.success(
+        request,
+        gettext("%(stage)s: draw undone (%(count)d matches removed).")
+        % {"stage": stage.name, "count": count},
+    )
     return redirect("tournaments:manage-category", tournament.slug, stage.category_id)
 
 
@@ -183,12 +200,15 @@ def stage_swap(request: HttpRequest, tournament: Tournament, stage_id: int) -> H
     entries = tournament_entries(tournament).filter(category_id=stage.category_id)
     ids = [request.POST.get("a", ""), request.POST.get("b", "")]
     if not all(i.isdigit() for i in ids):
-        messages.error(request, "Choose the two entries to swap.")
+        messages.error(request, gettext("Choose the two entries to swap."))
     else:
         found = {e.pk: e for e in entries.filter(pk__in=[int(i) for i in ids])}
         a, b = (found.get(int(i)) for i in ids)
         if a is None or b is None:
-            messages.error(request, f"Choose two entries of {stage.category.name}.")
+            messages.error(
+                request,
+                gettext("Choose two entries of %(category)s.") % {"category": stage.category.name},
+            )
         else:
             try:
                 count = swap_entries(stage, a, b)
@@ -196,7 +216,9 @@ def stage_swap(request: HttpRequest, tournament: Tournament, stage_id: int) -> H
                 messages.error(request, error_text(exc))
             else:
                 messages.success(
-                    request, f"{stage.name}: {a.name} and {b.name} swapped ({count} matches)."
+                    request,
+                    gettext("%(stage)s: %(a)s and %(b)s swapped (%(count)d matches).")
+                    % {"stage": stage.name, "a": a.name, "b": b.name, "count": count},
                 )
     return redirect("tournaments:manage-stage-draw", tournament.slug, stage.pk)
 
@@ -224,7 +246,11 @@ def stage_schedule(request: HttpRequest, tournament: Tournament, stage_id: int) 
         except ValueError as exc:
             messages.error(request, f"{stage.name}: {exc}")
         else:
-            messages.success(request, f"{stage.name}: start times set ({len(timed)} matches).")
+            messages.success(
+                request,
+                gettext("%(stage)s: start times set (%(count)d matches).")
+                % {"stage": stage.name, "count": len(timed)},
+            )
     return redirect("tournaments:manage-category", tournament.slug, stage.category_id)
 
 
@@ -232,16 +258,20 @@ def stage_schedule(request: HttpRequest, tournament: Tournament, stage_id: int) 
 @organizer_page
 def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     stage = _stage_of(tournament, stage_id)
-    refused = _run_stage_service(request, stage, advance, ADVANCE_OPTIONS, "entries advanced")
+    refused = _run_stage_service(
+        request, stage, advance, ADVANCE_OPTIONS, gettext("entries advanced")
+    )
     if isinstance(refused, CutLineTieError):
         # The cut-line message comes with the way to the page where the shoot-out is recorded.
         url = reverse("scoring:shootout", args=[tournament.slug, stage.id])
         messages.error(
             request,
             format_html(
-                '<a href="{}">Record the shoot-out</a> (a referee or the scoring table), then '
-                "advance again.",
-                url,
+                gettext(
+                    '<a href="{url}">Record the shoot-out</a> (a referee or the scoring table), '
+                    "then advance again."
+                ),
+                url=url,
             ),
         )
     return redirect("tournaments:manage-category", tournament.slug, stage.category_id)
@@ -252,7 +282,7 @@ def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -
 def stage_next_round(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     """Pair a Swiss stage's next round from the standings once the current round is played."""
     stage = _stage_of(tournament, stage_id)
-    _run_stage_service(request, stage, draw_next_swiss_round, (), "next round drawn")
+    _run_stage_service(request, stage, draw_next_swiss_round, (), gettext("next round drawn"))
     return redirect("tournaments:manage-category", tournament.slug, stage.category_id)
 
 
