@@ -1,6 +1,5 @@
 """Standings: points, the tiebreak chains (WCC Tie-Breaking Procedure), shoot-outs, ranks."""
 
-
 import pytest
 
 from scoring.engine import (
