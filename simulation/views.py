@@ -25,6 +25,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from config.celery import QueueUnreachable, check_queue
@@ -45,7 +47,7 @@ STALLED_POLL_S = 10
 #: A job in these states is still under way: its progress partial keeps polling.
 _RUNNING = (Status.QUEUED, Status.RUNNING)
 
-PROFILE_CHOICES = [("", "automatic")] + [(level, level) for level in LEVELS]
+PROFILE_CHOICES = [("", gettext_lazy("automatic"))] + [(level, level) for level in LEVELS]
 
 
 def _missing(request: HttpRequest, tournament: Tournament | None, message: str) -> HttpResponse:
@@ -70,8 +72,10 @@ def _errors(exc: ValidationError | QueueUnreachable) -> str:
 #: Starting work (POST views) is for the tournament's organizers.
 manager_only = tournament_page(
     MANAGE,
-    "Organizers only: only the organizers of a tournament start previews, auto-play and dry "
-    "runs; the results and replays stay open to everyone.",
+    gettext_lazy(
+        "Organizers only: only the organizers of a tournament start previews, auto-play and dry "
+        "runs; the results and replays stay open to everyone."
+    ),
 )
 
 
@@ -81,16 +85,23 @@ manager_only = tournament_page(
 class DryRunForm(forms.Form):
     preset = forms.ChoiceField(
         required=False,
-        choices=[("", "the category's own stages")] + [(key, p.name) for key, p in PRESETS.items()],
+        choices=[("", gettext_lazy("the category's own stages"))]
+        + [(key, p.name) for key, p in PRESETS.items()],
     )
     field = forms.ChoiceField(
-        choices=[("registered", "registered players"), ("generated", "generated players")],
+        choices=[
+            ("registered", gettext_lazy("registered players")),
+            ("generated", gettext_lazy("generated players")),
+        ],
         initial="registered",
         required=False,
     )
     category = forms.ModelChoiceField(queryset=Category.objects.none(), required=False)
     players = forms.IntegerField(
-        required=False, min_value=2, max_value=dryrun.MAX_ENTRIES, help_text="Generated field."
+        required=False,
+        min_value=2,
+        max_value=dryrun.MAX_ENTRIES,
+        help_text=gettext_lazy("Generated field."),
     )
     boards = forms.IntegerField(required=False, min_value=1, max_value=dryrun.MAX_BOARDS)
     seed = forms.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
@@ -120,7 +131,9 @@ class AutoPlayForm(forms.Form):
 
 def _form_problem(form: forms.Form) -> str:
     return "; ".join(
-        f"{name.replace('_', ' ')}: {' '.join(errors)}" if name != "__all__" else " ".join(errors)
+        _("{field}: {errors}").format(field=name.replace("_", " "), errors=" ".join(errors))
+        if name != "__all__"
+        else " ".join(errors)
         for name, errors in form.errors.items()
     )
 
@@ -156,7 +169,10 @@ def dry_run_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Queue a dry run of this tournament and show its progress."""
     form = DryRunForm(request.POST, tournament=tournament)
     if not form.is_valid():
-        messages.error(request, f"The dry run was not started: {_form_problem(form)}.")
+        messages.error(
+            request,
+            _("The dry run was not started: {problem}.").format(problem=_form_problem(form)),
+        )
         return redirect("simulation:hub", tournament.slug)
     data = form.cleaned_data
     generated = (
@@ -176,7 +192,9 @@ def dry_run_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             generated=generated,
         )
     except (ValidationError, QueueUnreachable) as exc:
-        messages.error(request, f"The dry run was not started: {_errors(exc)}")
+        messages.error(
+            request, _("The dry run was not started: {problem}").format(problem=_errors(exc))
+        )
         return redirect("simulation:hub", tournament.slug)
     tasks.send_after_commit(
         tasks.run_dry_run, dry.pk, on_unreachable=lambda error: runs.fail_dry_run(dry.pk, error)
@@ -189,7 +207,9 @@ def dry_run_detail(request: HttpRequest, slug: str, dry_run_id: int) -> HttpResp
     """A dry run: its progress while it plays, its result when done."""
     dry = selectors.dry_run_for(slug, dry_run_id)
     if dry is None:
-        return _missing(request, None, f"There is no dry run {dry_run_id} here.")
+        return _missing(
+            request, None, _("There is no dry run {number} here.").format(number=dry_run_id)
+        )
     tournament = dry.source or dry.copy
     progress = _dry_run_progress(slug, dry, _can_manage(request, tournament))
     context = {"tournament": tournament, "dry": dry, "progress": progress}
@@ -203,14 +223,23 @@ def dry_run_status(request: HttpRequest, slug: str, dry_run_id: int) -> HttpResp
     """The progress bar alone, for htmx polling; once finished it tells the page to reload."""
     dry = selectors.dry_run_for(slug, dry_run_id)
     if dry is None:
-        return _missing(request, None, f"There is no dry run {dry_run_id} here.")
+        return _missing(
+            request, None, _("There is no dry run {number} here.").format(number=dry_run_id)
+        )
     can_manage = _can_manage(request, dry.source or dry.copy)
     return progress_partial(request, _dry_run_progress(slug, dry, can_manage))
 
 
 def _games_done(run: AutoPlay, phase: str) -> str:
     return " · ".join(
-        part for part in (f"{run.games_played} of about {run.games_expected} games", phase) if part
+        part
+        for part in (
+            _("{played} of about {expected} games").format(
+                played=run.games_played, expected=run.games_expected
+            ),
+            phase,
+        )
+        if part
     )
 
 
@@ -248,18 +277,21 @@ def _with_stall(
         minutes = int((timezone.now() - stall.since).total_seconds() // 60)
         progress = replace(
             progress,
-            state="Stalled",
+            state=_("Stalled"),
             error=(
-                f"Stalled since {timezone.localtime(stall.since):%H:%M:%S} ({minutes} min "
-                f"ago): {stall.reason}."
-                + (" Retry sends its work again; Stop ends it." if can_manage else "")
+                _("Stalled since {since} ({minutes} min ago): {reason}.").format(
+                    since=f"{timezone.localtime(stall.since):%H:%M:%S}",
+                    minutes=minutes,
+                    reason=stall.reason,
+                )
+                + (" " + _("Retry sends its work again; Stop ends it.") if can_manage else "")
             ),
             poll_s=STALLED_POLL_S,
         )
     if can_manage and "retry" in buttons and (stall is not None or status == Status.FAILED):
-        actions.append(Action("Retry", buttons["retry"]))
+        actions.append(Action(_("Retry"), buttons["retry"]))
     if can_manage and stall is not None:
-        actions.append(Action("Stop", buttons["stop"]))
+        actions.append(Action(_("Stop"), buttons["stop"]))
     return replace(progress, actions=tuple(actions))
 
 
@@ -269,8 +301,10 @@ def dry_run_retry(request: HttpRequest, tournament: Tournament, dry_run_id: int)
     """Send a stalled or failed dry run's work to the workers again."""
     dry = selectors.dry_run_for(tournament.slug, dry_run_id)
     if dry is None:
-        return _missing(request, tournament, f"There is no dry run {dry_run_id} here.")
-    _retry(request, tasks.retry_dry_run, dry.pk, "The dry run")
+        return _missing(
+            request, tournament, _("There is no dry run {number} here.").format(number=dry_run_id)
+        )
+    _retry(request, tasks.retry_dry_run, dry.pk, _("The dry run"))
     return redirect("simulation:dry_run", tournament.slug, dry.pk)
 
 
@@ -280,9 +314,11 @@ def dry_run_stop(request: HttpRequest, tournament: Tournament, dry_run_id: int) 
     """Stop a dry run: it fails, saying who stopped it; Retry can send it again."""
     dry = selectors.dry_run_for(tournament.slug, dry_run_id)
     if dry is None:
-        return _missing(request, tournament, f"There is no dry run {dry_run_id} here.")
+        return _missing(
+            request, tournament, _("There is no dry run {number} here.").format(number=dry_run_id)
+        )
     runs.stop_dry_run(dry.pk, request.user.get_username())
-    messages.success(request, f"Dry run {dry.pk} was stopped.")
+    messages.success(request, _("Dry run {number} was stopped.").format(number=dry.pk))
     return redirect("simulation:dry_run", tournament.slug, dry.pk)
 
 
@@ -291,9 +327,11 @@ def _retry(request: HttpRequest, task: Any, row_id: int, what: str) -> None:
     try:
         check_queue()
     except QueueUnreachable as exc:
-        messages.error(request, f"{what} was not sent again: {exc}")
+        messages.error(
+            request, _("{what} was not sent again: {error}").format(what=what, error=exc)
+        )
         return
-    messages.success(request, f"{what} was sent to the workers again.")
+    messages.success(request, _("{what} was sent to the workers again.").format(what=what))
     tasks.send_after_commit(
         task, row_id, on_unreachable=lambda error: messages.error(request, error)
     )
@@ -309,7 +347,9 @@ def autoplay_start(request: HttpRequest, tournament: Tournament) -> HttpResponse
     form = AutoPlayForm(request.POST)
     back = safe_next(request, reverse("simulation:hub", args=[tournament.slug]))
     if not form.is_valid():
-        messages.error(request, f"Auto-play was not started: {_form_problem(form)}.")
+        messages.error(
+            request, _("Auto-play was not started: {problem}.").format(problem=_form_problem(form))
+        )
         return redirect(back)
     data = form.cleaned_data
     try:
@@ -326,7 +366,9 @@ def autoplay_start(request: HttpRequest, tournament: Tournament) -> HttpResponse
             **targets,
         )
     except (ValidationError, QueueUnreachable) as exc:
-        messages.error(request, f"Auto-play was not started: {_errors(exc)}")
+        messages.error(
+            request, _("Auto-play was not started: {problem}").format(problem=_errors(exc))
+        )
         return redirect(back)
     tasks.send_after_commit(
         tasks.run_autoplay, run.pk, on_unreachable=lambda error: runs.fail(run.pk, error)
@@ -341,18 +383,28 @@ def _autoplay_targets(tournament: Tournament, data: dict[str, Any]) -> dict[str,
             pk=data["match"], stage__category__tournament=tournament
         ).first()
         if match is None:
-            raise autoplay.AutoPlayError(f"There is no match {data['match']} at {tournament}.")
+            raise autoplay.AutoPlayError(
+                _("There is no match {number} at {tournament}.").format(
+                    number=data["match"], tournament=tournament
+                )
+            )
         targets["match"] = match
     if data.get("stage"):
         stage = Stage.objects.filter(pk=data["stage"], category__tournament=tournament).first()
         if stage is None:
-            raise autoplay.AutoPlayError(f"There is no stage {data['stage']} at {tournament}.")
+            raise autoplay.AutoPlayError(
+                _("There is no stage {number} at {tournament}.").format(
+                    number=data["stage"], tournament=tournament
+                )
+            )
         targets["stage"] = stage
     if data.get("category"):
         category = tournament.categories.filter(pk=data["category"]).first()
         if category is None:
             raise autoplay.AutoPlayError(
-                f"There is no category {data['category']} at {tournament}."
+                _("There is no category {number} at {tournament}.").format(
+                    number=data["category"], tournament=tournament
+                )
             )
         targets["category"] = category
     if data.get("round_of_play"):
@@ -364,7 +416,9 @@ def _autoplay_targets(tournament: Tournament, data: dict[str, Any]) -> dict[str,
 def autoplay_detail(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     run = selectors.autoplay_for(slug, run_id)
     if run is None:
-        return _missing(request, None, f"There is no auto-play run {run_id} here.")
+        return _missing(
+            request, None, _("There is no auto-play run {number} here.").format(number=run_id)
+        )
     progress = _autoplay_progress(run, _can_manage(request, run.tournament))
     return render(
         request,
@@ -377,7 +431,9 @@ def autoplay_detail(request: HttpRequest, slug: str, run_id: int) -> HttpRespons
 def autoplay_status(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     run = selectors.autoplay_for(slug, run_id)
     if run is None:
-        return _missing(request, None, f"There is no auto-play run {run_id} here.")
+        return _missing(
+            request, None, _("There is no auto-play run {number} here.").format(number=run_id)
+        )
     return progress_partial(request, _autoplay_progress(run, _can_manage(request, run.tournament)))
 
 
@@ -406,8 +462,10 @@ def autoplay_retry(request: HttpRequest, tournament: Tournament, run_id: int) ->
     """Send a stalled or failed auto-play run's work to the workers again."""
     run = selectors.autoplay_for(tournament.slug, run_id)
     if run is None:
-        return _missing(request, tournament, f"There is no auto-play run {run_id} here.")
-    _retry(request, tasks.retry_run, run.pk, "Auto-play")
+        return _missing(
+            request, tournament, _("There is no auto-play run {number} here.").format(number=run_id)
+        )
+    _retry(request, tasks.retry_run, run.pk, _("Auto-play"))
     return redirect("simulation:autoplay", tournament.slug, run.pk)
 
 
@@ -417,9 +475,11 @@ def autoplay_stop(request: HttpRequest, tournament: Tournament, run_id: int) -> 
     """Stop an auto-play run: it fails, saying who stopped it; what was played stays."""
     run = selectors.autoplay_for(tournament.slug, run_id)
     if run is None:
-        return _missing(request, tournament, f"There is no auto-play run {run_id} here.")
+        return _missing(
+            request, tournament, _("There is no auto-play run {number} here.").format(number=run_id)
+        )
     runs.stop(run.pk, request.user.get_username())
-    messages.success(request, "Auto-play was stopped.")
+    messages.success(request, _("Auto-play was stopped."))
     return redirect("simulation:autoplay", tournament.slug, run.pk)
 
 
@@ -431,7 +491,11 @@ def stage_page(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     """A stage's matches by round of play, each linking to its match page."""
     stage = selectors.stage_for(slug, stage_id)
     if stage is None:
-        return _missing(request, None, f"There is no stage {stage_id} at this tournament.")
+        return _missing(
+            request,
+            None,
+            _("There is no stage {number} at this tournament.").format(number=stage_id),
+        )
     tournament = stage.category.tournament
     return render(
         request,
@@ -450,7 +514,11 @@ def match_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     """A match: its games, its preview with the chart, and the replay of a simulated game."""
     match = selectors.match_for(slug, match_id)
     if match is None:
-        return _missing(request, None, f"There is no match {match_id} at this tournament.")
+        return _missing(
+            request,
+            None,
+            _("There is no match {number} at this tournament.").format(number=match_id),
+        )
     raw = request.GET.get("game", "")
     page = selectors.match_page(match, int(raw) if raw.isdigit() else None)
     tournament = match.stage.category.tournament
@@ -487,10 +555,17 @@ def preview_start(request: HttpRequest, tournament: Tournament, match_id: int) -
     """Queue a preview of the match and go back to its page, where it will show."""
     match = selectors.match_for(tournament.slug, match_id)
     if match is None:
-        return _missing(request, tournament, f"There is no match {match_id} at this tournament.")
+        return _missing(
+            request,
+            tournament,
+            _("There is no match {number} at this tournament.").format(number=match_id),
+        )
     form = PreviewForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"The preview was not started: {_form_problem(form)}.")
+        messages.error(
+            request,
+            _("The preview was not started: {problem}.").format(problem=_form_problem(form)),
+        )
         return redirect("simulation:match", tournament.slug, match.id)
     data = form.cleaned_data
     players = {side: data[f"profile_{side}"] for side in ("a", "b") if data[f"profile_{side}"]}
@@ -500,7 +575,9 @@ def preview_start(request: HttpRequest, tournament: Tournament, match_id: int) -
             match=match, games=data["games"], players=players or None, user=request.user
         )
     except (ValidationError, QueueUnreachable) as exc:
-        messages.error(request, f"The preview was not started: {_errors(exc)}")
+        messages.error(
+            request, _("The preview was not started: {problem}").format(problem=_errors(exc))
+        )
         return redirect("simulation:match", tournament.slug, match.id)
     tasks.send_after_commit(
         tasks.run_preview, preview.pk, on_unreachable=lambda error: previews.fail(preview.pk, error)
@@ -512,7 +589,9 @@ def preview_start(request: HttpRequest, tournament: Tournament, match_id: int) -
 def preview_status(request: HttpRequest, slug: str, preview_id: int) -> HttpResponse:
     preview = selectors.preview_for(slug, preview_id)
     if preview is None:
-        return _missing(request, None, f"There is no preview {preview_id} here.")
+        return _missing(
+            request, None, _("There is no preview {number} here.").format(number=preview_id)
+        )
     tournament = preview.match.stage.category.tournament
     return progress_partial(request, _preview_progress(preview, _can_manage(request, tournament)))
 
@@ -525,8 +604,10 @@ def _preview_progress(preview: MatchPreview, can_manage: bool) -> Progress:
         status_url=reverse("simulation:preview_status", args=[slug, preview.pk]),
         running=preview.status in _RUNNING,
         state=preview.get_status_display(),
-        detail="" if failed else f"{preview.games} games are being simulated…",
-        error=f"The preview failed: {preview.error}" if failed else "",
+        detail=""
+        if failed
+        else _("{games} games are being simulated…").format(games=preview.games),
+        error=_("The preview failed: {error}").format(error=preview.error) if failed else "",
         poll_s=POLL_S,
         reload_when_finished=True,
     )
@@ -534,7 +615,7 @@ def _preview_progress(preview: MatchPreview, can_manage: bool) -> Progress:
     if preview.status in _RUNNING and timezone.now() - preview.created_at >= runs.stall_after():
         stall = runs.Stall(
             preview.created_at,
-            "its games have not come back from the workers; stop it and start a new preview",
+            _("its games have not come back from the workers; stop it and start a new preview"),
         )
     buttons = {"stop": reverse("simulation:preview_stop", args=[slug, preview.pk])}
     return _with_stall(progress, preview.status, stall, buttons, can_manage)
@@ -546,9 +627,11 @@ def preview_stop(request: HttpRequest, tournament: Tournament, preview_id: int) 
     """Stop a preview that stalled: it fails, saying who stopped it."""
     preview = selectors.preview_for(tournament.slug, preview_id)
     if preview is None:
-        return _missing(request, tournament, f"There is no preview {preview_id} here.")
-    previews.fail(preview.pk, f"Stopped by {request.user.get_username()}.")
-    messages.success(request, "The preview was stopped.")
+        return _missing(
+            request, tournament, _("There is no preview {number} here.").format(number=preview_id)
+        )
+    previews.fail(preview.pk, _("Stopped by {user}.").format(user=request.user.get_username()))
+    messages.success(request, _("The preview was stopped."))
     return redirect("simulation:match", tournament.slug, preview.match_id)
 
 
@@ -562,7 +645,11 @@ def game_record(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     record = selectors.replay_record(game) if game is not None else None
     if record is None:
         return JsonResponse(
-            {"error": f"Game {game_id} of this tournament has no simulated record to replay."},
+            {
+                "error": _(
+                    "Game {number} of this tournament has no simulated record to replay."
+                ).format(number=game_id)
+            },
             status=404,
         )
     return JsonResponse(record)
@@ -573,7 +660,11 @@ def game_replay(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     """The replay of one simulated game, on its own page."""
     game = selectors.game_for(slug, game_id)
     if game is None or not hasattr(game, "simulation"):
-        return _missing(request, None, f"Game {game_id} of this tournament was not simulated.")
+        return _missing(
+            request,
+            None,
+            _("Game {number} of this tournament was not simulated.").format(number=game_id),
+        )
     return render(
         request,
         f"{TEMPLATES}/replay.html",

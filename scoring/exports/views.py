@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 
 from scoring.exports.files import table_csv, tables_xlsx
 from scoring.exports.forms import ImportForm
@@ -58,7 +59,13 @@ def table_download(request: HttpRequest, tournament: Tournament, table: str) -> 
     build = TABLES.get(table)
     if build is None:
         names = ", ".join(TABLES)
-        return missing(request, f"There is no table “{table}”; the tables are {names}.", tournament)
+        return missing(
+            request,
+            _("There is no table “{table}”; the tables are {names}.").format(
+                table=table, names=names
+            ),
+            tournament,
+        )
     return _attachment(
         table_csv(build(tournament)), "text/csv; charset=utf-8", f"{tournament.slug}-{table}.csv"
     )
@@ -93,11 +100,15 @@ def import_upload(request: HttpRequest) -> HttpResponse:
         except SlugTakenError as exc:
             form.add_error(
                 "slug",
-                f"A tournament with the web address “{exc.slug}” exists already: import this "
-                f"one under another, for example “{exc.suggestion}”.",
+                _(
+                    "A tournament with the web address “{slug}” exists already: import this "
+                    "one under another, for example “{suggestion}”."
+                ).format(slug=exc.slug, suggestion=exc.suggestion),
             )
         except ImportFileError as exc:
-            form.add_error("file", f"Nothing was imported. {exc.messages[0]}")
+            form.add_error(
+                "file", _("Nothing was imported. {problem}").format(problem=exc.messages[0])
+            )
         else:
             messages.success(request, result.summary())
             return redirect("tournaments:manage", result.tournament.slug)

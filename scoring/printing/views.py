@@ -20,10 +20,12 @@ from django.contrib import messages
 from django.core.files.storage import default_storage
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.defaultfilters import filesizeformat, pluralize
+from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from config.celery import QueueUnreachable, check_queue, publish
@@ -81,8 +83,10 @@ def _for_printers(view: View) -> View:
     login page, others without ``scoring.print_cards`` get the 403 page."""
     return tournament_page(
         PRINT_PERMISSION,
-        "Printing named scorecards and sheets is for the organizers, the scoring table and the "
-        "head referee of this tournament.",
+        gettext_lazy(
+            "Printing named scorecards and sheets is for the organizers, the scoring table and "
+            "the head referee of this tournament."
+        ),
     )(_print_errors(view))
 
 
@@ -138,8 +142,14 @@ def stage_cards_pdf(request: HttpRequest, tournament: Tournament, stage_id: int)
     stage = tournament_stage(tournament, stage_id)
     cards = stage_cards(stage)
     if not cards:
-        raise PrintError(f"{stage.category.name}, {stage.name}: nothing is drawn yet.")
-    title = f"{tournament.name} · {stage.category.name} · {stage.name} · scorecards"
+        raise PrintError(
+            _("{category}, {stage}: nothing is drawn yet.").format(
+                category=stage.category.name, stage=stage.name
+            )
+        )
+    title = _("{tournament} · {category} · {stage} · scorecards").format(
+        tournament=tournament.name, category=stage.category.name, stage=stage.name
+    )
     pdf = render_cards(cards, options, title=title)
     return _pdf(pdf, f"{tournament.slug}-{slugify(stage.name)}-cards.pdf")
 
@@ -151,7 +161,9 @@ def card_pdf(request: HttpRequest, tournament: Tournament, card_id: int) -> Http
     options = print_options(request, request.GET)
     card = tournament_card(tournament, card_id)
     printed = filled_card(card)
-    title = f"{tournament.name} · scorecard of {card.entry}"
+    title = _("{tournament} · scorecard of {entry}").format(
+        tournament=tournament.name, entry=card.entry
+    )
     return _pdf(render_cards([printed], options, title=title), f"scorecard-{card.id}.pdf")
 
 
@@ -165,7 +177,7 @@ def blank_cards_pdf(request: HttpRequest, tournament: Tournament) -> HttpRespons
     cards = blank_cards(
         tournament, count=blank.count, games=blank.games, rounds=blank.rounds, category=category
     )
-    title = f"{tournament.name} · blank scorecards"
+    title = _("{tournament} · blank scorecards").format(tournament=tournament.name)
     return _pdf(render_cards(cards, options, title=title), f"{tournament.slug}-blank-cards.pdf")
 
 
@@ -176,7 +188,9 @@ def standings_pdf(request: HttpRequest, tournament: Tournament, stage_id: int) -
     options = print_options(request, request.GET)
     stage = tournament_stage(tournament, stage_id)
     context = {"sheet": standings_sheet(stage), "tournament": tournament}
-    context["title"] = f"{tournament.name} · {stage.category.name} · {stage.name} · standings"
+    context["title"] = _("{tournament} · {category} · {stage} · standings").format(
+        tournament=tournament.name, category=stage.category.name, stage=stage.name
+    )
     pdf = render_pdf("pdf/standings.html", context, options)
     return _pdf(pdf, f"{tournament.slug}-{slugify(stage.name)}-standings.pdf")
 
@@ -188,7 +202,9 @@ def bracket_pdf(request: HttpRequest, tournament: Tournament, stage_id: int) -> 
     options = print_options(request, request.GET)
     stage = tournament_stage(tournament, stage_id)
     context = {"sheet": bracket_sheet(stage), "tournament": tournament}
-    context["title"] = f"{tournament.name} · {stage.category.name} · {stage.name} · bracket"
+    context["title"] = _("{tournament} · {category} · {stage} · bracket").format(
+        tournament=tournament.name, category=stage.category.name, stage=stage.name
+    )
     pdf = render_pdf("pdf/bracket.html", context, options)
     return _pdf(pdf, f"{tournament.slug}-{slugify(stage.name)}-bracket.pdf")
 
@@ -209,7 +225,7 @@ def batch_start(
         check_queue()
         result = publish(lambda: render_round_cards.apply_async(kwargs=kwargs))
     except QueueUnreachable as exc:  # said at once on the print page, never a hanging request
-        messages.error(request, f"The cards were not printed: {exc}")
+        messages.error(request, _("The cards were not printed: {error}").format(error=exc))
         return redirect("scoring:print-index", slug=tournament.slug)
     page = reverse(
         "scoring:print-batch",
@@ -286,20 +302,35 @@ def _batch_progress(
     common = {"element_id": "batch-status", "status_url": status_url, "poll_s": 1}
     if stalled is not None:
         minutes = max(1, round(stalled / 60))
-        what = "moved" if batch.state == "running" else "been taken by a worker"
+        if batch.state == "running":
+            since = ngettext(
+                "This batch has not moved for {minutes} minute",
+                "This batch has not moved for {minutes} minutes",
+                minutes,
+            )
+        else:
+            since = ngettext(
+                "This batch has not been taken by a worker for {minutes} minute",
+                "This batch has not been taken by a worker for {minutes} minutes",
+                minutes,
+            )
         return Progress(
             **common,
             running=False,
-            state="Stalled",
-            error=f"This batch has not {what} for {minutes} minute{pluralize(minutes)}: its "
-            "worker may have stopped, or none is running. Print the round again; the cards "
-            "already laid out are not lost, they are made again in a new batch.",
-            actions=[Action(label="Print it again", url=again_url)],
+            state=_("Stalled"),
+            error=since.format(minutes=minutes)
+            + _(
+                ": its worker may have stopped, or none is running. Print the round again; the "
+                "cards already laid out are not lost, they are made again in a new batch."
+            ),
+            actions=[Action(label=_("Print it again"), url=again_url)],
         )
     if batch.state == "done":
-        ready = "Ready"
+        ready = _("Ready")
         if batch.cards:
-            ready += f": {batch.cards} card{pluralize(batch.cards)}"
+            ready = ngettext("Ready: {cards} card", "Ready: {cards} cards", batch.cards).format(
+                cards=batch.cards
+            )
         if batch.size:
             ready += f" ({filesizeformat(batch.size)})"
         return Progress(
@@ -308,21 +339,21 @@ def _batch_progress(
             state=ready + ".",
             percent=100,
             download_url=download_url,
-            download_label="Download the PDF",
+            download_label=_("Download the PDF"),
         )
     if batch.state == "failed":
-        return Progress(**common, running=False, state="Failed", error=batch.message)
+        return Progress(**common, running=False, state=_("Failed"), error=batch.message)
     if batch.state == "running" and batch.total:
         laid = (
-            f"{batch.done} of {batch.total} cards laid out…"
+            _("{done} of {total} cards laid out…").format(done=batch.done, total=batch.total)
             if batch.done < batch.total
-            else f"All {batch.total} cards laid out; writing the PDF…"
+            else _("All {total} cards laid out; writing the PDF…").format(total=batch.total)
         )
         percent = round(100 * batch.done / batch.total)
-        return Progress(**common, running=True, state="Running", detail=laid, percent=percent)
+        return Progress(**common, running=True, state=_("Running"), detail=laid, percent=percent)
     if batch.state == "running":
-        return Progress(**common, running=True, state="Starting…")
-    return Progress(**common, running=True, state="Waiting for a worker to start…")
+        return Progress(**common, running=True, state=_("Starting…"))
+    return Progress(**common, running=True, state=_("Waiting for a worker to start…"))
 
 
 @require_GET
@@ -355,8 +386,10 @@ def batch_download(
     name = batch_file_name(tournament.slug, stage.id, round_of_play, str(batch_id))
     if not default_storage.exists(name):
         raise PrintError(
-            "This batch is not ready, or it was removed (batches are kept for a day); "
-            "start a new one from the print page.",
+            _(
+                "This batch is not ready, or it was removed (batches are kept for a day); "
+                "start a new one from the print page."
+            ),
             status=404,
         )
     filename = f"{tournament.slug}-{slugify(stage.name)}-round-{round_of_play}.pdf"

@@ -14,6 +14,9 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scoring.progression.closed import (
     CHANGE_ROLES,
@@ -45,7 +48,9 @@ def _words(exc: ValidationError) -> str:
     return " ".join(exc.messages)
 
 
-@tournament_page(OFFICIALS, "The closed-stage page is for the tournament's officials.")
+@tournament_page(
+    OFFICIALS, gettext_lazy("The closed-stage page is for the tournament's officials.")
+)
 def closed_stage(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     """Whether the stage is closed, its games and results, the changes made since."""
     stage = _stage(tournament, stage_id)
@@ -75,7 +80,10 @@ def _change_form(game: Game, data=None) -> ClosedChangeForm:
     )
 
 
-@tournament_page("scoring.change_closed_result", f"Only {CHANGE_ROLES} changes a closed result.")
+@tournament_page(
+    "scoring.change_closed_result",
+    format_lazy(gettext_lazy("Only {roles} changes a closed result."), roles=CHANGE_ROLES),
+)
 def closed_change(
     request: HttpRequest, tournament: Tournament, stage_id: int, game_id: int
 ) -> HttpResponse:
@@ -85,9 +93,9 @@ def closed_change(
     try:
         game = closed_game(game_id, tournament_id=tournament.pk)
     except Game.DoesNotExist:
-        raise Http404("No such game in this tournament.") from None
+        raise Http404(_("No such game in this tournament.")) from None
     if game.match.stage_id != stage.pk:
-        raise Http404("That game is not played in this stage.")
+        raise Http404(_("That game is not played in this stage."))
     form = _change_form(game, request.POST if request.method == "POST" else None)
     context = {"tournament": tournament, "stage": stage, "game": game, "form": form}
     context |= {"closure": closure(stage), "before": official_rounds(game)}
@@ -117,14 +125,19 @@ def closed_change(
     if confirm:
         messages.success(
             request,
-            f"Result changed: {game.match}, game {game.number}, and recorded. {change.impact.text}",
+            _("Result changed: {match}, game {number}, and recorded. {impact}").format(
+                match=game.match, number=game.number, impact=change.impact.text
+            ),
         )
         return redirect("scoring:closed_stage", tournament.slug, stage.pk)
     context["preview"] = change
     return render(request, "scoring/progression/closed_change.html", context)
 
 
-@tournament_page("scoring.undo_advance", f"Only {UNDO_ROLES} undo an advance.")
+@tournament_page(
+    "scoring.undo_advance",
+    format_lazy(gettext_lazy("Only {roles} undo an advance."), roles=UNDO_ROLES),
+)
 def undo_advance_page(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     """GET: what undoing the advance removes, with the button; POST: undo it."""
     stage = _stage(tournament, stage_id)

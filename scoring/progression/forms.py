@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scoring.progression.selectors import ShootoutSheet, TiedGroup
 from scoring.scorecards.forms import RulingForm
@@ -28,12 +30,16 @@ class ShootoutForm(forms.Form):
             players = _players(entry) if sheet.players_per_side > 1 else [entry.name]
             for n, player in enumerate(players, start=1):
                 name = f"e{entry.id}" if len(players) == 1 else f"e{entry.id}_{n}"
-                label = player if len(players) == 1 else f"{entry.name}: {player}"
+                label = (
+                    player
+                    if len(players) == 1
+                    else _("{team}: {player}").format(team=entry.name, player=player)
+                )
                 self.fields[name] = forms.IntegerField(
                     label=label,
                     min_value=0,
                     max_value=shots,
-                    help_text=f"20s made with {shots} shots",
+                    help_text=_("20s made with {shots} shots").format(shots=shots),
                     widget=forms.NumberInput(attrs={"inputmode": "numeric", "size": 3}),
                 )
                 names.append(name)
@@ -42,8 +48,10 @@ class ShootoutForm(forms.Form):
     def clean_group(self) -> str:
         if self.cleaned_data["group"] != self.tie.key:
             raise forms.ValidationError(
-                "This tie changed since the page was opened; reload it and enter the shoot-out "
-                "again."
+                _(
+                    "This tie changed since the page was opened; reload it and enter the "
+                    "shoot-out again."
+                )
             )
         return self.cleaned_data["group"]
 
@@ -73,7 +81,7 @@ class ClosedChangeForm(RulingForm):
     reason = forms.CharField(
         required=False,
         max_length=1000,
-        label="Why the result changes",
+        label=gettext_lazy("Why the result changes"),
         widget=forms.Textarea(attrs={"rows": 2}),
     )
 

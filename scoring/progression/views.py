@@ -13,6 +13,9 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scoring.progression.forms import ShootoutForm
 from scoring.progression.selectors import shootout_sheet
@@ -21,7 +24,10 @@ from tournaments.models import Stage, Tournament
 from tournaments.views.access import refuse, tournament_page
 
 
-@tournament_page("scoring.record_shootout", f"Only {RECORD_SHOOTOUT_ROLES} records a shoot-out.")
+@tournament_page(
+    "scoring.record_shootout",
+    format_lazy(gettext_lazy("Only {roles} records a shoot-out."), roles=RECORD_SHOOTOUT_ROLES),
+)
 def shootout(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     stage = get_object_or_404(
         Stage.objects.select_related("category__tournament"),
@@ -41,8 +47,10 @@ def shootout(request: HttpRequest, tournament: Tournament, stage_id: int) -> Htt
         if tie is None:
             messages.error(
                 request,
-                "That tie is no longer waiting for a shoot-out (it was settled or the results "
-                "changed); nothing was recorded.",
+                _(
+                    "That tie is no longer waiting for a shoot-out (it was settled or the results "
+                    "changed); nothing was recorded."
+                ),
             )
             return redirect("scoring:shootout", tournament.slug, stage.id)
         form = ShootoutForm(request.POST, sheet=sheet, tie=tie)
@@ -69,4 +77,5 @@ def shootout(request: HttpRequest, tournament: Tournament, stage_id: int) -> Htt
 def _result_text(form: ShootoutForm) -> str:
     made = form.twenties()
     ranked = sorted(form.tie.entries, key=lambda e: -made[e.id])
-    return "Shoot-out recorded: " + ", ".join(f"{e.name} {made[e.id]}" for e in ranked) + "."
+    scores = ", ".join(f"{e.name} {made[e.id]}" for e in ranked)
+    return _("Shoot-out recorded: {scores}.").format(scores=scores)

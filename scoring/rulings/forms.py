@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scoring.rulings.services import REASON_MAX
 from tournaments.models import Entry, Game
@@ -17,7 +19,9 @@ def _messages(form: forms.Form) -> list[str]:
     for name, errors in form.errors.items():
         label = form.fields[name].label if name in form.fields else ""
         for error in errors:
-            found.append(f"{label}: {error}" if label else str(error))
+            found.append(
+                _("{label}: {error}").format(label=label, error=error) if label else str(error)
+            )
     return found
 
 
@@ -29,9 +33,9 @@ def _sides(game: Game) -> list[tuple[str, str]]:
 class ForfeitGameForm(forms.Form):
     """Which side forfeits the game, and why."""
 
-    side = forms.ChoiceField(label="Forfeited by", widget=forms.RadioSelect)
+    side = forms.ChoiceField(label=gettext_lazy("Forfeited by"), widget=forms.RadioSelect)
     reason = forms.CharField(
-        label="Reason (the rule broken)",
+        label=gettext_lazy("Reason (the rule broken)"),
         max_length=REASON_MAX,
         widget=forms.TextInput(attrs={"size": 40}),
     )
@@ -48,14 +52,16 @@ class ForfeitGameForm(forms.Form):
 class ForfeitRoundForm(ForfeitGameForm):
     """Which round, which side forfeits it, and why."""
 
-    round = forms.TypedChoiceField(label="Round", coerce=int)
+    round = forms.TypedChoiceField(label=gettext_lazy("Round"), coerce=int)
 
     field_order = ["round", "side", "reason"]
 
     def __init__(self, *args: Any, game: Game, rounds: int, **kwargs: Any) -> None:
         kwargs.setdefault("prefix", "round")
         super().__init__(*args, game=game, **kwargs)
-        self.fields["round"].choices = [(n, f"Round {n}") for n in range(1, rounds + 1)]
+        self.fields["round"].choices = [
+            (n, _("Round {number}").format(number=n)) for n in range(1, rounds + 1)
+        ]
 
 
 class WithdrawForm(forms.Form):
@@ -63,13 +69,13 @@ class WithdrawForm(forms.Form):
     the service says so)."""
 
     kind = forms.ChoiceField(
-        label="What happened",
+        label=gettext_lazy("What happened"),
         choices=Entry.WithdrawalKind.choices,
         widget=forms.RadioSelect,
         initial=Entry.WithdrawalKind.WITHDRAWAL,
     )
     reason = forms.CharField(
-        label="Reason",
+        label=gettext_lazy("Reason"),
         required=False,
         max_length=REASON_MAX,
         widget=forms.TextInput(attrs={"size": 40}),

@@ -15,6 +15,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.rulings import selectors as select
@@ -27,11 +30,13 @@ from tournaments.views.access import refuse, safe_next, tournament_page
 TEMPLATES = "scoring/rulings"
 Kind = Entry.WithdrawalKind
 
-ENTRY_REFUSAL = (
+ENTRY_REFUSAL = gettext_lazy(
     "Only the tournament's organizers withdraw an entry; the head referee (or an organizer) "
     "disqualifies one."
 )
-FORFEIT_REFUSAL = f"Only {services.FORFEIT_ROLE} forfeits a round or a game."
+FORFEIT_REFUSAL = format_lazy(
+    gettext_lazy("Only {role} forfeits a round or a game."), role=services.FORFEIT_ROLE
+)
 
 
 def _words(exc: ValidationError) -> str:
@@ -55,7 +60,7 @@ def _entry_of(tournament: Tournament, entry_id: int) -> Entry:
         .first()
     )
     if entry is None:
-        raise Http404("No such entry at this tournament.")
+        raise Http404(_("No such entry at this tournament."))
     return entry
 
 
@@ -156,7 +161,7 @@ def _game_of(tournament: Tournament, game_id: int) -> Game:
     try:
         return select.game_of(tournament, game_id)
     except Game.DoesNotExist:
-        raise Http404("No such game at this tournament.") from None
+        raise Http404(_("No such game at this tournament.")) from None
 
 
 def _game_page(
@@ -198,7 +203,8 @@ def _game_page(
 
 @require_GET
 @tournament_page(
-    "tournaments.view_official_pages", "A game's rulings page is for the tournament's officials."
+    "tournaments.view_official_pages",
+    gettext_lazy("A game's rulings page is for the tournament's officials."),
 )
 def game(request: HttpRequest, tournament: Tournament, game_id: int) -> HttpResponse:
     """A game's official result and rulings; the head referee forfeits a round or the game."""
@@ -279,7 +285,8 @@ def _rule(
 
 @require_GET
 @tournament_page(
-    "tournaments.view_official_pages", "The rulings page is for the tournament's officials."
+    "tournaments.view_official_pages",
+    gettext_lazy("The rulings page is for the tournament's officials."),
 )
 def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Every withdrawal, disqualification, walkover and forfeit of the tournament."""
