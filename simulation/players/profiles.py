@@ -65,6 +65,10 @@ class SkillProfile:
     speed_sd: float
     shots: int = 240
     repertoire: str = "full"
+    open_board: float | None = None
+    """What this player thinks a free shot at an empty board is worth to the opponent (board
+    points; ``Weights.open_board`` when None). It decides how readily they clear the board rather
+    than stick, which is what sets how many open 20s a game gives: fitted per level to real 20s."""
 
     def __post_init__(self) -> None:
         if isinstance(self.shots, bool) or not isinstance(self.shots, int) or self.shots < 1:
@@ -79,6 +83,12 @@ class SkillProfile:
                 raise ValueError(f"{field_name} must be a number, not {value!r}")
             if not math.isfinite(value) or value < 0:
                 raise ValueError(f"{field_name} must be a finite number of at least 0, not {value}")
+        if self.open_board is not None and (
+            isinstance(self.open_board, bool)
+            or not isinstance(self.open_board, int | float)
+            or not math.isfinite(self.open_board)
+        ):
+            raise ValueError(f"open_board must be a finite number or null, not {self.open_board!r}")
         if self.angle_sd > 45 or self.speed_sd > 1:
             raise ValueError(
                 f"noise too large to be a player (angle_sd {self.angle_sd} degrees, speed_sd "
@@ -86,13 +96,16 @@ class SkillProfile:
             )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "name": self.name,
             "angle_sd": self.angle_sd,
             "speed_sd": self.speed_sd,
             "shots": self.shots,
             "repertoire": self.repertoire,
         }
+        if self.open_board is not None:
+            out["open_board"] = self.open_board
+        return out
 
 
 # Calibrated by simulation.players.calibrate (2,000 attempts each, seed 2024): see the docstring.
@@ -136,12 +149,14 @@ PROFILES: Mapping[str, SkillProfile] = MappingProxyType(
     }
 )
 
-PROFILE_KEYS = ("name", "angle_sd", "speed_sd", "shots", "repertoire")
+PROFILE_KEYS = ("name", "angle_sd", "speed_sd", "shots", "repertoire", "open_board")
 
 
 def get_profile(spec: str | Mapping[str, Any] | SkillProfile) -> SkillProfile:
     """The profile named ``spec``, or built from a dict ``{"angle_sd", "speed_sd", "name"?,
-    "shots"?, "repertoire"?}`` (a custom profile searches like the best by default).
+    "shots"?, "repertoire"?, "open_board"?}`` (a custom profile searches like the best by
+    default), or estimated from a player's record ``{"twenties_per_game": x}`` (see
+    :func:`simulation.players.estimate.profile_from_twenties`).
 
     Raises ``ValueError`` naming the known levels or the offending key.
     """
@@ -151,6 +166,16 @@ def get_profile(spec: str | Mapping[str, Any] | SkillProfile) -> SkillProfile:
         if spec in PROFILES:
             return PROFILES[spec]
         raise ValueError(f"unknown skill profile {spec!r}: the levels are {', '.join(LEVELS)}")
+    if isinstance(spec, Mapping) and "twenties_per_game" in spec:
+        # A player described by their record; the estimator needs the profiles, hence here.
+        from simulation.players.estimate import profile_from_twenties
+
+        extra = sorted(set(spec) - {"twenties_per_game"})
+        if extra:
+            raise ValueError(
+                f"a player described by twenties_per_game takes no other keys, not {extra}"
+            )
+        return get_profile(profile_from_twenties(spec["twenties_per_game"]))
     if isinstance(spec, Mapping):
         unknown = sorted(set(spec) - set(PROFILE_KEYS))
         if unknown:
@@ -167,8 +192,9 @@ def get_profile(spec: str | Mapping[str, Any] | SkillProfile) -> SkillProfile:
             speed_sd=spec["speed_sd"],
             shots=spec.get("shots", 240),
             repertoire=spec.get("repertoire", "full"),
+            open_board=spec.get("open_board"),
         )
     raise ValueError(
-        f"a player is a skill level ({', '.join(LEVELS)}) or a dict with angle_sd and speed_sd, "
-        f"not {spec!r}"
+        f"a player is a skill level ({', '.join(LEVELS)}), a dict with angle_sd and speed_sd, or "
+        f"a dict with twenties_per_game, not {spec!r}"
     )
