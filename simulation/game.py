@@ -84,9 +84,10 @@ def play_game(
     ``players``: one skill profile per seat in play (a level name — ``"novice"``,
     ``"recreational"``, ``"competitive"``, ``"top"``, ``"best"`` —, a dict with ``angle_sd`` and
     ``speed_sd``, or a player described by their record, ``{"twenties_per_game": x}``, who makes
-    about x 20s per 4-round game against a like opponent): two for singles (seats 0 and 2, sides 0 and 1), four for doubles (seats 0-3;
-    seats 0 and 2 play side 0). ``playoff`` adds a 5th round when the points are tied after
-    ``rounds``, and another while that is tied, so a playoff game always has a winner.
+    about x 20s per 4-round game against a like opponent): two for singles (seats 0 and 2, sides 0
+    and 1), four for doubles (seats 0-3; seats 0 and 2 play side 0). ``playoff`` adds a 5th round
+    when the points are tied after ``rounds``, and another while that is tied, so a playoff game
+    always has a winner.
     ``discs_per_player`` defaults to 8 in singles, 6 in doubles (cue categories play
     fewer). ``first_seat`` opens the game. ``scoring`` names the scoring system of the game
     (``"nca"``; the family rulebook's ``"difference-to-100"`` and ``"match-play-to-8"``;

@@ -149,6 +149,21 @@ middle of the recreational preliminaries' 2.7-3.8; top: between the power pools 
 semifinals (8); best: the middle of semifinals and finals (8-10); novice: no published figure,
 below the recreational range by as much as that range is wide."""
 
+FIT_BRACKETS: Mapping[str, tuple[float, float]] = MappingProxyType(
+    {
+        "novice": (-30.0, -22.0),
+        "recreational": (-30.0, -22.0),
+        "competitive": (-20.0, 25.0),
+        "top": (-20.0, 25.0),
+        "best": (-20.0, 25.0),
+    }
+)
+"""Where each level's open-board weight is searched. The 20s per game are not monotone in the
+weight: they rise from very negative weights (a player who clears the board at any cost leaves
+the opponent open 20s) to a peak near -20, then fall as the player sticks more and more. The
+brackets keep each search on one side of the peak: the weak levels on the rising side, where
+their low targets lie, the strong ones on the falling side."""
+
 GAMES = 300
 """Games per level for the comparison table when not told otherwise."""
 FIT_GAMES = 120
@@ -290,23 +305,25 @@ def fit_open_board(
     games: int = FIT_GAMES,
     seed: int = GAME_SEED,
     jobs: int = 1,
-    low: float = -30.0,
-    high: float = 25.0,
+    low: float | None = None,
+    high: float | None = None,
     steps: int = 4,
     report: Callable[[str], None] | None = None,
 ) -> tuple[float, float]:
     """The open-board weight at which ``level`` against itself makes its :data:`LADDER` 20s per
     game, and the 20s per game it makes there.
 
-    The weight's effect is not the same at every level (a strong player who values an empty
-    board less clears it and shoots open 20s; a novice who does so mostly misses them and leaves
-    the opponent open boards), so the search assumes no direction: the bracket's ends are measured
-    first, the nearer end is kept when the target lies outside, and regula falsi keeps whichever
-    half holds a change of sign. The seeds are the same at every trial (common random numbers),
-    which keeps the search from chasing noise.
+    The weight's effect is not the same at every level (a strong player who values an empty board
+    less clears it and shoots open 20s; a novice who does so mostly misses them and leaves the
+    opponent open boards), so the search assumes no direction within the level's bracket
+    (:data:`FIT_BRACKETS`): its ends are measured first, the nearer end is kept when the target lies
+    outside, and regula falsi keeps whichever half holds a change of sign. The seeds are the same at
+    every trial (common random numbers), which keeps the search from chasing noise.
     """
     target = LADDER[level]
     base = PROFILES[level]
+    low = FIT_BRACKETS[level][0] if low is None else low
+    high = FIT_BRACKETS[level][1] if high is None else high
 
     def measure(weight: float) -> float:
         profile = replace(base, open_board=round(weight, 2))

@@ -17,6 +17,10 @@ matters less than direction for an open 20, whose capture window is wide); the d
 then found with the real physics by :func:`simulation.players.calibrate.calibrate_profiles`
 (2,000 seeded attempts of the standard open 20, bisection on ``angle_sd``). The constants below
 are its output (``python -m simulation.players.calibrate``); rerun it after a change of physics.
+
+How often a player gets an open 20 to shoot depends on how they choose their shots, so each level
+also has an open-board weight (how much they mind leaving the opponent an empty board), fitted to
+the 20s per game real players of that level make (``--fit``, see :data:`OPEN_BOARD`).
 """
 
 from __future__ import annotations
@@ -53,6 +57,16 @@ SEARCH: Mapping[str, tuple[int, str]] = MappingProxyType(
     }
 )
 """Physics shots per decision and repertoire of each level: set by hand."""
+
+OPEN_BOARD: Mapping[str, float] = MappingProxyType(
+    {"novice": -24.34, "recreational": -27.12, "competitive": -20.0, "top": -13.7, "best": -7.06}
+)
+"""Each level's open-board weight (``SkillProfile.open_board``), fitted so that the level makes
+its real 20s per game against itself (``python -m simulation.players.calibrate --fit``; 60 seeded
+games a trial). All are negative: at the value function's default (+9, an empty board a gift to
+the opponent) every level sticks on nearly every take-out and a competitive game makes about half
+the real 20s; real players clear the board and shoot the open 20 far more often. Competitive sits
+where its 20s peak (a plateau from about -23 to -18): its target is at the edge of reach."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +131,7 @@ PROFILES: Mapping[str, SkillProfile] = MappingProxyType(
             speed_sd=SPEED_SD["novice"],
             shots=SEARCH["novice"][0],
             repertoire=SEARCH["novice"][1],
+            open_board=OPEN_BOARD["novice"],
         ),
         "recreational": SkillProfile(
             "recreational",
@@ -124,6 +139,7 @@ PROFILES: Mapping[str, SkillProfile] = MappingProxyType(
             speed_sd=SPEED_SD["recreational"],
             shots=SEARCH["recreational"][0],
             repertoire=SEARCH["recreational"][1],
+            open_board=OPEN_BOARD["recreational"],
         ),
         "competitive": SkillProfile(
             "competitive",
@@ -131,6 +147,7 @@ PROFILES: Mapping[str, SkillProfile] = MappingProxyType(
             speed_sd=SPEED_SD["competitive"],
             shots=SEARCH["competitive"][0],
             repertoire=SEARCH["competitive"][1],
+            open_board=OPEN_BOARD["competitive"],
         ),
         "top": SkillProfile(
             "top",
@@ -138,6 +155,7 @@ PROFILES: Mapping[str, SkillProfile] = MappingProxyType(
             speed_sd=SPEED_SD["top"],
             shots=SEARCH["top"][0],
             repertoire=SEARCH["top"][1],
+            open_board=OPEN_BOARD["top"],
         ),
         "best": SkillProfile(
             "best",
@@ -145,6 +163,7 @@ PROFILES: Mapping[str, SkillProfile] = MappingProxyType(
             speed_sd=SPEED_SD["best"],
             shots=SEARCH["best"][0],
             repertoire=SEARCH["best"][1],
+            open_board=OPEN_BOARD["best"],
         ),
     }
 )
