@@ -300,6 +300,18 @@ def worst_share_gap(competitive: GameStats) -> float:
     return float(100 * max(gaps))
 
 
+def round_correlation(player_shares: Sequence[float], both_shares: Sequence[float]) -> float:
+    """The correlation of the two players' 20s in a round, implied by the two tables: the
+    variance of the round's total is twice a player's variance plus twice the covariance (the
+    11+ bin of the total counted as 11, so a little low)."""
+    p = np.asarray(player_shares, dtype=float) / np.sum(player_shares)
+    b = np.asarray(both_shares, dtype=float) / np.sum(both_shares)
+    k, j = np.arange(len(p)), np.arange(len(b))
+    var_p = p @ k**2 - (p @ k) ** 2
+    var_b = b @ j**2 - (b @ j) ** 2
+    return float((var_b - 2 * var_p) / (2 * var_p))
+
+
 def fit_open_board(
     level: str,
     games: int = FIT_GAMES,
@@ -386,7 +398,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     rates = {level: open_20_rate(profiles[level]) for level in LEVELS}
     print(f"\n{games} seeded games of each level against itself (seed {args.seed}):")
     print(format_table(compare(ladder["competitive"], ladder, rates)))
-    print(f"largest gap in a share: {worst_share_gap(ladder['competitive']):.1f} points")
+    competitive = ladder["competitive"]
+    print(f"largest gap in a share: {worst_share_gap(competitive):.1f} points")
+    real_corr = round_correlation(PLAYER_ROUND_SHARES, BOTH_ROUNDS_SHARES)
+    sim_corr = round_correlation(competitive.player_shares(), competitive.both_shares())
+    print(
+        f"correlation of the two players' 20s in a round, implied by the tables: real "
+        f"{real_corr:.2f}, simulated {sim_corr:.2f}"
+    )
     print("\nFor estimate.py (TWENTIES_PER_GAME, the simulated ladder):")
     print("    {" + ", ".join(f'"{lv}": {ladder[lv].per_game:.2f}' for lv in LEVELS) + "}")
 

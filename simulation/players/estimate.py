@@ -22,10 +22,10 @@ from simulation.players.evaluate import DEFAULT_WEIGHTS
 from simulation.players.profiles import LEVELS, OPEN_20_TARGETS, PROFILES, SkillProfile
 
 TWENTIES_PER_GAME: Mapping[str, float] = MappingProxyType(
-    {"novice": 1.8, "recreational": 2.9, "competitive": 6.64, "top": 7.6, "best": 9.0}
+    {"novice": 2.01, "recreational": 3.33, "competitive": 6.86, "top": 7.93, "best": 9.12}
 )
-"""20s per player per 4-round game of each level against itself, in simulation (seeded games;
-see the module docstring)."""
+"""20s per player per 4-round game of each level against itself, in simulation: 200 seeded games
+each (150 for top), ``python -m simulation.players.calibrate --games 200``."""
 
 
 def profile_from_twenties(twenties_per_game: float) -> dict[str, Any]:

@@ -59,14 +59,15 @@ SEARCH: Mapping[str, tuple[int, str]] = MappingProxyType(
 """Physics shots per decision and repertoire of each level: set by hand."""
 
 OPEN_BOARD: Mapping[str, float] = MappingProxyType(
-    {"novice": -24.34, "recreational": -27.12, "competitive": -20.0, "top": -13.7, "best": -7.06}
+    {"novice": -24.34, "recreational": -27.12, "competitive": -20.0, "top": -12.08, "best": -7.06}
 )
-"""Each level's open-board weight (``SkillProfile.open_board``), fitted so that the level makes
-its real 20s per game against itself (``python -m simulation.players.calibrate --fit``; 60 seeded
-games a trial). All are negative: at the value function's default (+9, an empty board a gift to
-the opponent) every level sticks on nearly every take-out and a competitive game makes about half
-the real 20s; real players clear the board and shoot the open 20 far more often. Competitive sits
-where its 20s peak (a plateau from about -23 to -18): its target is at the edge of reach."""
+"""Each level's open-board weight (``SkillProfile.open_board``), fitted so that the level makes its
+real 20s per game against itself (``python -m simulation.players.calibrate --fit``; 60 seeded
+games a trial, 150 for top). All are negative: at the value function's default (+9, an empty
+board a gift to the opponent) every level sticks on nearly every take-out and a competitive game
+makes about half the real 20s; real players clear the board and shoot the open 20 far more often.
+Competitive sits where its 20s peak (a plateau from about -23 to -18): its target is at the edge
+of reach."""
 
 
 @dataclass(frozen=True)
