@@ -27,13 +27,16 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from simulation.players.calibrate import (  # noqa: E402 - after the path is set
+    BOTH_ROUNDS_SHARES,
     GAME_SEED,
     LADDER,
     PLAYER_ROUND_MEAN,
+    PLAYER_ROUND_SHARES,
     compare,
     format_table,
     open_20_rate,
     play_games,
+    round_correlation,
 )
 from simulation.players.profiles import LEVELS, PROFILES  # noqa: E402
 
@@ -61,6 +64,12 @@ def main() -> None:
     print()
     print(f"competitive v competitive, {args.games} games; other levels {args.ladder_games} games")
     print(format_table(compare(competitive, ladder, rates)))
+    real_corr = round_correlation(PLAYER_ROUND_SHARES, BOTH_ROUNDS_SHARES)
+    corr = round_correlation(competitive.player_shares(), competitive.both_shares())
+    print(
+        f"correlation of the two players' 20s in a round, implied by the tables: real "
+        f"{real_corr:.2f}, simulated {corr:.2f}"
+    )
 
     print("\nplayers described by their record, against a like opponent:")
     print(f"{'twenties_per_game':>18s} {'games':>6s} {'simulated':>10s} {'error %':>8s}")
@@ -84,7 +93,7 @@ def main() -> None:
         f"RESULT games={args.games} per_round={competitive.per_round:.3f} "
         f"ratio_vs_real={competitive.per_round / PLAYER_ROUND_MEAN:.3f} "
         f"worst_player_share_gap={player_gap:.2f} worst_both_share_gap={both_gap:.2f} "
-        f"{ladder_figures} "
+        f"round_correlation={corr:.2f} real_round_correlation={real_corr:.2f} {ladder_figures} "
         f"worst_record_error={max(abs(e) for e in record_errors.values()):.1f} "
         f"seconds={elapsed:.0f}"
     )

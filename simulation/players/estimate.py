@@ -22,10 +22,11 @@ from simulation.players.evaluate import DEFAULT_WEIGHTS
 from simulation.players.profiles import LEVELS, OPEN_20_TARGETS, PROFILES, SkillProfile
 
 TWENTIES_PER_GAME: Mapping[str, float] = MappingProxyType(
-    {"novice": 2.01, "recreational": 3.33, "competitive": 6.86, "top": 7.93, "best": 9.12}
+    {"novice": 2.01, "recreational": 3.21, "competitive": 6.64, "top": 8.07, "best": 8.97}
 )
-"""20s per player per 4-round game of each level against itself, in simulation: 200 seeded games
-each (150 for top), ``python -m simulation.players.calibrate --games 200``."""
+"""20s per player per 4-round game of each level against itself, in simulation: the mean of two
+seeded runs, ``python -m simulation.players.calibrate --games 200`` (150 games for top, from its
+fit) and ``bench/calibration.py`` (1,000 games for competitive, 200 for the others)."""
 
 
 def profile_from_twenties(twenties_per_game: float) -> dict[str, Any]:
