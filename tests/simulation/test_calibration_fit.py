@@ -11,10 +11,12 @@ import pytest
 
 from simulation.game import play_game
 from simulation.players.calibrate import (
+    FIT_BRACKETS,
     GAME_SEED,
     LADDER,
     PLAYER_ROUND_MEAN,
     compare,
+    fit_open_board,
     format_table,
     main,
     play_games,
@@ -80,3 +82,12 @@ def test_the_table_shows_target_simulated_and_difference():
     table = format_table(compare(stats))
     first = table.splitlines()[1].split()
     assert float(first[-1]) == pytest.approx(float(first[-2]) - float(first[-3]), abs=0.011)
+
+
+def test_the_fit_stays_in_its_bracket_and_reports_each_trial():
+    trials: list[str] = []
+    weight, made = fit_open_board("competitive", games=2, steps=1, report=trials.append)
+    low, high = FIT_BRACKETS["competitive"]
+    assert low <= weight <= high
+    assert made >= 0
+    assert 2 <= len(trials) <= 3 and all("open_board=" in line for line in trials)
