@@ -5,8 +5,9 @@ A player reads the board (:mod:`situation`), lists the shots a strong player wou
 values the outcomes under the rules (:mod:`evaluate`), spending its samples on the promising shots
 by successive halving (:mod:`search`), then releases the chosen shot with its own error
 (:mod:`noise`, :mod:`player`). Skill is the size of that error (:mod:`profiles`), calibrated on
-real open-20 rates (:mod:`calibrate`) and estimable from a player's 20s per game
-(:mod:`estimate`). Whole games: :func:`simulation.game.play_game`.
+real open-20 rates, with how readily each level clears the board fitted to real 20s per game
+(:mod:`calibrate`); a player is estimable from their 20s per game (:mod:`estimate`).
+Whole games: :func:`simulation.game.play_game`.
 """
 
 from simulation.players.candidates import KINDS, OPEN_20_SPEED, Candidates, generate

@@ -1,18 +1,13 @@
 """Estimating a profile from a player's record, and a profile's open-20 rate.
 
 A registered player has no measured execution noise, but their scorecards give their 20s per game.
-The project's board facts give the 20s per game of players of each level, so a player's average
-places them between two calibrated levels, and their noise is interpolated between those levels'
-(linearly in the 20s per game; clamped at the novice and best ends, where no figure says more),
-with the search budget likewise and the repertoire of the nearest level.
-
-Anchors (20s per game per player, 4-round singles games):
-
-- recreational 3.25: the middle of the WCC recreational preliminaries' 2.7-3.8;
-- competitive 5.5: the middle of the WCC competitive preliminaries' 4.8-6.2;
-- top 6.4: the competitive singles preliminary average of 2009-2020 (that field's upper half);
-- best 8.5: the same players' playoff average, the level of those who reach the playoffs;
-- novice 1.8: no published figure; below the recreational range by as much as that range is wide.
+A player averaging x should be one who makes about x 20s per game against a like opponent, so the
+anchors are the 20s per game each calibrated level makes against itself in simulation (measured by
+``python -m simulation.players.calibrate --games N``; the levels were fitted to the real ladder of
+:data:`simulation.players.calibrate.LADDER`), not the real figures the levels were fitted to: a
+player between two levels gets their noise, search budget and open-board weight interpolated
+between those levels' (linearly in the 20s per game; clamped at the novice and best ends, where
+no level says more), with the repertoire of the nearest level.
 """
 
 from __future__ import annotations
@@ -23,12 +18,15 @@ from typing import Any
 
 import numpy as np
 
+from simulation.players.evaluate import DEFAULT_WEIGHTS
 from simulation.players.profiles import LEVELS, OPEN_20_TARGETS, PROFILES, SkillProfile
 
 TWENTIES_PER_GAME: Mapping[str, float] = MappingProxyType(
-    {"novice": 1.8, "recreational": 3.25, "competitive": 5.5, "top": 6.4, "best": 8.5}
+    {"novice": 2.01, "recreational": 3.21, "competitive": 6.64, "top": 8.07, "best": 8.97}
 )
-"""20s per game per player at each level (see the module docstring for the sources)."""
+"""20s per player per 4-round game of each level against itself, in simulation: the mean of two
+seeded runs, ``python -m simulation.players.calibrate --games 200`` (150 games for top, from its
+fit) and ``bench/calibration.py`` (1,000 games for competitive, 200 for the others)."""
 
 
 def profile_from_twenties(twenties_per_game: float) -> dict[str, Any]:
@@ -44,6 +42,7 @@ def profile_from_twenties(twenties_per_game: float) -> dict[str, Any]:
     angle = np.interp(twenties_per_game, anchors, [PROFILES[lv].angle_sd for lv in LEVELS])
     speed = np.interp(twenties_per_game, anchors, [PROFILES[lv].speed_sd for lv in LEVELS])
     shots = np.interp(twenties_per_game, anchors, [PROFILES[lv].shots for lv in LEVELS])
+    open_board = np.interp(twenties_per_game, anchors, [_open_board(lv) for lv in LEVELS])
     nearest = LEVELS[int(np.argmin(np.abs(anchors - twenties_per_game)))]
     return {
         "name": f"estimated from {twenties_per_game:.2f} 20s per game",
@@ -51,7 +50,13 @@ def profile_from_twenties(twenties_per_game: float) -> dict[str, Any]:
         "speed_sd": round(float(speed), 4),
         "shots": round(float(shots)),
         "repertoire": PROFILES[nearest].repertoire,
+        "open_board": round(float(open_board), 2),
     }
+
+
+def _open_board(level: str) -> float:
+    weight = PROFILES[level].open_board
+    return DEFAULT_WEIGHTS.open_board if weight is None else weight
 
 
 def open_20_rate_of(profile: SkillProfile) -> float:

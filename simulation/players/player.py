@@ -8,7 +8,7 @@ Everything random comes from the generator handed in, so a seeded game replays e
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -38,6 +38,14 @@ class AIPlayer:
         """The search budget: the profile's shots and repertoire within the player's budget."""
         return budget_for(self.profile, self.budget)
 
+    @property
+    def shot_weights(self) -> Weights:
+        """The value function's weights, with the profile's own open-board value when it has one
+        (the weight fitted per level to real 20s counts)."""
+        if self.profile.open_board is None:
+            return self.weights
+        return replace(self.weights, open_board=self.profile.open_board)
+
     @classmethod
     def of(cls, spec: str | Mapping[str, Any] | SkillProfile, **options: Any) -> AIPlayer:
         """A player from a level name, a profile dict or a :class:`SkillProfile`."""
@@ -45,7 +53,7 @@ class AIPlayer:
 
     def decide(self, sit: Situation, rng: np.random.Generator) -> Choice:
         """The shot this player means to play."""
-        choice = choose(sit, self.profile, rng, self.search_budget, self.weights, self.uniform)
+        choice = choose(sit, self.profile, rng, self.search_budget, self.shot_weights, self.uniform)
         self.decisions += 1
         self.shots_simulated += choice.shots_simulated
         return choice

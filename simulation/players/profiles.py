@@ -17,6 +17,10 @@ matters less than direction for an open 20, whose capture window is wide); the d
 then found with the real physics by :func:`simulation.players.calibrate.calibrate_profiles`
 (2,000 seeded attempts of the standard open 20, bisection on ``angle_sd``). The constants below
 are its output (``python -m simulation.players.calibrate``); rerun it after a change of physics.
+
+How often a player gets an open 20 to shoot depends on how they choose their shots, so each level
+also has an open-board weight (how much they mind leaving the opponent an empty board), fitted to
+the 20s per game real players of that level make (``--fit``, see :data:`OPEN_BOARD`).
 """
 
 from __future__ import annotations
@@ -54,6 +58,17 @@ SEARCH: Mapping[str, tuple[int, str]] = MappingProxyType(
 )
 """Physics shots per decision and repertoire of each level: set by hand."""
 
+OPEN_BOARD: Mapping[str, float] = MappingProxyType(
+    {"novice": -24.34, "recreational": -27.12, "competitive": -20.0, "top": -12.08, "best": -7.06}
+)
+"""Each level's open-board weight (``SkillProfile.open_board``), fitted so that the level makes its
+real 20s per game against itself (``python -m simulation.players.calibrate --fit``; 60 seeded
+games a trial, 150 for top). All are negative: at the value function's default (+9, an empty
+board a gift to the opponent) every level sticks on nearly every take-out and a competitive game
+makes about half the real 20s; real players clear the board and shoot the open 20 far more often.
+Competitive sits where its 20s peak (a plateau from about -23 to -18): its target is at the edge
+of reach."""
+
 
 @dataclass(frozen=True)
 class SkillProfile:
@@ -65,6 +80,10 @@ class SkillProfile:
     speed_sd: float
     shots: int = 240
     repertoire: str = "full"
+    open_board: float | None = None
+    """What this player thinks a free shot at an empty board is worth to the opponent (board
+    points; ``Weights.open_board`` when None). It decides how readily they clear the board rather
+    than stick, which is what sets how many open 20s a game gives: fitted per level to real 20s."""
 
     def __post_init__(self) -> None:
         if isinstance(self.shots, bool) or not isinstance(self.shots, int) or self.shots < 1:
@@ -79,6 +98,12 @@ class SkillProfile:
                 raise ValueError(f"{field_name} must be a number, not {value!r}")
             if not math.isfinite(value) or value < 0:
                 raise ValueError(f"{field_name} must be a finite number of at least 0, not {value}")
+        if self.open_board is not None and (
+            isinstance(self.open_board, bool)
+            or not isinstance(self.open_board, int | float)
+            or not math.isfinite(self.open_board)
+        ):
+            raise ValueError(f"open_board must be a finite number or null, not {self.open_board!r}")
         if self.angle_sd > 45 or self.speed_sd > 1:
             raise ValueError(
                 f"noise too large to be a player (angle_sd {self.angle_sd} degrees, speed_sd "
@@ -86,13 +111,16 @@ class SkillProfile:
             )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "name": self.name,
             "angle_sd": self.angle_sd,
             "speed_sd": self.speed_sd,
             "shots": self.shots,
             "repertoire": self.repertoire,
         }
+        if self.open_board is not None:
+            out["open_board"] = self.open_board
+        return out
 
 
 # Calibrated by simulation.players.calibrate (2,000 attempts each, seed 2024): see the docstring.
@@ -104,6 +132,7 @@ PROFILES: Mapping[str, SkillProfile] = MappingProxyType(
             speed_sd=SPEED_SD["novice"],
             shots=SEARCH["novice"][0],
             repertoire=SEARCH["novice"][1],
+            open_board=OPEN_BOARD["novice"],
         ),
         "recreational": SkillProfile(
             "recreational",
@@ -111,6 +140,7 @@ PROFILES: Mapping[str, SkillProfile] = MappingProxyType(
             speed_sd=SPEED_SD["recreational"],
             shots=SEARCH["recreational"][0],
             repertoire=SEARCH["recreational"][1],
+            open_board=OPEN_BOARD["recreational"],
         ),
         "competitive": SkillProfile(
             "competitive",
@@ -118,6 +148,7 @@ PROFILES: Mapping[str, SkillProfile] = MappingProxyType(
             speed_sd=SPEED_SD["competitive"],
             shots=SEARCH["competitive"][0],
             repertoire=SEARCH["competitive"][1],
+            open_board=OPEN_BOARD["competitive"],
         ),
         "top": SkillProfile(
             "top",
@@ -125,6 +156,7 @@ PROFILES: Mapping[str, SkillProfile] = MappingProxyType(
             speed_sd=SPEED_SD["top"],
             shots=SEARCH["top"][0],
             repertoire=SEARCH["top"][1],
+            open_board=OPEN_BOARD["top"],
         ),
         "best": SkillProfile(
             "best",
@@ -132,16 +164,19 @@ PROFILES: Mapping[str, SkillProfile] = MappingProxyType(
             speed_sd=SPEED_SD["best"],
             shots=SEARCH["best"][0],
             repertoire=SEARCH["best"][1],
+            open_board=OPEN_BOARD["best"],
         ),
     }
 )
 
-PROFILE_KEYS = ("name", "angle_sd", "speed_sd", "shots", "repertoire")
+PROFILE_KEYS = ("name", "angle_sd", "speed_sd", "shots", "repertoire", "open_board")
 
 
 def get_profile(spec: str | Mapping[str, Any] | SkillProfile) -> SkillProfile:
     """The profile named ``spec``, or built from a dict ``{"angle_sd", "speed_sd", "name"?,
-    "shots"?, "repertoire"?}`` (a custom profile searches like the best by default).
+    "shots"?, "repertoire"?, "open_board"?}`` (a custom profile searches like the best by
+    default), or estimated from a player's record ``{"twenties_per_game": x}`` (see
+    :func:`simulation.players.estimate.profile_from_twenties`).
 
     Raises ``ValueError`` naming the known levels or the offending key.
     """
@@ -151,6 +186,16 @@ def get_profile(spec: str | Mapping[str, Any] | SkillProfile) -> SkillProfile:
         if spec in PROFILES:
             return PROFILES[spec]
         raise ValueError(f"unknown skill profile {spec!r}: the levels are {', '.join(LEVELS)}")
+    if isinstance(spec, Mapping) and "twenties_per_game" in spec:
+        # A player described by their record; the estimator needs the profiles, hence here.
+        from simulation.players.estimate import profile_from_twenties
+
+        extra = sorted(set(spec) - {"twenties_per_game"})
+        if extra:
+            raise ValueError(
+                f"a player described by twenties_per_game takes no other keys, not {extra}"
+            )
+        return get_profile(profile_from_twenties(spec["twenties_per_game"]))
     if isinstance(spec, Mapping):
         unknown = sorted(set(spec) - set(PROFILE_KEYS))
         if unknown:
@@ -167,8 +212,9 @@ def get_profile(spec: str | Mapping[str, Any] | SkillProfile) -> SkillProfile:
             speed_sd=spec["speed_sd"],
             shots=spec.get("shots", 240),
             repertoire=spec.get("repertoire", "full"),
+            open_board=spec.get("open_board"),
         )
     raise ValueError(
-        f"a player is a skill level ({', '.join(LEVELS)}) or a dict with angle_sd and speed_sd, "
-        f"not {spec!r}"
+        f"a player is a skill level ({', '.join(LEVELS)}), a dict with angle_sd and speed_sd, or "
+        f"a dict with twenties_per_game, not {spec!r}"
     )
