@@ -165,8 +165,9 @@ def play_game(
     ``players``: one skill profile per seat in play (a level name — ``"novice"``,
     ``"recreational"``, ``"competitive"``, ``"top"``, ``"best"`` —, a dict with ``angle_sd`` and
     ``speed_sd``, or a player described by their record, ``{"twenties_per_game": x}``, who makes
-    about x 20s per 4-round game against a like opponent): two for singles (seats 0 and 2, sides 0 and 1), four for doubles (seats 0-3;
-    seats 0 and 2 play side 0), three for the family rulebook's three-player game (seats 0-2).
+    about x 20s per 4-round game against a like opponent): two for singles (seats 0 and 2, sides
+    0 and 1), four for doubles (seats 0-3; seats 0 and 2 play side 0), three for the family
+    rulebook's three-player game (seats 0-2).
     ``three_player`` says which: ``"alone"`` (Option Two: sides 0, 1, 2, no friendly discs,
     scored 2-1-0 by rank by the ``"three-player"`` system, 12 discs each) or ``"two-v-one"``
     (Option One: seats 0 and 2 are partners on side 0 with 6 discs each, seat 1 plays side 1
