@@ -328,7 +328,9 @@ def print_round_one(co: Visitor, shots: Screenshots, stage: Stage, round_one: li
     """The co-organizer prints round 1's scorecards from the print page."""
     co.follow(f"/t/{SLUG}/print/", text="Print")
     section = co.page.locator("section.stage", has=co.page.locator("h4", has_text="Preliminary"))
-    link = section.locator("table.rounds tbody tr").first.get_by_role("link", name="PDF", exact=True)
+    link = section.locator("table.rounds tbody tr").first.get_by_role(
+        "link", name="PDF", exact=True
+    )
     href = link.get_attribute("href")
     assert href.startswith(f"/t/{SLUG}/print/stages/{stage.id}/rounds/1/cards.pdf"), href
     co.shot("print-page")
