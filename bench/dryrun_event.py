@@ -451,19 +451,11 @@ def _measure(players: int, seed: int, local: bool = False) -> dict[str, Any]:
     return figures
 
 
-def run_dry_run_benchmark(
-    players: int = 88, seed: int = 7, *, result_line: bool = True
-) -> dict[str, Any]:
-    """Run the benchmark in a fresh process (it sets up its own database and settings) and
-    return its figures, also printed."""
+def _run_fresh(options: list[str], what: str) -> dict[str, Any]:
+    """This benchmark with ``options`` in a fresh process (it sets up its own database and
+    settings); returns the figures it printed as its last JSON line."""
     out = subprocess.run(
-        [
-            sys.executable,
-            str(Path(__file__).resolve()),
-            "--json",
-            f"--players={players}",
-            f"--seed={seed}",
-        ],
+        [sys.executable, str(Path(__file__).resolve()), "--json", *options],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -471,10 +463,15 @@ def run_dry_run_benchmark(
     )
     lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
     if out.returncode != 0 or not lines:
-        raise RuntimeError(
-            f"the dry-run benchmark failed:\n{out.stdout[-3000:]}{out.stderr[-3000:]}"
-        )
-    figures = json.loads(lines[-1])
+        raise RuntimeError(f"the {what} failed:\n{out.stdout[-3000:]}{out.stderr[-3000:]}")
+    return json.loads(lines[-1])
+
+
+def run_dry_run_benchmark(
+    players: int = 88, seed: int = 7, *, result_line: bool = True
+) -> dict[str, Any]:
+    """Run the benchmark in a fresh process and return its figures, also printed."""
+    figures = _run_fresh([f"--players={players}", f"--seed={seed}"], "dry-run benchmark")
     _print(figures, result_line=result_line)
     return figures
 
@@ -483,27 +480,8 @@ def run_split_benchmark(
     players: int = 88, seed: int = 7, ratio_batches: int = 4, *, result_line: bool = True
 ) -> dict[str, Any]:
     """Run ``--split`` in a fresh process and return its figures, also printed."""
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(Path(__file__).resolve()),
-            "--json",
-            "--split",
-            f"--players={players}",
-            f"--seed={seed}",
-            f"--ratio-batches={ratio_batches}",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT_S + 300,
-    )
-    lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
-    if out.returncode != 0 or not lines:
-        raise RuntimeError(
-            f"the split dry-run benchmark failed:\n{out.stdout[-3000:]}{out.stderr[-3000:]}"
-        )
-    figures = json.loads(lines[-1])
+    options = ["--split", f"--players={players}", f"--seed={seed}"]
+    figures = _run_fresh([*options, f"--ratio-batches={ratio_batches}"], "split dry-run benchmark")
     _print_split(figures, result_line=result_line)
     return figures
 
