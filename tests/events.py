@@ -44,6 +44,8 @@ PLAYER, OPPONENT, OTHER_PLAYER, ANONYMOUS = "player", "opponent", "other-player"
 #: Every role a test may act as: ``SmallEvent.users[role]``.
 ROLES = (*(str(r) for r in OFFICIALS), PLAYER, OPPONENT, OTHER_PLAYER, ANONYMOUS)
 
+#: A 6-2 win for the card's owner: three rounds won, the last lost, with some 20s.
+WIN = [{"points": [2, 0], "twenties": [3, 1]}] * 3 + [{"points": [0, 2], "twenties": [1, 2]}]
 FIRST_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lou")
 
 
@@ -82,6 +84,22 @@ class SmallEvent:
                 "match__round_of_play", "number"
             )
         )
+
+    def play_and_verify(self, rounds: list[dict] | None = None) -> None:
+        """The player's game played as at the event: the player fills their row (``rounds``,
+        by default a 6-2 win), the opponent validates it, the scoring table verifies the card.
+        Its result then counts."""
+        from scoring.scorecards.services import card_for, fill_row, validate_row, verify_card
+
+        card = card_for(self.stage, self.player)
+        row = fill_row(card=card, game=self.game, rounds=rounds or WIN, user=self.users[PLAYER])
+        validate_row(
+            row=row,
+            opponent_number=str(self.opponent.player.number),
+            initials="OP",
+            user=self.users[OPPONENT],
+        )
+        verify_card(card=card, user=self.users["scoring-table"])
 
     def login(self, client, role: str):
         """The test client signed in as ``role`` (left anonymous for ``"anonymous"``)."""

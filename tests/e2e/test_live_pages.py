@@ -8,7 +8,6 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from scoring.scorecards.services import card_for, fill_row, validate_row, verify_card
 from tests.e2e.browsing import PHONE, Story
 from tests.events import build_small_event
 
@@ -17,8 +16,6 @@ pytestmark = [
     pytest.mark.xdist_group("story-live-pages"),
     pytest.mark.django_db(transaction=True),
 ]
-
-WIN = [{"points": [2, 0], "twenties": [3, 1]}] * 3 + [{"points": [0, 2], "twenties": [1, 2]}]
 
 
 def test_the_standings_on_a_phone_show_a_result_verified_elsewhere(chromium, server, screenshots):
@@ -32,15 +29,7 @@ def test_the_standings_on_a_phone_show_a_result_verified_elsewhere(chromium, ser
     spectator.shot("standings-before")
 
     # Elsewhere: the game is played, signed and verified at the scoring table.
-    card = card_for(event.stage, event.player)
-    row = fill_row(card=card, game=event.game, rounds=WIN, user=event.users["player"])
-    validate_row(
-        row=row,
-        opponent_number=str(event.opponent.player.number),
-        initials="OP",
-        user=event.users["opponent"],
-    )
-    verify_card(card=card, user=event.users["scoring-table"])
+    event.play_and_verify()
 
     # The phone reloads on its own at the next poll: the winner leads with 6 points.
     expect(leader).to_contain_text(name, timeout=15_000)

@@ -12,14 +12,12 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.scorecards.services import card_for, fill_row, validate_row, verify_card
-from tests.events import build_small_event
+from scoring.scorecards.services import card_for, fill_row
+from tests.events import WIN, build_small_event
 from tests.factories import TournamentFactory
 from tournaments import live
 from tournaments.models import Tournament
 from tournaments.services.schedule import schedule_stage
-
-WIN = [{"points": [2, 0], "twenties": [3, 1]}] * 3 + [{"points": [0, 2], "twenties": [1, 2]}]
 
 pytestmark = pytest.mark.django_db
 
@@ -28,23 +26,11 @@ def version(event) -> int:
     return Tournament.objects.get(pk=event.tournament.pk).live_version
 
 
-def play_and_verify(event) -> None:
-    card = card_for(event.stage, event.player)
-    row = fill_row(card=card, game=event.game, rounds=WIN, user=event.users["player"])
-    validate_row(
-        row=row,
-        opponent_number=str(event.opponent.player.number),
-        initials="OP",
-        user=event.users["opponent"],
-    )
-    verify_card(card=card, user=event.users["scoring-table"])
-
-
 @pytest.mark.django_db(transaction=True)
 def test_each_committed_transaction_bumps_its_tournament_once_and_no_other():
     event, other = build_small_event(), build_small_event(players=4)
     before, other_before = version(event), version(other)
-    play_and_verify(event)  # three writes, three transactions
+    event.play_and_verify()  # three writes, three transactions
     assert version(event) == before + 3
     with transaction.atomic():  # three writes in one transaction (a request): one bump
         event.game = event.player_games()[1]
@@ -133,7 +119,7 @@ def test_the_front_page_reloads_when_its_list_changes_not_on_results(client, sma
     poll = page.context["live_poll"]["url"]
     assert "q=Small" in poll and f'hx-get="{poll.replace("&", "&amp;")}"' in html
     assert client.get(poll, HTTP_HX_REQUEST="true").get("HX-Refresh") is None
-    play_and_verify(small_event)
+    small_event.play_and_verify()
     assert client.get(poll, HTTP_HX_REQUEST="true").get("HX-Refresh") is None
     TournamentFactory(name="Small Autumn Open", published=True)
     assert client.get(poll, HTTP_HX_REQUEST="true")["HX-Refresh"] == "true"
