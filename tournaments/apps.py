@@ -1,4 +1,7 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext, ngettext
+
+from tournaments.formats import translation
 
 
 class TournamentsConfig(AppConfig):
@@ -11,3 +14,4 @@ class TournamentsConfig(AppConfig):
         from tournaments import live, permissions  # noqa: F401  (registers the permissions)
 
         live.connect()
+        translation.install(gettext, ngettext)

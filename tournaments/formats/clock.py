@@ -16,17 +16,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-
-def _(message: str) -> str:
-    """Marks a message for the translators (makemessages collects ``_("...")``) and returns it
-    unchanged: this core stays free of Django, the pages translate the words as they show them
-    (``gettext(TIME_UP_NOTICE)``)."""
-    return message
-
+from tournaments.formats.translation import gettext_noop
 
 #: What the hall screen and every card page say when the buzzer goes (``equalising_shot`` in
 #: ``timing`` answers who takes the last shot).
-TIME_UP_NOTICE = _(
+TIME_UP_NOTICE = gettext_noop(
     "Time! Stop play: discs not yet shot stay unplayed. If a player or team has had one shot "
     "fewer, they take one last shot now to even out the shots (the equalising shot). Score the "
     "round in progress by the discs on the board; any round in which no disc was shot before "
