@@ -9,6 +9,7 @@ and what it would change in the next stage.
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 
 class StageAdvance(models.Model):
@@ -29,7 +30,7 @@ class StageAdvance(models.Model):
         ordering = ["stage", "-advanced_at", "-id"]
 
     def __str__(self) -> str:
-        return f"{self.stage} advanced to {self.into.name}"
+        return _("%(stage)s advanced to %(into)s") % {"stage": self.stage, "into": self.into.name}
 
 
 class ClosedStageChange(models.Model):
@@ -62,4 +63,7 @@ class ClosedStageChange(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.stage}: {self.game} changed by the head referee"
+        return _("%(stage)s: %(game)s changed by the head referee") % {
+            "stage": self.stage,
+            "game": self.game,
+        }

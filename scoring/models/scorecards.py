@@ -10,6 +10,8 @@ validation carry a referee's initials. The official result that standings read i
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 
@@ -26,7 +28,10 @@ class ScoreCard(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Scorecard of {self.entry} — {self.stage}"
+        return gettext("Scorecard of %(entry)s — %(stage)s") % {
+            "entry": self.entry,
+            "stage": self.stage,
+        }
 
 
 class CardRow(models.Model):
@@ -36,22 +41,22 @@ class CardRow(models.Model):
     others in the match's order); totals are computed from it, never typed."""
 
     class Status(models.TextChoices):
-        FILLED = "filled", "Filled"
+        FILLED = "filled", _("Filled")
         #: Entered from a paper card where the event wants a second staff member to confirm
         #: it: it counts (and is compared with the other card) only once confirmed.
-        AWAITING = "awaiting", "Entered from paper, awaiting confirmation"
-        VALIDATED = "validated", "Validated by the opponent"
-        VERIFIED = "verified", "Verified at the scoring table"
-        VOIDED = "voided", "Voided"
-        DISPUTED = "disputed", "Disputed"
+        AWAITING = "awaiting", _("Entered from paper, awaiting confirmation")
+        VALIDATED = "validated", _("Validated by the opponent")
+        VERIFIED = "verified", _("Verified at the scoring table")
+        VOIDED = "voided", _("Voided")
+        DISPUTED = "disputed", _("Disputed")
 
     class ValidatedHow(models.TextChoices):
         """How the opponent's signature reached the row: on the opponent's phone (their login or
         private link), written on the paper card and entered by staff, or by the simulation."""
 
-        PHONE = "phone", "Opponent's phone"
-        PAPER = "paper", "Paper card"
-        SIMULATED = "simulated", "Simulated"
+        PHONE = "phone", _("Opponent's phone")
+        PAPER = "paper", _("Paper card")
+        SIMULATED = "simulated", _("Simulated")
 
     card = models.ForeignKey(ScoreCard, on_delete=models.CASCADE, related_name="rows")
     game = models.ForeignKey("tournaments.Game", on_delete=models.CASCADE, related_name="card_rows")

@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext as _
 from simple_history.models import HistoricalRecords
 
 
@@ -31,7 +32,7 @@ class ShootOut(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.stage} — shoot-out {self.order}"
+        return _("%(stage)s — shoot-out %(order)s") % {"stage": self.stage, "order": self.order}
 
 
 class ShootOutScore(models.Model):
@@ -56,4 +57,4 @@ class ShootOutScore(models.Model):
 
     def clean(self) -> None:
         if self.twenties is not None and self.twenties > 12:
-            raise ValidationError({"twenties": "A shoot-out has 12 shots per entry (6 each)."})
+            raise ValidationError({"twenties": _("A shoot-out has 12 shots per entry (6 each).")})
