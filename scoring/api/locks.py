@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import exceptions, serializers, status
@@ -73,22 +74,26 @@ class ClosedStageChangeSerializer(serializers.ModelSerializer):
 class StageClosureSerializer(serializers.Serializer):
     stage = serializers.IntegerField(source="stage.id")
     closed = serializers.BooleanField(
-        help_text="The stage has advanced: its results are locked; only the head referee "
-        "changes one (POST /api/games/{id}/closed-change/)."
+        help_text=_(
+            "The stage has advanced: its results are locked; only the head referee changes one "
+            "(POST /api/games/{id}/closed-change/)."
+        )
     )
     advanced_into = StageRefSerializer(
-        allow_null=True, help_text="The stage seeded from it, while it is closed."
+        allow_null=True, help_text=_("The stage seeded from it, while it is closed.")
     )
     advanced_at = serializers.DateTimeField(
         allow_null=True,
-        help_text="When it advanced (unknown for an advance made before this was recorded).",
+        help_text=_("When it advanced (unknown for an advance made before this was recorded)."),
     )
     message = serializers.CharField(
-        allow_blank=True, help_text="What a write of its results is refused with."
+        allow_blank=True, help_text=_("What a write of its results is refused with.")
     )
     changes = serializers.SerializerMethodField(
-        help_text="The head referee's changes of its closed results, newest first; for the "
-        "tournament's officials only (null for anyone else)."
+        help_text=_(
+            "The head referee's changes of its closed results, newest first; for the "
+            "tournament's officials only (null for anyone else)."
+        )
     )
 
     @extend_schema_field(ClosedStageChangeSerializer(many=True, allow_null=True))
@@ -130,7 +135,7 @@ class StageClosureView(ServiceWordsMixin, APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        summary="Whether a stage is closed",
+        summary=_("Whether a stage is closed"),
         responses={200: StageClosureSerializer, **refusals(404)},
     )
     def get(self, request: Request, pk: int) -> Response:
@@ -139,8 +144,8 @@ class StageClosureView(ServiceWordsMixin, APIView):
 
 
 class UndoneSerializer(serializers.Serializer):
-    detail = serializers.CharField(help_text="What was undone, as the page says it.")
-    stage = StageClosureSerializer(help_text="The stage, open again.")
+    detail = serializers.CharField(help_text=_("What was undone, as the page says it."))
+    stage = StageClosureSerializer(help_text=_("The stage, open again."))
 
 
 class UndoAdvanceView(ServiceWordsMixin, APIView):
@@ -149,11 +154,13 @@ class UndoAdvanceView(ServiceWordsMixin, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        summary="Undo a stage's advance",
-        description="The next stage's draw and seeding go and the stage is open again "
-        "(recorded shoot-outs stay). Refused (400) when the stage has not advanced, or when "
-        "the next stage has a result (a card row, an official round, a shoot-out) or the stage "
-        "after it is drawn; 403 for anyone but the organizers.",
+        summary=_("Undo a stage's advance"),
+        description=_(
+            "The next stage's draw and seeding go and the stage is open again (recorded "
+            "shoot-outs stay). Refused (400) when the stage has not advanced, or when the next "
+            "stage has a result (a card row, an official round, a shoot-out) or the stage after "
+            "it is drawn; 403 for anyone but the organizers."
+        ),
         request=None,
         responses={200: UndoneSerializer, **refusals(400, 403, 404)},
     )
@@ -172,52 +179,55 @@ class ClosedChangeInputSerializer(serializers.Serializer):
     rounds = RoundInputSerializer(
         many=True,
         allow_empty=False,
-        help_text="The game's corrected rounds, complete, in the match's order of sides: entry "
-        "A first (then B, and C in a three-player game).",
+        help_text=_(
+            "The game's corrected rounds, complete, in the match's order of sides: entry A "
+            "first (then B, and C in a three-player game)."
+        ),
     )
     reason = serializers.CharField(
-        required=False, allow_blank=True, default="", help_text="Why it changes (to write it)."
+        required=False, allow_blank=True, default="", help_text=_("Why it changes (to write it).")
     )
     initials = serializers.CharField(
         required=False,
         allow_blank=True,
         default="",
         max_length=5,
-        help_text="The head referee's initials (to write it).",
+        help_text=_("The head referee's initials (to write it)."),
     )
     preview = serializers.BooleanField(
         default=False,
-        help_text="True: only say what the change would mean for the next stage; nothing is "
-        "written.",
+        help_text=_(
+            "True: only say what the change would mean for the next stage; nothing is written."
+        ),
     )
 
 
 class ClosedChangeSerializer(serializers.Serializer):
-    preview = serializers.SerializerMethodField(help_text="True when nothing was written.")
+    preview = serializers.SerializerMethodField(help_text=_("True when nothing was written."))
     stage = serializers.IntegerField(source="closure.stage.id")
     advanced_into = StageRefSerializer(source="closure.into")
     game = serializers.IntegerField(source="game.id")
-    before = RoundsSerializer(many=True, help_text="The official rounds before the change.")
-    after = RoundsSerializer(many=True, help_text="The rounds after it.")
+    before = RoundsSerializer(many=True, help_text=_("The official rounds before the change."))
+    after = RoundsSerializer(many=True, help_text=_("The rounds after it."))
     impact = serializers.CharField(
-        source="impact.text", help_text="What it would change in the next stage, in words."
+        source="impact.text", help_text=_("What it would change in the next stage, in words.")
     )
     crosses_cut = serializers.BooleanField(
-        source="impact.crosses_cut", help_text="An entry would go on in place of another."
+        source="impact.crosses_cut", help_text=_("An entry would go on in place of another.")
     )
     leaving = EntrySummarySerializer(
-        source="impact.leaving", many=True, help_text="Would no longer advance."
+        source="impact.leaving", many=True, help_text=_("Would no longer advance.")
     )
     joining = EntrySummarySerializer(
-        source="impact.joining", many=True, help_text="Would advance in their place."
+        source="impact.joining", many=True, help_text=_("Would advance in their place.")
     )
     would_advance = EntrySummarySerializer(
         source="impact.after",
         many=True,
         allow_null=True,
-        help_text="Who would advance after the change, best first.",
+        help_text=_("Who would advance after the change, best first."),
     )
-    change = serializers.SerializerMethodField(help_text="The record, once written.")
+    change = serializers.SerializerMethodField(help_text=_("The record, once written."))
 
     @extend_schema_field(ClosedStageChangeSerializer(allow_null=True))
     def get_change(self, change: ClosedChange) -> dict | None:
@@ -236,14 +246,15 @@ class ClosedChangeView(ServiceWordsMixin, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        summary="Change a result of a closed stage",
-        description="For the head referee. With `preview: true`, nothing is written: the "
-        "answer says what the change would mean for the next stage (who would no longer "
-        "advance and who would, seeds that swap, a tie on the cut line, or no change to who "
-        "advances). Without it (a `reason` and `initials` needed), every card of the game takes "
-        "the rounds, verified, the official result follows and the change is recorded (201). "
-        "The next stage is not redrawn: the organizer may undo the advance while it has no "
-        "result.",
+        summary=_("Change a result of a closed stage"),
+        description=_(
+            "For the head referee. With `preview: true`, nothing is written: the answer says "
+            "what the change would mean for the next stage (who would no longer advance and who "
+            "would, seeds that swap, a tie on the cut line, or no change to who advances). "
+            "Without it (a `reason` and `initials` needed), every card of the game takes the "
+            "rounds, verified, the official result follows and the change is recorded (201). The "
+            "next stage is not redrawn: the organizer may undo the advance while it has no result."
+        ),
         request=ClosedChangeInputSerializer,
         responses={
             200: ClosedChangeSerializer,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
@@ -35,13 +36,15 @@ class AdvanceOptionsSerializer(serializers.Serializer):
         max_value=64,
         required=False,
         allow_null=True,
-        help_text="Next stage a round robin: how many pools (default: its pools, or one).",
+        help_text=gettext_lazy(
+            "Next stage a round robin: how many pools (default: its pools, or one)."
+        ),
     )
     double = serializers.BooleanField(
-        required=False, help_text="Next stage a round robin: play it twice."
+        required=False, help_text=gettext_lazy("Next stage a round robin: play it twice.")
     )
     third_place = serializers.BooleanField(
-        required=False, help_text="Next stage a knockout: a match for 3rd place."
+        required=False, help_text=gettext_lazy("Next stage a knockout: a match for 3rd place.")
     )
 
     def options(self) -> dict:
@@ -49,17 +52,28 @@ class AdvanceOptionsSerializer(serializers.Serializer):
 
 
 class AdvancedSerializer(serializers.Serializer):
-    detail = serializers.CharField(help_text="What happened, as the page says it.")
-    next_stage = StageSerializer(help_text="The stage seeded and drawn.")
-    matches = serializers.IntegerField(help_text="The matches of the next stage now drawn.")
+    detail = serializers.CharField(help_text=gettext_lazy("What happened, as the page says it."))
+    next_stage = StageSerializer(help_text=gettext_lazy("The stage seeded and drawn."))
+    matches = serializers.IntegerField(
+        help_text=gettext_lazy("The matches of the next stage now drawn.")
+    )
 
 
 class CutTieSerializer(serializers.Serializer):
-    pool = serializers.CharField(help_text="The pool, or “cut” for a stage played as one.")
-    rank = serializers.IntegerField(help_text="The first place the tied entries share.")
-    places = serializers.IntegerField(help_text="How many of them go on (or are seeded).")
+    pool = serializers.CharField(
+        # Translators: “cut” is the field's value for such a stage: keep it as it is.
+        help_text=gettext_lazy("The pool, or “cut” for a stage played as one.")
+    )
+    rank = serializers.IntegerField(
+        help_text=gettext_lazy("The first place the tied entries share.")
+    )
+    places = serializers.IntegerField(
+        help_text=gettext_lazy("How many of them go on (or are seeded).")
+    )
     seeding = serializers.BooleanField(
-        help_text="True when all go on and the tie only decides the next stage's seeding."
+        help_text=gettext_lazy(
+            "True when all go on and the tie only decides the next stage's seeding."
+        )
     )
     entries = EntrySummarySerializer(many=True)
 
@@ -67,9 +81,13 @@ class CutTieSerializer(serializers.Serializer):
 class CutLineTieSerializer(serializers.Serializer):
     detail = serializers.CharField()
     ties = CutTieSerializer(many=True)
-    shootout_stage = serializers.IntegerField(help_text="The shoot-out stage created for it.")
-    shootout_page = serializers.URLField(help_text="Where a referee records the shoot-out.")
-    shootout_api = serializers.CharField(help_text="The endpoint that records it.")
+    shootout_stage = serializers.IntegerField(
+        help_text=gettext_lazy("The shoot-out stage created for it.")
+    )
+    shootout_page = serializers.URLField(
+        help_text=gettext_lazy("Where a referee records the shoot-out.")
+    )
+    shootout_api = serializers.CharField(help_text=gettext_lazy("The endpoint that records it."))
 
 
 def _tie(tie: CutTie) -> dict:
@@ -84,17 +102,20 @@ def _tie(tie: CutTie) -> dict:
 
 class StageAdvanceView(OrganizerActionView):
     @extend_schema(
-        summary="Advance a finished stage",
-        description="Seed the next stage with the top ``advance_count`` entries by the "
-        "standings and draw it. Refused (400) for an unfinished stage, the last stage, a "
-        "knockout (its winners go on inside it) or a next stage that has its entries already.",
+        summary=gettext_lazy("Advance a finished stage"),
+        description=gettext_lazy(
+            "Seed the next stage with the top ``advance_count`` entries by the standings and "
+            "draw it. Refused (400) for an unfinished stage, the last stage, a knockout (its "
+            "winners go on inside it) or a next stage that has its entries already."
+        ),
         request=AdvanceOptionsSerializer,
         responses={
             200: AdvancedSerializer,
             409: OpenApiResponse(
                 CutLineTieSerializer,
-                description="Entries tied where it matters: record the shoot-out, then "
-                "advance again.",
+                description=gettext_lazy(
+                    "Entries tied where it matters: record the shoot-out, then advance again."
+                ),
             ),
             **refused(400, 401, 403, 404),
         },
@@ -125,7 +146,13 @@ class StageAdvanceView(OrganizerActionView):
         return Response(
             AdvancedSerializer(
                 {
-                    "detail": f"{stage.name}: entries advanced; next: {target.name}.",
+                    # In the words of the category page's message (the same catalogue entries).
+                    "detail": gettext("%(stage)s: %(done)s; next: %(next)s.")
+                    % {
+                        "stage": stage.name,
+                        "done": gettext("entries advanced"),
+                        "next": target.name,
+                    },
                     "next_stage": target,
                     "matches": target.matches.count(),
                 }
@@ -134,17 +161,19 @@ class StageAdvanceView(OrganizerActionView):
 
 
 class NextRoundSerializer(serializers.Serializer):
-    detail = serializers.CharField(help_text="What happened, as the page says it.")
-    round_of_play = serializers.IntegerField(help_text="The round just paired.")
-    matches = serializers.IntegerField(help_text="The matches of that round.")
+    detail = serializers.CharField(help_text=gettext_lazy("What happened, as the page says it."))
+    round_of_play = serializers.IntegerField(help_text=gettext_lazy("The round just paired."))
+    matches = serializers.IntegerField(help_text=gettext_lazy("The matches of that round."))
 
 
 class StageNextRoundView(OrganizerActionView):
     @extend_schema(
-        summary="Pair the next round of a Swiss stage",
-        description="Pairs the next round from the standings so far, never a rematch (the "
-        "category page's “Draw round …” button). Refused (400) while the current round is not "
-        "finished, for a stage that is not Swiss, or once every round is drawn.",
+        summary=gettext_lazy("Pair the next round of a Swiss stage"),
+        description=gettext_lazy(
+            "Pairs the next round from the standings so far, never a rematch (the category "
+            "page's “Draw round …” button). Refused (400) while the current round is not "
+            "finished, for a stage that is not Swiss, or once every round is drawn."
+        ),
         request=None,
         responses={200: NextRoundSerializer, **refused(400, 401, 403, 404)},
     )
@@ -159,7 +188,12 @@ class StageNextRoundView(OrganizerActionView):
         return Response(
             NextRoundSerializer(
                 {
-                    "detail": f"{stage.name}: next round drawn ({len(matches)} matches).",
+                    "detail": gettext("%(stage)s: %(done)s (%(count)d matches).")
+                    % {
+                        "stage": stage.name,
+                        "done": gettext("next round drawn"),
+                        "count": len(matches),
+                    },
                     "round_of_play": number,
                     "matches": len(matches),
                 }

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import IsAuthenticated
@@ -35,44 +36,48 @@ class WithdrawSerializer(serializers.Serializer):
     # the page (and the schema keeps one name per choice set).
     kind = serializers.CharField(
         default=Entry.WithdrawalKind.WITHDRAWAL,
-        help_text="`withdrawal` (the organizers) or `disqualification` (the head referee or the "
-        "organizers).",
+        help_text=_(
+            "`withdrawal` (the organizers) or `disqualification` (the head referee or the "
+            "organizers)."
+        ),
     )
     reason = serializers.CharField(
         required=False,
         allow_blank=True,
         default="",
-        help_text="Why; required for a disqualification (the rule broken). Printed on cards.",
+        help_text=_("Why; required for a disqualification (the rule broken). Printed on cards."),
     )
 
 
 class ForfeitGameSerializer(serializers.Serializer):
     side = serializers.CharField(
-        help_text="The side that forfeits, in the match's order: `a` (entry A) or `b` (entry B)."
+        help_text=_("The side that forfeits, in the match's order: `a` (entry A) or `b` (entry B).")
     )
     reason = serializers.CharField(
-        allow_blank=True, help_text="Why (the rule broken); required, printed on the cards."
+        allow_blank=True, help_text=_("Why (the rule broken); required, printed on the cards.")
     )
 
 
 class ForfeitRoundSerializer(ForfeitGameSerializer):
     round = serializers.IntegerField(
-        min_value=1, help_text="The round's number; it must have its official result."
+        min_value=1, help_text=_("The round's number; it must have its official result.")
     )
 
 
 class WithdrawalSerializer(serializers.Serializer):
-    detail = serializers.CharField(help_text="What was done, as the page says it.")
+    detail = serializers.CharField(help_text=_("What was done, as the page says it."))
     entry = EntrySerializer()
     walkovers = GameSerializer(
         many=True,
-        help_text="After a withdrawal: the games that became walkovers. After a reinstatement: "
-        "the walkovers taken back (games to play again).",
+        help_text=_(
+            "After a withdrawal: the games that became walkovers. After a reinstatement: the "
+            "walkovers taken back (games to play again)."
+        ),
     )
 
 
 class RulingSerializer(serializers.Serializer):
-    detail = serializers.CharField(help_text="What was ruled, as the page says it.")
+    detail = serializers.CharField(help_text=_("What was ruled, as the page says it."))
     game = GameSerializer()
 
 
@@ -107,12 +112,14 @@ class RulingView(ScoringErrorsMixin, APIView):
 
 class EntryWithdrawView(RulingView):
     @extend_schema(
-        summary="Withdraw or disqualify an entry",
-        description="After the draw, each of the entry's games without an official result "
-        "becomes a walkover against it: the opponent wins it with the stage's bye score; in a "
-        "knockout the opponent goes on. Withdrawing is for the organizers, disqualifying for "
-        "the head referee or the organizers (with the reason). The entry is left out of every "
-        "draw from now on.",
+        summary=_("Withdraw or disqualify an entry"),
+        description=_(
+            "After the draw, each of the entry's games without an official result becomes a "
+            "walkover against it: the opponent wins it with the stage's bye score; in a knockout "
+            "the opponent goes on. Withdrawing is for the organizers, disqualifying for the head "
+            "referee or the organizers (with the reason). The entry is left out of every draw "
+            "from now on."
+        ),
         request=WithdrawSerializer,
         responses={200: WithdrawalSerializer, **refusals(400, 403, 404)},
     )
@@ -127,10 +134,11 @@ class EntryWithdrawView(RulingView):
 
 class EntryReinstateView(RulingView):
     @extend_schema(
-        summary="Reinstate a withdrawn or disqualified entry",
-        description="Its walkovers become games to play again. Refused (400) once their result "
-        "was used: the next stage drawn from the standings, the next knockout match or Swiss "
-        "round.",
+        summary=_("Reinstate a withdrawn or disqualified entry"),
+        description=_(
+            "Its walkovers become games to play again. Refused (400) once their result was used: "
+            "the next stage drawn from the standings, the next knockout match or Swiss round."
+        ),
         request=None,
         responses={200: WithdrawalSerializer, **refusals(400, 403, 404)},
     )
@@ -141,10 +149,12 @@ class EntryReinstateView(RulingView):
 
 class GameForfeitView(RulingView):
     @extend_schema(
-        summary="Forfeit a game (head referee)",
-        description="WCC: “forfeiture of a round or a game” for a breach of the rules. The "
-        "game's official rounds give way to the ruling: the other side wins it with the stage's "
-        "bye score. The cards keep their rows as written; nothing more is written on them.",
+        summary=_("Forfeit a game (head referee)"),
+        description=_(
+            "WCC: “forfeiture of a round or a game” for a breach of the rules. The game's "
+            "official rounds give way to the ruling: the other side wins it with the stage's bye "
+            "score. The cards keep their rows as written; nothing more is written on them."
+        ),
         request=ForfeitGameSerializer,
         responses={200: RulingSerializer, **refusals(400, 403, 404)},
     )
@@ -159,10 +169,12 @@ class GameForfeitView(RulingView):
 
 class GameForfeitRoundView(RulingView):
     @extend_schema(
-        summary="Forfeit a round (head referee)",
-        description="The official round scores 2-0 to the other side, its 20s as shot. Only in "
-        "a game scored 2-1-0 per round between two sides (refused in a game to 100 or of three "
-        "players: forfeit the game instead), and only for a round with its official result.",
+        summary=_("Forfeit a round (head referee)"),
+        description=_(
+            "The official round scores 2-0 to the other side, its 20s as shot. Only in a game "
+            "scored 2-1-0 per round between two sides (refused in a game to 100 or of three "
+            "players: forfeit the game instead), and only for a round with its official result."
+        ),
         request=ForfeitRoundSerializer,
         responses={200: RulingSerializer, **refusals(400, 403, 404)},
     )

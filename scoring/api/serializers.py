@@ -7,6 +7,10 @@ scoring services' to check, so the API says exactly what the card pages say, rou
 
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.text import format_lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from scoring.models import CardRow, ScoreCard
@@ -17,7 +21,7 @@ from tournaments.models import Entry, Game, Stage
 FEWEST_SIDES, MOST_SIDES = 2, 3
 
 
-def pair(help_text: str, **kwargs: Any) -> serializers.ListField:
+def pair(help_text: str | Promise, **kwargs: Any) -> serializers.ListField:
     """A whole number per side, the first for the side the row (or ruling) is written from: two,
     or three in a three-player game. Whether the count fits the game is the service's to say
     (the judge names the round), so the API and the card pages give the same message."""
@@ -25,8 +29,14 @@ def pair(help_text: str, **kwargs: Any) -> serializers.ListField:
         child=serializers.IntegerField(min_value=0),
         min_length=FEWEST_SIDES,
         max_length=MOST_SIDES,
-        help_text=f"{help_text} Three numbers in a three-player game: own, then the two others "
-        "in the match's order (a ruling: entries A, B, C).",
+        help_text=format_lazy(
+            "{} {}",
+            help_text,
+            _(
+                "Three numbers in a three-player game: own, then the two others in the match's "
+                "order (a ruling: entries A, B, C)."
+            ),
+        ),
         **kwargs,
     )
 
@@ -35,15 +45,16 @@ class RoundLineSerializer(serializers.Serializer):
     """A round as stored on a card row: the first number of each pair is the card owner's (in a
     three-player game, three numbers: the owner's, then the two others' in the match's order)."""
 
-    points = pair("Round points: [own, opponent].", read_only=True)
-    twenties = pair("20s: [own, opponent].", read_only=True)
-    score = pair("Board totals, 20s included, when given.", read_only=True, allow_null=True)
+    points = pair(_("Round points: [own, opponent]."), read_only=True)
+    twenties = pair(_("20s: [own, opponent]."), read_only=True)
+    score = pair(_("Board totals, 20s included, when given."), read_only=True, allow_null=True)
     time_expired = serializers.BooleanField(read_only=True)
 
 
 class RoundListSerializer(serializers.ListSerializer):
     """A list of rounds whose errors are keyed ``"round 1"``, ``"round 2"``..., as players and
-    the service messages count them, rather than by position from 0."""
+    the service messages count them, rather than by position from 0. The keys stay English in
+    every language, like the field names beside them: clients read them back."""
 
     def to_internal_value(self, data: Any) -> list[dict[str, Any]]:
         try:
@@ -67,16 +78,20 @@ class RoundInputSerializer(serializers.Serializer):
     class Meta:
         list_serializer_class = RoundListSerializer
 
-    points = pair("Round points: 2-0, 1-1 or 0-2.", required=False, allow_null=True)
-    score = pair("Board totals, 20s included (instead of points).", required=False, allow_null=True)
-    twenties = pair("20s sunk by each side; none when left out.", required=False)
+    points = pair(_("Round points: 2-0, 1-1 or 0-2."), required=False, allow_null=True)
+    score = pair(
+        _("Board totals, 20s included (instead of points)."), required=False, allow_null=True
+    )
+    twenties = pair(_("20s sunk by each side; none when left out."), required=False)
     time_expired = serializers.BooleanField(
-        default=False, help_text="Time ran out before any disc was shot: 0-0 (WCC)."
+        default=False, help_text=_("Time ran out before any disc was shot: 0-0 (WCC).")
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs["time_expired"] and attrs.get("points") is None and not attrs.get("score"):
-            raise serializers.ValidationError("Give the points or the board scores of the round.")
+            raise serializers.ValidationError(
+                gettext("Give the points or the board scores of the round.")
+            )
         return attrs
 
 
@@ -91,20 +106,20 @@ class CardRowSerializer(serializers.ModelSerializer):
     total_points = serializers.IntegerField(read_only=True)
     total_points_against = serializers.IntegerField(
         read_only=True,
-        help_text="The opponent's points (both others' together in a three-player game).",
+        help_text=_("The opponent's points (both others' together in a three-player game)."),
     )
     total_twenties = serializers.IntegerField(read_only=True)
     entered_by = serializers.CharField(
         source="entered_by.username",
         read_only=True,
         allow_null=True,
-        help_text="The staff member who entered the row from the paper card.",
+        help_text=_("The staff member who entered the row from the paper card."),
     )
     confirmed_by = serializers.CharField(
         source="confirmed_by.username",
         read_only=True,
         allow_null=True,
-        help_text="The second staff member who confirmed the paper entry.",
+        help_text=_("The second staff member who confirmed the paper entry."),
     )
 
     class Meta:
@@ -163,7 +178,10 @@ class OpenCardSerializer(serializers.Serializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["entry"].category_id != attrs["stage"].category_id:
             raise serializers.ValidationError(
-                {"entry": f"{attrs['entry']} does not play in {attrs['stage']}."}
+                {
+                    "entry": gettext("%(entry)s does not play in %(stage)s.")
+                    % {"entry": attrs["entry"], "stage": attrs["stage"]}
+                }
             )
         return attrs
 
@@ -175,33 +193,37 @@ class FillRowSerializer(serializers.Serializer):
         min_value=0,
         required=False,
         allow_null=True,
-        help_text="The row's version as you read it (GET shows it): required when the game has "
-        "a row on the card already, left out (or 0) for a new row. A row saved by someone else "
-        "since then is refused with 409.",
+        help_text=_(
+            "The row's version as you read it (GET shows it): required when the game has a row "
+            "on the card already, left out (or 0) for a new row. A row saved by someone else "
+            "since then is refused with 409."
+        ),
     )
     referee_initials = serializers.CharField(
         max_length=5,
         required=False,
         allow_blank=True,
         default="",
-        help_text="A correction after validation: the referee's initials.",
+        help_text=_("A correction after validation: the referee's initials."),
     )
+
+
+#: A signature without ``version`` (or with null) is refused: the opponent signs what they saw.
+SIGN_VERSION_REQUIRED = _(
+    "`version` is required: send the row's version as you read it (GET shows it), so that you "
+    "sign the rounds you have seen."
+)
 
 
 class ValidateRowSerializer(serializers.Serializer):
     opponent_number = serializers.CharField(
-        max_length=20, help_text="The opponent's player ID number, as on their card."
+        max_length=20, help_text=_("The opponent's player ID number, as on their card.")
     )
-    initials = serializers.CharField(max_length=5, help_text="The opponent's initials.")
+    initials = serializers.CharField(max_length=5, help_text=_("The opponent's initials."))
     version = serializers.IntegerField(
         min_value=0,
-        help_text="The row's version as the opponent read it (GET shows it).",
-        error_messages={
-            "required": "`version` is required: send the row's version as you read it (GET "
-            "shows it), so that you sign the rounds you have seen.",
-            "null": "`version` is required: send the row's version as you read it (GET shows "
-            "it), so that you sign the rounds you have seen.",
-        },
+        help_text=_("The row's version as the opponent read it (GET shows it)."),
+        error_messages={"required": SIGN_VERSION_REQUIRED, "null": SIGN_VERSION_REQUIRED},
     )
 
 
@@ -211,21 +233,23 @@ class PaperRowSerializer(serializers.Serializer):
     game = serializers.PrimaryKeyRelatedField(queryset=Game.objects.all())
     rounds = RoundInputSerializer(many=True, allow_empty=False)
     opponent_number = serializers.CharField(
-        max_length=20, help_text="The opponent's player ID number, as written on the card."
+        max_length=20, help_text=_("The opponent's player ID number, as written on the card.")
     )
     initials = serializers.CharField(
-        max_length=5, help_text="The opponent's initials, as written on the card."
+        max_length=5, help_text=_("The opponent's initials, as written on the card.")
     )
     version = serializers.IntegerField(
         min_value=0,
         required=False,
         allow_null=True,
-        help_text="The row's version as you read it, when the game has a row on the card "
-        "already (a row saved since is refused with 409).",
+        help_text=_(
+            "The row's version as you read it, when the game has a row on the card already (a "
+            "row saved since is refused with 409)."
+        ),
     )
 
 
-VERSION_REQUIRED = (
+VERSION_REQUIRED = _(
     "`version` is required: send the row's version as you read it (GET shows it), so that "
     "you act on the rounds you have seen."
 )
@@ -234,31 +258,37 @@ VERSION_REQUIRED = (
 class ConfirmPaperRowSerializer(serializers.Serializer):
     version = serializers.IntegerField(
         min_value=0,
-        help_text="The row's version as you read it: you confirm the rounds you have seen.",
+        help_text=_("The row's version as you read it: you confirm the rounds you have seen."),
         error_messages={"required": VERSION_REQUIRED, "null": VERSION_REQUIRED},
     )
 
 
 class RowSeenSerializer(serializers.Serializer):
-    row = serializers.IntegerField(min_value=1, help_text="A card row's id.")
-    version = serializers.IntegerField(min_value=0, help_text="Its version as you read it.")
+    row = serializers.IntegerField(min_value=1, help_text=_("A card row's id."))
+    version = serializers.IntegerField(min_value=0, help_text=_("Its version as you read it."))
 
 
 # DRF formats its error messages with str.format: braces are doubled.
-VERSIONS_REQUIRED = (
+# Translators: keep the doubled braces {{ }}: they show as single ones.
+VERSIONS_REQUIRED = _(
     "`versions` is required: list each row you act on with the version you read "
     '([{{"row": id, "version": n}}, ...]; GET shows them), so that nothing changed since is '
     "acted on unseen."
 )
 
 
-def versions_field(rows: str) -> serializers.ListField:
+def versions_field(rows: str | Promise) -> serializers.ListField:
     """The rows acted on, as the client read them: a row changed since is refused with 409."""
     return serializers.ListField(
         child=RowSeenSerializer(),
         allow_empty=True,
-        help_text=f"{rows}, each with the version you read. A row changed, added or gone since "
-        "is refused with 409, and nothing is written.",
+        help_text=format_lazy(
+            _(
+                "{rows}, each with the version you read. A row changed, added or gone since is "
+                "refused with 409, and nothing is written."
+            ),
+            rows=rows,
+        ),
         error_messages={"required": VERSIONS_REQUIRED, "null": VERSIONS_REQUIRED},
     )
 
@@ -268,36 +298,40 @@ def as_versions(seen: list[dict[str, int]]) -> dict[int, int]:
     versions: dict[int, int] = {}
     for item in seen:
         if item["row"] in versions:
-            raise serializers.ValidationError({"versions": f"Row {item['row']} is named twice."})
+            raise serializers.ValidationError(
+                {"versions": gettext("Row %(row)s is named twice.") % {"row": item["row"]}}
+            )
         versions[item["row"]] = item["version"]
     return versions
 
 
 class VerifyCardSerializer(serializers.Serializer):
-    versions = versions_field("The card's validated rows as you saw them")
+    versions = versions_field(_("The card's validated rows as you saw them"))
 
 
 class VoidCardSerializer(serializers.Serializer):
     reason = serializers.CharField(
-        max_length=200, help_text="Why, e.g. missing full name, ID or category, or not legible."
+        max_length=200, help_text=_("Why, e.g. missing full name, ID or category, or not legible.")
     )
     rows = serializers.ListField(
         child=serializers.IntegerField(),
         required=False,
-        help_text="Row ids to void; leave out to void every row of the card.",
+        help_text=_("Row ids to void; leave out to void every row of the card."),
     )
-    versions = versions_field("The rows to void (every row not voided yet, without `rows`)")
+    versions = versions_field(_("The rows to void (every row not voided yet, without `rows`)"))
 
 
 class ResolveDisputeSerializer(serializers.Serializer):
     rounds = RoundInputSerializer(
         many=True,
         allow_empty=False,
-        help_text="The ruling, in the match's order of sides: entry A first (then B, and C in a "
-        "three-player game).",
+        help_text=_(
+            "The ruling, in the match's order of sides: entry A first (then B, and C in a "
+            "three-player game)."
+        ),
     )
-    initials = serializers.CharField(max_length=5, help_text="The head referee's initials.")
-    versions = versions_field("The game's disputed rows as you saw them")
+    initials = serializers.CharField(max_length=5, help_text=_("The head referee's initials."))
+    versions = versions_field(_("The game's disputed rows as you saw them"))
 
 
 class StandingLineSerializer(serializers.Serializer):
@@ -307,14 +341,16 @@ class StandingLineSerializer(serializers.Serializer):
     points = serializers.IntegerField()
     twenties = serializers.IntegerField()
     tiebreak = serializers.CharField(
-        allow_null=True, help_text="The tiebreak step that set the entry apart, if any."
+        allow_null=True, help_text=_("The tiebreak step that set the entry apart, if any.")
     )
     advances = serializers.BooleanField(
-        help_text="Within the places that go on to the next stage (false before any result)."
+        help_text=_("Within the places that go on to the next stage (false before any result).")
     )
     walkovers = serializers.IntegerField(
-        help_text="Games among ``games`` won by walkover (W/O): the opponent withdrew, was "
-        "disqualified or forfeited the game; each is credited with the stage's bye score."
+        help_text=_(
+            "Games among ``games`` won by walkover (W/O): the opponent withdrew, was "
+            "disqualified or forfeited the game; each is credited with the stage's bye score."
+        )
     )
 
 
@@ -322,12 +358,14 @@ class StageStandingsSerializer(serializers.Serializer):
     stage = serializers.IntegerField(source="stage.id")
     name = serializers.CharField(source="stage.name")
     chain = serializers.ListField(
-        source="stage.chain", child=serializers.CharField(), help_text="Tiebreaks after points."
+        source="stage.chain", child=serializers.CharField(), help_text=_("Tiebreaks after points.")
     )
     lines = StandingLineSerializer(many=True)
     shootouts_required = serializers.ListField(
         child=EntrySummarySerializer(many=True),
-        help_text="Groups of entries still tied after every tiebreak where the tie decides "
-        "something (the cut line, seeding, or a podium place of a last stage), once every match "
-        "is played: each needs a shoot-out (POST /api/stages/{id}/shootouts/).",
+        help_text=_(
+            "Groups of entries still tied after every tiebreak where the tie decides something "
+            "(the cut line, seeding, or a podium place of a last stage), once every match is "
+            "played: each needs a shoot-out (POST /api/stages/{id}/shootouts/)."
+        ),
     )

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -25,8 +27,8 @@ from tournaments.models import Stage
 
 
 class TiedGroupSerializer(serializers.Serializer):
-    pool = serializers.CharField(help_text="The pool, when the stage is played in pools.")
-    rank = serializers.IntegerField(help_text="The place the tied entries share.")
+    pool = serializers.CharField(help_text=_("The pool, when the stage is played in pools."))
+    rank = serializers.IntegerField(help_text=_("The place the tied entries share."))
     entries = EntrySummarySerializer(many=True)
 
 
@@ -36,25 +38,29 @@ class ShotSerializer(serializers.Serializer):
 
 
 class RecordedShootoutSerializer(serializers.Serializer):
-    order = serializers.IntegerField(help_text="1 for the first shoot-out, 2 if shot again...")
+    order = serializers.IntegerField(help_text=_("1 for the first shoot-out, 2 if shot again..."))
     scores = ShotSerializer(many=True)
     recorded_by = serializers.CharField(
-        help_text="Who recorded it (a referee, the head referee or the scoring table); empty "
-        "when the loader or the simulation did."
+        help_text=_(
+            "Who recorded it (a referee, the head referee or the scoring table); empty when the "
+            "loader or the simulation did."
+        )
     )
-    recorded_at = serializers.DateTimeField(help_text="When it was recorded.")
+    recorded_at = serializers.DateTimeField(help_text=_("When it was recorded."))
 
 
 class ShootoutSheetSerializer(serializers.Serializer):
     stage = serializers.IntegerField(
-        source="source.id", help_text="The stage whose tie is settled."
+        source="source.id", help_text=_("The stage whose tie is settled.")
     )
     shots_per_entry = serializers.IntegerField()
-    shots_per_player = serializers.IntegerField(help_text="12 in singles, 6 each in doubles.")
+    shots_per_player = serializers.IntegerField(help_text=_("12 in singles, 6 each in doubles."))
     waiting = TiedGroupSerializer(
         many=True,
-        help_text="Groups still tied where it decides something, after play: each needs one "
-        "shoot-out among exactly its entries.",
+        help_text=_(
+            "Groups still tied where it decides something, after play: each needs one shoot-out "
+            "among exactly its entries."
+        ),
     )
     recorded = serializers.SerializerMethodField()
 
@@ -75,11 +81,11 @@ class ShootoutSheetSerializer(serializers.Serializer):
 
 
 class ShootoutScoreInputSerializer(serializers.Serializer):
-    entry = serializers.IntegerField(help_text="The entry's id.")
+    entry = serializers.IntegerField(help_text=_("The entry's id."))
     twenties = serializers.IntegerField(
         min_value=0,
         max_value=SHOTS_PER_ENTRY,
-        help_text="20s the entry made with its 12 shots (a doubles team: both partners' 6).",
+        help_text=_("20s the entry made with its 12 shots (a doubles team: both partners' 6)."),
     )
 
 
@@ -89,7 +95,7 @@ class RecordShootoutSerializer(serializers.Serializer):
     def validate_scores(self, scores: list[dict]) -> list[dict]:
         ids = [s["entry"] for s in scores]
         if len(set(ids)) != len(ids):
-            raise serializers.ValidationError("Each entry may be named once.")
+            raise serializers.ValidationError(gettext("Each entry may be named once."))
         return scores
 
 
@@ -108,17 +114,19 @@ class StageShootoutsView(ScoringErrorsMixin, APIView):
         return get_object_or_404(Stage.objects.select_related("category__tournament"), pk=pk)
 
     @extend_schema(
-        summary="Ties waiting for a shoot-out",
+        summary=_("Ties waiting for a shoot-out"),
         responses={200: ShootoutSheetSerializer, **refusals(404)},
     )
     def get(self, request: Request, pk: int) -> Response:
         return Response(ShootoutSheetSerializer(shootout_sheet(self._stage(pk))).data)
 
     @extend_schema(
-        summary="Record a shoot-out",
-        description="The 20s each entry of one tied group made (WCC: 12 shots, 6 each in "
-        "doubles). Refused (400) unless the entries are exactly one group waiting; while a "
-        "group is still tied after it, record another. Then advancing the stage works.",
+        summary=_("Record a shoot-out"),
+        description=_(
+            "The 20s each entry of one tied group made (WCC: 12 shots, 6 each in doubles). "
+            "Refused (400) unless the entries are exactly one group waiting; while a group is "
+            "still tied after it, record another. Then advancing the stage works."
+        ),
         request=RecordShootoutSerializer,
         responses={201: ShootoutSheetSerializer, **refusals(400, 403, 404)},
     )

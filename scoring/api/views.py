@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -51,16 +52,18 @@ ROW_WRITES = frozenset({"validate_row", "confirm"})
 
 
 class ErrorSerializer(serializers.Serializer):
-    detail = serializers.CharField(help_text="What is wrong, and where.")
+    detail = serializers.CharField(help_text=gettext_lazy("What is wrong, and where."))
 
 
 def refusals(*codes: int) -> dict[int, OpenApiResponse]:
     """Documented error responses of an action."""
     words = {
-        400: "Refused: the body says what is wrong (the round is named) or gives field errors.",
-        403: "Your role at the tournament does not allow this.",
-        404: "No such object, or not one you may see.",
-        409: "Someone saved this row since you read it: reload it; nothing was lost.",
+        400: gettext_lazy(
+            "Refused: the body says what is wrong (the round is named) or gives field errors."
+        ),
+        403: gettext_lazy("Your role at the tournament does not allow this."),
+        404: gettext_lazy("No such object, or not one you may see."),
+        409: gettext_lazy("Someone saved this row since you read it: reload it; nothing was lost."),
     }
     return {code: OpenApiResponse(ErrorSerializer, description=words[code]) for code in codes}
 
@@ -95,9 +98,12 @@ def version_to_send(card: ScoreCard, game: Game, version: int | None) -> int:
         raise exceptions.ValidationError(
             {
                 "version": [
-                    f"`version` is required: this game already has a row on the card; send the "
-                    f"version you read (GET /api/card-rows/{row}/ shows it), so that no change "
-                    "is saved over one you have not seen."
+                    gettext(
+                        "`version` is required: this game already has a row on the card; send the "
+                        "version you read (GET /api/card-rows/%(row)s/ shows it), so that no "
+                        "change is saved over one you have not seen."
+                    )
+                    % {"row": row}
                 ]
             }
         )
@@ -116,9 +122,11 @@ def card_queryset(cards: QuerySet[ScoreCard]) -> QuerySet[ScoreCard]:
 
 @extend_schema_view(
     create=extend_schema(
-        summary="Open a scorecard",
-        description="Open the card of an entry for a stage, or find it if it is open already "
-        "(200). For the entry's players, referees, the scoring table and the organizers.",
+        summary=gettext_lazy("Open a scorecard"),
+        description=gettext_lazy(
+            "Open the card of an entry for a stage, or find it if it is open already (200). For "
+            "the entry's players, referees, the scoring table and the organizers."
+        ),
         request=OpenCardSerializer,
         responses={200: ScoreCardSerializer, 201: ScoreCardSerializer, **refusals(400, 403)},
     ),
@@ -151,7 +159,7 @@ class ScoreCardViewSet(
         data = parse(OpenCardSerializer, request)
         stage, entry = data["stage"], data["entry"]
         if not may_open_card(request.user, stage, entry):
-            raise exceptions.PermissionDenied("You may not open this scorecard.")
+            raise exceptions.PermissionDenied(gettext("You may not open this scorecard."))
         existed = ScoreCard.objects.filter(stage=stage, entry=entry).exists()
         card = scorecards.card_for(stage, entry)
         return Response(
@@ -160,10 +168,12 @@ class ScoreCardViewSet(
         )
 
     @extend_schema(
-        summary="Fill or correct a row",
-        description="Write the card's row for a game: the card's players before validation; "
-        "afterwards a referee, with their initials. Changing a row needs the version you read "
-        "(400 without it, 409 when someone saved the row since).",
+        summary=gettext_lazy("Fill or correct a row"),
+        description=gettext_lazy(
+            "Write the card's row for a game: the card's players before validation; afterwards a "
+            "referee, with their initials. Changing a row needs the version you read (400 "
+            "without it, 409 when someone saved the row since)."
+        ),
         request=FillRowSerializer,
         responses={
             200: CardRowSerializer,
@@ -190,12 +200,14 @@ class ScoreCardViewSet(
         )
 
     @extend_schema(
-        summary="Enter a paper card's row",
-        description="A referee or the scoring table enters the card's row for a game as written "
-        "on the paper card, with the opponent's ID number and initials: filled and validated on "
-        "paper in one step. Where the tournament asks for it "
-        "(`paper_rows_need_confirmation`), the row awaits a second staff member's confirmation "
-        "before it counts.",
+        summary=gettext_lazy("Enter a paper card's row"),
+        description=gettext_lazy(
+            "A referee or the scoring table enters the card's row for a game as written on the "
+            "paper card, with the opponent's ID number and initials: filled and validated on "
+            "paper in one step. Where the tournament asks for it "
+            "(`paper_rows_need_confirmation`), the row awaits a second staff member's "
+            "confirmation before it counts."
+        ),
         request=PaperRowSerializer,
         responses={
             200: CardRowSerializer,
@@ -223,10 +235,12 @@ class ScoreCardViewSet(
         )
 
     @extend_schema(
-        summary="Verify a card",
-        description="The scoring table verifies the card's validated rows, as it saw them: "
-        "`versions` lists each with the version read, and a row changed, added or gone since is "
-        "refused with 409 (nothing is verified).",
+        summary=gettext_lazy("Verify a card"),
+        description=gettext_lazy(
+            "The scoring table verifies the card's validated rows, as it saw them: `versions` "
+            "lists each with the version read, and a row changed, added or gone since is refused "
+            "with 409 (nothing is verified)."
+        ),
         request=VerifyCardSerializer,
         responses={200: ScoreCardSerializer, **refusals(400, 403, 404, 409)},
     )
@@ -238,9 +252,11 @@ class ScoreCardViewSet(
         return Response(self.get_serializer(self._reloaded(card)).data)
 
     @extend_schema(
-        summary="Void a card",
-        description="The scoring table voids the card (or some of its rows), with the reason; "
-        "their results stop counting.",
+        summary=gettext_lazy("Void a card"),
+        description=gettext_lazy(
+            "The scoring table voids the card (or some of its rows), with the reason; their "
+            "results stop counting."
+        ),
         request=VoidCardSerializer,
         responses={200: ScoreCardSerializer, **refusals(400, 403, 404, 409)},
     )
@@ -255,7 +271,10 @@ class ScoreCardViewSet(
             missing = sorted(wanted - {row.pk for row in rows})
             if missing:
                 raise exceptions.ValidationError(
-                    {"rows": f"Not rows of this card: {', '.join(map(str, missing))}."}
+                    {
+                        "rows": gettext("Not rows of this card: %(rows)s.")
+                        % {"rows": ", ".join(map(str, missing))}
+                    }
                 )
         scorecards.void_card(
             card=card,
@@ -290,8 +309,10 @@ class CardRowViewSet(ScoringErrorsMixin, viewsets.ReadOnlyModelViewSet):
         return queryset if self.action in ROW_WRITES else super().filter_queryset(queryset)
 
     @extend_schema(
-        summary="Validate a row",
-        description="The opponent signs the row with their player ID number and initials.",
+        summary=gettext_lazy("Validate a row"),
+        description=gettext_lazy(
+            "The opponent signs the row with their player ID number and initials."
+        ),
         request=ValidateRowSerializer,
         responses={200: CardRowSerializer, **refusals(400, 403, 404, 409)},
     )
@@ -309,9 +330,11 @@ class CardRowViewSet(ScoringErrorsMixin, viewsets.ReadOnlyModelViewSet):
         return Response(CardRowSerializer(row).data)
 
     @extend_schema(
-        summary="Confirm a paper entry",
-        description="A second staff member (not the one who entered it) confirms a row entered "
-        "from a paper card: it is validated from now and may count.",
+        summary=gettext_lazy("Confirm a paper entry"),
+        description=gettext_lazy(
+            "A second staff member (not the one who entered it) confirms a row entered from a "
+            "paper card: it is validated from now and may count."
+        ),
         request=ConfirmPaperRowSerializer,
         responses={200: CardRowSerializer, **refusals(400, 403, 404, 409)},
     )
@@ -332,10 +355,11 @@ class GameViewSet(ScoringErrorsMixin, mixins.RetrieveModelMixin, viewsets.Generi
     ).prefetch_related("rounds")
 
     @extend_schema(
-        summary="Settle a dispute",
-        description="The head referee rules on a game whose cards disagree: every row takes "
-        "the ruling (given in the match's order of sides), verified, and it becomes the official "
-        "result.",
+        summary=gettext_lazy("Settle a dispute"),
+        description=gettext_lazy(
+            "The head referee rules on a game whose cards disagree: every row takes the ruling "
+            "(given in the match's order of sides), verified, and it becomes the official result."
+        ),
         request=ResolveDisputeSerializer,
         responses={200: GameSerializer, **refusals(400, 403, 404, 409)},
     )
