@@ -115,7 +115,8 @@ def _legend(rows: list[Row], width: float) -> tuple[tuple[LegendItem, ...], int]
     # text in the visitor's language (the ``chart_words`` filter), hence gettext_noop.
     entries = [("points", gettext_noop("Points"))]
     if any(r[4] for r in rows):
-        entries.append(("points advances", gettext_noop("Points, advancing")))
+        advancing = "points advances"  # untranslated: CSS classes of the swatch
+        entries.append((advancing, gettext_noop("Points, advancing")))
     entries += [
         ("twenties", gettext_noop("20s")),
         ("", gettext_noop("Numbers: points · 20s")),

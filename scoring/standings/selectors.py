@@ -25,6 +25,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import Q
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from scoring import engine
 from scoring.engine.judge import AnyRound
@@ -329,7 +331,7 @@ def stage_standings(stage: Stage, pool: Pool | None = None) -> StageStandings:
     except engine.EngineInputError as exc:
         # A shoot-out recorded for a tie that later corrections undid: show the standings
         # without shoot-outs and say why, rather than failing the page.
-        problem = f"Recorded shoot-outs no longer match the ties: {exc}"
+        problem = _("Recorded shoot-outs no longer match the ties: %(why)s") % {"why": exc}
         result = rank_entries(stage, games, entries, [], progress.byes, progress.walkovers)
     advance = stage.advance_count or 0
     if pool is not None and advance:
@@ -478,7 +480,7 @@ def standings_blocks(stage: Stage) -> list[StageStandings]:
 
 
 def live_standings(stage: Stage, version: int | None) -> StageStandings:
-    """The stage's standings, computed once per live version of the tournament.
+    """The stage's standings, computed once per live version of the tournament (and language).
 
     Every open standings page reloads itself after each result (``tournaments.live``): with a
     hall of phones on a 400-player stage, each result would otherwise cost each of them the
@@ -487,6 +489,8 @@ def live_standings(stage: Stage, version: int | None) -> StageStandings:
     """
     if version is None or not settings.LIVE_CACHE_SECONDS:
         return stage_standings(stage)
-    # The database's name keeps apart servers (or test runs) that share one cache.
-    key = f"standings:{connection.settings_dict['NAME']}:{stage.pk}:{version}"
+    # The database's name keeps apart servers (or test runs) that share one cache, and the
+    # language the visitors who read another (``problem`` is written in the active language).
+    database = connection.settings_dict["NAME"]
+    key = f"standings:{database}:{stage.pk}:{version}:{get_language()}"
     return cache.get_or_set(key, lambda: stage_standings(stage), settings.LIVE_CACHE_SECONDS)

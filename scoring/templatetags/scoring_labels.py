@@ -63,10 +63,12 @@ def round_text(r: Mapping[str, Any] | None) -> str:
     """A round in the words of a scorecard: "2-0, 20s 3-1, board 65-40" ("2-1-0, ..." in a
     three-player game), each dash an en dash."""
     if r is None:
-        return "not played"
+        return gettext("not played")
     if r.get("time_expired"):
-        return f"time expired ({dashed([0] * len(r.get('points') or (0, 0)))})"
-    text = f"{dashed(r['points'])}, 20s {dashed(r['twenties'])}"
+        zeros = dashed([0] * len(r.get("points") or (0, 0)))
+        return gettext("time expired (%(points)s)") % {"points": zeros}
+    figures = {"points": dashed(r["points"]), "twenties": dashed(r["twenties"])}
     if r.get("score"):
-        text += f", board {dashed(r['score'])}"
-    return text
+        figures["board"] = dashed(r["score"])
+        return gettext("%(points)s, 20s %(twenties)s, board %(board)s") % figures
+    return gettext("%(points)s, 20s %(twenties)s") % figures
