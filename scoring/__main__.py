@@ -19,6 +19,7 @@ from scoring.engine import (
     format_standings,
     parse_standings_input,
 )
+from tournaments.formats.translation import _
 
 EXIT_BAD_INPUT = 2
 
@@ -28,7 +29,9 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     data: dict[str, Any] = {}
     for key, value in pairs:
         if key in data:
-            raise EngineInputError(f"key {key!r} is given twice in one JSON object")
+            raise EngineInputError(
+                _("key %(key)s is given twice in one JSON object") % {"key": repr(key)}
+            )
         data[key] = value
     return data
 
@@ -45,32 +48,40 @@ def standings(path: str) -> int:
     try:
         text = _read(path)
     except (OSError, UnicodeDecodeError) as error:
-        print(f"error: cannot read {path}: {error}", file=sys.stderr)
+        print(
+            _("error: cannot read %(path)s: %(error)s") % {"path": path, "error": error},
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
         parsed = parse_standings_input(data)
         result = compute_standings(parsed.games, chain=parsed.chain, shootouts=parsed.shootouts)
     except json.JSONDecodeError as error:
+        where = {"message": error.msg, "line": error.lineno, "column": error.colno}
         print(
-            f"error: malformed JSON: {error.msg} at line {error.lineno} column {error.colno}",
+            _("error: malformed JSON: %(message)s at line %(line)s column %(column)s") % where,
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
     except EngineInputError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(_("error: %(error)s") % {"error": error}, file=sys.stderr)
         return EXIT_BAD_INPUT
     print(format_standings(result))
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m scoring", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scoring",  # untranslated: the command to type
+        description=__doc__.splitlines()[0],
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     tool = commands.add_parser(
         "standings",
-        help="compute standings from games, 20s and shoot-outs given as JSON",
-        description=(
+        help=_("compute standings from games, 20s and shoot-outs given as JSON"),
+        # Translators: the JSON between braces is the input's format: keep it as it is.
+        description=_(
             'Compute standings from JSON input: {"method": "preliminary" | "round-robin" | '
             '"swiss", '
             '"games": [{"a", "b", "rounds": [{"points" | "score", "twenties"}]}], '

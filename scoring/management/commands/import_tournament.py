@@ -6,15 +6,19 @@ import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
 
 from scoring.exports.services import ImportFileError, import_tournament
 
 
 class Command(BaseCommand):
-    help = (
-        "Import a tournament from a file written by export_tournament, with new primary keys, "
-        "all or nothing: into an empty database (a restore) or next to other tournaments."
-    )
+    @property
+    def help(self) -> str:  # type: ignore[override]
+        # Translated when the parser is built: argparse cannot wrap a lazy text.
+        return _(
+            "Import a tournament from a file written by export_tournament, with new primary keys, "
+            "all or nothing: into an empty database (a restore) or next to other tournaments."
+        )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="The export file ('-' for standard input).")
@@ -30,9 +34,14 @@ class Command(BaseCommand):
                 with open(file, "rb") as f:
                     data = f.read()
         except OSError as exc:
-            raise CommandError(f"Cannot read {file}: {exc.strerror}.") from None
+            raise CommandError(
+                _("Cannot read %(path)s: %(why)s.") % {"path": file, "why": exc.strerror}
+            ) from None
         try:
             result = import_tournament(data, slug=slug)
         except ImportFileError as exc:
-            raise CommandError(f"Nothing imported from {file}. {exc.messages[0]}") from None
+            raise CommandError(
+                _("Nothing imported from %(path)s. %(why)s")
+                % {"path": file, "why": exc.messages[0]}
+            ) from None
         self.stdout.write(self.style.SUCCESS(result.summary()))
