@@ -11,6 +11,7 @@ from datetime import date
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db import transaction
+from django.utils.translation import gettext
 
 from scoring.engine import round_data
 from scoring.progression.services import CutLineTieError, advance, record_shootout
@@ -47,10 +48,16 @@ def demo_round(rng: random.Random, skill_a: float, skill_b: float, discs: int) -
 
 @transaction.atomic
 def load_demo(seed: int = 2026) -> Tournament:
-    """Create the demo tournament (replacing an earlier one) and play its preliminary."""
+    """Create the demo tournament (replacing an earlier one) and play its preliminary.
+
+    Its names are stored in the language active when it is loaded (the site's, from the
+    ``load_demo`` command); the players' names, clubs and countries are data of the demo."""
     Tournament.objects.filter(slug=DEMO_SLUG).delete()
     tournament = Tournament.objects.create(
-        name="Demo Club Open", slug=DEMO_SLUG, venue="Community Hall", starts_on=date(2026, 11, 21)
+        name=gettext("Demo Club Open"),
+        slug=DEMO_SLUG,
+        venue=gettext("Community Hall"),
+        starts_on=date(2026, 11, 21),
     )
     Board.objects.bulk_create(Board(tournament=tournament, number=n) for n in range(1, 7))
     category = Category.from_preset(tournament, "competitive-singles")
@@ -70,7 +77,7 @@ def load_demo(seed: int = 2026) -> Tournament:
         skill[entry.id] = 0.45 + 0.5 * rng.random()
     prelim = Stage.objects.create(
         category=category,
-        name="Preliminary",
+        name=gettext("Preliminary"),
         kind=Stage.Kind.PRELIMINARY,
         order=1,
         games_per_entry=4,
@@ -78,7 +85,11 @@ def load_demo(seed: int = 2026) -> Tournament:
         seed=seed,
     )
     Stage.objects.create(
-        category=category, name="Playoff", kind=Stage.Kind.KNOCKOUT, order=2, best_of=3
+        category=category,
+        name=gettext("Playoff"),
+        kind=Stage.Kind.KNOCKOUT,
+        order=2,
+        best_of=3,
     )
     _create_demo_users(tournament)
     for match in draw_preliminary(prelim):

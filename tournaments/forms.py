@@ -6,11 +6,12 @@ from typing import Any
 
 from django import forms
 from django.db import models
-from django.utils.text import slugify
+from django.utils.text import capfirst, slugify
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Category, Player, Stage, Tournament
+from tournaments.models.labels import field_label
 from tournaments.models.stages import TIEBREAK_STEPS
 from tournaments.presets import PRESETS
 
@@ -48,6 +49,12 @@ CUSTOM_STEPS = 5
 BEST_OF_MAX = 15
 
 
+def model_labels(model: type[models.Model], names: list[str]) -> dict[str, Any]:
+    """The labels of the model's fields, translated (``tournaments.models.labels``), in the words
+    Django would give them."""
+    return {name: capfirst(field_label(model._meta.get_field(name))) for name in names}
+
+
 class ModelFieldsForm(forms.Form):
     """A plain form with the fields of a model (labels, help, bounds) and none of the model's
     own validation: the service the view calls runs the model's checks and constraints, once,
@@ -59,7 +66,12 @@ class ModelFieldsForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        made = forms.fields_for_model(self.model, fields=self.model_fields, widgets=self.widgets)
+        made = forms.fields_for_model(
+            self.model,
+            fields=self.model_fields,
+            widgets=self.widgets,
+            labels=model_labels(self.model, self.model_fields),
+        )
         made.update(self.fields)
         self.fields = made
 
@@ -98,6 +110,15 @@ class TournamentForm(ModelFieldsForm):
         return slug
 
 
+#: The words of a preset's kind and discipline in the list of presets.
+PRESET_WORDS = {
+    "singles": _("singles"),
+    "doubles": _("doubles"),
+    "fingers": _("fingers"),
+    "cue": _("cue"),
+}
+
+
 def _preset_choices() -> list[tuple[str, str]]:
     return [
         (
@@ -107,9 +128,10 @@ def _preset_choices() -> list[tuple[str, str]]:
                 "%(rounds)d rounds a game)"
             )
             % {
-                "name": p.name,
-                "kind": p.kind,
-                "discipline": p.discipline,
+                # The names are marked in ``tournaments.presets``.
+                "name": gettext(p.name),
+                "kind": PRESET_WORDS.get(p.kind, p.kind),
+                "discipline": PRESET_WORDS.get(p.discipline, p.discipline),
                 "discs": p.discs_per_player,
                 "rounds": p.rounds_per_game,
             },
@@ -261,7 +283,11 @@ class StageForm(forms.Form):
 
     def __init__(self, *args, next_order: int, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields.update(forms.fields_for_model(Stage, fields=STAGE_FIELDS))
+        self.fields.update(
+            forms.fields_for_model(
+                Stage, fields=STAGE_FIELDS, labels=model_labels(Stage, STAGE_FIELDS)
+            )
+        )
         # The model field allows 0 and up; the form renders its own bounds into the input, so a
         # widget's min=1 would be overwritten by min=0, and with step=2 counted from 0 the
         # browser would accept only even numbers. An odd-only field: min 1, steps of 2 from 1.

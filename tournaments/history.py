@@ -16,12 +16,23 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.db import models
+from django.utils.translation import gettext, pgettext_lazy
 
 from tournaments.models import Category, Entry, Player, Stage, Team, Tournament, TournamentRole
+from tournaments.models.labels import field_label
 
-ACTIONS = {"+": "created", "~": "changed", "-": "deleted"}
+#: What happened to the object, after its kind and name ("Category Cue Singles created").
+ACTIONS = {
+    "+": pgettext_lazy("audit", "created"),
+    "~": pgettext_lazy("audit", "changed"),
+    "-": pgettext_lazy("audit", "deleted"),
+}
 #: A role is given and taken back rather than created and deleted.
-ROLE_ACTIONS = {"+": "given", "~": "changed", "-": "taken back"}
+ROLE_ACTIONS = {
+    "+": pgettext_lazy("audit", "given"),
+    "~": pgettext_lazy("audit", "changed"),
+    "-": pgettext_lazy("audit", "taken back"),
+}
 
 
 @dataclass(frozen=True)
@@ -53,7 +64,7 @@ def _value(row: models.Model, f: models.Field, labels: dict[str, dict[int, str]]
     if f.choices:
         return str(dict(f.flatchoices).get(raw, raw))
     if isinstance(raw, bool):
-        return "yes" if raw else "no"
+        return gettext("yes") if raw else gettext("no")
     return str(raw)
 
 
@@ -85,14 +96,14 @@ def _changes(
             after_value = _value(row, f, labels)
             if row.history_type == "+":
                 if after_value != "—":
-                    diff.append(FieldChange(str(f.verbose_name), "—", after_value))
+                    diff.append(FieldChange(str(field_label(f)), "—", after_value))
             elif row.history_type == "-":
                 if deleted_values and after_value != "—":
-                    diff.append(FieldChange(str(f.verbose_name), after_value, "—"))
+                    diff.append(FieldChange(str(field_label(f)), after_value, "—"))
             else:
                 before_value = _value(before, f, labels) if before is not None else "?"
                 if before_value != after_value:
-                    diff.append(FieldChange(str(f.verbose_name), before_value, after_value))
+                    diff.append(FieldChange(str(field_label(f)), before_value, after_value))
         previous[row.id] = row
         reason = getattr(row, "history_change_reason", "") or ""
         if row.history_type == "~" and not diff and not reason:
@@ -104,7 +115,7 @@ def _changes(
                 who=user.get_username() if user is not None else "—",
                 kind=kind,
                 name=name_of(row),
-                action=actions[row.history_type],
+                action=str(actions[row.history_type]),
                 reason=reason,
                 fields=diff,
             )
@@ -153,29 +164,36 @@ def tournament_changes(tournament: Tournament, *, limit: int = 500) -> list[Chan
 
     def entry_name(r) -> str:
         who = player_names.get(r.player_id) if r.player_id else team_names.get(r.team_id)
-        return f"{who or 'entry #' + str(r.id)} in {category_names.get(r.category_id, '?')}"
+        return gettext("%(entry)s in %(category)s") % {
+            "entry": who or gettext("entry #%(id)s") % {"id": r.id},
+            "category": category_names.get(r.category_id, "?"),
+        }
+
+    def role_name(r) -> str:
+        who = usernames.get(r.user_id) or gettext("account #%(id)s") % {"id": r.user_id}
+        return f"{who}: {role_names.get(r.role, r.role)}"
 
     changes = (
         _changes(
-            _rows(Tournament.history, id=tournament.pk), "Tournament", lambda r: r.name, labels
+            _rows(Tournament.history, id=tournament.pk),
+            gettext("Tournament"),
+            lambda r: r.name,
+            labels,
         )
-        + _changes(categories, "Category", lambda r: r.name, labels)
+        + _changes(categories, gettext("Category"), lambda r: r.name, labels)
         + _changes(
             stages,
-            "Stage",
+            gettext("Stage"),
             lambda r: f"{category_names.get(r.category_id, '?')}: {r.name}",
             labels,
         )
-        + _changes(players, "Player", lambda r: player_names[r.id], labels)
-        + _changes(teams, "Team", lambda r: team_names[r.id], labels)
-        + _changes(entries, "Entry", entry_name, labels)
+        + _changes(players, gettext("Player"), lambda r: player_names[r.id], labels)
+        + _changes(teams, gettext("Team"), lambda r: team_names[r.id], labels)
+        + _changes(entries, gettext("Entry"), entry_name, labels)
         + _changes(
             roles,
-            "Role",
-            lambda r: (
-                f"{usernames.get(r.user_id, f'account #{r.user_id}')}: "
-                f"{role_names.get(r.role, r.role)}"
-            ),
+            gettext("Role"),
+            role_name,
             labels,
             actions=ROLE_ACTIONS,
             deleted_values=True,

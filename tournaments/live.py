@@ -51,7 +51,11 @@ def touch(kind: str, ids: Iterable[int]) -> None:
     """Bump the live version of the tournaments that ``ids`` (of ``kind``, a key of
     :data:`ROUTES`) belong to, once the current transaction commits (at once outside one)."""
     if kind not in ROUTES:
-        raise ValueError(f"touch(): unknown kind {kind!r}; one of {', '.join(ROUTES)}")
+        # A programming error (a writer's wrong argument), never shown on a page.
+        known = ", ".join(ROUTES)
+        raise ValueError(
+            f"touch(): unknown kind {kind!r}; one of {known}"  # untranslated: for developers
+        )
     queue = _queue()
     queue[kind].update(i for i in ids if i is not None)
     if not connection.in_atomic_block:

@@ -6,6 +6,7 @@ about (a tournament, category, stage, match, game, card or card row) leads to it
 """
 
 import rules
+from django.utils.translation import gettext_lazy
 
 from tournaments.models import TournamentRole
 
@@ -76,7 +77,7 @@ rules.add_perm("tournaments.manage_staff", is_organizer)
 #: The site permission to create tournaments: Django's model permission, held per user (not per
 #: tournament), given by a superuser or by an organizer of any tournament on its staff page.
 ADD_TOURNAMENT = "tournaments.add_tournament"
-ADD_TOURNAMENT_REFUSAL = (
+ADD_TOURNAMENT_REFUSAL = gettext_lazy(
     "Creating a tournament needs the permission “may create tournaments”: ask a superuser, or "
     "the organizer of any tournament, to give it to your login on their staff page."
 )

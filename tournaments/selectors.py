@@ -11,6 +11,7 @@ from datetime import date
 from django.db.models import F, Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments import formats
 from tournaments.models import (
@@ -98,7 +99,7 @@ def shootout_source(stage: Stage) -> Stage:
         return stage
     source = previous_stage(stage)
     if source is None:
-        raise ValueError(f"{stage} settles no stage's tie.")
+        raise ValueError(gettext("%(stage)s settles no stage's tie.") % {"stage": stage})
     return source
 
 

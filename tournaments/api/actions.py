@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Model
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import IsAuthenticated
@@ -33,19 +34,26 @@ class RefusalSerializer(serializers.Serializer):
     """A refusal: ``detail`` says why; a malformed body gets its errors by field instead."""
 
     detail = serializers.CharField(
-        required=False, help_text="What is refused and why, as the page says it."
+        required=False, help_text=gettext_lazy("What is refused and why, as the page says it.")
     )
 
 
 def refused(*codes: int) -> dict[int, OpenApiResponse]:
-    """The documented error answers of an action."""
+    """The documented error answers of an action (called as the views are declared, hence lazy
+    words: the schema is drawn in the language of the request that asks for it)."""
     words = {
-        400: "Refused: ``detail`` says why, in the words of the organizer page (or field errors "
-        "for a malformed body).",
-        401: "Not signed in: send a token (``Authorization: Token <key>``) or a session.",
-        403: "Your role at the tournament does not allow this.",
-        404: "No such object.",
-        409: "The stored data does not allow this now: ``detail`` says what to do first.",
+        400: gettext_lazy(
+            "Refused: ``detail`` says why, in the words of the organizer page (or field errors "
+            "for a malformed body)."
+        ),
+        401: gettext_lazy(
+            "Not signed in: send a token (``Authorization: Token <key>``) or a session."
+        ),
+        403: gettext_lazy("Your role at the tournament does not allow this."),
+        404: gettext_lazy("No such object."),
+        409: gettext_lazy(
+            "The stored data does not allow this now: ``detail`` says what to do first."
+        ),
     }
     return {code: OpenApiResponse(RefusalSerializer, description=words[code]) for code in codes}
 

@@ -8,6 +8,7 @@ entries are left alone and reported, as the page reports them. Organizers only.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -22,20 +23,23 @@ class BulkCheckInSerializer(serializers.Serializer):
     """Exactly one of ``all``, ``entries`` and ``numbers``."""
 
     all = serializers.BooleanField(
-        required=False, help_text="Check in every entry of the category that has not withdrawn."
+        required=False,
+        help_text=gettext_lazy("Check in every entry of the category that has not withdrawn."),
     )
     entries = serializers.ListField(
         child=serializers.IntegerField(),
         required=False,
         allow_empty=False,
-        help_text="These entries of the category (ids).",
+        help_text=gettext_lazy("These entries of the category (ids)."),
     )
     numbers = serializers.ListField(
         child=serializers.IntegerField(min_value=0),
         required=False,
         allow_empty=False,
-        help_text="The entries of the players with these ID numbers, as typed at the check-in "
-        "desk (a team once both partners are listed).",
+        help_text=gettext_lazy(
+            "The entries of the players with these ID numbers, as typed at the check-in "
+            "desk (a team once both partners are listed)."
+        ),
     )
 
     def validate(self, attrs: dict) -> dict:
@@ -44,27 +48,32 @@ class BulkCheckInSerializer(serializers.Serializer):
             given.append("all")
         if len(given) != 1:
             raise serializers.ValidationError(
-                "Send one of: all (true), entries (a list of entry ids) or numbers (a list of "
-                "player ID numbers)."
+                gettext(
+                    "Send one of: all (true), entries (a list of entry ids) or numbers (a list of "
+                    "player ID numbers)."
+                )
             )
         return attrs
 
 
 class BulkCheckInResultSerializer(serializers.Serializer):
-    checked_in = EntrySummarySerializer(many=True, help_text="Checked in now.")
-    already = EntrySummarySerializer(many=True, help_text="Checked in before.")
-    withdrawn = EntrySummarySerializer(many=True, help_text="Withdrawn: left out.")
+    checked_in = EntrySummarySerializer(many=True, help_text=gettext_lazy("Checked in now."))
+    already = EntrySummarySerializer(many=True, help_text=gettext_lazy("Checked in before."))
+    withdrawn = EntrySummarySerializer(many=True, help_text=gettext_lazy("Withdrawn: left out."))
     waiting = EntrySummarySerializer(
-        many=True, help_text="Teams with one partner's number listed: not checked in yet."
+        many=True,
+        help_text=gettext_lazy("Teams with one partner's number listed: not checked in yet."),
     )
 
 
 class CategoryCheckInView(OrganizerActionView):
     @extend_schema(
-        summary="Check in a category's entries at once",
-        description="Every entry not withdrawn (``all``), the entries listed, or the entries "
-        "of the players whose ID numbers are listed. An unknown entry or number checks in "
-        "nobody and is named (400).",
+        summary=gettext_lazy("Check in a category's entries at once"),
+        description=gettext_lazy(
+            "Every entry not withdrawn (``all``), the entries listed, or the entries "
+            "of the players whose ID numbers are listed. An unknown entry or number checks in "
+            "nobody and is named (400)."
+        ),
         request=BulkCheckInSerializer,
         responses={200: BulkCheckInResultSerializer, **refused(400, 401, 403, 404)},
     )

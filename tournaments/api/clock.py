@@ -14,6 +14,7 @@ from datetime import datetime
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -39,23 +40,38 @@ BUTTONS = {
 class ClockStateSerializer(serializers.Serializer):
     state = serializers.ChoiceField(
         choices=["off", "ready", "running", "paused", "expired"],
-        help_text="``off`` while nobody has set the clock up.",
+        help_text=gettext_lazy("``off`` while nobody has set the clock up."),
     )
-    label = serializers.CharField(required=False, help_text="What is being timed.")
-    duration = serializers.IntegerField(required=False, help_text="The time limit in seconds.")
-    remaining = serializers.FloatField(required=False, help_text="Seconds left (the server's).")
-    face = serializers.CharField(required=False, help_text="The time left as the screens show it.")
-    version = serializers.IntegerField(required=False, help_text="Grows with every change.")
-    notice = serializers.CharField(required=False, help_text="What to do once time is up.")
+    label = serializers.CharField(required=False, help_text=gettext_lazy("What is being timed."))
+    duration = serializers.IntegerField(
+        required=False, help_text=gettext_lazy("The time limit in seconds.")
+    )
+    remaining = serializers.FloatField(
+        required=False, help_text=gettext_lazy("Seconds left (the server's).")
+    )
+    face = serializers.CharField(
+        required=False, help_text=gettext_lazy("The time left as the screens show it.")
+    )
+    version = serializers.IntegerField(
+        required=False, help_text=gettext_lazy("Grows with every change.")
+    )
+    notice = serializers.CharField(
+        required=False, help_text=gettext_lazy("What to do once time is up.")
+    )
     server_time = serializers.DateTimeField()
 
 
 class ClockSetUpSerializer(serializers.Serializer):
     duration_s = serializers.IntegerField(
-        min_value=1, max_value=clocks.MAX_DURATION_S, help_text="The time limit in seconds."
+        min_value=1,
+        max_value=clocks.MAX_DURATION_S,
+        help_text=gettext_lazy("The time limit in seconds."),
     )
     label = serializers.CharField(
-        max_length=80, required=False, allow_blank=True, help_text="e.g. “Round of play 3”."
+        max_length=80,
+        required=False,
+        allow_blank=True,
+        help_text=gettext_lazy("e.g. “Round of play 3”."),
     )
 
 
@@ -72,7 +88,7 @@ def clock_state(tournament: Tournament, now: datetime) -> dict:
         "remaining": round(reading.remaining, 1),
         "face": reading.face,
         "version": reading.version,
-        "notice": TIME_UP_NOTICE if reading.expired else "",
+        "notice": gettext(TIME_UP_NOTICE) if reading.expired else "",
         "server_time": now,
     }
 
@@ -96,16 +112,20 @@ class ClockView(_ClockView):
         return [AllowAny()] if self.request.method == "GET" else [IsAuthenticated()]
 
     @extend_schema(
-        summary="The round clock",
-        description="Public, like the clock on the hall screen: poll it every few seconds.",
+        summary=gettext_lazy("The round clock"),
+        description=gettext_lazy(
+            "Public, like the clock on the hall screen: poll it every few seconds."
+        ),
         responses={200: ClockStateSerializer, **refused(404)},
     )
     def get(self, request: Request, slug: str) -> Response:
         return self.answer(self.tournament(slug))
 
     @extend_schema(
-        summary="Set the clock's time limit and label",
-        description="A running or paused clock keeps the time it has run. Officials only.",
+        summary=gettext_lazy("Set the clock's time limit and label"),
+        description=gettext_lazy(
+            "A running or paused clock keeps the time it has run. Officials only."
+        ),
         request=ClockSetUpSerializer,
         responses={200: ClockStateSerializer, **refused(400, 401, 403, 404)},
     )
@@ -142,8 +162,8 @@ class ClockStartView(ClockButtonView):
     button = "start"
 
     @extend_schema(
-        summary="Start the clock",
-        description="From its full time (a new round of play starts a new count).",
+        summary=gettext_lazy("Start the clock"),
+        description=gettext_lazy("From its full time (a new round of play starts a new count)."),
         request=None,
         responses=BUTTON_ANSWERS,
     )
@@ -155,8 +175,10 @@ class ClockPauseView(ClockButtonView):
     button = "pause"
 
     @extend_schema(
-        summary="Pause the clock",
-        description="Stop the count, keeping the time run; refused unless it is running.",
+        summary=gettext_lazy("Pause the clock"),
+        description=gettext_lazy(
+            "Stop the count, keeping the time run; refused unless it is running."
+        ),
         request=None,
         responses=BUTTON_ANSWERS,
     )
@@ -168,8 +190,10 @@ class ClockResumeView(ClockButtonView):
     button = "resume"
 
     @extend_schema(
-        summary="Resume the clock",
-        description="Go on counting from where the pause stopped it; refused unless paused.",
+        summary=gettext_lazy("Resume the clock"),
+        description=gettext_lazy(
+            "Go on counting from where the pause stopped it; refused unless paused."
+        ),
         request=None,
         responses=BUTTON_ANSWERS,
     )
@@ -181,8 +205,10 @@ class ClockResetView(ClockButtonView):
     button = "reset"
 
     @extend_schema(
-        summary="Reset the clock",
-        description="Back to the full time, not running, ready for the next round of play.",
+        summary=gettext_lazy("Reset the clock"),
+        description=gettext_lazy(
+            "Back to the full time, not running, ready for the next round of play."
+        ),
         request=None,
         responses=BUTTON_ANSWERS,
     )

@@ -10,6 +10,7 @@ words every refusal and logs the change on the tournament; the same permission g
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -28,7 +29,9 @@ TOURNAMENT = OpenApiParameter(
     "tournament",
     str,
     required=True,
-    description="The tournament (its slug) on whose staff page the permission is given.",
+    description=gettext_lazy(
+        "The tournament (its slug) on whose staff page the permission is given."
+    ),
 )
 
 
@@ -39,7 +42,9 @@ class CreatorSerializer(serializers.Serializer):
 
 class GiveCreatorSerializer(serializers.Serializer):
     tournament = serializers.SlugRelatedField(slug_field="slug", queryset=Tournament.objects.all())
-    username = serializers.CharField(max_length=150, help_text="The account's username.")
+    username = serializers.CharField(
+        max_length=150, help_text=gettext_lazy("The account's username.")
+    )
 
 
 def _managed(request: Request, tournament: Tournament) -> Tournament:
@@ -51,7 +56,7 @@ def _managed(request: Request, tournament: Tournament) -> Tournament:
 def _named(request: Request) -> Tournament:
     slug = request.query_params.get("tournament", "")
     if not slug:
-        raise exceptions.ValidationError({"tournament": "Name the tournament (its slug)."})
+        raise exceptions.ValidationError({"tournament": gettext("Name the tournament (its slug).")})
     return _managed(request, get_object_or_404(Tournament, slug=slug))
 
 
@@ -59,7 +64,7 @@ class TournamentCreatorsView(ServiceErrorsMixin, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        summary="Who of a tournament's staff may create tournaments",
+        summary=gettext_lazy("Who of a tournament's staff may create tournaments"),
         parameters=[TOURNAMENT],
         responses={200: CreatorSerializer(many=True), **refused(400, 401, 403, 404)},
     )
@@ -71,10 +76,12 @@ class TournamentCreatorsView(ServiceErrorsMixin, APIView):
         return Response(CreatorSerializer(creators, many=True).data)
 
     @extend_schema(
-        summary="Let an account create tournaments",
-        description="Give the site permission “may create tournaments” from a tournament you "
-        "organize (logged on its staff page). Refused (400) for an unknown account, one that "
-        "may already, or a superuser.",
+        summary=gettext_lazy("Let an account create tournaments"),
+        description=gettext_lazy(
+            "Give the site permission “may create tournaments” from a tournament you "
+            "organize (logged on its staff page). Refused (400) for an unknown account, one that "
+            "may already, or a superuser."
+        ),
         request=GiveCreatorSerializer,
         responses={201: CreatorSerializer, **refused(400, 401, 403)},
     )
@@ -96,9 +103,11 @@ class TournamentCreatorView(ServiceErrorsMixin, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        summary="Take back the permission to create tournaments",
-        description="Only from an account of the tournament's staff (one organizer cannot "
-        "strip an organizer of another event); a superuser's stays.",
+        summary=gettext_lazy("Take back the permission to create tournaments"),
+        description=gettext_lazy(
+            "Only from an account of the tournament's staff (one organizer cannot "
+            "strip an organizer of another event); a superuser's stays."
+        ),
         parameters=[TOURNAMENT],
         responses={204: None, **refused(400, 401, 403, 404)},
     )

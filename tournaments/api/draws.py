@@ -11,6 +11,7 @@ draw of its own. Organizers only (``tournaments.manage_tournament``).
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
@@ -28,20 +29,25 @@ class DrawOptionsSerializer(serializers.Serializer):
     """The draw page's options; each applies only to the kinds of stage that use it."""
 
     method = serializers.ChoiceField(
-        choices=[("random", "Random opponents"), ("rotation", "Rotation (fixed schedule)")],
+        choices=[
+            ("random", gettext_lazy("Random opponents")),
+            ("rotation", gettext_lazy("Rotation (fixed schedule)")),
+        ],
         required=False,
-        help_text="Preliminary: how opponents are paired (default random).",
+        help_text=gettext_lazy("Preliminary: how opponents are paired (default random)."),
     )
     pool_count = serializers.IntegerField(
         min_value=1,
         max_value=64,
         required=False,
         allow_null=True,
-        help_text="Round robin: how many pools (default: the stage's pools, or one).",
+        help_text=gettext_lazy("Round robin: how many pools (default: the stage's pools, or one)."),
     )
-    double = serializers.BooleanField(required=False, help_text="Round robin: play twice.")
+    double = serializers.BooleanField(
+        required=False, help_text=gettext_lazy("Round robin: play twice.")
+    )
     third_place = serializers.BooleanField(
-        required=False, help_text="Knockout: a match for 3rd place."
+        required=False, help_text=gettext_lazy("Knockout: a match for 3rd place.")
     )
 
     def options(self) -> dict:
@@ -52,16 +58,18 @@ class DrawOptionsSerializer(serializers.Serializer):
 
 class DrawResultSerializer(serializers.Serializer):
     stage = serializers.IntegerField()
-    matches = serializers.IntegerField(help_text="How many matches the draw made.")
-    detail = serializers.CharField(help_text="What happened, as the page says it.")
+    matches = serializers.IntegerField(help_text=gettext_lazy("How many matches the draw made."))
+    detail = serializers.CharField(help_text=gettext_lazy("What happened, as the page says it."))
 
 
 class NotCheckedInSerializer(serializers.Serializer):
     detail = serializers.CharField()
     not_checked_in = EntrySummarySerializer(
         many=True,
-        help_text="The active entries neither checked in nor withdrawn: check each in or "
-        "withdraw it, then draw again.",
+        help_text=gettext_lazy(
+            "The active entries neither checked in nor withdrawn: check each in or "
+            "withdraw it, then draw again."
+        ),
     )
 
 
@@ -72,10 +80,14 @@ class UndoResultSerializer(serializers.Serializer):
 
 
 class SwapSerializer(serializers.Serializer):
-    entry_a = serializers.IntegerField(help_text="An entry of the stage's category (its id).")
+    entry_a = serializers.IntegerField(
+        help_text=gettext_lazy("An entry of the stage's category (its id).")
+    )
     entry_b = serializers.IntegerField(
-        help_text="The entry it swaps with: in the draw too, or one of the category not drawn, "
-        "which takes the other's place."
+        help_text=gettext_lazy(
+            "The entry it swaps with: in the draw too, or one of the category not drawn, "
+            "which takes the other's place."
+        )
     )
 
     def validate(self, attrs: dict) -> dict:
@@ -87,31 +99,37 @@ class SwapSerializer(serializers.Serializer):
         }
         for name in ("entry_a", "entry_b"):
             if attrs[name] not in found:
-                raise serializers.ValidationError({name: f"There is no entry {attrs[name]}."})
+                raise serializers.ValidationError(
+                    {name: gettext("There is no entry %(entry)s.") % {"entry": attrs[name]}}
+                )
             attrs[name] = found[attrs[name]]
         return attrs
 
 
 class SwapResultSerializer(serializers.Serializer):
     stage = serializers.IntegerField()
-    matches = serializers.IntegerField(help_text="How many matches changed.")
+    matches = serializers.IntegerField(help_text=gettext_lazy("How many matches changed."))
     detail = serializers.CharField()
 
 
 class StageDrawView(OrganizerActionView):
     @extend_schema(
-        summary="Draw a stage",
-        description="Draw the stage by its kind with the draw page's options (a Swiss stage "
-        "gets its first round). Refused (400) for a stage drawn already, one filled by the "
-        "Advance of the stage before, a shoot-out, and while entries of the category are "
-        "neither checked in nor withdrawn: then the answer lists them.",
+        summary=gettext_lazy("Draw a stage"),
+        description=gettext_lazy(
+            "Draw the stage by its kind with the draw page's options (a Swiss stage "
+            "gets its first round). Refused (400) for a stage drawn already, one filled by the "
+            "Advance of the stage before, a shoot-out, and while entries of the category are "
+            "neither checked in nor withdrawn: then the answer lists them."
+        ),
         request=DrawOptionsSerializer,
         responses={
             201: DrawResultSerializer,
             400: OpenApiResponse(
                 NotCheckedInSerializer,
-                description="Refused: ``detail`` says why, as the page does; when entries are "
-                "not checked in, ``not_checked_in`` lists them.",
+                description=gettext_lazy(
+                    "Refused: ``detail`` says why, as the page does; when entries are "
+                    "not checked in, ``not_checked_in`` lists them."
+                ),
             ),
             **refused(401, 403, 404),
         },
@@ -125,8 +143,11 @@ class StageDrawView(OrganizerActionView):
             # The draw page offers no draw then: the stage before seeds this one.
             raise exceptions.ValidationError(
                 {
-                    "detail": f"{stage.name} gets its entries from the Advance of "
-                    f"{filled_by.name}, once that stage is finished."
+                    "detail": gettext(
+                        "%(stage)s gets its entries from the Advance of %(before)s, once that "
+                        "stage is finished."
+                    )
+                    % {"stage": stage.name, "before": filled_by.name}
                 }
             )
         try:
@@ -146,7 +167,9 @@ class StageDrawView(OrganizerActionView):
             {
                 "stage": stage.pk,
                 "matches": len(matches),
-                "detail": f"{stage.name}: drawn ({len(matches)} matches).",
+                # The words of the stage page's message (``views.organizer.stages``).
+                "detail": gettext("%(stage)s: %(done)s (%(count)d matches).")
+                % {"stage": stage.name, "done": gettext("drawn"), "count": len(matches)},
             },
             status=status.HTTP_201_CREATED,
         )
@@ -154,10 +177,12 @@ class StageDrawView(OrganizerActionView):
 
 class StageUndoDrawView(OrganizerActionView):
     @extend_schema(
-        summary="Undo a stage's draw",
-        description="Take back the draw while nothing of it is played (no official round, "
-        "scorecard row or shoot-out) and the next stage is not drawn from it; for a stage "
-        "filled by an Advance this undoes the advance.",
+        summary=gettext_lazy("Undo a stage's draw"),
+        description=gettext_lazy(
+            "Take back the draw while nothing of it is played (no official round, "
+            "scorecard row or shoot-out) and the next stage is not drawn from it; for a stage "
+            "filled by an Advance this undoes the advance."
+        ),
         request=None,
         responses={200: UndoResultSerializer, **refused(400, 401, 403, 404)},
     )
@@ -168,17 +193,20 @@ class StageUndoDrawView(OrganizerActionView):
             {
                 "stage": stage.pk,
                 "matches_removed": count,
-                "detail": f"{stage.name}: draw undone ({count} matches removed).",
+                "detail": gettext("%(stage)s: draw undone (%(count)d matches removed).")
+                % {"stage": stage.name, "count": count},
             }
         )
 
 
 class StageSwapView(OrganizerActionView):
     @extend_schema(
-        summary="Swap two entries in a drawn stage",
-        description="Each takes the other's matches, boards and place in the pools or the "
-        "bracket; an entry of the category not in the draw takes the other's place. Refused "
-        "once a match of either has a card row or an official round.",
+        summary=gettext_lazy("Swap two entries in a drawn stage"),
+        description=gettext_lazy(
+            "Each takes the other's matches, boards and place in the pools or the "
+            "bracket; an entry of the category not in the draw takes the other's place. Refused "
+            "once a match of either has a card row or an official round."
+        ),
         request=SwapSerializer,
         responses={200: SwapResultSerializer, **refused(400, 401, 403, 404)},
     )
@@ -191,6 +219,7 @@ class StageSwapView(OrganizerActionView):
             {
                 "stage": stage.pk,
                 "matches": count,
-                "detail": f"{stage.name}: {a.name} and {b.name} swapped ({count} matches).",
+                "detail": gettext("%(stage)s: %(a)s and %(b)s swapped (%(count)d matches).")
+                % {"stage": stage.name, "a": a.name, "b": b.name, "count": count},
             }
         )

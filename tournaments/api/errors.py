@@ -12,6 +12,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
 from django.db.models import ProtectedError
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -22,7 +23,7 @@ class Conflict(exceptions.APIException):
     """409: the request was fine but the stored data no longer allows it."""
 
     status_code = status.HTTP_409_CONFLICT
-    default_detail = "The data changed since you read it; reload it and try again."
+    default_detail = gettext_lazy("The data changed since you read it; reload it and try again.")
     default_code = "conflict"
 
 
@@ -44,16 +45,19 @@ def as_api_exception(exc: Exception) -> Exception:
     if isinstance(exc, DjangoValidationError):
         return validation_error(exc)
     if isinstance(exc, ObjectDoesNotExist):
-        return exceptions.NotFound(str(exc) or "Not found.")
+        return exceptions.NotFound(str(exc) or gettext("Not found."))
     if isinstance(exc, ProtectedError):
         used_by = sorted({str(obj._meta.verbose_name_plural) for obj in exc.protected_objects})
         return Conflict(
-            f"This is still used by {', '.join(used_by)}; remove or change those first."
+            gettext("This is still used by %(objects)s; remove or change those first.")
+            % {"objects": ", ".join(used_by)}
         )
     if isinstance(exc, IntegrityError):
         return Conflict(
-            "This conflicts with data saved a moment ago (a duplicate, or something it refers "
-            "to was removed). Reload and try again; nothing was changed."
+            gettext(
+                "This conflicts with data saved a moment ago (a duplicate, or something it "
+                "refers to was removed). Reload and try again; nothing was changed."
+            )
         )
     return exc
 

@@ -7,13 +7,25 @@ hall, as players read it on the board itself.
 import django_filters
 from django import forms
 from django.db.models import Q, QuerySet
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.models import Category, Entry, Match, Player, Stage, Team
 
 #: What every database's integer column holds (64-bit signed); a number past it would reach the
 #: query and end as a 500 (an ``OverflowError`` on SQLite, ``bigint out of range`` on PostgreSQL).
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1
-OUT_OF_RANGE = f"Must be a whole number between {INT_MIN} and {INT_MAX}."
+
+
+def _out_of_range() -> str:
+    return gettext("Must be a whole number between %(low)s and %(high)s.") % {
+        "low": INT_MIN,
+        "high": INT_MAX,
+    }
+
+
+#: Built when shown, in the language of the request.
+OUT_OF_RANGE = lazy(_out_of_range, str)()
 
 
 class BoundedIntegerField(forms.IntegerField):
@@ -94,9 +106,10 @@ class StageFilter(BoundedFilterSet):
 class MatchFilter(BoundedFilterSet):
     tournament = django_filters.CharFilter(field_name="stage__category__tournament__slug")
     category = IntegerFilter(field_name="stage__category")
-    board = IntegerFilter(field_name="board__number", help_text="Board number.")
+    board = IntegerFilter(field_name="board__number", help_text=gettext_lazy("Board number."))
     entry = IntegerFilter(
-        method="filter_entry", help_text="Entry on any side (A, B, or C in a three-player game)."
+        method="filter_entry",
+        help_text=gettext_lazy("Entry on any side (A, B, or C in a three-player game)."),
     )
 
     class Meta:

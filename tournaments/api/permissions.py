@@ -6,13 +6,14 @@ that tournament, i.e. its organizer role. The object a create is about (the tour
 category, the category of a new entry) is checked the same way before anything is saved.
 """
 
+from django.utils.translation import gettext_lazy
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
 
 class ManageTournamentOrReadOnly(BasePermission):
-    message = "Only the tournament's organizers may change it."
+    message = gettext_lazy("Only the tournament's organizers may change it.")
 
     def has_object_permission(self, request: Request, view: APIView, obj: object) -> bool:
         if request.method in SAFE_METHODS:

@@ -7,6 +7,7 @@ or pools is for the organizers.
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -20,9 +21,11 @@ from tournaments.services import seeding
 
 
 class SeedLineSerializer(serializers.Serializer):
-    entry = serializers.IntegerField(help_text="An entry of the category (its id).")
+    entry = serializers.IntegerField(help_text=gettext_lazy("An entry of the category (its id)."))
     seed = serializers.IntegerField(
-        min_value=1, allow_null=True, help_text="From 1 (the strongest); null for no seed."
+        min_value=1,
+        allow_null=True,
+        help_text=gettext_lazy("From 1 (the strongest); null for no seed."),
     )
 
 
@@ -32,7 +35,7 @@ class SeedsSerializer(serializers.Serializer):
     def validate_seeds(self, lines: list[dict]) -> list[dict]:
         ids = [line["entry"] for line in lines]
         if len(set(ids)) != len(ids):
-            raise serializers.ValidationError("Each entry may be named once.")
+            raise serializers.ValidationError(gettext("Each entry may be named once."))
         return lines
 
 
@@ -43,9 +46,9 @@ class SeededEntrySerializer(EntrySummarySerializer):
 
 
 class SeedsResultSerializer(serializers.Serializer):
-    changed = serializers.IntegerField(help_text="How many seeds changed.")
+    changed = serializers.IntegerField(help_text=gettext_lazy("How many seeds changed."))
     entries = SeededEntrySerializer(
-        many=True, help_text="The category's active entries, seeded first, by seed."
+        many=True, help_text=gettext_lazy("The category's active entries, seeded first, by seed.")
     )
 
 
@@ -58,20 +61,26 @@ class PoolsSerializer(serializers.Serializer):
     stage = serializers.IntegerField()
     pools = PoolSerializer(many=True)
     editable = serializers.BooleanField(
-        help_text="A round robin with two or more filled pools, nothing of it played yet."
+        help_text=gettext_lazy(
+            "A round robin with two or more filled pools, nothing of it played yet."
+        )
     )
     refusal = serializers.CharField(
-        help_text="Why the pools cannot change now (results recorded); empty when they can."
+        help_text=gettext_lazy(
+            "Why the pools cannot change now (results recorded); empty when they can."
+        )
     )
 
 
 class PoolMoveSerializer(serializers.Serializer):
-    entry = serializers.IntegerField(help_text="The entry to move (its id).")
-    pool = serializers.CharField(max_length=20, help_text="The pool it goes to, e.g. B.")
+    entry = serializers.IntegerField(help_text=gettext_lazy("The entry to move (its id)."))
+    pool = serializers.CharField(
+        max_length=20, help_text=gettext_lazy("The pool it goes to, e.g. B.")
+    )
 
 
 class PoolMoveResultSerializer(PoolsSerializer):
-    detail = serializers.CharField(help_text="What happened, as the page says it.")
+    detail = serializers.CharField(help_text=gettext_lazy("What happened, as the page says it."))
 
 
 def _pools(stage: Stage) -> dict:
@@ -88,10 +97,12 @@ def _pools(stage: Stage) -> dict:
 
 class CategorySeedsView(OrganizerActionView):
     @extend_schema(
-        summary="Set seeds",
-        description="Seeds of entries of the category, in one write (the seed editor's table): "
-        "a seed given twice among the active entries, or an entry of another category, saves "
-        "nothing (400). Seeds apply to draws made from now on.",
+        summary=gettext_lazy("Set seeds"),
+        description=gettext_lazy(
+            "Seeds of entries of the category, in one write (the seed editor's table): "
+            "a seed given twice among the active entries, or an entry of another category, saves "
+            "nothing (400). Seeds apply to draws made from now on."
+        ),
         request=SeedsSerializer,
         responses={200: SeedsResultSerializer, **refused(400, 401, 403, 404)},
     )
@@ -113,7 +124,7 @@ class StagePoolsView(OrganizerActionView):
         return [AllowAny()] if self.request.method == "GET" else super().get_permissions()
 
     @extend_schema(
-        summary="A stage's pools",
+        summary=gettext_lazy("A stage's pools"),
         responses={200: PoolsSerializer, **refused(404)},
     )
     def get(self, request: Request, pk: int) -> Response:
@@ -121,10 +132,12 @@ class StagePoolsView(OrganizerActionView):
         return Response(PoolsSerializer(_pools(stage)).data)
 
     @extend_schema(
-        summary="Move an entry to another pool",
-        description="A round robin's entry goes to another pool; a drawn stage's pool matches "
-        "are drawn again from the new pools. Refused (400) once a result, card row or "
-        "shoot-out of the stage is recorded, or when a pool would keep fewer than two.",
+        summary=gettext_lazy("Move an entry to another pool"),
+        description=gettext_lazy(
+            "A round robin's entry goes to another pool; a drawn stage's pool matches "
+            "are drawn again from the new pools. Refused (400) once a result, card row or "
+            "shoot-out of the stage is recorded, or when a pool would keep fewer than two."
+        ),
         request=PoolMoveSerializer,
         responses={200: PoolMoveResultSerializer, **refused(400, 401, 403, 404)},
     )
@@ -134,7 +147,10 @@ class StagePoolsView(OrganizerActionView):
         entry = Entry.objects.filter(pk=data["entry"], category_id=stage.category_id).first()
         if entry is None:
             raise serializers.ValidationError(
-                {"entry": f"Choose an entry of {stage.category.name} to move."}
+                {
+                    "entry": gettext("Choose an entry of %(category)s to move.")
+                    % {"category": stage.category.name}
+                }
             )
         done = seeding.move_to_pool(stage=stage, entry=entry, pool=data["pool"])
         return Response(PoolMoveResultSerializer({**_pools(stage), "detail": done.describe()}).data)

@@ -10,6 +10,8 @@ would bypass the organizer check of the other tournament.
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 from tournaments.models import (
@@ -41,18 +43,30 @@ class ServiceWriteSerializer(serializers.ModelSerializer):
         parent = self.parent_field
         if self.instance is not None and parent in attrs:
             if attrs[parent] != getattr(self.instance, parent):
-                raise serializers.ValidationError(
-                    {parent: f"The {parent} cannot change; create a new one there instead."}
-                )
+                raise serializers.ValidationError({parent: self.parent_fixed(parent)})
             del attrs[parent]
         return attrs
+
+    @staticmethod
+    def parent_fixed(parent: str) -> str:
+        """Why the object cannot move to another ``parent`` (a sentence per parent, so that
+        each reads right in every language)."""
+        if parent == "tournament":
+            return gettext("The tournament cannot change; create a new one there instead.")
+        if parent == "category":
+            return gettext("The category cannot change; create a new one there instead.")
+        return gettext("The %(parent)s cannot change; create a new one there instead.") % {
+            "parent": parent
+        }
 
 
 class EntrySummarySerializer(serializers.ModelSerializer):
     """An entry as other objects show it: its name and the ID printed on scorecards."""
 
     name = serializers.CharField(read_only=True)
-    number = serializers.CharField(read_only=True, help_text="Scorecard ID (both for a team).")
+    number = serializers.CharField(
+        read_only=True, help_text=gettext_lazy("Scorecard ID (both for a team).")
+    )
 
     class Meta:
         model = Entry
@@ -128,7 +142,7 @@ class PlayerSerializer(ServiceWriteSerializer):
         write_only=True,
         required=False,
         allow_null=True,
-        help_text="Account that may fill this player's scorecards (organizers only).",
+        help_text=gettext_lazy("Account that may fill this player's scorecards (organizers only)."),
         # A text box, not a list of every account, in the browsable API's form.
         style={"base_template": "input.html"},
     )
@@ -150,7 +164,9 @@ class PlayerSerializer(ServiceWriteSerializer):
         extra_kwargs = {
             "number": {
                 "required": False,
-                "help_text": "Player ID number as on the scorecard; left out, the next free ID.",
+                "help_text": gettext_lazy(
+                    "Player ID number as on the scorecard; left out, the next free ID."
+                ),
             }
         }
 
@@ -181,7 +197,9 @@ class TeamSerializer(ServiceWriteSerializer):
         return people.update_team(team=instance, **validated_data)
 
 
-def blank_choice(choices: list[tuple[str, str]], help_text: str) -> serializers.ChoiceField:
+def blank_choice(
+    choices: list[tuple[str, str]], help_text: str | Promise
+) -> serializers.ChoiceField:
     """A read-only choice that is empty until something happens: the schema then allows ``""``
     too (DRF drops ``allow_blank`` from read-only model fields, so the schema would not)."""
     return serializers.ChoiceField(
@@ -192,9 +210,11 @@ def blank_choice(choices: list[tuple[str, str]], help_text: str) -> serializers.
 class EntrySerializer(ServiceWriteSerializer):
     parent_field = "category"
     name = serializers.CharField(read_only=True)
-    number = serializers.CharField(read_only=True, help_text="Scorecard ID (both for a team).")
+    number = serializers.CharField(
+        read_only=True, help_text=gettext_lazy("Scorecard ID (both for a team).")
+    )
     withdrawal_kind = blank_choice(
-        Entry.WithdrawalKind.choices, "Why the entry left: empty while it plays."
+        Entry.WithdrawalKind.choices, gettext_lazy("Why the entry left: empty while it plays.")
     )
 
     class Meta:
@@ -238,12 +258,14 @@ class StageSerializer(ServiceWriteSerializer):
     tiebreak_chain = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAK_STEPS),
         required=False,
-        help_text="Tiebreak steps after points, in order; empty for the WCC default.",
+        help_text=gettext_lazy("Tiebreak steps after points, in order; empty for the WCC default."),
     )
     chain = serializers.ListField(
         child=serializers.CharField(),
         read_only=True,
-        help_text="The tiebreak steps in force (the default when tiebreak_chain is empty).",
+        help_text=gettext_lazy(
+            "The tiebreak steps in force (the default when tiebreak_chain is empty)."
+        ),
     )
 
     class Meta:
@@ -265,7 +287,9 @@ class StageSerializer(ServiceWriteSerializer):
             "seed",
         ]
         validators: list = []
-        extra_kwargs = {"order": {"required": False, "help_text": "Default: after the last."}}
+        extra_kwargs = {
+            "order": {"required": False, "help_text": gettext_lazy("Default: after the last.")}
+        }
 
     def create(self, validated_data: dict[str, Any]) -> Stage:
         """Through the same service as the organizer pages, so both refuse the same stages."""
@@ -277,7 +301,7 @@ class StageSerializer(ServiceWriteSerializer):
 
 #: The side that forfeits, as games and rounds store it (a plain string in the schema: the same
 #: two sides as ``first_side`` and an empty value, not a second name for that choice set).
-FORFEITED_BY = (
+FORFEITED_BY = gettext_lazy(
     "The side that forfeits: `a` (entry A) or `b` (entry B); empty when it stands as played."
 )
 
@@ -317,7 +341,8 @@ class GameSerializer(serializers.ModelSerializer):
     rounds = RoundSerializer(many=True, read_only=True)
     forfeited_by = serializers.CharField(read_only=True, help_text=FORFEITED_BY)
     forfeit_kind = blank_choice(
-        Game.ForfeitKind.choices, "Why the game was forfeited: empty when it stands as played."
+        Game.ForfeitKind.choices,
+        gettext_lazy("Why the game was forfeited: empty when it stands as played."),
     )
 
     class Meta:
@@ -348,7 +373,9 @@ class MatchSerializer(serializers.ModelSerializer):
     entry_c = EntrySummarySerializer(
         read_only=True,
         allow_null=True,
-        help_text="The third player of a three-player game; null in every other match.",
+        help_text=gettext_lazy(
+            "The third player of a three-player game; null in every other match."
+        ),
     )
     is_bye = serializers.BooleanField(read_only=True)
     games = GameSerializer(many=True, read_only=True)

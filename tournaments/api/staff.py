@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
@@ -24,7 +25,9 @@ from tournaments.models import RoleChange, Tournament, TournamentRole
 from tournaments.services import staff
 
 MANAGE_STAFF = "tournaments.manage_staff"
-REFUSAL = "Only the tournament's organizers and co-organizers may see and change its staff."
+REFUSAL = gettext_lazy(
+    "Only the tournament's organizers and co-organizers may see and change its staff."
+)
 STAFF_ROLES_OF_USER = (TournamentRole.Role.ORGANIZER, TournamentRole.Role.CO_ORGANIZER)
 
 
@@ -34,7 +37,7 @@ class RoleSerializer(serializers.ModelSerializer):
 
     tournament = serializers.SlugRelatedField(slug_field="slug", queryset=Tournament.objects.all())
     username = serializers.CharField(
-        source="user.username", max_length=150, help_text="The account's username."
+        source="user.username", max_length=150, help_text=gettext_lazy("The account's username.")
     )
     role = serializers.ChoiceField(choices=TournamentRole.Role.choices)
     name = serializers.SerializerMethodField()
@@ -66,11 +69,13 @@ class StaffAccountSerializer(serializers.Serializer):
     first_name = serializers.CharField(max_length=150)
     last_name = serializers.CharField(max_length=150)
     role = serializers.ChoiceField(
-        choices=TournamentRole.Role.choices, help_text="Any role but organizer."
+        choices=TournamentRole.Role.choices, help_text=gettext_lazy("Any role but organizer.")
     )
     set_password_url = serializers.CharField(
         read_only=True,
-        help_text="Where the person chooses their own password; shown only in this answer.",
+        help_text=gettext_lazy(
+            "Where the person chooses their own password; shown only in this answer."
+        ),
     )
 
 
@@ -89,17 +94,17 @@ def _check(request: Request, tournament: Tournament) -> None:
 
 
 TOURNAMENT_PARAM = OpenApiParameter(
-    "tournament", str, description="Only this tournament (its slug)."
+    "tournament", str, description=gettext_lazy("Only this tournament (its slug).")
 )
 
 
 @extend_schema_view(
     list=extend_schema(
         parameters=[TOURNAMENT_PARAM],
-        description="The roles at the tournaments whose staff you manage.",
+        description=gettext_lazy("The roles at the tournaments whose staff you manage."),
     ),
-    create=extend_schema(description="Give a staff role to an existing account."),
-    destroy=extend_schema(description="Take back a staff role; the account stays."),
+    create=extend_schema(description=gettext_lazy("Give a staff role to an existing account.")),
+    destroy=extend_schema(description=gettext_lazy("Take back a staff role; the account stays.")),
 )
 class RoleViewSet(
     ServiceErrorsMixin,
@@ -150,8 +155,9 @@ class RoleViewSet(
     @extend_schema(
         request=StaffAccountSerializer,
         responses={201: StaffAccountSerializer},
-        description="Create an account with a staff role; the answer holds its one-time "
-        "set-password link.",
+        description=gettext_lazy(
+            "Create an account with a staff role; the answer holds its one-time set-password link."
+        ),
     )
     @action(detail=False, methods=["post"], url_path="accounts")
     def accounts(self, request: Request) -> Response:
@@ -170,7 +176,7 @@ class RoleViewSet(
     @extend_schema(
         parameters=[TOURNAMENT_PARAM],
         responses={200: RoleChangeSerializer(many=True)},
-        description="Who gave or took back which role, and when, newest first.",
+        description=gettext_lazy("Who gave or took back which role, and when, newest first."),
     )
     @action(detail=False, methods=["get"], url_path="changes")
     def changes(self, request: Request) -> Response:

@@ -11,6 +11,7 @@ related rows joined or prefetched, so a page of 100 costs as many queries as a p
 from django.db import transaction
 from django.db.models import Model, Prefetch, Q, QuerySet
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, viewsets
 from rest_framework import serializers as drf_serializers
@@ -71,7 +72,9 @@ class TournamentResourceViewSet(ServiceErrorsMixin, viewsets.ModelViewSet):
 
 
 @extend_schema_view(
-    create=extend_schema(description="Create a tournament; you become its organizer."),
+    create=extend_schema(
+        description=gettext_lazy("Create a tournament; you become its organizer.")
+    ),
 )
 class TournamentViewSet(
     ServiceErrorsMixin,
@@ -169,9 +172,11 @@ class EntryViewSet(TournamentResourceViewSet):
         )
 
     @extend_schema(
-        summary="The entry's private link",
-        description="The link that opens the entry's scorecards without an account (organizers "
-        "only: whoever holds it fills the entry's card and validates its opponents' rows).",
+        summary=gettext_lazy("The entry's private link"),
+        description=gettext_lazy(
+            "The link that opens the entry's scorecards without an account (organizers "
+            "only: whoever holds it fills the entry's card and validates its opponents' rows)."
+        ),
         request=None,
         responses={200: PrivateLinkSerializer},
     )
@@ -179,12 +184,12 @@ class EntryViewSet(TournamentResourceViewSet):
     def private_link(self, request: Request, pk: str | None = None) -> Response:
         entry = self.get_object()
         if not request.user.has_perm("tournaments.manage_tournament", entry):
-            raise PermissionDenied("Only the tournament's organizers see private links.")
+            raise PermissionDenied(gettext("Only the tournament's organizers see private links."))
         return self._private_link(request, entry, link_of(entry))
 
     @extend_schema(
-        summary="Renew the entry's private link",
-        description="A new link: the old one stops opening anything at once.",
+        summary=gettext_lazy("Renew the entry's private link"),
+        description=gettext_lazy("A new link: the old one stops opening anything at once."),
         request=None,
         responses={200: PrivateLinkSerializer},
     )

@@ -1,4 +1,5 @@
 from django.db import models
+from django.utils.translation import gettext
 
 
 class Board(models.Model):
@@ -18,4 +19,4 @@ class Board(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Board {self.number}"
+        return gettext("Board %(number)s") % {"number": self.number}

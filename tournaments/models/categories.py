@@ -1,6 +1,6 @@
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from tournaments.presets import PRESETS
@@ -10,12 +10,12 @@ class Category(models.Model):
     """A competition inside a tournament: who plays (singles or doubles), how, and for what."""
 
     class Kind(models.TextChoices):
-        SINGLES = "singles", "Singles"
-        DOUBLES = "doubles", "Doubles"
+        SINGLES = "singles", gettext_lazy("Singles")
+        DOUBLES = "doubles", gettext_lazy("Doubles")
 
     class Discipline(models.TextChoices):
-        FINGERS = "fingers", "Fingers"
-        CUE = "cue", "Cue"
+        FINGERS = "fingers", gettext_lazy("Fingers")
+        CUE = "cue", gettext_lazy("Cue")
 
     class ScoringSystem(models.TextChoices):
         NCA = "nca", gettext_lazy("NCA: 2-1-0 per round, games of 4 rounds")
@@ -32,7 +32,10 @@ class Category(models.Model):
     )
     name = models.CharField(max_length=100)
     preset = models.CharField(
-        max_length=40, blank=True, choices=[(k, p.name) for k, p in PRESETS.items()]
+        max_length=40,
+        blank=True,
+        # The preset names are marked in ``tournaments.presets`` (free of Django).
+        choices=[(k, gettext_lazy(p.name)) for k, p in PRESETS.items()],
     )
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.SINGLES)
     discipline = models.CharField(
@@ -44,7 +47,9 @@ class Category(models.Model):
         max_length=20, choices=ScoringSystem.choices, default=ScoringSystem.NCA
     )
     target_points = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="N for first-to-N (and 100/8 for the family systems)."
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("N for first-to-N (and 100/8 for the family systems)."),
     )
 
     #: Who changed what and when, before and after (the organizer's audit page).
@@ -52,7 +57,7 @@ class Category(models.Model):
 
     class Meta:
         ordering = ["tournament", "name"]
-        verbose_name_plural = "categories"
+        verbose_name_plural = gettext_lazy("categories")
         constraints = [
             models.UniqueConstraint(fields=["tournament", "name"], name="category_unique_name"),
             models.CheckConstraint(
@@ -83,7 +88,7 @@ class Category(models.Model):
 
     def clean(self) -> None:
         if self.scoring_system == self.ScoringSystem.FIRST_TO_N and not self.target_points:
-            raise ValidationError({"target_points": "first-to-N needs the target N."})
+            raise ValidationError({"target_points": gettext("first-to-N needs the target N.")})
 
     @classmethod
     def from_preset(cls, tournament, key: str, **overrides) -> "Category":
@@ -92,7 +97,8 @@ class Category(models.Model):
             p = PRESETS[key]
         except KeyError:
             raise ValueError(
-                f"unknown category preset {key!r}; known presets: {', '.join(PRESETS)}"
+                gettext("unknown category preset %(key)r; known presets: %(known)s")
+                % {"key": key, "known": ", ".join(PRESETS)}
             ) from None
         fields = {
             "name": p.name,

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.formats.clock import clock_face, remaining_seconds
 
@@ -38,9 +39,9 @@ class ClockReading:
 
 class RoundClock(models.Model):
     class State(models.TextChoices):
-        READY = "ready", "Ready to start"
-        RUNNING = "running", "Running"
-        PAUSED = "paused", "Paused"
+        READY = "ready", gettext_lazy("Ready to start")
+        RUNNING = "running", gettext_lazy("Running")
+        PAUSED = "paused", gettext_lazy("Paused")
 
     #: Not stored: a running clock with no time left.
     EXPIRED = "expired"
@@ -49,9 +50,11 @@ class RoundClock(models.Model):
         "tournaments.Tournament", on_delete=models.CASCADE, related_name="round_clock"
     )
     label = models.CharField(
-        max_length=80, blank=True, help_text="What is being timed, e.g. “Round of play 3”."
+        max_length=80,
+        blank=True,
+        help_text=gettext_lazy("What is being timed, e.g. “Round of play 3”."),
     )
-    duration_s = models.PositiveIntegerField(help_text="The time limit, in seconds.")
+    duration_s = models.PositiveIntegerField(help_text=gettext_lazy("The time limit, in seconds."))
     state = models.CharField(max_length=10, choices=State.choices, default=State.READY)
     #: When the current run began (running only).
     started_at = models.DateTimeField(null=True, blank=True)
@@ -78,7 +81,10 @@ class RoundClock(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.label or 'Round clock'} at {self.tournament}"
+        return gettext("%(label)s at %(tournament)s") % {
+            "label": self.label or gettext("Round clock"),
+            "tournament": self.tournament,
+        }
 
     def read(self, now: datetime) -> ClockReading:
         running_since = self.started_at if self.state == self.State.RUNNING else None

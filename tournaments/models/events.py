@@ -2,6 +2,7 @@ import time
 
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 
@@ -25,17 +26,21 @@ class Tournament(models.Model):
     #: counts (the one who typed it cannot confirm it).
     paper_rows_need_confirmation = models.BooleanField(
         default=False,
-        help_text="A row entered from a paper card counts only once a second staff member "
-        "confirms it.",
+        help_text=gettext_lazy(
+            "A row entered from a paper card counts only once a second staff member confirms it."
+        ),
     )
     game_minutes = models.PositiveSmallIntegerField(
-        default=30, help_text="Time limit per game; the buzzer ends play (WCC timing rule)."
+        default=30,
+        help_text=gettext_lazy("Time limit per game; the buzzer ends play (WCC timing rule)."),
     )
     #: Listed on the front page. A new tournament starts as a draft that only its staff see
     #: listed; its pages answer to anyone who has the address either way.
     published = models.BooleanField(
         default=True,
-        help_text="List it on the front page. Drafts are listed only to their organizers.",
+        help_text=gettext_lazy(
+            "List it on the front page. Drafts are listed only to their organizers."
+        ),
     )
     created_at = models.DateTimeField(auto_now_add=True)
     #: Goes up whenever something the public pages show changes; they poll it to refresh

@@ -3,6 +3,7 @@
 import secrets
 
 from django.db import models
+from django.utils.translation import gettext
 
 #: Bytes of randomness in a token (43 URL-safe characters): unguessable, short enough for a QR.
 TOKEN_BYTES = 32
@@ -24,4 +25,4 @@ class EntryLink(models.Model):
     renewed_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
-        return f"private link of {self.entry}"
+        return gettext("private link of %(entry)s") % {"entry": self.entry}

@@ -4,6 +4,7 @@ from django.db.models import F, Q
 from django.db.models.functions import Mod
 from django.db.models.lookups import Exact
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
 from simple_history.models import HistoricalRecords
 
 
@@ -15,7 +16,8 @@ class Match(models.Model):
         "tournaments.Pool", null=True, blank=True, on_delete=models.CASCADE, related_name="matches"
     )
     round_of_play = models.PositiveSmallIntegerField(
-        default=1, help_text="Which round of play (draw) of the stage this match belongs to."
+        default=1,
+        help_text=gettext_lazy("Which round of play (draw) of the stage this match belongs to."),
     )
     entry_a = models.ForeignKey(
         "tournaments.Entry", on_delete=models.PROTECT, related_name="matches_as_a"
@@ -26,7 +28,7 @@ class Match(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="matches_as_b",
-        help_text="Empty for a bye.",
+        help_text=gettext_lazy("Empty for a bye."),
     )
     entry_c = models.ForeignKey(
         "tournaments.Entry",
@@ -34,7 +36,9 @@ class Match(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="matches_as_c",
-        help_text="The third player of a three-player game (family rulebook, Option Two).",
+        help_text=gettext_lazy(
+            "The third player of a three-player game (family rulebook, Option Two)."
+        ),
     )
     best_of = models.PositiveSmallIntegerField(default=1)
     board = models.ForeignKey(
@@ -45,7 +49,7 @@ class Match(models.Model):
 
     class Meta:
         ordering = ["stage", "round_of_play", "board__number", "id"]
-        verbose_name_plural = "matches"
+        verbose_name_plural = gettext_lazy("matches")
         constraints = [
             models.CheckConstraint(condition=~Q(entry_a=F("entry_b")), name="match_entries_differ"),
             models.CheckConstraint(
@@ -58,8 +62,9 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         if self.entry_b_id is None:
-            return f"{self.entry_a.name} v bye"
-        return " v ".join(entry.name for entry in self.entries)
+            return _("%(entry)s v bye") % {"entry": self.entry_a.name}
+        versus = pgettext("versus", "v")
+        return f" {versus} ".join(entry.name for entry in self.entries)
 
     @property
     def is_bye(self) -> bool:
@@ -78,8 +83,8 @@ class Game(models.Model):
     """One game of a match: 4 rounds, a 5th when a championship game is tied after 4."""
 
     class Side(models.TextChoices):
-        A = "a", "Entry A"
-        B = "b", "Entry B"
+        A = "a", gettext_lazy("Entry A")
+        B = "b", gettext_lazy("Entry B")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField(default=1)
@@ -87,10 +92,13 @@ class Game(models.Model):
         max_length=1,
         choices=Side.choices,
         default=Side.A,
-        help_text="Who shoots first in round 1; the other side has the hammer (NCA 4b, 5b).",
+        help_text=gettext_lazy(
+            "Who shoots first in round 1; the other side has the hammer (NCA 4b, 5b)."
+        ),
     )
     is_playoff = models.BooleanField(
-        default=False, help_text="A tied playoff game gets a 5th round (WCC championship rule)."
+        default=False,
+        help_text=gettext_lazy("A tied playoff game gets a 5th round (WCC championship rule)."),
     )
     simulated = models.BooleanField(default=False)
 
@@ -99,9 +107,9 @@ class Game(models.Model):
         contravention of the rules may result in the forfeiture of a round or a game and possible
         disqualification from the tournament")."""
 
-        WITHDRAWAL = "withdrawal", "Withdrawal"
-        DISQUALIFICATION = "disqualification", "Disqualification"
-        RULING = "ruling", "Head referee's ruling"
+        WITHDRAWAL = "withdrawal", gettext_lazy("Withdrawal")
+        DISQUALIFICATION = "disqualification", gettext_lazy("Disqualification")
+        RULING = "ruling", gettext_lazy("Head referee's ruling")
 
     #: The side that loses the game without its rounds counting: a walkover after a withdrawal
     #: or a disqualification (the game has no rounds), or the head referee's ruling (the
@@ -111,8 +119,10 @@ class Game(models.Model):
         choices=Side.choices,
         blank=True,
         default="",
-        help_text="The side that forfeits the game (a walkover or a ruling); empty when the game "
-        "counts as played.",
+        help_text=gettext_lazy(
+            "The side that forfeits the game (a walkover or a ruling); empty when the game "
+            "counts as played."
+        ),
     )
     forfeit_kind = models.CharField(
         max_length=20, choices=ForfeitKind.choices, blank=True, default=""
@@ -125,7 +135,7 @@ class Game(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text="Who withdrew or disqualified the entry, or ruled the forfeit.",
+        help_text=gettext_lazy("Who withdrew or disqualified the entry, or ruled the forfeit."),
     )
 
     #: Who changed what and when: forfeits and their reversal are read back from here.
@@ -143,7 +153,7 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.match} — game {self.number}"
+        return _("%(match)s — game %(number)s") % {"match": self.match, "number": self.number}
 
     @property
     def forfeiter(self):
@@ -208,9 +218,9 @@ class Round(models.Model):
     """
 
     class Scoring(models.TextChoices):
-        TWO_ONE_ZERO = "2-1-0", "2-1-0 per round"
-        DIFFERENCE = "difference", "Difference of the board scores"
-        THREE = "three", "Three players, 2-1-0 by rank"
+        TWO_ONE_ZERO = "2-1-0", gettext_lazy("2-1-0 per round")
+        DIFFERENCE = "difference", gettext_lazy("Difference of the board scores")
+        THREE = "three", gettext_lazy("Three players, 2-1-0 by rank")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -225,7 +235,8 @@ class Round(models.Model):
     twenties_c = models.PositiveSmallIntegerField(null=True, blank=True)
     score_c = models.PositiveSmallIntegerField(null=True, blank=True)
     time_expired = models.BooleanField(
-        default=False, help_text="Time ran out with no disc shot: the round scores 0-0 (WCC)."
+        default=False,
+        help_text=gettext_lazy("Time ran out with no disc shot: the round scores 0-0 (WCC)."),
     )
     scoring = models.CharField(max_length=10, choices=Scoring.choices, default=Scoring.TWO_ONE_ZERO)
     discs_per_side = models.PositiveSmallIntegerField(default=8)
@@ -359,4 +370,4 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game} — round {self.number}"
+        return _("%(game)s — round %(number)s") % {"game": self.game, "number": self.number}

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext, gettext_lazy
 from simple_history.models import HistoricalRecords
 
 
@@ -12,7 +13,9 @@ class Player(models.Model):
     )
     first_name = models.CharField(max_length=100)
     last_name = models.CharField(max_length=100)
-    number = models.PositiveIntegerField(help_text="Player ID number as on the scorecard.")
+    number = models.PositiveIntegerField(
+        help_text=gettext_lazy("Player ID number as on the scorecard.")
+    )
     club = models.CharField(max_length=100, blank=True)
     country = models.CharField(max_length=60, blank=True)
     user = models.ForeignKey(
@@ -66,7 +69,7 @@ class Team(models.Model):
 
     def clean(self) -> None:
         if self.player_one_id and self.player_one_id == self.player_two_id:
-            raise ValidationError("A team needs two different players.")
+            raise ValidationError(gettext("A team needs two different players."))
 
 
 class Entry(models.Model):
@@ -89,8 +92,8 @@ class Entry(models.Model):
         """How an entry left: of its own accord, or disqualified (WCC: "possible
         disqualification from the tournament")."""
 
-        WITHDRAWAL = "withdrawal", "Withdrawal"
-        DISQUALIFICATION = "disqualification", "Disqualification"
+        WITHDRAWAL = "withdrawal", gettext_lazy("Withdrawal")
+        DISQUALIFICATION = "disqualification", gettext_lazy("Disqualification")
 
     withdrawal_kind = models.CharField(
         max_length=20, choices=WithdrawalKind.choices, blank=True, default=""
@@ -101,7 +104,7 @@ class Entry(models.Model):
     history = HistoricalRecords()
 
     class Meta:
-        verbose_name_plural = "entries"
+        verbose_name_plural = gettext_lazy("entries")
         ordering = ["category", "seed", "id"]
         constraints = [
             models.CheckConstraint(
@@ -137,10 +140,12 @@ class Entry(models.Model):
 
     def clean(self) -> None:
         if (self.player_id is None) == (self.team_id is None):
-            raise ValidationError("An entry is either one player or one team.")
+            raise ValidationError(gettext("An entry is either one player or one team."))
         if self.category_id:
             doubles = self.category.kind == self.category.Kind.DOUBLES
             if doubles and self.player_id:
-                raise ValidationError("A doubles category takes teams, not single players.")
+                raise ValidationError(
+                    gettext("A doubles category takes teams, not single players.")
+                )
             if not doubles and self.team_id:
-                raise ValidationError("A singles category takes players, not teams.")
+                raise ValidationError(gettext("A singles category takes players, not teams."))

@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext, gettext_lazy
 from simple_history.models import HistoricalRecords
 
 
@@ -8,13 +9,13 @@ class TournamentRole(models.Model):
     everyone else (the public) needs no role to read the public pages."""
 
     class Role(models.TextChoices):
-        ORGANIZER = "organizer", "Organizer"
+        ORGANIZER = "organizer", gettext_lazy("Organizer")
         # Runs the event alongside the organizer, with the same permissions; the staff page
         # gives and takes back this role, while the organizer role stays with the creator.
-        CO_ORGANIZER = "co-organizer", "Co-organizer"
-        HEAD_REFEREE = "head-referee", "Head referee"
-        REFEREE = "referee", "Referee"
-        SCORING_TABLE = "scoring-table", "Scoring table"
+        CO_ORGANIZER = "co-organizer", gettext_lazy("Co-organizer")
+        HEAD_REFEREE = "head-referee", gettext_lazy("Head referee")
+        REFEREE = "referee", gettext_lazy("Referee")
+        SCORING_TABLE = "scoring-table", gettext_lazy("Scoring table")
 
     tournament = models.ForeignKey(
         "tournaments.Tournament", on_delete=models.CASCADE, related_name="roles"
@@ -36,7 +37,11 @@ class TournamentRole(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} — {self.get_role_display()} at {self.tournament}"
+        return gettext("%(user)s — %(role)s at %(tournament)s") % {
+            "user": self.user,
+            "role": self.get_role_display(),
+            "tournament": self.tournament,
+        }
 
 
 class RoleChange(models.Model):
@@ -47,12 +52,15 @@ class RoleChange(models.Model):
     """
 
     class Action(models.TextChoices):
-        GRANTED = "granted", "gave the role"
-        REVOKED = "revoked", "took back the role"
-        ACCOUNT_CREATED = "account-created", "created the account"
-        LINK_ISSUED = "link-issued", "issued a set-password link"
-        MAY_CREATE_GRANTED = "may-create-granted", "allowed to create tournaments"
-        MAY_CREATE_REVOKED = "may-create-revoked", "no longer allowed to create tournaments"
+        GRANTED = "granted", gettext_lazy("gave the role")
+        REVOKED = "revoked", gettext_lazy("took back the role")
+        ACCOUNT_CREATED = "account-created", gettext_lazy("created the account")
+        LINK_ISSUED = "link-issued", gettext_lazy("issued a set-password link")
+        MAY_CREATE_GRANTED = "may-create-granted", gettext_lazy("allowed to create tournaments")
+        MAY_CREATE_REVOKED = (
+            "may-create-revoked",
+            gettext_lazy("no longer allowed to create tournaments"),
+        )
 
     tournament = models.ForeignKey(
         "tournaments.Tournament", on_delete=models.CASCADE, related_name="role_changes"

@@ -1,5 +1,6 @@
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext, gettext_lazy
 from simple_history.models import HistoricalRecords
 
 #: Tiebreak steps the scoring engine knows, by name (``scoring.engine.tiebreaks.STEPS``; the
@@ -23,11 +24,11 @@ class Stage(models.Model):
     """
 
     class Kind(models.TextChoices):
-        PRELIMINARY = "preliminary", "Preliminary rounds"
-        ROUND_ROBIN = "round-robin", "Round-robin playoff"
-        KNOCKOUT = "knockout", "Knockout bracket"
-        SWISS = "swiss", "Swiss"
-        SHOOTOUT = "shoot-out", "Shoot-out"
+        PRELIMINARY = "preliminary", gettext_lazy("Preliminary rounds")
+        ROUND_ROBIN = "round-robin", gettext_lazy("Round-robin playoff")
+        KNOCKOUT = "knockout", gettext_lazy("Knockout bracket")
+        SWISS = "swiss", gettext_lazy("Swiss")
+        SHOOTOUT = "shoot-out", gettext_lazy("Shoot-out")
 
     #: WCC Tie-Breaking Procedure: preliminary rounds use 20s then a shoot-out; a round-robin
     #: playoff uses head-to-head, 20s among the tied, 20s in all games, then a shoot-out. A Swiss
@@ -53,28 +54,31 @@ class Stage(models.Model):
     kind = models.CharField(max_length=20, choices=Kind.choices)
     order = models.PositiveSmallIntegerField(default=1)
     advance_count = models.PositiveIntegerField(
-        null=True, blank=True, help_text="How many entries go on to the next stage."
+        null=True, blank=True, help_text=gettext_lazy("How many entries go on to the next stage.")
     )
     games_per_entry = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Preliminary/Swiss: games each entry plays."
+        null=True, blank=True, help_text=gettext_lazy("Preliminary/Swiss: games each entry plays.")
     )
     best_of = models.PositiveSmallIntegerField(
-        default=1, help_text="Games per match: 1, or best of N (WCC final: best 2 of 3)."
+        default=1,
+        help_text=gettext_lazy("Games per match: 1, or best of N (WCC final: best 2 of 3)."),
     )
     tiebreak_chain = models.JSONField(
-        default=list, blank=True, help_text="Tiebreak steps after points; empty = the default."
+        default=list,
+        blank=True,
+        help_text=gettext_lazy("Tiebreak steps after points; empty = the default."),
     )
     third_place = models.BooleanField(
         default=False,
-        help_text="Knockout: a 3rd/4th place match between the losing semifinalists.",
+        help_text=gettext_lazy("Knockout: a 3rd/4th place match between the losing semifinalists."),
     )
     bye_points = models.PositiveSmallIntegerField(
-        default=8, help_text="Points for a bye or a walkover."
+        default=8, help_text=gettext_lazy("Points for a bye or a walkover.")
     )
     bye_twenties = models.PositiveSmallIntegerField(
-        default=0, help_text="20s for a bye or a walkover."
+        default=0, help_text=gettext_lazy("20s for a bye or a walkover.")
     )
-    seed = models.PositiveIntegerField(default=1, help_text="Random seed for draws.")
+    seed = models.PositiveIntegerField(default=1, help_text=gettext_lazy("Random seed for draws."))
 
     #: Who changed what and when, before and after (the organizer's audit page).
     history = HistoricalRecords(history_change_reason_field=models.TextField(null=True))
@@ -98,24 +102,28 @@ class Stage(models.Model):
     #: The engine's standings method whose chain each kind uses by default.
     def clean(self) -> None:
         if not isinstance(self.tiebreak_chain, list):
-            raise ValidationError({"tiebreak_chain": "A list of tiebreak step names."})
+            raise ValidationError({"tiebreak_chain": gettext("A list of tiebreak step names.")})
         unknown = [s for s in self.tiebreak_chain if s not in TIEBREAK_STEPS]
         if unknown:
             raise ValidationError(
                 {
-                    "tiebreak_chain": f"Unknown tiebreak step(s) {', '.join(map(str, unknown))}; "
-                    f"known steps: {', '.join(TIEBREAK_STEPS)}."
+                    "tiebreak_chain": gettext(
+                        "Unknown tiebreak step(s) %(unknown)s; known steps: %(known)s."
+                    )
+                    % {"unknown": ", ".join(map(str, unknown)), "known": ", ".join(TIEBREAK_STEPS)}
                 }
             )
         if self.best_of % 2 == 0:
-            raise ValidationError({"best_of": "Best of N needs an odd N (1, 3, 5…)."})
+            raise ValidationError({"best_of": gettext("Best of N needs an odd N (1, 3, 5…).")})
         three = self.category_id and self.category.scoring_system == "three-player"
         if three and self.kind not in (self.Kind.PRELIMINARY, self.Kind.SHOOTOUT):
             # Pools, brackets and Swiss pairings are made of two-sided matches.
             raise ValidationError(
                 {
-                    "kind": "A three-player category plays preliminary rounds of groups of "
-                    "three; round robins, brackets and Swiss rounds are played by two sides."
+                    "kind": gettext(
+                        "A three-player category plays preliminary rounds of groups of "
+                        "three; round robins, brackets and Swiss rounds are played by two sides."
+                    )
                 }
             )
 
@@ -134,4 +142,4 @@ class Pool(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.stage} — pool {self.name}"
+        return gettext("%(stage)s — pool %(pool)s") % {"stage": self.stage, "pool": self.name}

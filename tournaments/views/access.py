@@ -15,6 +15,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 
 from tournaments.models import Tournament
 from tournaments.private_links import holds_links
@@ -59,7 +60,9 @@ def tournament_page(permission: str | None = None, refusal: str = "") -> Callabl
         def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
             tournament = Tournament.objects.filter(slug=slug).first()
             if tournament is None:
-                return missing(request, f"There is no tournament “{slug}”.")
+                return missing(
+                    request, gettext("There is no tournament “%(slug)s”.") % {"slug": slug}
+                )
             if permission is not None and not request.user.has_perm(permission, tournament):
                 return refuse(request, refusal, tournament)
             return view(request, tournament, *args, **kwargs)

@@ -84,7 +84,13 @@ def _control(
         "tournament": tournament,
         "form": form or _form_for(tournament, clock),
         "time_up_notice": gettext(TIME_UP_NOTICE),
-        "rules": {"wcc": WCC_TIMING_RULE, "no_disc": WCC_NO_DISC_RULE, "nca": NCA_EQUALISE_RULE},
+        # The rules as quoted (``tournaments.formats.clock``), in the page's language once a
+        # translation of them is in the catalogue.
+        "rules": {
+            "wcc": gettext(WCC_TIMING_RULE),
+            "no_disc": gettext(WCC_NO_DISC_RULE),
+            "nca": gettext(NCA_EQUALISE_RULE),
+        },
         **clock_context(tournament, clock, timezone.now()),
     }
     return render(request, f"{TEMPLATES}/control.html", context, status=status)
@@ -103,7 +109,9 @@ def act(request: HttpRequest, tournament: Tournament, action: str) -> HttpRespon
     """Press one of the clock's buttons; a press that does not apply says why."""
     service = ACTIONS.get(action)
     if service is None:
-        messages.error(request, f"The clock has no “{action}” button.")
+        messages.error(
+            request, gettext("The clock has no “%(action)s” button.") % {"action": action}
+        )
         return redirect("tournaments:clock", tournament.slug)
     try:
         service(tournament=tournament, user=request.user, now=timezone.now())
@@ -143,7 +151,9 @@ def state_json(request: HttpRequest, slug: str) -> JsonResponse:
     ``expired``; ``remaining`` is the server's count of seconds left."""
     tournament = Tournament.objects.filter(slug=slug).first()
     if tournament is None:
-        return JsonResponse({"detail": f"There is no tournament “{slug}”."}, status=404)
+        return JsonResponse(
+            {"detail": gettext("There is no tournament “%(slug)s”.") % {"slug": slug}}, status=404
+        )
     now = timezone.now()
     clock = clocks.clock_of(tournament)
     if clock is None:
@@ -157,7 +167,7 @@ def state_json(request: HttpRequest, slug: str) -> JsonResponse:
             "remaining": round(reading.remaining, 1),
             "face": reading.face,
             "version": reading.version,
-            "notice": TIME_UP_NOTICE if reading.expired else "",
+            "notice": gettext(TIME_UP_NOTICE) if reading.expired else "",
             "server_time": now.isoformat(),
         }
     )

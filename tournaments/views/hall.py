@@ -14,6 +14,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -46,9 +47,10 @@ def _stage(tournament: Tournament, stage_id: int | None) -> Stage | None:
             for stage in category.stages.all()
         ]
         accepts = (
-            f"the stages of {tournament.name} are {', '.join(known)}."
+            gettext("the stages of %(tournament)s are %(stages)s.")
+            % {"tournament": tournament.name, "stages": ", ".join(known)}
             if known
-            else f"{tournament.name} has no stages yet."
+            else gettext("%(tournament)s has no stages yet.") % {"tournament": tournament.name}
         )
         raise ScreenOptionError("stage", str(stage_id), accepts)
     return stage

@@ -9,6 +9,7 @@ position. Pages opened with JavaScript off never poll and work as before.
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, JsonResponse
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -32,7 +33,7 @@ def tournament_version(request: HttpRequest, slug: str) -> JsonResponse:
     """``?seen=N``: the version the page was drawn with; answered with the current one."""
     current = live.version(slug)
     if current is None:
-        raise Http404("No such tournament.")
+        raise Http404(gettext("No such tournament."))
     return _answer(request, str(current))
 
 

@@ -244,7 +244,10 @@ def stage_bracket_svg(request: HttpRequest, slug: str, stage_id: int) -> HttpRes
             request, None, _("There is no knockout stage %(stage)s here.") % {"stage": stage_id}
         )
     svg = bracket_svg(bracket_rounds(stage), title=f"{stage.category.name}: {stage.name}")
-    return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+    return HttpResponse(
+        svg,
+        content_type="image/svg+xml; charset=utf-8",  # untranslated: a MIME type
+    )
 
 
 @require_GET

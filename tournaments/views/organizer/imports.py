@@ -110,6 +110,11 @@ def _example_csv(tournament: Tournament) -> str:
 @organizer_page
 def import_example(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """An example file with the right header, naming this tournament's categories."""
-    response = HttpResponse(_example_csv(tournament), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-players.csv"'
+    response = HttpResponse(
+        _example_csv(tournament),
+        content_type="text/csv; charset=utf-8",  # untranslated: a MIME type
+    )
+    response["Content-Disposition"] = (
+        f'attachment; filename="{tournament.slug}-players.csv"'  # untranslated: an HTTP header
+    )
     return response

@@ -18,7 +18,7 @@ from tournaments.views.organizer.common import TEMPLATES, organizer_page, tourna
 def _entry(tournament: Tournament, entry_id: int) -> Entry:
     entry = tournament_entries(tournament).filter(pk=entry_id).first()
     if entry is None:
-        raise Http404("No such entry in this tournament.")
+        raise Http404(gettext("No such entry in this tournament."))
     return entry
 
 
