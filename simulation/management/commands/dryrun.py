@@ -14,7 +14,6 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from config.celery import QueueUnreachable, publish
 from simulation.models import DryRun, Status
@@ -25,10 +24,14 @@ from tournaments.models import Tournament
 
 
 class Command(BaseCommand):
-    help = gettext_lazy(
-        "Dry-run a tournament: a copy of the event is played to the end by simulated players, "
-        "through the scorecard workflow, and the time on the boards and statistics are printed."
-    )
+    @property
+    def help(self) -> str:  # type: ignore[override]
+        # Built when asked for: argparse wants a plain string, not a lazy translation.
+        return _(
+            "Dry-run a tournament: a copy of the event is played to the end by simulated "
+            "players, through the scorecard workflow, and the time on the boards and "
+            "statistics are printed."
+        )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
