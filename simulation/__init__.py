@@ -18,4 +18,6 @@ def __getattr__(name: str) -> Any:
         from simulation import api  # on first use: it loads the compiled physics
 
         return getattr(api, name)
-    raise AttributeError(f"module 'simulation' has no attribute {name!r}")
+    raise AttributeError(
+        f"module 'simulation' has no attribute {name!r}"  # untranslated: Python's own wording
+    )

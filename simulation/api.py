@@ -25,6 +25,7 @@ from simulation.rules.ruling import Ruling, judge_shot
 from simulation.rules.state import BoardState, parse_seats, parse_state
 from simulation.rules.timing import GameClock, check_shot_seconds
 from simulation.rules.variants import DEFAULT_RULES, RuleSet, get_rules
+from tournaments.formats.translation import _
 
 if TYPE_CHECKING:
     from simulation.physics import PhysicsParams, ShotResult
@@ -55,7 +56,9 @@ def _check_seed(seed: object) -> int | None:
     if seed is None:
         return None
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a whole number of at least 0 or null, not {seed!r}")
+        raise ValueError(
+            _("seed must be a whole number of at least 0 or null, not %(seed)r") % {"seed": seed}
+        )
     return seed
 
 
@@ -169,11 +172,13 @@ def _simulate(
     """Place, simulate and judge one shot: the ruling and the JSON event record."""
     if request.seat not in board.seats:
         raise ValueError(
-            f"seat {request.seat} is not in play: the occupied seats are {sorted(board.seats)}"
+            _("seat %(seat)s is not in play: the occupied seats are %(occupied)s")
+            % {"seat": request.seat, "occupied": sorted(board.seats)}
         )
     if any(disc.id == request.id for disc in board.discs):
         raise ValueError(
-            f"shot id {request.id!r} is already on the board: give the shot its own id"
+            _("shot id %(id)r is already on the board: give the shot its own id")
+            % {"id": request.id}
         )
     placement = place_shot(
         request.seat,
@@ -256,7 +261,8 @@ def _shot_times(shot_seconds: object, count: int) -> list[float]:
     if isinstance(shot_seconds, Sequence) and not isinstance(shot_seconds, str | bytes):
         if len(shot_seconds) < count:
             raise ValueError(
-                f"shot_seconds lists {len(shot_seconds)} times for {count} shots: give one a shot"
+                _("shot_seconds lists %(times)s times for %(shots)s shots: give one a shot")
+                % {"times": len(shot_seconds), "shots": count}
             )
         return [check_shot_seconds(v, f"shot_seconds[{i}]") for i, v in enumerate(shot_seconds)]
     return [check_shot_seconds(shot_seconds)] * count
@@ -308,7 +314,9 @@ def run_round(
     rule_set = get_rules(rules)
     _check_seed(seed)
     if isinstance(shots, str | bytes) or not isinstance(shots, Sequence):
-        raise ValueError(f"shots must be a list of shot objects, not {shots!r}")
+        raise ValueError(
+            _("shots must be a list of shot objects, not %(shots)r") % {"shots": shots}
+        )
     seating = parse_seats(seats)
     keeper = RoundKeeper.start(seating, discs_per_player, first_seat, rule_set, first_turn)
     clock = GameClock.of_minutes(time_limit)
@@ -325,14 +333,16 @@ def run_round(
             clock.equalise(times[number - 1])
         try:
             if not isinstance(raw, Mapping):
-                raise ValueError(f"a shot must be an object, not {raw!r}")
+                raise ValueError(_("a shot must be an object, not %(raw)r") % {"raw": raw})
             request = parse_shot(raw)
             seat = keeper.check_turn(request.seat)
             if "id" not in raw:
                 request = replace(request, id=keeper.default_id(seat))
             ruling, events = _simulate(keeper.state, request, rule_set, geometry)
         except ValueError as error:
-            raise ValueError(f"shot {number}: {error}") from None
+            raise ValueError(
+                _("shot %(number)s: %(error)s") % {"number": number, "error": error}
+            ) from None
         keeper.record(seat, ruling)
         outcome = _outcome(ruling, events)
         set_aside.extend(outcome["twenties"])

@@ -23,7 +23,11 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
+from tournaments.formats.translation import _, gettext_noop
+
 EXIT_BAD_INPUT = 2
+
+PROG = "python -m simulation"  # untranslated: the command people type
 
 SHOT_KEYS = ("state", "shot", "rules", "seed")
 ROUND_KEYS = ("shots", "seats", "discs_per_player", "rules", "first_seat", "seed")
@@ -34,10 +38,15 @@ class InputError(Exception):
     """Input the command cannot use; the message says why."""
 
 
+def _error(prog: str, message: object) -> str:
+    """The line that reports bad input, as argparse words it."""
+    return _("%(prog)s: error: %(message)s") % {"prog": prog, "message": message}
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # exit 2 with the usage, as argparse does
         self.print_usage(sys.stderr)
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+        self.exit(EXIT_BAD_INPUT, _error(self.prog, message) + "\n")
 
 
 def _read_json(source: str, stdin: TextIO) -> Any:
@@ -48,25 +57,34 @@ def _read_json(source: str, stdin: TextIO) -> Any:
             with open(source, encoding="utf-8") as handle:
                 text = handle.read()
     except OSError as error:
-        raise InputError(f"cannot read {source}: {error.strerror or error}") from None
+        raise InputError(
+            _("cannot read %(source)s: %(error)s")
+            % {"source": source, "error": error.strerror or error}
+        ) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        where = "standard input" if source == "-" else source
+        where = _("standard input") if source == "-" else source
         raise InputError(
-            f"{where} is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+            _("%(where)s is not valid JSON: %(error)s at line %(line)s column %(column)s")
+            % {"where": where, "error": error.msg, "line": error.lineno, "column": error.colno}
         ) from None
 
 
 def _object(data: Any, keys: Sequence[str], required: Sequence[str]) -> Mapping[str, Any]:
     if not isinstance(data, Mapping):
-        raise InputError(f"the input must be a JSON object with the keys {list(keys)}")
+        raise InputError(
+            _("the input must be a JSON object with the keys %(keys)s") % {"keys": list(keys)}
+        )
     unknown = sorted(set(data) - set(keys))
     if unknown:
-        raise InputError(f"unknown keys {unknown}: the keys are {list(keys)}")
+        raise InputError(
+            _("unknown keys %(unknown)s: the keys are %(keys)s")
+            % {"unknown": unknown, "keys": list(keys)}
+        )
     missing = [key for key in required if key not in data]
     if missing:
-        raise InputError(f"missing {missing}")
+        raise InputError(_("missing %(keys)s") % {"keys": missing})
     return data
 
 
@@ -115,18 +133,19 @@ def _game(data: Any) -> dict[str, Any]:
 
 
 COMMANDS: dict[str, tuple[Callable[[Any], dict[str, Any]], str]] = {
-    "shot": (_shot, "simulate one shot and rule on it"),
-    "round": (_round, "play a scripted round and count it"),
-    "game": (_game, "play a game between AI players"),
+    "shot": (_shot, gettext_noop("simulate one shot and rule on it")),
+    "round": (_round, gettext_noop("play a scripted round and count it")),
+    "game": (_game, gettext_noop("play a game between AI players")),
 }
+"""Each subcommand's function and summary (in English: the parser shows it translated)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser: one subcommand per entry of ``COMMANDS``."""
-    parser = _Parser(prog="python -m simulation", description=__doc__.splitlines()[0])
+    parser = _Parser(prog=PROG, description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for name, (_, summary) in COMMANDS.items():
-        sub = commands.add_parser(name, help=summary, description=summary)
+    for name, (_run, summary) in COMMANDS.items():
+        sub = commands.add_parser(name, help=_(summary), description=_(summary))
         sub.add_argument("file", help="JSON input file, or - for standard input")
         sub.add_argument("--indent", type=int, default=None, help="indent the JSON output")
     return parser
@@ -143,11 +162,11 @@ def main(
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
     args = build_parser().parse_args(argv)
-    run, _ = COMMANDS[args.command]
+    run, _summary = COMMANDS[args.command]
     try:
         result = run(_read_json(args.file, stdin))
     except (InputError, ValueError) as error:
-        print(f"python -m simulation {args.command}: error: {error}", file=stderr)
+        print(_error(f"{PROG} {args.command}", error), file=stderr)
         return EXIT_BAD_INPUT
     json.dump(result, stdout, indent=args.indent, allow_nan=False)
     stdout.write("\n")

@@ -51,6 +51,7 @@ from simulation.rules.state import Disc
 from simulation.rules.tally import board_scores, round_points
 from simulation.rules.timing import GameClock, check_shot_seconds, equalising_shot_due
 from simulation.rules.variants import DEFAULT_RULES, get_rules
+from tournaments.formats.translation import _
 
 __all__ = ["GAME_ROUNDS", "SHOT_SECONDS", "THREE_PLAYER_GAMES", "play_game"]
 
@@ -61,7 +62,10 @@ MOST_ROUNDS = 200
 
 def _check_count(name: str, value: object, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+        raise ValueError(
+            _("%(name)s must be a whole number from %(low)s to %(high)s, not %(value)r")
+            % {"name": name, "low": low, "high": high, "value": value}
+        )
     return value
 
 
@@ -91,20 +95,28 @@ def _players(players: object) -> list[Any]:
 
     if isinstance(players, str | bytes | Mapping) or not isinstance(players, Sequence):
         raise ValueError(
-            "players must be a list of skill profiles, one per seat: two for singles, three for "
-            f"a three-player game, four for doubles, not {players!r}"
+            _(
+                "players must be a list of skill profiles, one per seat: two for singles, three "
+                "for a three-player game, four for doubles, not %(players)r"
+            )
+            % {"players": players}
         )
     if len(players) not in (2, 3, 4):
         raise ValueError(
-            f"{len(players)} players: singles takes two (seats 0 and 2), a three-player game "
-            "three (seats 0-2), doubles four (seats 0-3)"
+            _(
+                "%(count)s players: singles takes two (seats 0 and 2), a three-player game three "
+                "(seats 0-2), doubles four (seats 0-3)"
+            )
+            % {"count": len(players)}
         )
     out = []
     for index, spec in enumerate(players):
         try:
             out.append(AIPlayer.of(spec))
         except ValueError as error:
-            raise ValueError(f"player {index + 1}: {error}") from None
+            raise ValueError(
+                _("player %(number)s: %(error)s") % {"number": index + 1, "error": error}
+            ) from None
     return out
 
 
@@ -115,7 +127,8 @@ def _seating(count: int, three_player: str) -> dict[int, int]:
         return dict(DOUBLES)
     if three_player not in THREE_PLAYER_GAMES:
         raise ValueError(
-            f"three_player must be one of {', '.join(THREE_PLAYER_GAMES)}, not {three_player!r}"
+            _("three_player must be one of %(games)s, not %(game)r")
+            % {"games": ", ".join(THREE_PLAYER_GAMES), "game": three_player}
         )
     return dict(THREE_ALONE) if three_player == "alone" else dict(TWO_V_ONE)
 
@@ -129,11 +142,13 @@ def _shot_means(shot_seconds: object, profiles: Sequence[Any]) -> list[float]:
     if isinstance(shot_seconds, Sequence) and not isinstance(shot_seconds, str | bytes):
         if len(shot_seconds) != len(profiles):
             raise ValueError(
-                f"shot_seconds lists {len(shot_seconds)} times for {len(profiles)} players"
+                _("shot_seconds lists %(times)s times for %(players)s players")
+                % {"times": len(shot_seconds), "players": len(profiles)}
             )
         return [check_shot_seconds(v, f"shot_seconds[{i}]") for i, v in enumerate(shot_seconds)]
     raise ValueError(
-        f"shot_seconds must be a number of seconds or one per player, not {shot_seconds!r}"
+        _("shot_seconds must be a number of seconds or one per player, not %(seconds)r")
+        % {"seconds": shot_seconds}
     )
 
 
@@ -212,10 +227,12 @@ def play_game(
 
     rule_set = get_rules(rules)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise ValueError(f"seed must be a whole number of at least 0 or null, not {seed!r}")
+        raise ValueError(
+            _("seed must be a whole number of at least 0 or null, not %(seed)r") % {"seed": seed}
+        )
     rounds = _check_count("rounds", rounds, 1, 20)
     if not isinstance(playoff, bool):
-        raise ValueError(f"playoff must be true or false, not {playoff!r}")
+        raise ValueError(_("playoff must be true or false, not %(playoff)r") % {"playoff": playoff})
     seated = _players(players)
     seats = _seating(len(seated), three_player)
     kind = seating_kind(seats)
@@ -225,7 +242,10 @@ def play_game(
         discs_per_player = default_discs_per_player(seats, rule_set)
     discs_per_player = _check_count("discs_per_player", discs_per_player, 1, 12)
     if isinstance(first_seat, bool) or first_seat not in seats:
-        raise ValueError(f"first_seat must be an occupied seat {sorted(seats)}, not {first_seat!r}")
+        raise ValueError(
+            _("first_seat must be an occupied seat %(seats)s, not %(seat)r")
+            % {"seats": sorted(seats), "seat": first_seat}
+        )
     clock = GameClock.of_minutes(time_limit)
     means = dict(
         zip(sorted(seats), _shot_means(shot_seconds, [p.profile for p in seated]), strict=True)
@@ -253,16 +273,24 @@ def play_game(
         raise ValueError(str(error)) from None
     if system.sides != sides:
         raise ValueError(
-            f"{scoring} is played by {system.sides} sides; this game has {sides} "
-            f"({'three players alone' if alone else kind})"
+            _("%(scoring)s is played by %(needed)s sides; this game has %(sides)s (%(kind)s)")
+            % {
+                "scoring": scoring,
+                "needed": system.sides,
+                "sides": sides,
+                "kind": _("three players alone") if alone else kind,
+            }
         )
     difference = system.round_scoring == DIFFERENCE
     played_points: list[tuple[int, ...]] = []
     while not system.tally(played_points).over:
         if len(played_points) >= MOST_ROUNDS:
             raise ValueError(
-                f"the game was not over after {MOST_ROUNDS} rounds; the players score too little "
-                f"for {system.name}"
+                _(
+                    "the game was not over after %(rounds)s rounds; the players score too little "
+                    "for %(system)s"
+                )
+                % {"rounds": MOST_ROUNDS, "system": system.name}
             )
         # WCC: a round in which no disc was shot before time expired records a zero; only the
         # regular rounds of an NCA game are owed, no playoff round and no first-to round.

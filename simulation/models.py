@@ -14,6 +14,8 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import models
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from simulation.services.records import decompress_record
 
@@ -21,10 +23,10 @@ from simulation.services.records import decompress_record
 class Status(models.TextChoices):
     """Where a background job stands."""
 
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", gettext_lazy("Queued")
+    RUNNING = "running", gettext_lazy("Running")
+    DONE = "done", gettext_lazy("Done")
+    FAILED = "failed", gettext_lazy("Failed")
 
 
 class SimulationUser(User):
@@ -62,8 +64,10 @@ class SimulatedGame(models.Model):
     game = models.OneToOneField(
         "tournaments.Game", on_delete=models.CASCADE, related_name="simulation"
     )
-    record = models.BinaryField(help_text="zlib-compressed JSON game record")
-    raw_size = models.PositiveIntegerField(help_text="Size of the JSON record in bytes.")
+    record = models.BinaryField(help_text=gettext_lazy("zlib-compressed JSON game record"))
+    raw_size = models.PositiveIntegerField(
+        help_text=gettext_lazy("Size of the JSON record in bytes.")
+    )
     seed = models.BigIntegerField()
     shots = models.PositiveIntegerField()
     rounds = models.PositiveSmallIntegerField()
@@ -80,7 +84,7 @@ class SimulatedGame(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
-        return f"Simulated {self.game}"
+        return _("Simulated %(game)s") % {"game": self.game}
 
     def record_json(self) -> dict[str, Any]:
         return decompress_record(self.record)
@@ -91,7 +95,9 @@ class MatchPreview(models.Model):
 
     match = models.ForeignKey("tournaments.Match", on_delete=models.CASCADE, related_name="+")
     games = models.PositiveIntegerField(default=200)
-    players = models.JSONField(help_text="Profiles per side: {'a': [...], 'b': [...]}")
+    players = models.JSONField(
+        help_text=gettext_lazy("Profiles per side: {'a': [...], 'b': [...]}")
+    )
     seed = models.BigIntegerField(default=1)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     result = models.JSONField(null=True, blank=True)
@@ -106,7 +112,10 @@ class MatchPreview(models.Model):
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
-        return f"Preview of {self.match} ({self.games} games)"
+        return _("Preview of %(match)s (%(games)s games)") % {
+            "match": self.match,
+            "games": self.games,
+        }
 
 
 class AutoPlay(models.Model):
@@ -115,10 +124,10 @@ class AutoPlay(models.Model):
     and ``in_flight`` change only through ``simulation.services.runs``."""
 
     class Scope(models.TextChoices):
-        MATCH = "match", "Match"
-        ROUND = "round", "Round of play"
-        STAGE = "stage", "Stage"
-        CATEGORY = "category", "Rest of the category"
+        MATCH = "match", gettext_lazy("Match")
+        ROUND = "round", gettext_lazy("Round of play")
+        STAGE = "stage", gettext_lazy("Stage")
+        CATEGORY = "category", gettext_lazy("Rest of the category")
 
     tournament = models.ForeignKey(
         "tournaments.Tournament", on_delete=models.CASCADE, related_name="+"
@@ -133,7 +142,9 @@ class AutoPlay(models.Model):
         "tournaments.Match", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
     players = models.JSONField(
-        null=True, blank=True, help_text="Match scope: profiles per side overriding the entries'."
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("Match scope: profiles per side overriding the entries'."),
     )
     seed = models.BigIntegerField(default=1)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
@@ -141,8 +152,10 @@ class AutoPlay(models.Model):
     games_expected = models.PositiveIntegerField(default=0)
     shots = models.PositiveBigIntegerField(
         default=0,
-        help_text="Physics shots simulated: the games' shots, and the players' search where "
-        "the records count it.",
+        help_text=gettext_lazy(
+            "Physics shots simulated: the games' shots, and the players' search where the records "
+            "count it."
+        ),
     )
     batches = models.PositiveIntegerField(default=0)
     #: The batches sent out to the workers and not written yet: ``{"id", "label", "matches"}``
@@ -161,7 +174,10 @@ class AutoPlay(models.Model):
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
-        return f"Auto-play of {self.get_scope_display().lower()} ({self.get_status_display()})"
+        return _("Auto-play of %(scope)s (%(status)s)") % {
+            "scope": self.get_scope_display().lower(),
+            "status": self.get_status_display(),
+        }
 
     @property
     def percent(self) -> int:
@@ -182,7 +198,7 @@ class DryRun(models.Model):
         blank=True,
         on_delete=models.CASCADE,
         related_name="dry_runs",
-        help_text="The tournament whose players and format are rehearsed, if any.",
+        help_text=gettext_lazy("The tournament whose players and format are rehearsed, if any."),
     )
     source_category = models.ForeignKey(
         "tournaments.Category", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -216,7 +232,10 @@ class DryRun(models.Model):
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
-        return f"Dry run {self.pk} ({self.preset or 'own format'})"
+        return _("Dry run %(number)s (%(format)s)") % {
+            "number": self.pk,
+            "format": self.preset or _("own format"),
+        }
 
     @property
     def wall_seconds(self) -> float | None:

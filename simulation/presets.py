@@ -20,11 +20,13 @@ import random
 from dataclasses import dataclass
 
 from simulation.players.estimate import TWENTIES_PER_GAME
+from tournaments.formats.translation import gettext_noop
 
 
 @dataclass(frozen=True)
 class StageSpec:
-    """One stage of a preset format (see ``tournaments.models.Stage``)."""
+    """One stage of a preset format (see ``tournaments.models.Stage``); its name in English,
+    translated when the dry run creates the stage."""
 
     name: str
     kind: str
@@ -37,6 +39,8 @@ class StageSpec:
 
 @dataclass(frozen=True)
 class DryRunPreset:
+    """A format a dry run can rehearse; its name in English, translated where it is shown."""
+
     key: str
     name: str
     category_preset: str
@@ -63,37 +67,45 @@ PRESETS: dict[str, DryRunPreset] = {
     for p in (
         DryRunPreset(
             key="wcc-singles",
-            name="WCC competitive singles",
+            name=gettext_noop("WCC competitive singles"),
             category_preset="competitive-singles",
             entries=88,
             stages=(
-                StageSpec("Preliminary", "preliminary", games_per_entry=10, advance_count=16),
-                StageSpec("Round-robin playoff", "round-robin", advance_count=4, pools=2),
-                StageSpec("Championship", "knockout", best_of=3, third_place=True),
+                StageSpec(
+                    gettext_noop("Preliminary"), "preliminary", games_per_entry=10, advance_count=16
+                ),
+                StageSpec(
+                    gettext_noop("Round-robin playoff"), "round-robin", advance_count=4, pools=2
+                ),
+                StageSpec(gettext_noop("Championship"), "knockout", best_of=3, third_place=True),
             ),
             twenties_mean=TWENTIES_PER_GAME["competitive"],
             twenties_sd=1.4,
         ),
         DryRunPreset(
             key="wcc-doubles",
-            name="WCC competitive doubles",
+            name=gettext_noop("WCC competitive doubles"),
             category_preset="competitive-doubles",
             entries=32,
             stages=(
-                StageSpec("Preliminary", "preliminary", games_per_entry=8, advance_count=8),
-                StageSpec("Playoff", "knockout", best_of=3, third_place=True),
+                StageSpec(
+                    gettext_noop("Preliminary"), "preliminary", games_per_entry=8, advance_count=8
+                ),
+                StageSpec(gettext_noop("Playoff"), "knockout", best_of=3, third_place=True),
             ),
             twenties_mean=TWENTIES_PER_GAME["competitive"],
             twenties_sd=1.4,
         ),
         DryRunPreset(
             key="club",
-            name="Club night",
+            name=gettext_noop("Club night"),
             category_preset="recreational-singles",
             entries=12,
             stages=(
-                StageSpec("Preliminary", "preliminary", games_per_entry=3, advance_count=4),
-                StageSpec("Playoff", "knockout", best_of=3, third_place=True),
+                StageSpec(
+                    gettext_noop("Preliminary"), "preliminary", games_per_entry=3, advance_count=4
+                ),
+                StageSpec(gettext_noop("Playoff"), "knockout", best_of=3, third_place=True),
             ),
             twenties_mean=TWENTIES_PER_GAME["recreational"],
             twenties_sd=1.2,

@@ -19,6 +19,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from simulation.rules.geometry import DEFAULT_GEOMETRY, BoardGeometry
 from simulation.rules.state import BoardState, Disc, parse_state
+from tournaments.formats.translation import _
 
 DITCH_WIDTH = 0.051
 """Ditch width (board.md: at least 2 in)."""
@@ -63,7 +64,10 @@ def _ring(r: float, width: float, colour: str, css: str) -> str:
 
 def _disc(disc: Disc, geometry: BoardGeometry, x: float, y: float, css: str = "disc") -> str:
     side = disc.side if disc.side in (0, 1) else 1
-    title = f"{disc.id} (side {disc.side}{', leaner' if disc.leaner else ''})"
+    if disc.leaner:
+        title = _("%(id)s (side %(side)s, leaner)") % {"id": disc.id, "side": disc.side}
+    else:
+        title = _("%(id)s (side %(side)s)") % {"id": disc.id, "side": disc.side}
     cx, cy = _point(x, y)
     body = _circle(
         x,
@@ -134,7 +138,7 @@ def _side_label(side: int, names: Sequence[str] | None) -> str:
     side's number when the picture is drawn without names."""
     name = names[side].strip() if names and side < len(names) else ""
     if not name:
-        return f"20s, side {side}"
+        return _("20s, side %(side)s") % {"side": side}
     if len(name) > TRAY_LABEL_CHARS:
         name = name[: TRAY_LABEL_CHARS - 1].rstrip() + "\u2026"
     return name
@@ -187,7 +191,7 @@ def _paths(events: Sequence[Mapping[str, Any]], shooter: str | None) -> list[str
     for disc_id, path in shot_paths(events).items():
         points = " ".join(",".join(_point(x, y)) for x, y in path)
         is_shot = disc_id == shooter
-        css = "path shot-path" if is_shot else "path"
+        css = "path shot-path" if is_shot else "path"  # untranslated: CSS classes
         colour = SHOT_PATH_COLOUR if is_shot else OTHER_PATH_COLOUR
         width = "2.4" if is_shot else "1.2"
         parts.append(
@@ -223,10 +227,11 @@ def render_board(
     half_height = rail_outer + 0.01
     view = f"{_mm(-half_width)} {_mm(-half_height)} {_mm(2 * half_width)} {_mm(2 * half_height)}"
     height_px = round(width_px * half_height / half_width)
+    default_title = _("Crokinole board")
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg" '
         f'viewBox="{view}" width="{width_px}" height="{height_px}" role="img">',
-        f"<title>{escape(title or 'Crokinole board')}</title>",
+        f"<title>{escape(title or default_title)}</title>",
         *_board(geometry),
     ]
     if outcome is not None:

@@ -8,6 +8,8 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from scoring.results.knockout import bracket_rounds
 from scoring.results.outcomes import MatchOutcome, stage_outcomes
@@ -100,12 +102,14 @@ class MatchLine:
     @property
     def score(self) -> str:
         if self.match.entry_b_id is None:
-            return "bye"
+            return pgettext("match score", "bye")
         if not self.outcome.started:
             return ""
         # A figure per side: two, or three in a three-player game.
         if self.match.best_of > 1:
-            return "\u2013".join(str(w) for w in self.outcome.wins) + " in games"
+            return _("%(wins)s in games") % {
+                "wins": "\u2013".join(str(w) for w in self.outcome.wins)
+            }
         return "\u2013".join(str(p) for p in self.outcome.points)
 
 
@@ -262,7 +266,11 @@ def preview_chart(result: dict[str, Any]) -> PreviewChart:
     outcome = []
     x = float(LEFT)
     span = width - 2 * LEFT
-    for kind, label in (("win", "win"), ("tie", "tie"), ("loss", "loss")):
+    for kind, label in (
+        ("win", pgettext("game result", "win")),
+        ("tie", pgettext("game result", "tie")),
+        ("loss", pgettext("game result", "loss")),
+    ):
         w = span * result[kind]
         outcome.append(
             Bar(
@@ -412,7 +420,7 @@ def board_picture(width_px: int = 640, side_names: tuple[str, str] | None = None
     g = DEFAULT_GEOMETRY
     rail_outer = g.surface_radius + DITCH_WIDTH + RAIL_WIDTH
     svg = render_board(
-        {"discs": []}, title="Replay board", width_px=width_px, side_names=side_names
+        {"discs": []}, title=_("Replay board"), width_px=width_px, side_names=side_names
     )
     return BoardPicture(
         svg=mark_safe(svg),  # built from numbers and fixed text only

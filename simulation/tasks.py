@@ -27,6 +27,7 @@ from typing import Any
 from celery import Task, shared_task
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.celery import QueueUnreachable, app, publish
 from simulation import transport
@@ -77,7 +78,7 @@ def write_batch(results: list[list[dict[str, Any]]], run_id: int, batch_id: str)
 @shared_task(ignore_result=True)
 def run_failed(request: Any, exc: BaseException, traceback: Any, run_id: int) -> None:
     """Errback of a batch whose games could not be played."""
-    runs.fail(run_id, f"A simulated game failed: {exc}")
+    runs.fail(run_id, _("A simulated game failed: %(error)s") % {"error": exc})
 
 
 @shared_task(ignore_result=True)
@@ -169,4 +170,4 @@ def store_preview(results: list[list[list[int]]], preview_id: int) -> None:
 @shared_task(ignore_result=True)
 def preview_failed(request: Any, exc: BaseException, traceback: Any, preview_id: int) -> None:
     """Errback of a preview whose games could not be played."""
-    previews.fail(preview_id, f"A simulated game failed: {exc}")
+    previews.fail(preview_id, _("A simulated game failed: %(error)s") % {"error": exc})

@@ -32,7 +32,7 @@ from django.views.decorators.http import require_GET, require_POST
 from config.celery import QueueUnreachable, check_queue
 from simulation import selectors, tasks
 from simulation.models import AutoPlay, DryRun, MatchPreview, Status
-from simulation.players.profiles import LEVELS
+from simulation.players.profiles import LEVEL_LABELS, LEVELS
 from simulation.presets import PRESETS
 from simulation.services import autoplay, dryrun, previews, runs
 from tournaments.models import Category, Match, Stage, Tournament
@@ -47,7 +47,9 @@ STALLED_POLL_S = 10
 #: A job in these states is still under way: its progress partial keeps polling.
 _RUNNING = (Status.QUEUED, Status.RUNNING)
 
-PROFILE_CHOICES = [("", gettext_lazy("automatic"))] + [(level, level) for level in LEVELS]
+PROFILE_CHOICES = [("", gettext_lazy("automatic"))] + [
+    (level, gettext_lazy(LEVEL_LABELS[level])) for level in LEVELS
+]
 
 
 def _missing(request: HttpRequest, tournament: Tournament | None, message: str) -> HttpResponse:
@@ -86,7 +88,7 @@ class DryRunForm(forms.Form):
     preset = forms.ChoiceField(
         required=False,
         choices=[("", gettext_lazy("the category's own stages"))]
-        + [(key, p.name) for key, p in PRESETS.items()],
+        + [(key, gettext_lazy(p.name)) for key, p in PRESETS.items()],
     )
     field = forms.ChoiceField(
         choices=[
@@ -131,7 +133,7 @@ class AutoPlayForm(forms.Form):
 
 def _form_problem(form: forms.Form) -> str:
     return "; ".join(
-        _("{field}: {errors}").format(field=name.replace("_", " "), errors=" ".join(errors))
+        _("%(field)s: %(errors)s") % {"field": name.replace("_", " "), "errors": " ".join(errors)}
         if name != "__all__"
         else " ".join(errors)
         for name, errors in form.errors.items()
@@ -155,7 +157,7 @@ def hub(request: HttpRequest, slug: str) -> HttpResponse:
             "runs": selectors.autoplays_of(tournament),
             "can_manage": _can_manage(request, tournament),
             "form": DryRunForm(tournament=tournament),
-            "presets": PRESETS,
+            "presets": {key: replace(p, name=_(p.name)) for key, p in PRESETS.items()},
         },
     )
 
@@ -171,7 +173,7 @@ def dry_run_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if not form.is_valid():
         messages.error(
             request,
-            _("The dry run was not started: {problem}.").format(problem=_form_problem(form)),
+            _("The dry run was not started: %(problem)s.") % {"problem": _form_problem(form)},
         )
         return redirect("simulation:hub", tournament.slug)
     data = form.cleaned_data
@@ -193,7 +195,7 @@ def dry_run_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         )
     except (ValidationError, QueueUnreachable) as exc:
         messages.error(
-            request, _("The dry run was not started: {problem}").format(problem=_errors(exc))
+            request, _("The dry run was not started: %(problem)s") % {"problem": _errors(exc)}
         )
         return redirect("simulation:hub", tournament.slug)
     tasks.send_after_commit(
@@ -208,7 +210,7 @@ def dry_run_detail(request: HttpRequest, slug: str, dry_run_id: int) -> HttpResp
     dry = selectors.dry_run_for(slug, dry_run_id)
     if dry is None:
         return _missing(
-            request, None, _("There is no dry run {number} here.").format(number=dry_run_id)
+            request, None, _("There is no dry run %(number)s here.") % {"number": dry_run_id}
         )
     tournament = dry.source or dry.copy
     progress = _dry_run_progress(slug, dry, _can_manage(request, tournament))
@@ -224,7 +226,7 @@ def dry_run_status(request: HttpRequest, slug: str, dry_run_id: int) -> HttpResp
     dry = selectors.dry_run_for(slug, dry_run_id)
     if dry is None:
         return _missing(
-            request, None, _("There is no dry run {number} here.").format(number=dry_run_id)
+            request, None, _("There is no dry run %(number)s here.") % {"number": dry_run_id}
         )
     can_manage = _can_manage(request, dry.source or dry.copy)
     return progress_partial(request, _dry_run_progress(slug, dry, can_manage))
@@ -234,9 +236,8 @@ def _games_done(run: AutoPlay, phase: str) -> str:
     return " · ".join(
         part
         for part in (
-            _("{played} of about {expected} games").format(
-                played=run.games_played, expected=run.games_expected
-            ),
+            _("%(played)s of about %(expected)s games")
+            % {"played": run.games_played, "expected": run.games_expected},
             phase,
         )
         if part
@@ -279,11 +280,12 @@ def _with_stall(
             progress,
             state=_("Stalled"),
             error=(
-                _("Stalled since {since} ({minutes} min ago): {reason}.").format(
-                    since=f"{timezone.localtime(stall.since):%H:%M:%S}",
-                    minutes=minutes,
-                    reason=stall.reason,
-                )
+                _("Stalled since %(since)s (%(minutes)s min ago): %(reason)s.")
+                % {
+                    "since": f"{timezone.localtime(stall.since):%H:%M:%S}",
+                    "minutes": minutes,
+                    "reason": stall.reason,
+                }
                 + (" " + _("Retry sends its work again; Stop ends it.") if can_manage else "")
             ),
             poll_s=STALLED_POLL_S,
@@ -302,7 +304,7 @@ def dry_run_retry(request: HttpRequest, tournament: Tournament, dry_run_id: int)
     dry = selectors.dry_run_for(tournament.slug, dry_run_id)
     if dry is None:
         return _missing(
-            request, tournament, _("There is no dry run {number} here.").format(number=dry_run_id)
+            request, tournament, _("There is no dry run %(number)s here.") % {"number": dry_run_id}
         )
     _retry(request, tasks.retry_dry_run, dry.pk, _("The dry run"))
     return redirect("simulation:dry_run", tournament.slug, dry.pk)
@@ -315,10 +317,10 @@ def dry_run_stop(request: HttpRequest, tournament: Tournament, dry_run_id: int) 
     dry = selectors.dry_run_for(tournament.slug, dry_run_id)
     if dry is None:
         return _missing(
-            request, tournament, _("There is no dry run {number} here.").format(number=dry_run_id)
+            request, tournament, _("There is no dry run %(number)s here.") % {"number": dry_run_id}
         )
     runs.stop_dry_run(dry.pk, request.user.get_username())
-    messages.success(request, _("Dry run {number} was stopped.").format(number=dry.pk))
+    messages.success(request, _("Dry run %(number)s was stopped.") % {"number": dry.pk})
     return redirect("simulation:dry_run", tournament.slug, dry.pk)
 
 
@@ -328,10 +330,10 @@ def _retry(request: HttpRequest, task: Any, row_id: int, what: str) -> None:
         check_queue()
     except QueueUnreachable as exc:
         messages.error(
-            request, _("{what} was not sent again: {error}").format(what=what, error=exc)
+            request, _("%(what)s was not sent again: %(error)s") % {"what": what, "error": exc}
         )
         return
-    messages.success(request, _("{what} was sent to the workers again.").format(what=what))
+    messages.success(request, _("%(what)s was sent to the workers again.") % {"what": what})
     tasks.send_after_commit(
         task, row_id, on_unreachable=lambda error: messages.error(request, error)
     )
@@ -348,7 +350,7 @@ def autoplay_start(request: HttpRequest, tournament: Tournament) -> HttpResponse
     back = safe_next(request, reverse("simulation:hub", args=[tournament.slug]))
     if not form.is_valid():
         messages.error(
-            request, _("Auto-play was not started: {problem}.").format(problem=_form_problem(form))
+            request, _("Auto-play was not started: %(problem)s.") % {"problem": _form_problem(form)}
         )
         return redirect(back)
     data = form.cleaned_data
@@ -367,7 +369,7 @@ def autoplay_start(request: HttpRequest, tournament: Tournament) -> HttpResponse
         )
     except (ValidationError, QueueUnreachable) as exc:
         messages.error(
-            request, _("Auto-play was not started: {problem}").format(problem=_errors(exc))
+            request, _("Auto-play was not started: %(problem)s") % {"problem": _errors(exc)}
         )
         return redirect(back)
     tasks.send_after_commit(
@@ -384,27 +386,24 @@ def _autoplay_targets(tournament: Tournament, data: dict[str, Any]) -> dict[str,
         ).first()
         if match is None:
             raise autoplay.AutoPlayError(
-                _("There is no match {number} at {tournament}.").format(
-                    number=data["match"], tournament=tournament
-                )
+                _("There is no match %(number)s at %(tournament)s.")
+                % {"number": data["match"], "tournament": tournament}
             )
         targets["match"] = match
     if data.get("stage"):
         stage = Stage.objects.filter(pk=data["stage"], category__tournament=tournament).first()
         if stage is None:
             raise autoplay.AutoPlayError(
-                _("There is no stage {number} at {tournament}.").format(
-                    number=data["stage"], tournament=tournament
-                )
+                _("There is no stage %(number)s at %(tournament)s.")
+                % {"number": data["stage"], "tournament": tournament}
             )
         targets["stage"] = stage
     if data.get("category"):
         category = tournament.categories.filter(pk=data["category"]).first()
         if category is None:
             raise autoplay.AutoPlayError(
-                _("There is no category {number} at {tournament}.").format(
-                    number=data["category"], tournament=tournament
-                )
+                _("There is no category %(number)s at %(tournament)s.")
+                % {"number": data["category"], "tournament": tournament}
             )
         targets["category"] = category
     if data.get("round_of_play"):
@@ -417,7 +416,7 @@ def autoplay_detail(request: HttpRequest, slug: str, run_id: int) -> HttpRespons
     run = selectors.autoplay_for(slug, run_id)
     if run is None:
         return _missing(
-            request, None, _("There is no auto-play run {number} here.").format(number=run_id)
+            request, None, _("There is no auto-play run %(number)s here.") % {"number": run_id}
         )
     progress = _autoplay_progress(run, _can_manage(request, run.tournament))
     return render(
@@ -432,7 +431,7 @@ def autoplay_status(request: HttpRequest, slug: str, run_id: int) -> HttpRespons
     run = selectors.autoplay_for(slug, run_id)
     if run is None:
         return _missing(
-            request, None, _("There is no auto-play run {number} here.").format(number=run_id)
+            request, None, _("There is no auto-play run %(number)s here.") % {"number": run_id}
         )
     return progress_partial(request, _autoplay_progress(run, _can_manage(request, run.tournament)))
 
@@ -463,7 +462,9 @@ def autoplay_retry(request: HttpRequest, tournament: Tournament, run_id: int) ->
     run = selectors.autoplay_for(tournament.slug, run_id)
     if run is None:
         return _missing(
-            request, tournament, _("There is no auto-play run {number} here.").format(number=run_id)
+            request,
+            tournament,
+            _("There is no auto-play run %(number)s here.") % {"number": run_id},
         )
     _retry(request, tasks.retry_run, run.pk, _("Auto-play"))
     return redirect("simulation:autoplay", tournament.slug, run.pk)
@@ -476,7 +477,9 @@ def autoplay_stop(request: HttpRequest, tournament: Tournament, run_id: int) -> 
     run = selectors.autoplay_for(tournament.slug, run_id)
     if run is None:
         return _missing(
-            request, tournament, _("There is no auto-play run {number} here.").format(number=run_id)
+            request,
+            tournament,
+            _("There is no auto-play run %(number)s here.") % {"number": run_id},
         )
     runs.stop(run.pk, request.user.get_username())
     messages.success(request, _("Auto-play was stopped."))
@@ -494,7 +497,7 @@ def stage_page(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
         return _missing(
             request,
             None,
-            _("There is no stage {number} at this tournament.").format(number=stage_id),
+            _("There is no stage %(number)s at this tournament.") % {"number": stage_id},
         )
     tournament = stage.category.tournament
     return render(
@@ -517,7 +520,7 @@ def match_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
         return _missing(
             request,
             None,
-            _("There is no match {number} at this tournament.").format(number=match_id),
+            _("There is no match %(number)s at this tournament.") % {"number": match_id},
         )
     raw = request.GET.get("game", "")
     page = selectors.match_page(match, int(raw) if raw.isdigit() else None)
@@ -558,13 +561,13 @@ def preview_start(request: HttpRequest, tournament: Tournament, match_id: int) -
         return _missing(
             request,
             tournament,
-            _("There is no match {number} at this tournament.").format(number=match_id),
+            _("There is no match %(number)s at this tournament.") % {"number": match_id},
         )
     form = PreviewForm(request.POST)
     if not form.is_valid():
         messages.error(
             request,
-            _("The preview was not started: {problem}.").format(problem=_form_problem(form)),
+            _("The preview was not started: %(problem)s.") % {"problem": _form_problem(form)},
         )
         return redirect("simulation:match", tournament.slug, match.id)
     data = form.cleaned_data
@@ -576,7 +579,7 @@ def preview_start(request: HttpRequest, tournament: Tournament, match_id: int) -
         )
     except (ValidationError, QueueUnreachable) as exc:
         messages.error(
-            request, _("The preview was not started: {problem}").format(problem=_errors(exc))
+            request, _("The preview was not started: %(problem)s") % {"problem": _errors(exc)}
         )
         return redirect("simulation:match", tournament.slug, match.id)
     tasks.send_after_commit(
@@ -590,7 +593,7 @@ def preview_status(request: HttpRequest, slug: str, preview_id: int) -> HttpResp
     preview = selectors.preview_for(slug, preview_id)
     if preview is None:
         return _missing(
-            request, None, _("There is no preview {number} here.").format(number=preview_id)
+            request, None, _("There is no preview %(number)s here.") % {"number": preview_id}
         )
     tournament = preview.match.stage.category.tournament
     return progress_partial(request, _preview_progress(preview, _can_manage(request, tournament)))
@@ -606,8 +609,8 @@ def _preview_progress(preview: MatchPreview, can_manage: bool) -> Progress:
         state=preview.get_status_display(),
         detail=""
         if failed
-        else _("{games} games are being simulated…").format(games=preview.games),
-        error=_("The preview failed: {error}").format(error=preview.error) if failed else "",
+        else _("%(games)s games are being simulated…") % {"games": preview.games},
+        error=_("The preview failed: %(error)s") % {"error": preview.error} if failed else "",
         poll_s=POLL_S,
         reload_when_finished=True,
     )
@@ -628,9 +631,9 @@ def preview_stop(request: HttpRequest, tournament: Tournament, preview_id: int) 
     preview = selectors.preview_for(tournament.slug, preview_id)
     if preview is None:
         return _missing(
-            request, tournament, _("There is no preview {number} here.").format(number=preview_id)
+            request, tournament, _("There is no preview %(number)s here.") % {"number": preview_id}
         )
-    previews.fail(preview.pk, _("Stopped by {user}.").format(user=request.user.get_username()))
+    previews.fail(preview.pk, _("Stopped by %(user)s.") % {"user": request.user.get_username()})
     messages.success(request, _("The preview was stopped."))
     return redirect("simulation:match", tournament.slug, preview.match_id)
 
@@ -646,9 +649,8 @@ def game_record(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     if record is None:
         return JsonResponse(
             {
-                "error": _(
-                    "Game {number} of this tournament has no simulated record to replay."
-                ).format(number=game_id)
+                "error": _("Game %(number)s of this tournament has no simulated record to replay.")
+                % {"number": game_id}
             },
             status=404,
         )
@@ -663,7 +665,7 @@ def game_replay(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         return _missing(
             request,
             None,
-            _("Game {number} of this tournament was not simulated.").format(number=game_id),
+            _("Game %(number)s of this tournament was not simulated.") % {"number": game_id},
         )
     return render(
         request,

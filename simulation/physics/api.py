@@ -20,6 +20,7 @@ from simulation.physics import codes
 from simulation.physics.engine import simulate_kernel
 from simulation.physics.geometry import peg_positions
 from simulation.physics.params import DEFAULT_PARAMS, PhysicsParams
+from tournaments.formats.translation import _
 
 DEFAULT_MAX_EVENTS = 1000
 """Cap on events per shot. A real shot has tens; the cap stops a pathological configuration
@@ -167,7 +168,7 @@ class ShotResult:
         every disc on in closed form. Needs the event record.
         """
         if self.n_events and not self.events:
-            raise ValueError("state_at needs a result simulated with record_events=True")
+            raise ValueError(_("state_at needs a result simulated with record_events=True"))
         pos, vel, spin, stat, t0 = (
             self.initial_positions,
             self.initial_velocities,
@@ -247,15 +248,17 @@ def _as_status(status: ArrayLike | None, n: int) -> np.ndarray:
         return np.full(n, codes.SURFACE, dtype=np.int8)
     arr = np.asarray(status).reshape(-1)
     if arr.shape != (n,):
-        raise ValueError(f"expected {n} statuses, got {arr.shape[0]}")
+        raise ValueError(
+            _("expected %(expected)s statuses, got %(got)s") % {"expected": n, "got": arr.shape[0]}
+        )
     if arr.dtype == np.bool_:
         return np.where(arr, codes.SURFACE, codes.ABSENT).astype(np.int8)
     if not np.array_equal(arr, np.round(arr)):
-        raise ValueError("status codes must be integers")
+        raise ValueError(_("status codes must be integers"))
     out = arr.astype(np.int8)
     allowed = (codes.SURFACE, codes.DITCH, codes.CAPTURED, codes.LEANER, codes.ABSENT)
     if not np.isin(out, allowed).all():
-        raise ValueError(f"status codes must be among {allowed}")
+        raise ValueError(_("status codes must be among %(allowed)s") % {"allowed": allowed})
     return out
 
 
@@ -299,7 +302,7 @@ def _run(
 ) -> _Raw:
     """Allocate the outputs and call the compiled kernel on (B, N, ...) inputs."""
     if max_events < 1:
-        raise ValueError("max_events must be at least 1")
+        raise ValueError(_("max_events must be at least 1"))
     nb, n = status.shape
     prm, pegs = _packed(params)
     m = max_events if record else 0
@@ -390,7 +393,7 @@ def simulate(
     spin = _carray(0.0 if spins is None else spins, np.float64, (n,))
     stat = _as_status(status, n)
     if not (np.isfinite(pos).all() and np.isfinite(vel).all() and np.isfinite(spin).all()):
-        raise ValueError("positions, velocities and spins must be finite")
+        raise ValueError(_("positions, velocities and spins must be finite"))
     raw = _run(pos[None], vel[None], spin[None], stat[None], params, max_events, record_events)
     n_ev = int(raw.n_events[0])
     events = []
@@ -463,13 +466,13 @@ def simulate_batch(
         pos = pos.reshape(1, -1, 2)
     n = pos.shape[1]
     if pos.shape[2:] != (2,) or pos.shape[0] not in (1, nb):
-        raise ValueError("states_pos must have shape (B, N, 2) or (N, 2), B as in shot_vel")
+        raise ValueError(_("states_pos must have shape (B, N, 2) or (N, 2), B as in shot_vel"))
     pos = np.array(np.broadcast_to(pos, (nb, n, 2)), dtype=np.float64, order="C")
     st = np.asarray(states_status)
     if st.ndim == 1:
         st = st.reshape(1, -1)
     if st.shape[1:] != (n,) or st.shape[0] not in (1, nb):
-        raise ValueError("states_status must have shape (B, N) or (N,)")
+        raise ValueError(_("states_status must have shape (B, N) or (N,)"))
     stat = np.array(
         np.broadcast_to(_as_status(st.reshape(-1), st.size).reshape(st.shape), (nb, n)),
         dtype=np.int8,
@@ -477,7 +480,7 @@ def simulate_batch(
     )
     shooter = np.broadcast_to(np.asarray(shooter_index, dtype=np.int64).reshape(-1), (nb,))
     if ((shooter < 0) | (shooter >= n)).any():
-        raise ValueError("shooter_index out of range")
+        raise ValueError(_("shooter_index out of range"))
     spin_in = np.broadcast_to(
         np.asarray(0.0 if shot_spin is None else shot_spin, dtype=np.float64).reshape(-1), (nb,)
     )
@@ -489,7 +492,7 @@ def simulate_batch(
     spin = np.zeros((nb, n))
     spin[rows, shooter] = spin_in
     if not (np.isfinite(pos).all() and np.isfinite(vel).all() and np.isfinite(spin).all()):
-        raise ValueError("positions, velocities and spins must be finite")
+        raise ValueError(_("positions, velocities and spins must be finite"))
     raw = _run(pos, vel, spin, stat, params, max_events, False)
     return BatchResult(
         positions=raw.positions,

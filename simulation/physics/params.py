@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from simulation import board
+from tournaments.formats.translation import _
 
 # Indices into the packed parameter array (read by the compiled code as compile-time constants).
 P_G = 0
@@ -131,19 +132,28 @@ class PhysicsParams:
         )
         for name in positive:
             if not getattr(self, name) > 0.0:
-                raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
+                raise ValueError(
+                    _("%(name)s must be positive, got %(value)r")
+                    % {"name": name, "value": getattr(self, name)}
+                )
         for name in ("e_disc", "e_peg", "e_rail"):
             if not 0.0 <= getattr(self, name) <= 1.0:
-                raise ValueError(f"{name} must lie in [0, 1], got {getattr(self, name)!r}")
+                raise ValueError(
+                    _("%(name)s must lie in [0, 1], got %(value)r")
+                    % {"name": name, "value": getattr(self, name)}
+                )
         for name in ("mu_disc", "mu_peg", "mu_rail", "line_width", "spin_friction_factor"):
             if getattr(self, name) < 0.0:
-                raise ValueError(f"{name} must not be negative, got {getattr(self, name)!r}")
+                raise ValueError(
+                    _("%(name)s must not be negative, got %(value)r")
+                    % {"name": name, "value": getattr(self, name)}
+                )
         if not 0.0 < self.leaner_fraction <= 1.0:
-            raise ValueError("leaner_fraction must lie in (0, 1]")
+            raise ValueError(_("leaner_fraction must lie in (0, 1]"))
         if self.hole_radius <= self.disc_radius:
-            raise ValueError("the 20 hole must be wider than a disc")
+            raise ValueError(_("the 20 hole must be wider than a disc"))
         if not self.peg_circle_radius < self.shooting_line_radius < self.surface_radius:
-            raise ValueError("radii must satisfy pegs < shooting line < surface edge")
+            raise ValueError(_("radii must satisfy pegs < shooting line < surface edge"))
 
     # Derived geometry -------------------------------------------------------------------------
 

@@ -45,6 +45,7 @@ from simulation.players.profiles import (
     SPEED_SD,
     SkillProfile,
 )
+from tournaments.formats.translation import _
 
 ATTEMPTS = 2000
 SEED = 2024
@@ -91,9 +92,10 @@ def calibrate_angle_sd(
 
     if rate(low) < target:
         raise ValueError(
-            f"an open-20 rate of {target:.3f} is out of reach with a speed error of {speed_sd}"
+            _("an open-20 rate of %(target).3f is out of reach with a speed error of %(speed_sd)s")
+            % {"target": target, "speed_sd": speed_sd}
         )
-    for _ in range(steps):
+    for _step in range(steps):
         middle = 0.5 * (low + high)
         if rate(middle) >= target:
             low = middle
@@ -263,26 +265,30 @@ def compare(
 ) -> list[Row]:
     """Every target of the calibration against the simulation: the competitive distributions
     (shares in %), the 20s per game of each level, and the open-20 rates (%)."""
-    rows = [Row("20s per player per round, mean", PLAYER_ROUND_MEAN, competitive.per_round)]
+    rows = [Row(_("20s per player per round, mean"), PLAYER_ROUND_MEAN, competitive.per_round)]
     for k, (real, sim) in enumerate(
         zip(PLAYER_ROUND_SHARES, competitive.player_shares(), strict=True)
     ):
-        rows.append(Row(f"player-rounds with {k} 20s", 100 * real, 100 * sim, "%"))
+        label = _("player-rounds with %(count)s 20s") % {"count": k}
+        rows.append(Row(label, 100 * real, 100 * sim, "%"))
     for k, (real, sim) in enumerate(
         zip(BOTH_ROUNDS_SHARES, competitive.both_shares(), strict=True)
     ):
-        label = f"{k}" if k < 11 else "11+"
-        rows.append(Row(f"rounds with {label} 20s by both", 100 * real, 100 * sim, "%"))
+        label = _("rounds with %(count)s 20s by both") % {"count": f"{k}" if k < 11 else "11+"}
+        rows.append(Row(label, 100 * real, 100 * sim, "%"))
     for level, stats in (ladder or {}).items():
-        rows.append(Row(f"20s per game, {level} v {level}", LADDER[level], stats.per_game))
+        label = _("20s per game, %(level)s v %(level)s") % {"level": level}
+        rows.append(Row(label, LADDER[level], stats.per_game))
     for level, rate in (open_20 or {}).items():
-        rows.append(Row(f"open-20 rate, {level}", 100 * OPEN_20_TARGETS[level], 100 * rate, "%"))
+        label = _("open-20 rate, %(level)s") % {"level": level}
+        rows.append(Row(label, 100 * OPEN_20_TARGETS[level], 100 * rate, "%"))
     return rows
 
 
 def format_table(rows: Sequence[Row]) -> str:
     """The rows as an aligned text table: target, real, simulated, difference."""
-    lines = [f"{'target':42s} {'real':>8s} {'simulated':>10s} {'difference':>11s}"]
+    target, real, simulated, difference = _("target"), _("real"), _("simulated"), _("difference")
+    lines = [f"{target:42s} {real:>8s} {simulated:>10s} {difference:>11s}"]
     for row in rows:
         lines.append(
             f"{row.target + (' (' + row.unit + ')' if row.unit else ''):42s} {row.real:8.2f} "
@@ -341,14 +347,17 @@ def fit_open_board(
         profile = replace(base, open_board=round(weight, 2))
         value = play_games(profile, games=games, seed=seed, jobs=jobs).per_game
         if report:
-            report(f"  {level:13s} open_board={weight:7.2f} -> {value:.2f} 20s per game")
+            report(
+                _("  %(level)-13s open_board=%(weight)7.2f -> %(value).2f 20s per game")
+                % {"level": level, "weight": weight, "value": value}
+            )
         return value - target
 
     f_low, f_high = measure(low), measure(high)
     best = (low, f_low) if abs(f_low) <= abs(f_high) else (high, f_high)
     if f_low * f_high > 0:
         return round(best[0], 2), best[1] + target
-    for _ in range(steps):
+    for _step in range(steps):
         weight = low + (high - low) * f_low / (f_low - f_high)
         weight = min(max(weight, low + 0.1 * (high - low)), high - 0.1 * (high - low))
         f = measure(weight)
@@ -366,8 +375,8 @@ def fit_open_board(
 def main(argv: Sequence[str] | None = None) -> None:
     """The command line (see the module docstring)."""
     parser = argparse.ArgumentParser(
-        prog="python -m simulation.players.calibrate",
-        description="Calibrate the skill profiles on real open-20 rates and 20s in games.",
+        prog="python -m simulation.players.calibrate",  # untranslated: the command people type
+        description=_("Calibrate the skill profiles on real open-20 rates and 20s in games."),
     )
     parser.add_argument("--games", type=int, help="games per level for the comparison table")
     parser.add_argument("--fit", action="store_true", help="fit the open-board weights")
@@ -377,18 +386,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--levels", nargs="*", default=list(LEVELS), help="levels to fit")
     args = parser.parse_args(argv)
     if args.games is not None and args.games < 1:
-        parser.error("--games must be at least 1")
+        parser.error(_("--games must be at least 1"))
     if not args.fit and args.games is None:
         open_20_main()
         return
     profiles = dict(PROFILES)
     if args.fit:
-        print(f"Fitting open_board ({args.fit_games} games per trial, seed {args.seed}):")
+        print(
+            _("Fitting open_board (%(games)s games per trial, seed %(seed)s):")
+            % {"games": args.fit_games, "seed": args.seed}
+        )
         for level in args.levels:
             weight, made = fit_open_board(level, args.fit_games, args.seed, args.jobs, report=print)
             profiles[level] = replace(profiles[level], open_board=weight)
-            print(f"{level}: open_board={weight} ({made:.2f} 20s per game, target {LADDER[level]})")
-        print("\nFor profiles.py (OPEN_BOARD):")
+            print(
+                _("%(level)s: open_board=%(weight)s (%(made).2f 20s per game, target %(target)s)")
+                % {"level": level, "weight": weight, "made": made, "target": LADDER[level]}
+            )
+        print("\n" + _("For profiles.py (OPEN_BOARD):"))
         print("    {" + ", ".join(f'"{lv}": {profiles[lv].open_board}' for lv in LEVELS) + "}")
     games = args.games if args.games is not None else GAMES
     ladder = {
@@ -396,17 +411,24 @@ def main(argv: Sequence[str] | None = None) -> None:
         for level in LEVELS
     }
     rates = {level: open_20_rate(profiles[level]) for level in LEVELS}
-    print(f"\n{games} seeded games of each level against itself (seed {args.seed}):")
+    print(
+        "\n"
+        + _("%(games)s seeded games of each level against itself (seed %(seed)s):")
+        % {"games": games, "seed": args.seed}
+    )
     print(format_table(compare(ladder["competitive"], ladder, rates)))
     competitive = ladder["competitive"]
-    print(f"largest gap in a share: {worst_share_gap(competitive):.1f} points")
+    print(_("largest gap in a share: %(gap).1f points") % {"gap": worst_share_gap(competitive)})
     real_corr = round_correlation(PLAYER_ROUND_SHARES, BOTH_ROUNDS_SHARES)
     sim_corr = round_correlation(competitive.player_shares(), competitive.both_shares())
     print(
-        f"correlation of the two players' 20s in a round, implied by the tables: real "
-        f"{real_corr:.2f}, simulated {sim_corr:.2f}"
+        _(
+            "correlation of the two players' 20s in a round, implied by the tables: real "
+            "%(real).2f, simulated %(simulated).2f"
+        )
+        % {"real": real_corr, "simulated": sim_corr}
     )
-    print("\nFor estimate.py (TWENTIES_PER_GAME, the simulated ladder):")
+    print("\n" + _("For estimate.py (TWENTIES_PER_GAME, the simulated ladder):"))
     print("    {" + ", ".join(f'"{lv}": {ladder[lv].per_game:.2f}' for lv in LEVELS) + "}")
 
 
@@ -416,8 +438,17 @@ def open_20_main() -> None:
     for level, profile in profiles.items():
         rate = open_20_rate(profile)
         print(
-            f"{level:13s} angle_sd={profile.angle_sd:.3f} speed_sd={profile.speed_sd:.3f} "
-            f"open-20 rate {rate:.3f} (target {OPEN_20_TARGETS[level]:.3f})"
+            _(
+                "%(level)-13s angle_sd=%(angle_sd).3f speed_sd=%(speed_sd).3f open-20 rate "
+                "%(rate).3f (target %(target).3f)"
+            )
+            % {
+                "level": level,
+                "angle_sd": profile.angle_sd,
+                "speed_sd": profile.speed_sd,
+                "rate": rate,
+                "target": OPEN_20_TARGETS[level],
+            }
         )
 
 

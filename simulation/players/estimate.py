@@ -20,6 +20,7 @@ import numpy as np
 
 from simulation.players.evaluate import DEFAULT_WEIGHTS
 from simulation.players.profiles import LEVELS, OPEN_20_TARGETS, PROFILES, SkillProfile
+from tournaments.formats.translation import _
 
 TWENTIES_PER_GAME: Mapping[str, float] = MappingProxyType(
     {"novice": 2.01, "recreational": 3.21, "competitive": 6.64, "top": 8.07, "best": 8.97}
@@ -35,9 +36,13 @@ def profile_from_twenties(twenties_per_game: float) -> dict[str, Any]:
     More 20s never means a larger error: the result is monotone in the average.
     """
     if isinstance(twenties_per_game, bool) or not isinstance(twenties_per_game, int | float):
-        raise ValueError(f"20s per game must be a number, not {twenties_per_game!r}")
+        raise ValueError(
+            _("20s per game must be a number, not %(value)r") % {"value": twenties_per_game}
+        )
     if not np.isfinite(twenties_per_game) or twenties_per_game < 0:
-        raise ValueError(f"20s per game must be 0 or more, not {twenties_per_game}")
+        raise ValueError(
+            _("20s per game must be 0 or more, not %(value)s") % {"value": twenties_per_game}
+        )
     anchors = np.array([TWENTIES_PER_GAME[level] for level in LEVELS])
     angle = np.interp(twenties_per_game, anchors, [PROFILES[lv].angle_sd for lv in LEVELS])
     speed = np.interp(twenties_per_game, anchors, [PROFILES[lv].speed_sd for lv in LEVELS])
@@ -45,7 +50,7 @@ def profile_from_twenties(twenties_per_game: float) -> dict[str, Any]:
     open_board = np.interp(twenties_per_game, anchors, [_open_board(lv) for lv in LEVELS])
     nearest = LEVELS[int(np.argmin(np.abs(anchors - twenties_per_game)))]
     return {
-        "name": f"estimated from {twenties_per_game:.2f} 20s per game",
+        "name": _("estimated from %(twenties).2f 20s per game") % {"twenties": twenties_per_game},
         "angle_sd": round(float(angle), 4),
         "speed_sd": round(float(speed), 4),
         "shots": round(float(shots)),

@@ -31,8 +31,22 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from tournaments.formats.translation import _, gettext_noop
+
 LEVELS = ("novice", "recreational", "competitive", "top", "best")
 """The named skill levels, weakest first."""
+
+LEVEL_LABELS: Mapping[str, str] = MappingProxyType(
+    {
+        "novice": gettext_noop("novice"),
+        "recreational": gettext_noop("recreational"),
+        "competitive": gettext_noop("competitive"),
+        "top": gettext_noop("top"),
+        "best": gettext_noop("best"),
+    }
+)
+"""Each level's name as people read it, in English: :func:`level_label` gives it in the active
+language (the level names themselves are keys of the interface and stay as they are)."""
 
 OPEN_20_TARGETS: Mapping[str, float] = MappingProxyType(
     {"novice": 0.35, "recreational": 0.45, "competitive": 0.55, "top": 0.65, "best": 0.756}
@@ -70,6 +84,11 @@ Competitive sits where its 20s peak (a plateau from about -23 to -18): its targe
 of reach."""
 
 
+def level_label(level: str) -> str:
+    """A skill level's name in the active language; any other profile name as it is."""
+    return _(LEVEL_LABELS[level]) if level in LEVEL_LABELS else level
+
+
 @dataclass(frozen=True)
 class SkillProfile:
     """A player's execution noise (direction error in degrees, relative speed error) and how
@@ -87,27 +106,43 @@ class SkillProfile:
 
     def __post_init__(self) -> None:
         if isinstance(self.shots, bool) or not isinstance(self.shots, int) or self.shots < 1:
-            raise ValueError(f"shots must be a whole number of at least 1, not {self.shots!r}")
+            raise ValueError(
+                _("shots must be a whole number of at least 1, not %(shots)r")
+                % {"shots": self.shots}
+            )
         if self.repertoire not in REPERTOIRES:
             raise ValueError(
-                f"repertoire must be one of {', '.join(REPERTOIRES)}, not {self.repertoire!r}"
+                _("repertoire must be one of %(known)s, not %(repertoire)r")
+                % {"known": ", ".join(REPERTOIRES), "repertoire": self.repertoire}
             )
         for field_name in ("angle_sd", "speed_sd"):
             value = getattr(self, field_name)
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ValueError(f"{field_name} must be a number, not {value!r}")
+                raise ValueError(
+                    _("%(field)s must be a number, not %(value)r")
+                    % {"field": field_name, "value": value}
+                )
             if not math.isfinite(value) or value < 0:
-                raise ValueError(f"{field_name} must be a finite number of at least 0, not {value}")
+                raise ValueError(
+                    _("%(field)s must be a finite number of at least 0, not %(value)s")
+                    % {"field": field_name, "value": value}
+                )
         if self.open_board is not None and (
             isinstance(self.open_board, bool)
             or not isinstance(self.open_board, int | float)
             or not math.isfinite(self.open_board)
         ):
-            raise ValueError(f"open_board must be a finite number or null, not {self.open_board!r}")
+            raise ValueError(
+                _("open_board must be a finite number or null, not %(value)r")
+                % {"value": self.open_board}
+            )
         if self.angle_sd > 45 or self.speed_sd > 1:
             raise ValueError(
-                f"noise too large to be a player (angle_sd {self.angle_sd} degrees, speed_sd "
-                f"{self.speed_sd}): angle_sd is at most 45 degrees, speed_sd at most 1"
+                _(
+                    "noise too large to be a player (angle_sd %(angle_sd)s degrees, speed_sd "
+                    "%(speed_sd)s): angle_sd is at most 45 degrees, speed_sd at most 1"
+                )
+                % {"angle_sd": self.angle_sd, "speed_sd": self.speed_sd}
             )
 
     def to_json(self) -> dict[str, Any]:
@@ -185,7 +220,10 @@ def get_profile(spec: str | Mapping[str, Any] | SkillProfile) -> SkillProfile:
     if isinstance(spec, str):
         if spec in PROFILES:
             return PROFILES[spec]
-        raise ValueError(f"unknown skill profile {spec!r}: the levels are {', '.join(LEVELS)}")
+        raise ValueError(
+            _("unknown skill profile %(spec)r: the levels are %(levels)s")
+            % {"spec": spec, "levels": ", ".join(LEVELS)}
+        )
     if isinstance(spec, Mapping) and "twenties_per_game" in spec:
         # A player described by their record; the estimator needs the profiles, hence here.
         from simulation.players.estimate import profile_from_twenties
@@ -193,19 +231,25 @@ def get_profile(spec: str | Mapping[str, Any] | SkillProfile) -> SkillProfile:
         extra = sorted(set(spec) - {"twenties_per_game"})
         if extra:
             raise ValueError(
-                f"a player described by twenties_per_game takes no other keys, not {extra}"
+                _("a player described by twenties_per_game takes no other keys, not %(extra)s")
+                % {"extra": extra}
             )
         return get_profile(profile_from_twenties(spec["twenties_per_game"]))
     if isinstance(spec, Mapping):
         unknown = sorted(set(spec) - set(PROFILE_KEYS))
         if unknown:
-            raise ValueError(f"skill profile has unknown keys {unknown}: use {list(PROFILE_KEYS)}")
+            raise ValueError(
+                _("skill profile has unknown keys %(unknown)s: use %(keys)s")
+                % {"unknown": unknown, "keys": list(PROFILE_KEYS)}
+            )
         missing = [key for key in ("angle_sd", "speed_sd") if key not in spec]
         if missing:
-            raise ValueError(f"skill profile is missing {missing}")
+            raise ValueError(_("skill profile is missing %(missing)s") % {"missing": missing})
         name = spec.get("name", "custom")
         if not isinstance(name, str):
-            raise ValueError(f"skill profile name must be a string, not {name!r}")
+            raise ValueError(
+                _("skill profile name must be a string, not %(name)r") % {"name": name}
+            )
         return SkillProfile(
             name=name,
             angle_sd=spec["angle_sd"],
@@ -215,6 +259,9 @@ def get_profile(spec: str | Mapping[str, Any] | SkillProfile) -> SkillProfile:
             open_board=spec.get("open_board"),
         )
     raise ValueError(
-        f"a player is a skill level ({', '.join(LEVELS)}), a dict with angle_sd and speed_sd, or "
-        f"a dict with twenties_per_game, not {spec!r}"
+        _(
+            "a player is a skill level (%(levels)s), a dict with angle_sd and speed_sd, or a dict "
+            "with twenties_per_game, not %(spec)r"
+        )
+        % {"levels": ", ".join(LEVELS), "spec": spec}
     )

@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from tournaments.formats.translation import _
+
 
 class EndStatus(StrEnum):
     """Where a disc is once everything has stopped."""
@@ -97,12 +99,14 @@ class ShotFacts:
     def __post_init__(self) -> None:
         ids = [d.id for d in self.discs]
         if len(set(ids)) != len(ids):
-            raise ValueError("every disc in the facts of a shot needs its own id")
+            raise ValueError(_("every disc in the facts of a shot needs its own id"))
         if self.shooter not in ids:
-            raise ValueError(f"the shot disc {self.shooter!r} is missing from the facts")
+            raise ValueError(
+                _("the shot disc %(disc)r is missing from the facts") % {"disc": self.shooter}
+            )
         times = [c.t for c in self.contacts]
         if times != sorted(times):
-            raise ValueError("contacts must be listed in time order")
+            raise ValueError(_("contacts must be listed in time order"))
 
     def by_id(self) -> dict[str, DiscFacts]:
         """The discs' facts keyed by id."""

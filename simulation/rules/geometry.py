@@ -25,6 +25,7 @@ from simulation.board import (
     SHOOTING_LINE_RADIUS,
     SURFACE_RADIUS,
 )
+from tournaments.formats.translation import _
 
 
 @dataclass(frozen=True)
@@ -49,11 +50,11 @@ class BoardGeometry:
             self.surface_radius,
         )
         if any(not math.isfinite(v) or v <= 0 for v in (*radii, self.disc_radius)):
-            raise ValueError("board radii must be positive finite numbers")
+            raise ValueError(_("board radii must be positive finite numbers"))
         if list(radii) != sorted(radii):
-            raise ValueError("board radii must grow from the 20 hole out to the surface edge")
+            raise ValueError(_("board radii must grow from the 20 hole out to the surface edge"))
         if not 0 <= self.line_width < self.disc_radius:
-            raise ValueError("the line width must be at least 0 and narrower than a disc")
+            raise ValueError(_("the line width must be at least 0 and narrower than a disc"))
 
     @property
     def half_line(self) -> float:

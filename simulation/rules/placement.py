@@ -20,9 +20,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from simulation.rules.geometry import DEFAULT_GEOMETRY, BoardGeometry
-from simulation.rules.seats import SEAT_NAMES, check_seat, seat_angle
+from simulation.rules.seats import check_seat, seat_angle, seat_name
 from simulation.rules.state import Disc
 from simulation.rules.variants import RuleSet
+from tournaments.formats.translation import _
 
 QUADRANT_HALF_WIDTH = 45.0
 """Each quadrant spans 45 degrees either side of its seat's centre line."""
@@ -65,17 +66,24 @@ def parse_shot(raw: object) -> ShotRequest:
     """A :class:`ShotRequest` from its JSON form, with ``ValueError`` naming what is missing."""
     if not isinstance(raw, Mapping):
         raise ValueError(
-            f"a shot must be an object with seat, position, angle and speed, not {raw!r}"
+            _("a shot must be an object with seat, position, angle and speed, not %(raw)r")
+            % {"raw": raw}
         )
     unknown = sorted(set(raw) - set(SHOT_KEYS))
     if unknown:
-        raise ValueError(f"shot has unknown keys {unknown}: the keys are {list(SHOT_KEYS)}")
+        raise ValueError(
+            _("shot has unknown keys %(unknown)s: the keys are %(keys)s")
+            % {"unknown": unknown, "keys": list(SHOT_KEYS)}
+        )
     missing = [key for key in ("seat", "position", "angle", "speed") if key not in raw]
     if missing:
-        raise ValueError(f"shot is missing {missing}: it needs seat, position, angle and speed")
+        raise ValueError(
+            _("shot is missing %(missing)s: it needs seat, position, angle and speed")
+            % {"missing": missing}
+        )
     shot_id = raw.get("id", DEFAULT_SHOT_ID)
     if not isinstance(shot_id, str) or not shot_id:
-        raise ValueError(f"shot id must be a non-empty string, not {shot_id!r}")
+        raise ValueError(_("shot id must be a non-empty string, not %(id)r") % {"id": shot_id})
     radius = raw.get("radius")
     return ShotRequest(
         seat=check_seat(raw["seat"]),
@@ -99,10 +107,15 @@ class Placement:
 
 def _finite_number(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"shot {name} must be a number, not {value!r}")
+        raise ValueError(
+            _("shot %(name)s must be a number, not %(value)r") % {"name": name, "value": value}
+        )
     number = float(value)
     if not math.isfinite(number):
-        raise ValueError(f"shot {name} must be a finite number, not {value!r}")
+        raise ValueError(
+            _("shot %(name)s must be a finite number, not %(value)r")
+            % {"name": name, "value": value}
+        )
     return number
 
 
@@ -142,7 +155,7 @@ def place_shot(
     angle = _finite_number("angle", angle)
     speed = _finite_number("speed", speed)
     if speed < 0:
-        raise ValueError(f"shot speed must be 0 m/s or more, not {speed}")
+        raise ValueError(_("shot speed must be 0 m/s or more, not %(speed)s") % {"speed": speed})
 
     low, high = radius_range(geometry)
     if radius is None:
@@ -151,17 +164,38 @@ def place_shot(
         centre_radius = _finite_number("radius", radius)
         if not low - _TOLERANCE <= centre_radius <= high + _TOLERANCE:
             raise ValueError(
-                f"shot radius {centre_radius} m does not keep the disc touching the shooting line "
-                f"(NCA 7d): its centre must lie between {low:.6f} and {high:.6f} m from the centre"
+                _(
+                    "shot radius %(radius)s m does not keep the disc touching the shooting line "
+                    "(NCA 7d): its centre must lie between %(low).6f and %(high).6f m from the "
+                    "centre"
+                )
+                % {"radius": centre_radius, "low": low, "high": high}
             )
 
     limit = position_limit(centre_radius, rules, geometry)
     if abs(position) > limit + 1e-9:
-        where = "touch" if rules.quadrant_overhang >= 1.0 else "stay at most halfway over"
+        if rules.quadrant_overhang >= 1.0:
+            message = _(
+                "shot position %(position)s degrees is off seat %(seat)s's (%(seat_name)s) "
+                "quadrant: the disc must touch the quadrant line (%(rules)s rules), so position "
+                "must lie between %(low).3f and %(high).3f degrees"
+            )
+        else:
+            message = _(
+                "shot position %(position)s degrees is off seat %(seat)s's (%(seat_name)s) "
+                "quadrant: the disc must stay at most halfway over the quadrant line (%(rules)s "
+                "rules), so position must lie between %(low).3f and %(high).3f degrees"
+            )
         raise ValueError(
-            f"shot position {position} degrees is off seat {seat}'s ({SEAT_NAMES[seat]}) quadrant: "
-            f"the disc must {where} the quadrant line ({rules.name} rules), so position must lie "
-            f"between {-limit:.3f} and {limit:.3f} degrees"
+            message
+            % {
+                "position": position,
+                "seat": seat,
+                "seat_name": seat_name(seat),
+                "rules": rules.name,
+                "low": -limit,
+                "high": limit,
+            }
         )
 
     theta = math.radians(seat_angle(seat) + position)
@@ -175,7 +209,10 @@ def place_shot(
     for disc in discs:
         if math.hypot(disc.x - x, disc.y - y) < contact:
             raise ValueError(
-                f"the shot disc would start on top of disc {disc.id!r} at ({disc.x:.4f}, "
-                f"{disc.y:.4f}): choose another position"
+                _(
+                    "the shot disc would start on top of disc %(disc)r at (%(x).4f, %(y).4f): "
+                    "choose another position"
+                )
+                % {"disc": disc.id, "x": disc.x, "y": disc.y}
             )
     return Placement(x=x, y=y, vx=vx, vy=vy)

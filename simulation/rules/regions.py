@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from simulation.rules.geometry import DEFAULT_GEOMETRY, BoardGeometry
 from simulation.rules.state import Disc
+from tournaments.formats.translation import _
 
 TWENTY = 20
 FIFTEEN = 15
@@ -29,7 +30,10 @@ def region_value(distance: float, geometry: BoardGeometry = DEFAULT_GEOMETRY) ->
     it reaches the 10/5 line, 10 when it reaches the 15/10 line, otherwise 15.
     """
     if distance < 0:
-        raise ValueError(f"a distance from the centre cannot be negative ({distance})")
+        raise ValueError(
+            _("a distance from the centre cannot be negative (%(distance)s)")
+            % {"distance": distance}
+        )
     if geometry.touches_or_beyond(distance, geometry.shooting_line_radius):
         return OUT
     if geometry.touches_or_beyond(distance, geometry.line_10_5_radius):

@@ -33,6 +33,7 @@ from simulation.rules.state import BoardState
 from simulation.rules.tally import board_scores, round_points
 from simulation.rules.timing import equalising_shot_due
 from simulation.rules.variants import RuleSet
+from tournaments.formats.translation import _
 
 SIDE_LETTERS = "abc"
 """Default disc ids: side 0 shoots a1, a2, ...; side 1 b1, b2, ...; side 2 (three alone) c1, ..."""
@@ -58,8 +59,8 @@ class RoundKeeper:
         check_seat(self.first_seat)
         if self.first_seat not in self.seats:
             raise ValueError(
-                f"first seat {self.first_seat} is not occupied: occupied seats are "
-                f"{sorted(self.seats)}"
+                _("first seat %(seat)s is not occupied: occupied seats are %(occupied)s")
+                % {"seat": self.first_seat, "occupied": sorted(self.seats)}
             )
         if (
             isinstance(self.discs_per_player, bool)
@@ -67,8 +68,8 @@ class RoundKeeper:
             or self.discs_per_player < 1
         ):
             raise ValueError(
-                f"discs per player must be a whole number of at least 1, not "
-                f"{self.discs_per_player!r}"
+                _("discs per player must be a whole number of at least 1, not %(discs)r")
+                % {"discs": self.discs_per_player}
             )
         self.order = turn_order(self.seats, self.first_seat, self.discs_per_player, self.first_turn)
         if self.first_turn is None:
@@ -120,17 +121,23 @@ class RoundKeeper:
         """The seat, if it is its turn; otherwise ``ValueError`` saying whose turn it is."""
         seat = check_seat(seat)
         if seat not in self.seats:
-            raise ValueError(f"seat {seat} is not in play: occupied seats are {sorted(self.seats)}")
+            raise ValueError(
+                _("seat %(seat)s is not in play: occupied seats are %(occupied)s")
+                % {"seat": seat, "occupied": sorted(self.seats)}
+            )
         if self.finished:
             raise ValueError(
-                f"seat {seat} has no discs left: every player has shot all "
-                f"{self.discs_per_player} discs"
+                _("seat %(seat)s has no discs left: every player has shot all %(discs)s discs")
+                % {"seat": seat, "discs": self.discs_per_player}
             )
         expected = self.order[self.shots_taken]
         if seat != expected:
             raise ValueError(
-                f"shot {self.shots_taken + 1}: it is seat {expected}'s turn, not seat {seat}'s "
-                "(play proceeds clockwise, NCA 2a)"
+                _(
+                    "shot %(number)s: it is seat %(expected)s's turn, not seat %(seat)s's (play "
+                    "proceeds clockwise, NCA 2a)"
+                )
+                % {"number": self.shots_taken + 1, "expected": expected, "seat": seat}
             )
         return seat
 

@@ -35,6 +35,7 @@ from simulation.rules.removal import (
 from simulation.rules.state import BoardState, Disc
 from simulation.rules.validity import Foul, judge_validity
 from simulation.rules.variants import ReturningDamage, RuleSet
+from tournaments.formats.translation import _
 
 
 @dataclass(frozen=True)
@@ -86,17 +87,22 @@ def _complete(facts: ShotFacts, state: BoardState) -> dict[str, DiscFacts]:
                 status=EndStatus.LEANER if disc.leaner else EndStatus.SURFACE,
             )
         elif given.side != disc.side:
-            raise ValueError(f"disc {disc.id!r} changed sides during the shot")
+            raise ValueError(_("disc %(disc)r changed sides during the shot") % {"disc": disc.id})
         complete[disc.id] = replace(given, start_x=disc.x, start_y=disc.y, start_leaner=disc.leaner)
     for disc_id, given in known.items():
         if disc_id not in complete:
             if disc_id != facts.shooter:
-                raise ValueError(f"disc {disc_id!r} is in the facts but was not on the board")
+                raise ValueError(
+                    _("disc %(disc)r is in the facts but was not on the board") % {"disc": disc_id}
+                )
             complete[disc_id] = given
     for contact in facts.contacts:
         for disc_id in (contact.a, contact.b):
             if disc_id not in complete:
-                raise ValueError(f"contact {contact} names disc {disc_id!r}, not on the board")
+                raise ValueError(
+                    _("contact %(contact)s names disc %(disc)r, not on the board")
+                    % {"contact": contact, "disc": disc_id}
+                )
     return complete
 
 
@@ -119,7 +125,9 @@ def judge_shot(
 ) -> Ruling:
     """The ruling on a shot from ``state`` whose facts are ``facts``."""
     if any(d.id == facts.shooter for d in state.discs):
-        raise ValueError(f"the shot disc's id {facts.shooter!r} is already on the board")
+        raise ValueError(
+            _("the shot disc's id %(disc)r is already on the board") % {"disc": facts.shooter}
+        )
     discs = _complete(facts, state)
     side = discs[facts.shooter].side
     contacts = facts.contacts

@@ -26,9 +26,16 @@ import math
 from collections.abc import Mapping
 
 from simulation.rules.variants import NCA, RuleSet
+from tournaments.formats.translation import _, gettext_noop
 
 SEATS = (0, 1, 2, 3)
-SEAT_NAMES = {0: "south", 1: "west", 2: "north", 3: "east"}
+SEAT_NAMES = {
+    0: gettext_noop("south"),
+    1: gettext_noop("west"),
+    2: gettext_noop("north"),
+    3: gettext_noop("east"),
+}
+"""Each seat's side of the board, in English: :func:`seat_name` gives it in the active language."""
 
 SINGLES: Mapping[int, int] = {0: 0, 2: 1}
 """Default singles seating: south plays side 0, north plays side 1."""
@@ -72,11 +79,17 @@ def seat_angle(seat: int) -> float:
     return math.remainder(-90.0 - 90.0 * seat, 360.0)
 
 
+def seat_name(seat: int) -> str:
+    """The seat's side of the board (south, west, north, east) in the active language."""
+    return _(SEAT_NAMES[seat])
+
+
 def check_seat(seat: object) -> int:
     """The seat number, or ``ValueError`` when it is not one of 0-3."""
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
         raise ValueError(
-            f"unknown seat {seat!r}: seats are 0 (south), 1 (west), 2 (north), 3 (east)"
+            _("unknown seat %(seat)r: seats are 0 (south), 1 (west), 2 (north), 3 (east)")
+            % {"seat": seat}
         )
     return seat
 
@@ -97,29 +110,40 @@ def check_seating(seats: Mapping[int, int]) -> dict[int, int]:
         return _check_three(checked)
     for seat, side in checked.items():
         if isinstance(side, bool) or side not in (0, 1):
-            raise ValueError(f"seat {seat} has side {side!r}: sides are 0 and 1")
+            raise ValueError(
+                _("seat %(seat)s has side %(side)r: sides are 0 and 1")
+                % {"seat": seat, "side": side}
+            )
     if len(occupied) == 2:
         a, b = occupied
         if (b - a) != 2:
             raise ValueError(
-                f"singles players sit on opposite sides of the board (NCA 4a): seats {a} and {b} "
-                "are neighbours; use seats 0 and 2 or 1 and 3"
+                _(
+                    "singles players sit on opposite sides of the board (NCA 4a): seats %(a)s and "
+                    "%(b)s are neighbours; use seats 0 and 2 or 1 and 3"
+                )
+                % {"a": a, "b": b}
             )
         if checked[a] == checked[b]:
             raise ValueError(
-                "singles opponents play different colours (NCA 4a): give them sides 0 and 1"
+                _("singles opponents play different colours (NCA 4a): give them sides 0 and 1")
             )
         return checked
     if len(occupied) == 4:
         if checked[0] != checked[2] or checked[1] != checked[3] or checked[0] == checked[1]:
             raise ValueError(
-                "doubles partners sit opposite each other and play the same colour (NCA 5a): "
-                "seats 0 and 2 share one side, seats 1 and 3 the other"
+                _(
+                    "doubles partners sit opposite each other and play the same colour (NCA 5a): "
+                    "seats 0 and 2 share one side, seats 1 and 3 the other"
+                )
             )
         return checked
     raise ValueError(
-        f"{len(occupied)} occupied seats: singles uses 2 opposite seats, doubles all 4 (NCA 4a, "
-        "5a), a three-player game 3 (family rulebook)"
+        _(
+            "%(count)s occupied seats: singles uses 2 opposite seats, doubles all 4 (NCA 4a, 5a), "
+            "a three-player game 3 (family rulebook)"
+        )
+        % {"count": len(occupied)}
     )
 
 
@@ -128,7 +152,8 @@ def _check_three(checked: dict[int, int]) -> dict[int, int]:
     for seat, side in checked.items():
         if isinstance(side, bool) or side not in (0, 1, 2):
             raise ValueError(
-                f"seat {seat} has side {side!r}: in a three-player game sides are 0, 1 and 2"
+                _("seat %(seat)s has side %(side)r: in a three-player game sides are 0, 1 and 2")
+                % {"seat": seat, "side": side}
             )
     if sides == [0, 1, 2]:
         return checked
@@ -138,13 +163,19 @@ def _check_three(checked: dict[int, int]) -> dict[int, int]:
         if b - a == 2:
             return checked
         raise ValueError(
-            "in the two-versus-one game the partners sit on opposite quadrants (family rulebook, "
-            f"Three-Player Game, Option One): seats {a} and {b} are neighbours"
+            _(
+                "in the two-versus-one game the partners sit on opposite quadrants (family "
+                "rulebook, Three-Player Game, Option One): seats %(a)s and %(b)s are neighbours"
+            )
+            % {"a": a, "b": b}
         )
     raise ValueError(
-        "three players sit either two versus one (partners opposite on one side, the third on "
-        "the other: sides 0 and 1) or each alone (sides 0, 1 and 2) (family rulebook, Three-Player "
-        f"Game), not {dict(sorted(checked.items()))}"
+        _(
+            "three players sit either two versus one (partners opposite on one side, the third on "
+            "the other: sides 0 and 1) or each alone (sides 0, 1 and 2) (family rulebook, "
+            "Three-Player Game), not %(seats)s"
+        )
+        % {"seats": dict(sorted(checked.items()))}
     )
 
 
@@ -167,7 +198,7 @@ def is_doubles(seats: Mapping[int, int]) -> bool:
 def lone_seat(seats: Mapping[int, int]) -> int:
     """The lone player's seat in the two-versus-one game."""
     if seating_kind(seats) != TWO_V_ONE_KIND:
-        raise ValueError("only the two-versus-one game has a lone player")
+        raise ValueError(_("only the two-versus-one game has a lone player"))
     sides = list(seats.values())
     return next(seat for seat, side in seats.items() if sides.count(side) == 1)
 
@@ -207,7 +238,10 @@ def turn_cycle(seats: Mapping[int, int]) -> tuple[int, ...]:
 def _turn_of(seats: Mapping[int, int], seat: int) -> int:
     check_seat(seat)
     if seat not in seats:
-        raise ValueError(f"first seat {seat} is not occupied: occupied seats are {sorted(seats)}")
+        raise ValueError(
+            _("first seat %(seat)s is not occupied: occupied seats are %(occupied)s")
+            % {"seat": seat, "occupied": sorted(seats)}
+        )
     return turn_cycle(seats).index(seat)
 
 
@@ -215,24 +249,34 @@ def next_seat(seats: Mapping[int, int], seat: int) -> int:
     """The next occupied seat clockwise after ``seat`` (NCA 2a(i))."""
     check_seat(seat)
     if seat not in seats:
-        raise ValueError(f"seat {seat} is not occupied: occupied seats are {sorted(seats)}")
+        raise ValueError(
+            _("seat %(seat)s is not occupied: occupied seats are %(occupied)s")
+            % {"seat": seat, "occupied": sorted(seats)}
+        )
     for step in range(1, 5):
         candidate = (seat + step) % 4
         if candidate in seats:
             return candidate
-    raise AssertionError("unreachable: the seat itself is occupied")
+    raise AssertionError(
+        "unreachable: the seat itself is occupied"  # untranslated: internal error
+    )
 
 
 def previous_seat(seats: Mapping[int, int], seat: int) -> int:
     """The occupied seat that shoots just before ``seat``."""
     check_seat(seat)
     if seat not in seats:
-        raise ValueError(f"seat {seat} is not occupied: occupied seats are {sorted(seats)}")
+        raise ValueError(
+            _("seat %(seat)s is not occupied: occupied seats are %(occupied)s")
+            % {"seat": seat, "occupied": sorted(seats)}
+        )
     for step in range(1, 5):
         candidate = (seat - step) % 4
         if candidate in seats:
             return candidate
-    raise AssertionError("unreachable: the seat itself is occupied")
+    raise AssertionError(
+        "unreachable: the seat itself is occupied"  # untranslated: internal error
+    )
 
 
 def turn_order(
@@ -249,11 +293,16 @@ def turn_order(
     two-versus-one game shoots twice that.
     """
     if discs_per_player < 0:
-        raise ValueError(f"discs per player must be 0 or more, not {discs_per_player}")
+        raise ValueError(
+            _("discs per player must be 0 or more, not %(discs)s") % {"discs": discs_per_player}
+        )
     cycle = turn_cycle(seats)
     turn = _turn_of(seats, first_seat) if first_turn is None else first_turn
     if not 0 <= turn < len(cycle) or cycle[turn] != first_seat:
-        raise ValueError(f"turn {first_turn} of the round is not seat {first_seat}'s")
+        raise ValueError(
+            _("turn %(turn)s of the round is not seat %(seat)s's")
+            % {"turn": first_turn, "seat": first_seat}
+        )
     return [cycle[(turn + k) % len(cycle)] for k in range(discs_per_player * len(cycle))]
 
 
@@ -267,7 +316,7 @@ def round_first_turn(seats: Mapping[int, int], game_first_seat: int, round_index
     turns of the cycle, opens every other round.
     """
     if round_index < 0:
-        raise ValueError(f"round index must be 0 or more, not {round_index}")
+        raise ValueError(_("round index must be 0 or more, not %(index)s") % {"index": round_index})
     cycle = turn_cycle(seats)
     return (_turn_of(seats, game_first_seat) + round_index) % len(cycle)
 

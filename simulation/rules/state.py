@@ -21,6 +21,7 @@ from typing import Any
 
 from simulation.rules.geometry import DEFAULT_GEOMETRY, BoardGeometry
 from simulation.rules.seats import SINGLES, check_seating
+from tournaments.formats.translation import _
 
 OVERLAP_TOLERANCE = 1e-6
 """How far (m) two discs at rest may seem to overlap through round-off before a state is refused."""
@@ -60,7 +61,8 @@ class BoardState:
         """The side (colour) that plays from ``seat``."""
         if seat not in self.seats:
             raise ValueError(
-                f"seat {seat} is not occupied: occupied seats are {sorted(self.seats)}"
+                _("seat %(seat)s is not occupied: occupied seats are %(occupied)s")
+                % {"seat": seat, "occupied": sorted(self.seats)}
             )
         return self.seats[seat]
 
@@ -74,7 +76,9 @@ class BoardState:
 
 def _number(where: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ValueError(f"{where} must be a finite number, not {value!r}")
+        raise ValueError(
+            _("%(where)s must be a finite number, not %(value)r") % {"where": where, "value": value}
+        )
     return float(value)
 
 
@@ -83,17 +87,20 @@ def parse_seats(raw: object) -> dict[int, int]:
     if raw is None:
         return dict(SINGLES)
     if not isinstance(raw, Mapping):
-        raise ValueError(f"seats must be an object mapping seat to side, not {raw!r}")
+        raise ValueError(
+            _("seats must be an object mapping seat to side, not %(raw)r") % {"raw": raw}
+        )
     seats: dict[int, int] = {}
     for key, side in raw.items():
         try:
             seat = int(key)
         except (TypeError, ValueError):
             raise ValueError(
-                f"unknown seat {key!r}: seats are 0 (south), 1 (west), 2 (north), 3 (east)"
+                _("unknown seat %(seat)r: seats are 0 (south), 1 (west), 2 (north), 3 (east)")
+                % {"seat": key}
             ) from None
         if str(seat) != str(key).strip():
-            raise ValueError(f"unknown seat {key!r}: seats are 0, 1, 2, 3")
+            raise ValueError(_("unknown seat %(seat)r: seats are 0, 1, 2, 3") % {"seat": key})
         seats[seat] = side
     return check_seating(seats)
 
@@ -107,54 +114,82 @@ def parse_state(raw: object, geometry: BoardGeometry = DEFAULT_GEOMETRY) -> Boar
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
-        raise ValueError(f"state must be an object with 'discs' and 'seats', not {raw!r}")
+        raise ValueError(
+            _("state must be an object with 'discs' and 'seats', not %(raw)r") % {"raw": raw}
+        )
     unknown = set(raw) - {"discs", "seats"}
     if unknown:
-        raise ValueError(f"state has unknown keys {sorted(unknown)}: expected 'discs' and 'seats'")
+        raise ValueError(
+            _("state has unknown keys %(unknown)s: expected 'discs' and 'seats'")
+            % {"unknown": sorted(unknown)}
+        )
     seats = parse_seats(raw.get("seats"))
     sides = sorted(set(seats.values()))
     raw_discs = raw.get("discs", [])
     if not isinstance(raw_discs, list):
-        raise ValueError(f"state discs must be a list, not {raw_discs!r}")
+        raise ValueError(_("state discs must be a list, not %(raw)r") % {"raw": raw_discs})
     discs: list[Disc] = []
     seen: set[str] = set()
     for index, item in enumerate(raw_discs):
-        where = f"state disc {index}"
+        where = _("state disc %(index)s") % {"index": index}
         if not isinstance(item, Mapping):
-            raise ValueError(f"{where} must be an object with id, side, x and y, not {item!r}")
+            raise ValueError(
+                _("%(where)s must be an object with id, side, x and y, not %(item)r")
+                % {"where": where, "item": item}
+            )
         disc_id = item.get("id")
         if not isinstance(disc_id, str) or not disc_id:
-            raise ValueError(f"{where} needs a non-empty string id, not {disc_id!r}")
-        where = f"disc {disc_id!r}"
+            raise ValueError(
+                _("%(where)s needs a non-empty string id, not %(id)r")
+                % {"where": where, "id": disc_id}
+            )
+        where = _("disc %(disc)r") % {"disc": disc_id}
         if disc_id in seen:
-            raise ValueError(f"{where} appears twice in the state: ids must be unique")
+            raise ValueError(
+                _("%(where)s appears twice in the state: ids must be unique") % {"where": where}
+            )
         seen.add(disc_id)
         side = item.get("side")
         if isinstance(side, bool) or side not in sides:
-            raise ValueError(f"{where} has side {side!r}: the sides seated are {sides}")
+            raise ValueError(
+                _("%(where)s has side %(side)r: the sides seated are %(sides)s")
+                % {"where": where, "side": side, "sides": sides}
+            )
         x = _number(f"{where} x", item.get("x"))
         y = _number(f"{where} y", item.get("y"))
         leaner = item.get("leaner", False)
         if not isinstance(leaner, bool):
-            raise ValueError(f"{where} leaner must be true or false, not {leaner!r}")
+            raise ValueError(
+                _("%(where)s leaner must be true or false, not %(leaner)r")
+                % {"where": where, "leaner": leaner}
+            )
         disc = Disc(id=disc_id, side=int(side), x=x, y=y, leaner=leaner)
         if leaner and disc.distance > geometry.hole_radius:
             raise ValueError(
-                f"{where} is marked a leaner but its centre is {disc.distance:.4f} m from the "
-                f"centre, outside the 20 hole (radius {geometry.hole_radius} m)"
+                _(
+                    "%(where)s is marked a leaner but its centre is %(distance).4f m from the "
+                    "centre, outside the 20 hole (radius %(hole)s m)"
+                )
+                % {"where": where, "distance": disc.distance, "hole": geometry.hole_radius}
             )
         if not leaner and disc.distance < geometry.hole_support_radius:
             raise ValueError(
-                f"{where} at ({x}, {y}) lies over the 20 hole and would drop in: a flat disc in "
-                f"play has its centre at least {geometry.hole_support_radius:.6f} m from the "
-                "centre (mark a disc tilted in the hole as a leaner)"
+                _(
+                    "%(where)s at (%(x)s, %(y)s) lies over the 20 hole and would drop in: a flat "
+                    "disc in play has its centre at least %(support).6f m from the centre (mark a "
+                    "disc tilted in the hole as a leaner)"
+                )
+                % {"where": where, "x": x, "y": y, "support": geometry.hole_support_radius}
             )
         if geometry.touches_shooting_line_or_beyond(x, y):
             limit = geometry.shooting_line_radius - geometry.half_line - geometry.disc_radius
             raise ValueError(
-                f"{where} at ({x}, {y}) touches or is beyond the shooting line, so it is out of "
-                f"play (NCA 8c): a disc in play has its centre less than {limit:.6f} m from the "
-                "centre"
+                _(
+                    "%(where)s at (%(x)s, %(y)s) touches or is beyond the shooting line, so it is "
+                    "out of play (NCA 8c): a disc in play has its centre less than %(limit).6f m "
+                    "from the centre"
+                )
+                % {"where": where, "x": x, "y": y, "limit": limit}
             )
         discs.append(disc)
     _check_no_overlap(discs, geometry)
@@ -167,4 +202,6 @@ def _check_no_overlap(discs: list[Disc], geometry: BoardGeometry) -> None:
     for i, a in enumerate(flat):
         for b in flat[i + 1 :]:
             if math.hypot(a.x - b.x, a.y - b.y) < contact:
-                raise ValueError(f"discs {a.id!r} and {b.id!r} lie on top of each other")
+                raise ValueError(
+                    _("discs %(a)r and %(b)r lie on top of each other") % {"a": a.id, "b": b.id}
+                )

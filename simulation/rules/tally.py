@@ -12,6 +12,7 @@ that a simulated round and a scorecard are judged by the same code.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 
 from scoring.engine import points_from_score, three_player_points
@@ -20,6 +21,7 @@ from scoring.engine.three import TIME_EXPIRED
 from simulation.rules.geometry import DEFAULT_GEOMETRY, BoardGeometry
 from simulation.rules.regions import TWENTY, disc_value
 from simulation.rules.state import Disc
+from tournaments.formats.translation import _
 
 
 def board_scores(
@@ -34,8 +36,15 @@ def board_scores(
     totals = [TWENTY * count for count in twenties]
     for disc in discs:
         if not 0 <= disc.side < len(totals):
-            sides = " and ".join(str(side) for side in range(len(totals)))
-            raise ValueError(f"disc {disc.id!r} has side {disc.side}: sides are {sides}")
+            sides = functools.reduce(
+                lambda left, right: _("%(left)s and %(right)s") % {"left": left, "right": right},
+                (str(side) for side in range(1, len(totals))),
+                "0" if totals else "",
+            )
+            raise ValueError(
+                _("disc %(disc)r has side %(side)s: sides are %(sides)s")
+                % {"disc": disc.id, "side": disc.side, "sides": sides}
+            )
         totals[disc.side] += disc_value(disc, geometry)
     return tuple(totals)
 

@@ -25,24 +25,38 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tournaments.formats.translation import _
+
 
 def check_time_limit(minutes: object) -> float | None:
     """The time limit in minutes (positive, finite) or None for an untimed game."""
     if minutes is None:
         return None
     if isinstance(minutes, bool) or not isinstance(minutes, int | float):
-        raise ValueError(f"time_limit must be a number of minutes or null, not {minutes!r}")
+        raise ValueError(
+            _("time_limit must be a number of minutes or null, not %(minutes)r")
+            % {"minutes": minutes}
+        )
     if not math.isfinite(minutes) or minutes <= 0:
-        raise ValueError(f"time_limit must be a positive number of minutes, not {minutes!r}")
+        raise ValueError(
+            _("time_limit must be a positive number of minutes, not %(minutes)r")
+            % {"minutes": minutes}
+        )
     return float(minutes)
 
 
 def check_shot_seconds(seconds: object, what: str = "shot_seconds") -> float:
     """A shot's duration in seconds: a finite number of at least 0."""
     if isinstance(seconds, bool) or not isinstance(seconds, int | float):
-        raise ValueError(f"{what} must be a number of seconds, not {seconds!r}")
+        raise ValueError(
+            _("%(what)s must be a number of seconds, not %(seconds)r")
+            % {"what": what, "seconds": seconds}
+        )
     if not math.isfinite(seconds) or seconds < 0:
-        raise ValueError(f"{what} must be a finite number of seconds of at least 0, not {seconds}")
+        raise ValueError(
+            _("%(what)s must be a finite number of seconds of at least 0, not %(seconds)s")
+            % {"what": what, "seconds": seconds}
+        )
     return float(seconds)
 
 

@@ -46,6 +46,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
+from tournaments.formats.translation import _, gettext_noop
+
 
 class RemovalScope(StrEnum):
     """Which discs, besides the shooting disc, an invalid shot removes."""
@@ -87,21 +89,21 @@ class RuleSet:
     def __post_init__(self) -> None:
         if not 0.0 <= self.quadrant_overhang <= 1.0:
             raise ValueError(
-                f"quadrant_overhang must lie between 0 and 1 disc radius, not "
-                f"{self.quadrant_overhang}"
+                _("quadrant_overhang must lie between 0 and 1 disc radius, not %(overhang)s")
+                % {"overhang": self.quadrant_overhang}
             )
 
 
 NCA = RuleSet(
     name="nca",
-    description="National Crokinole Association competitive rules (the default).",
+    description=gettext_noop("National Crokinole Association competitive rules (the default)."),
 )
 
 WCC = RuleSet(
     name="wcc",
     no_hit_removal=RemovalScope.OWN_STRUCK,
     no_hiding_removal=RemovalScope.OWN_STRUCK,
-    description="World Crokinole Championship tournament rules.",
+    description=gettext_noop("World Crokinole Championship tournament rules."),
 )
 
 FAMILY = RuleSet(
@@ -112,7 +114,7 @@ FAMILY = RuleSet(
     returning_damage=ReturningDamage.REPLACE,
     quadrant_overhang=0.0,
     singles_discs=12,
-    description="The family rulebook that comes with a home board.",
+    description=gettext_noop("The family rulebook that comes with a home board."),
 )
 
 RULE_SETS: Mapping[str, RuleSet] = MappingProxyType({r.name: r for r in (NCA, WCC, FAMILY)})
@@ -131,4 +133,7 @@ def get_rules(rules: str | RuleSet = DEFAULT_RULES) -> RuleSet:
     if isinstance(rules, str) and rules in RULE_SETS:
         return RULE_SETS[rules]
     known = ", ".join(repr(name) for name in RULE_SETS)
-    raise ValueError(f"unknown rules {rules!r}: the known rule sets are {known}")
+    raise ValueError(
+        _("unknown rules %(rules)r: the known rule sets are %(known)s")
+        % {"rules": rules, "known": known}
+    )

@@ -39,6 +39,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, F
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.engine import mirror
 from scoring.models import ScoreCard
@@ -104,41 +106,54 @@ def create_autoplay(
     """A queued run of the given scope; raises ``AutoPlayError`` saying what does not fit
     (an object of another tournament, a finished match, a round that does not exist)."""
     if scope not in Scope.values:
-        raise AutoPlayError(f"Unknown scope {scope!r}: use one of {', '.join(Scope.values)}.")
+        raise AutoPlayError(
+            _("Unknown scope %(scope)r: use one of %(known)s.")
+            % {"scope": scope, "known": ", ".join(Scope.values)}
+        )
     if match is not None:
         stage = match.stage
     if stage is not None:
         category = stage.category
     if category is None or category.tournament_id != tournament.id:
-        raise AutoPlayError("Choose a category, stage or match of this tournament to auto-play.")
-    refused = playing.cannot_play(category.scoring_system, category.name, "auto-play its games")
+        raise AutoPlayError(_("Choose a category, stage or match of this tournament to auto-play."))
+    refused = playing.cannot_play(category.scoring_system, category.name, _("auto-play its games"))
     if refused:
         raise AutoPlayError(refused)
     if scope in (Scope.STAGE, Scope.ROUND, Scope.MATCH) and stage is None:
-        raise AutoPlayError(f"Auto-playing a {Scope(scope).label.lower()} needs its stage.")
+        raise AutoPlayError(
+            _("Auto-playing a %(scope)s needs its stage.") % {"scope": Scope(scope).label.lower()}
+        )
     if scope == Scope.MATCH:
         if match is None:
-            raise AutoPlayError("Choose the match to auto-play.")
+            raise AutoPlayError(_("Choose the match to auto-play."))
         if match.entry_b_id is None:
-            raise AutoPlayError(f"{match} is a bye: there is nothing to play.")
+            raise AutoPlayError(
+                _("%(match)s is a bye: there is nothing to play.") % {"match": match}
+            )
         if stage_outcomes(stage, [match])[match.id].complete:
-            raise AutoPlayError(f"{match} is already decided.")
+            raise AutoPlayError(_("%(match)s is already decided.") % {"match": match})
     if scope == Scope.ROUND and (
         round_of_play is None or not stage.matches.filter(round_of_play=round_of_play).exists()
     ):
-        raise AutoPlayError(f"{stage} has no round of play {round_of_play}.")
+        raise AutoPlayError(
+            _("%(stage)s has no round of play %(round)s.")
+            % {"stage": stage, "round": round_of_play}
+        )
     if stage is not None and stage.kind == Stage.Kind.SHOOTOUT:
         raise AutoPlayError(
-            f"{stage} is a shoot-out: it is shot when the stage before it is advanced."
+            _("%(stage)s is a shoot-out: it is shot when the stage before it is advanced.")
+            % {"stage": stage}
         )
     checked = None
     if players:
         if scope != Scope.MATCH:
-            raise AutoPlayError("Skill profiles can be chosen for one match at a time.")
+            raise AutoPlayError(_("Skill profiles can be chosen for one match at a time."))
         per_side = category.players_per_side
         try:
             checked = {
-                side: check_players(players[side], per_side, f"entry {side.upper()}")
+                side: check_players(
+                    players[side], per_side, _("entry %(side)s") % {"side": side.upper()}
+                )
                 for side in ("a", "b")
                 if players.get(side)
             }
@@ -218,7 +233,11 @@ def next_batch(run: AutoPlay, busy: Collection[int] = ()) -> Batch | None:
             return batch
         target = next_stage(stage)
         if target is not None and not _seeded(target):
-            _set_phase(run, f"Advancing from {stage.name} to {target.name}")
+            _set_phase(
+                run,
+                _("Advancing from %(stage)s to %(target)s")
+                % {"stage": stage.name, "target": target.name},
+            )
             advance_with_shootouts(run, stage, target)
         if run.scope == Scope.STAGE:
             return None
@@ -229,8 +248,11 @@ def _stage_batch(run: AutoPlay, stage: Stage) -> Batch | None:
     if not _drawn(stage):
         before = previous_stage(stage)
         if before is not None:
-            raise AutoPlayError(f"{stage} has no entries yet: finish and advance {before} first.")
-        _set_phase(run, f"Drawing {stage.name}")
+            raise AutoPlayError(
+                _("%(stage)s has no entries yet: finish and advance %(before)s first.")
+                % {"stage": stage, "before": before}
+            )
+        _set_phase(run, _("Drawing %(stage)s") % {"stage": stage.name})
         draw_stage(stage, third_place=stage.third_place)
     while True:
         unfinished = _unfinished(stage)
@@ -242,7 +264,11 @@ def _stage_batch(run: AutoPlay, stage: Stage) -> Batch | None:
         if stage.kind == Stage.Kind.SWISS:
             drawn = max((m.round_of_play for m in stage_matches(stage)), default=0)
             if drawn < (stage.games_per_entry or 0):
-                _set_phase(run, f"Drawing {stage.name}, round {drawn + 1}")
+                _set_phase(
+                    run,
+                    _("Drawing %(stage)s, round %(round)s")
+                    % {"stage": stage.name, "round": drawn + 1},
+                )
                 draw_next_swiss_round(stage)
                 continue
         return None
@@ -329,15 +355,25 @@ def _batch(run: AutoPlay, stage: Stage, matches: Sequence[Match]) -> Batch | Non
     if not jobs:
         if waiting:
             raise AutoPlayError(
-                f"{stage}: {len(waiting)} match{'es' if len(waiting) > 1 else ''} left to play "
-                f"have scorecards entered by people that are not verified yet (e.g. "
-                f"{waiting[0]}); verify or void them at the scoring table, then auto-play again."
+                ngettext(
+                    "%(stage)s: %(count)s match left to play have scorecards entered by people "
+                    "that are not verified yet (e.g. %(example)s); verify or void them at the "
+                    "scoring table, then auto-play again.",
+                    "%(stage)s: %(count)s matches left to play have scorecards entered by people "
+                    "that are not verified yet (e.g. %(example)s); verify or void them at the "
+                    "scoring table, then auto-play again.",
+                    len(waiting),
+                )
+                % {"stage": stage, "count": len(waiting), "example": waiting[0]}
             )
         return None
     rounds = sorted({m.round_of_play for m in matches})
-    where = f"round {rounds[0]}" if len(rounds) == 1 else f"rounds {rounds[0]}-{rounds[-1]}"
+    if len(rounds) == 1:
+        where = _("round %(round)s") % {"round": rounds[0]}
+    else:
+        where = _("rounds %(first)s-%(last)s") % {"first": rounds[0], "last": rounds[-1]}
     label = f"{category.name}: {stage.name}, {where}"
-    _set_phase(run, f"Playing {label}")
+    _set_phase(run, _("Playing %(batch)s") % {"batch": label})
     return Batch(label=label, jobs=jobs)
 
 
@@ -460,8 +496,11 @@ def advance_with_shootouts(run: AutoPlay, stage: Stage, target: Stage) -> Stage:
         except CutLineTieError as exc:
             if attempt == MAX_SHOOTOUTS:
                 raise AutoPlayError(
-                    f"{stage}: still tied after {MAX_SHOOTOUTS} simulated shoot-outs; record "
-                    "one by hand."
+                    _(
+                        "%(stage)s: still tied after %(count)s simulated shoot-outs; record one "
+                        "by hand."
+                    )
+                    % {"stage": stage, "count": MAX_SHOOTOUTS}
                 ) from exc
             simulate_shootouts(run, stage, exc.ties, attempt)
     raise AssertionError("unreachable")
@@ -479,7 +518,11 @@ def simulate_shootouts(run: AutoPlay, stage: Stage, ties: Sequence[Any], attempt
         if ids in done:
             continue
         done.append(ids)
-        _set_phase(run, f"Shoot-out in {stage.name}: {', '.join(e.name for e in group)}")
+        _set_phase(
+            run,
+            _("Shoot-out in %(stage)s: %(entries)s")
+            % {"stage": stage.name, "entries": ", ".join(e.name for e in group)},
+        )
         profiles = entry_players(group, category)
         # Seeded by the entries' ID numbers, not their row ids: the same seeded dry run shoots
         # the same shoot-outs whichever rows its copy got.

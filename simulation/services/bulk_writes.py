@@ -42,6 +42,7 @@ from typing import Any
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
 from scoring import engine
@@ -160,7 +161,7 @@ def _check_game(game: Game, item: Mapping[str, Any]) -> _Game | None:
         clean = normalise_rounds(game, rounds)
         check_complete(game, clean)
         rows.append((entry, opponent, clean))
-    seen = [as_official(clean, row_order(game, entry)) for entry, _, clean in rows]
+    seen = [as_official(clean, row_order(game, entry)) for entry, _opponent, clean in rows]
     if any(other != seen[0] for other in seen[1:]):
         return None
     rules = game_rules(game)
@@ -168,7 +169,11 @@ def _check_game(game: Game, item: Mapping[str, Any]) -> _Game | None:
         judged = engine.read_rounds(seen[0], rules)
         engine.judge_game(judged, rules)
     except engine.EngineInputError as exc:  # the rows passed: not expected, said all the same
-        raise ResultError(f"game {game.number} ({match}), {exc}", round=exc.round) from None
+        raise ResultError(
+            _("game %(number)s (%(match)s), %(error)s")
+            % {"number": game.number, "match": match, "error": exc},
+            round=exc.round,
+        ) from None
     official = [official_round(game, n, r, rules.discs) for n, r in enumerate(judged, 1)]
     return _Game(game, rows, official)
 
@@ -177,7 +182,7 @@ def _cards(checked: Sequence[_Game]) -> dict[tuple[int, int], ScoreCard]:
     """Each entry's card for the stage, read or created at once (``card_for``'s cards)."""
     wanted: dict[tuple[int, int], tuple[Stage, Entry]] = {}
     for g in checked:
-        for entry, _, _ in g.rows:
+        for entry, _opponent, _rounds in g.rows:
             wanted.setdefault((g.game.match.stage_id, entry.id), (g.game.match.stage, entry))
     stage_ids = {key[0] for key in wanted}
     entry_ids = {key[1] for key in wanted}
@@ -203,11 +208,11 @@ def _check_roles(
     entry = first.rows[0][0]
     card = cards[(game.match.stage_id, entry.id)]
     probe = CardRow(card=card, game=game, simulated=True)
-    _require(users.referee, "scoring.fill_row", probe, "fill this scorecard")
+    _require(users.referee, "scoring.fill_row", probe, _("fill this scorecard"))
     _require(
-        users.referee, "scoring.validate_row", probe, "validate this row: only the opponent does"
+        users.referee, "scoring.validate_row", probe, _("validate this row: only the opponent does")
     )
-    _require(users.table, "scoring.verify_card", card, "verify scorecards")
+    _require(users.table, "scoring.verify_card", card, _("verify scorecards"))
 
 
 def _store_rows(

@@ -20,6 +20,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from simulation.models import AutoPlay, DryRun, EntryProfile, SimulatedGame
 from simulation.players.estimate import profile_from_twenties
@@ -68,25 +69,51 @@ def create_dry_run(
     stages, or the preset's when one is named. Raises ``DryRunError`` naming what is wrong
     before anything is written."""
     if preset and preset not in PRESETS:
-        raise DryRunError(f"Unknown preset {preset!r}: choose one of {', '.join(PRESETS)}.")
-    for name, value, high in (("players", entries, MAX_ENTRIES), ("boards", boards, MAX_BOARDS)):
+        raise DryRunError(
+            _("Unknown preset %(preset)r: choose one of %(known)s.")
+            % {"preset": preset, "known": ", ".join(PRESETS)}
+        )
+    for refusal, value, high in (
+        (
+            _("Number of players: %(value)r is not allowed; choose 1 to %(high)s."),
+            entries,
+            MAX_ENTRIES,
+        ),
+        (
+            _("Number of boards: %(value)r is not allowed; choose 1 to %(high)s."),
+            boards,
+            MAX_BOARDS,
+        ),
+    ):
         if value is not None and (isinstance(value, bool) or not 1 <= value <= high):
-            raise DryRunError(f"Number of {name}: {value!r} is not allowed; choose 1 to {high}.")
+            raise DryRunError(refusal % {"value": value, "high": high})
     chosen = PRESETS[preset] if preset else None
     if source is None or generated:
         chosen = chosen or PRESETS["wcc-singles"]
         count = entries or chosen.entries
         if count < chosen.min_entries:
+            if chosen.doubles:
+                refusal = _(
+                    "The %(format)s format needs at least %(needed)s teams; %(count)s were asked "
+                    "for."
+                )
+            else:
+                refusal = _(
+                    "The %(format)s format needs at least %(needed)s players; %(count)s were "
+                    "asked for."
+                )
             raise DryRunError(
-                f"The {chosen.name} format needs at least {chosen.min_entries} "
-                f"{'teams' if chosen.doubles else 'players'}; {count} were asked for."
+                refusal % {"format": _(chosen.name), "needed": chosen.min_entries, "count": count}
             )
     else:
         category = category or _busiest_category(source)
         if category is None or category.tournament_id != source.id:
-            raise DryRunError(f"{source} has no category with entries to rehearse.")
+            raise DryRunError(
+                _("%(tournament)s has no category with entries to rehearse.")
+                % {"tournament": source}
+            )
         refused = playing.cannot_play(
-            category.scoring_system, category.name, "rehearse it in a dry run"
+            category.scoring_system, category.name, _("rehearse it in a dry run")
         )
         if refused:
             raise DryRunError(refused)
@@ -94,17 +121,30 @@ def create_dry_run(
         stages = _source_stages(category)
         if chosen is None and not stages:
             raise DryRunError(
-                f"{category.name} has no stages yet: add its stages, or choose a preset format."
+                _("%(category)s has no stages yet: add its stages, or choose a preset format.")
+                % {"category": category.name}
             )
         needed = chosen.min_entries if chosen else _min_entries(stages)
         if count < needed:
             raise DryRunError(
-                f"{category.name} has {count} active entries; its format needs at least {needed}."
+                _(
+                    "%(category)s has %(count)s active entries; its format needs at least "
+                    "%(needed)s."
+                )
+                % {"category": category.name, "count": count, "needed": needed}
             )
         if chosen is not None and chosen.doubles != (category.kind == Category.Kind.DOUBLES):
+            if chosen.doubles:
+                refusal = _("The %(format)s format is for doubles; %(category)s is %(kind)s.")
+            else:
+                refusal = _("The %(format)s format is for singles; %(category)s is %(kind)s.")
             raise DryRunError(
-                f"The {chosen.name} format is for {'doubles' if chosen.doubles else 'singles'}; "
-                f"{category.name} is {category.get_kind_display().lower()}."
+                refusal
+                % {
+                    "format": _(chosen.name),
+                    "category": category.name,
+                    "kind": category.get_kind_display().lower(),
+                }
             )
     default_boards = source.boards.filter(in_service=True).count() if source else 0
     return DryRun.objects.create(
@@ -150,15 +190,15 @@ def build_copy(dry_run: DryRun) -> AutoPlay:
     source = dry_run.source
     if not dry_run.source_category_id and preset is None:
         raise DryRunError(
-            "The category this dry run copied from is gone; start a new dry run."
+            _("The category this dry run copied from is gone; start a new dry run.")
             if source
-            else f"Unknown preset {dry_run.preset!r}."
+            else _("Unknown preset %(preset)r.") % {"preset": dry_run.preset}
         )
-    base = source.name if source else preset.name
+    base = source.name if source else _(preset.name)
     copy = Tournament.objects.create(
-        name=f"Dry run of {base} (#{dry_run.pk})"[:200],
+        name=(_("Dry run of %(name)s (#%(number)s)") % {"name": base, "number": dry_run.pk})[:200],
         slug=f"dry-run-{dry_run.pk}-{slugify(base)[:40]}".rstrip("-"),
-        venue="Simulation",
+        venue=_("Simulation"),
         starts_on=source.starts_on if source else None,
         ends_on=source.ends_on if source else None,
         game_minutes=source.game_minutes if source else 30,
@@ -196,7 +236,7 @@ def _add_stages(category: Category, specs: tuple[StageSpec, ...], seed: int) -> 
     for order, spec in enumerate(specs, start=1):
         stage = Stage.objects.create(
             category=category,
-            name=spec.name,
+            name=_(spec.name),
             kind=spec.kind,
             order=order,
             games_per_entry=spec.games_per_entry,
@@ -294,7 +334,10 @@ def _copy_entries(copy: Tournament, category: Category, source: Category) -> Non
         EntryProfile(
             entry=new,
             players=profiles[old.id].players,
-            label=f"from {source.tournament.name}: {profiles[old.id].label}"[:100],
+            label=(
+                _("from %(tournament)s: %(profile)s")
+                % {"tournament": source.tournament.name, "profile": profiles[old.id].label}
+            )[:100],
         )
         for old, new in zip(entries, new_entries, strict=True)
     )
@@ -331,8 +374,13 @@ def _generate_entries(
         EntryProfile(
             entry=entry,
             players=[profile_from_twenties(s.twenties_per_game) for s in specs],
-            label="generated: "
-            + " / ".join(f"{s.twenties_per_game:.1f} 20s per game" for s in specs),
+            label=_("generated: %(levels)s")
+            % {
+                "levels": " / ".join(
+                    _("%(twenties).1f 20s per game") % {"twenties": s.twenties_per_game}
+                    for s in specs
+                )
+            },
         )
         for entry, specs in zip(entries, levels, strict=True)
     )

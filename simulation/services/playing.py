@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from django.utils.translation import gettext as _
 
 from scoring.engine import wins_needed
 from simulation.services.records import encode_record
@@ -51,11 +52,11 @@ def cannot_play(scoring_system: str, category: str, action: str) -> str:
     anything is queued, so that a run never stops half-way on a game it cannot seat."""
     if scoring_system not in UNPLAYED_SYSTEMS:
         return ""
-    return (
-        f"{category} plays three-player games (three players alone at a board); the simulation "
-        f"plays games of two sides only, so it cannot {action}. Enter the results on the "
+    return _(
+        "%(category)s plays three-player games (three players alone at a board); the simulation "
+        "plays games of two sides only, so it cannot %(action)s. Enter the results on the "
         "scorecards."
-    )
+    ) % {"category": category, "action": action}
 
 
 def warm_up() -> None:
@@ -71,8 +72,8 @@ def seat_players(side_a: Sequence[Any], side_b: Sequence[Any]) -> list[Any]:
     (A1, B1, A2, B2) at seats 0-3."""
     if len(side_a) != len(side_b) or len(side_a) not in (1, 2):
         raise ValueError(
-            f"both sides need the same number of players, 1 or 2 (got {len(side_a)} and "
-            f"{len(side_b)})"
+            _("both sides need the same number of players, 1 or 2 (got %(a)s and %(b)s)")
+            % {"a": len(side_a), "b": len(side_b)}
         )
     if len(side_a) == 1:
         return [side_a[0], side_b[0]]

@@ -23,6 +23,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from simulation.models import MatchPreview, Status
 from simulation.services import playing
@@ -52,14 +53,17 @@ def create_preview(
     """A queued preview of ``match``. ``players`` may override either side's profiles
     (``{"a": "top"}``); the others come from ``simulation.services.profiles``."""
     if match.entry_b_id is None:
-        raise PreviewError(f"{match} is a bye: there is nothing to preview.")
+        raise PreviewError(_("%(match)s is a bye: there is nothing to preview.") % {"match": match})
     category = match.stage.category
-    refused = playing.cannot_play(category.scoring_system, category.name, f"preview {match}")
+    refused = playing.cannot_play(
+        category.scoring_system, category.name, _("preview %(match)s") % {"match": match}
+    )
     if refused:
         raise PreviewError(refused)
     if isinstance(games, bool) or not isinstance(games, int) or not MIN_GAMES <= games <= MAX_GAMES:
         raise PreviewError(
-            f"Number of games: {games!r} is not allowed; choose {MIN_GAMES} to {MAX_GAMES}."
+            _("Number of games: %(games)r is not allowed; choose %(low)s to %(high)s.")
+            % {"games": games, "low": MIN_GAMES, "high": MAX_GAMES}
         )
     resolved = entry_players([match.entry_a, match.entry_b], category)
     chosen: dict[str, Any] = {}
@@ -69,11 +73,15 @@ def create_preview(
         if override:
             try:
                 chosen[side] = check_players(
-                    override, category.players_per_side, f"entry {side.upper()}"
+                    override,
+                    category.players_per_side,
+                    _("entry %(side)s") % {"side": side.upper()},
                 )
             except ValueError as exc:
                 raise PreviewError(str(exc)) from None
-            labels[side] = f"{_names(chosen[side])} (chosen for this preview)"
+            labels[side] = _("%(profiles)s (chosen for this preview)") % {
+                "profiles": _names(chosen[side])
+            }
         else:
             chosen[side] = resolved[entry.id].players
             labels[side] = resolved[entry.id].label
@@ -88,9 +96,9 @@ def create_preview(
 
 def _names(players: Sequence[Any]) -> str:
     # On first use: the players package loads the compiled physics.
-    from simulation.players.profiles import get_profile
+    from simulation.players.profiles import get_profile, level_label
 
-    return " / ".join(get_profile(p).name for p in players)
+    return " / ".join(level_label(get_profile(p).name) for p in players)
 
 
 @dataclass(frozen=True)
@@ -134,7 +142,7 @@ def summarise(rows: Sequence[Sequence[int]], rounds: int, best_of: int = 1) -> d
     """Probabilities from per-game ``[points a, points b, 20s a, 20s b, shots]`` rows."""
     n = len(rows)
     if not n:
-        raise PreviewError("No game was played.")
+        raise PreviewError(_("No game was played."))
     splits = Counter((int(r[0]), int(r[1])) for r in rows)
     total = 2 * rounds
     keys = [(a, total - a) for a in range(total, -1, -1)]

@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Sum
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from simulation.models import EntryProfile
 from simulation.players.estimate import profile_from_twenties
-from simulation.players.profiles import LEVELS, get_profile
+from simulation.players.profiles import LEVELS, get_profile, level_label
 from tournaments.models import Category, Entry, Round
 
 #: A category preset's level of play, by the preset key's words.
@@ -46,7 +48,8 @@ class EntryPlayers:
         """The level(s) when they are named ones, and where the profile came from."""
         names = [get_profile(p).name for p in self.players]
         if all(name in LEVELS for name in names):
-            return f"{' / '.join(dict.fromkeys(names))} ({self.source})"
+            levels = " / ".join(level_label(name) for name in dict.fromkeys(names))
+            return f"{levels} ({self.source})"
         return self.source
 
 
@@ -65,13 +68,16 @@ def check_players(players: object, per_side: int, where: str) -> list[Any]:
     if isinstance(players, str | Mapping):
         players = [players] * per_side
     if not isinstance(players, Sequence) or len(players) != per_side:
-        raise ValueError(f"{where}: give {per_side} skill profile(s), one per player")
+        raise ValueError(
+            _("%(where)s: give %(count)s skill profile(s), one per player")
+            % {"where": where, "count": per_side}
+        )
     checked = []
     for spec in players:
         try:
             profile = get_profile(spec)
         except ValueError as exc:
-            raise ValueError(f"{where}: {exc}") from None
+            raise ValueError(_("%(where)s: %(error)s") % {"where": where, "error": exc}) from None
         checked.append(spec if isinstance(spec, str) else profile.to_json())
     return checked
 
@@ -122,7 +128,7 @@ def entry_players(
             own = stored[entry.id]
             try:
                 players = check_players(own.players, per_side, str(entry))
-                out[entry.id] = EntryPlayers(players, own.label or "set for the entry")
+                out[entry.id] = EntryPlayers(players, own.label or _("set for the entry"))
                 continue
             except ValueError:
                 pass  # a stored profile that no longer fits falls back to the estimate
@@ -131,9 +137,15 @@ def entry_players(
             profile = profile_from_twenties(per_game)
             out[entry.id] = EntryPlayers(
                 [profile] * per_side,
-                f"estimated from {per_game:.1f} 20s per game in {games} game"
-                f"{'s' if games != 1 else ''}",
+                ngettext(
+                    "estimated from %(twenties).1f 20s per game in %(games)s game",
+                    "estimated from %(twenties).1f 20s per game in %(games)s games",
+                    games,
+                )
+                % {"twenties": per_game, "games": games},
             )
             continue
-        out[entry.id] = EntryPlayers([default] * per_side, f"{category.name} default")
+        out[entry.id] = EntryPlayers(
+            [default] * per_side, _("%(category)s default") % {"category": category.name}
+        )
     return out

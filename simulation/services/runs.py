@@ -54,6 +54,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
 from simulation.models import AutoPlay, DryRun, SimulatedGame, Status
 from simulation.services import autoplay, dryrun
@@ -99,7 +100,7 @@ def start(run_id: int) -> Next:
             return Next(run_id)
         run.status = Status.RUNNING
         run.started_at = timezone.now()
-        run.phase = "Starting"
+        run.phase = _("Starting")
         run.save(update_fields=["status", "started_at", "phase"])
     return plan(run_id)
 
@@ -138,7 +139,7 @@ def plan(run_id: int, resumed: int = 0) -> Next:
                 run.save(update_fields=["in_flight"])
                 return Next(run_id, tuple(sent))
     except Exception as exc:  # recorded on the run for the organizer; the worker goes on
-        return _stopped(run_id, exc, "could not plan its next batch")
+        return _stopped(run_id, exc, "could not plan its next batch")  # untranslated: log line
     return finish(run_id)
 
 
@@ -157,13 +158,15 @@ def apply_batch(run_id: int, batch_id: str, results: list[dict[str, Any]]) -> Ne
             if batch is not None:
                 played, fresh = _unwritten(results)
                 if not played:
-                    raise autoplay.AutoPlayError(f"{batch['label']}: no game could be played.")
+                    raise autoplay.AutoPlayError(
+                        _("%(batch)s: no game could be played.") % {"batch": batch["label"]}
+                    )
                 if fresh:
                     autoplay.apply_results(run, fresh)
                 run.in_flight = [b for b in run.in_flight if b["id"] != batch_id]
                 run.save(update_fields=["in_flight"])
     except Exception as exc:  # recorded on the run for the organizer; the worker goes on
-        return _stopped(run_id, exc, "could not write a batch")
+        return _stopped(run_id, exc, "could not write a batch")  # untranslated: log line
     return plan(run_id)
 
 
@@ -194,7 +197,7 @@ def finish(run_id: int) -> Next:
         if run is None or run.in_flight:
             return Next(run_id)
         run.status = Status.DONE
-        run.phase = "Finished"
+        run.phase = _("Finished")
         run.finished_at = timezone.now()
         run.save(update_fields=["status", "phase", "finished_at"])
     _run_ended(run_id)
@@ -210,7 +213,7 @@ def fail(run_id: int, error: str) -> Next:
             return Next(run_id)
         run.status = Status.FAILED
         run.error = error[:MAX_ERROR]
-        run.phase = "Stopped"
+        run.phase = _("Stopped")
         run.in_flight = []
         run.finished_at = timezone.now()
         run.save(update_fields=["status", "error", "phase", "in_flight", "finished_at"])
@@ -248,7 +251,7 @@ def start_dry_run(dry_run_id: int) -> Next:
         if dry.status == Status.QUEUED:
             dry.status = Status.RUNNING
             dry.started_at = timezone.now()
-            dry.phase = "Building the copy tournament"
+            dry.phase = _("Building the copy tournament")
             dry.save(update_fields=["status", "started_at", "phase"])
     try:
         with transaction.atomic():
@@ -259,7 +262,7 @@ def start_dry_run(dry_run_id: int) -> Next:
                 run_id = dry.run_id
             else:
                 run_id = dryrun.build_copy(dry).pk
-                dry.phase = "Playing"
+                dry.phase = _("Playing")
                 dry.save(update_fields=["copy", "run", "phase"])
     except Exception as exc:  # recorded on the dry run for the organizer
         if isinstance(exc, ValidationError):
@@ -279,7 +282,7 @@ def finish_dry_run(dry_run_id: int) -> None:
             if dry is None:
                 return
             dry.status = Status.DONE
-            dry.phase = "Finished"
+            dry.phase = _("Finished")
             dry.finished_at = timezone.now()
             dry.summary = dryrun.summary(dry)
             dry.save(update_fields=["summary", "status", "phase", "finished_at"])
@@ -296,7 +299,7 @@ def fail_dry_run(dry_run_id: int, error: str) -> None:
             return
         dry.status = Status.FAILED
         dry.error = error[:MAX_ERROR]
-        dry.phase = "Stopped"
+        dry.phase = _("Stopped")
         dry.finished_at = timezone.now()
         dry.save(update_fields=["status", "error", "phase", "finished_at"])
 
@@ -348,27 +351,29 @@ def stall_of(run: AutoPlay) -> Stall | None:
     nothing back from the workers for the stall time."""
     now = timezone.now()
     if run.status == Status.QUEUED and now - run.created_at >= stall_after():
-        return Stall(run.created_at, "no worker has started it: is a Celery worker running?")
+        return Stall(run.created_at, _("no worker has started it: is a Celery worker running?"))
     if run.status != Status.RUNNING:
         return None
     since = last_progress(run)
     if since is None or now - since < stall_after():
         return None
-    waiting = ", ".join(batch["label"] for batch in run.in_flight) or "its next batch"
-    return Stall(since, f"nothing has come back from the workers for {waiting}")
+    waiting = ", ".join(batch["label"] for batch in run.in_flight) or _("its next batch")
+    return Stall(
+        since, _("nothing has come back from the workers for %(waiting)s") % {"waiting": waiting}
+    )
 
 
 def dry_run_stall(dry: DryRun) -> Stall | None:
     """The dry run's stall: its own before its run exists, then its run's."""
     now = timezone.now()
     if dry.status == Status.QUEUED and now - dry.created_at >= stall_after():
-        return Stall(dry.created_at, "no worker has started it: is a Celery worker running?")
+        return Stall(dry.created_at, _("no worker has started it: is a Celery worker running?"))
     if dry.status != Status.RUNNING:
         return None
     if dry.run is None:
         since = dry.started_at or dry.created_at
         if now - since >= stall_after():
-            return Stall(since, "the copy tournament was not built: its worker stopped")
+            return Stall(since, _("the copy tournament was not built: its worker stopped"))
         return None
     return stall_of(dry.run)
 
@@ -399,16 +404,22 @@ def retry(run_id: int, *, automatic: bool = False) -> Next:
                 run.error = ""
                 run.finished_at = None
                 run.in_flight = []
-                run.phase = "Sending its work to the workers again"
+                run.phase = _("Sending its work to the workers again")
                 run.save(update_fields=["status", "error", "finished_at", "in_flight", "phase"])
     if queued:
         return start(run_id)
     if give_up and stall is not None:
         return fail(
             run_id,
-            f"Stalled: {stall.reason} since {timezone.localtime(stall.since):%H:%M:%S}, and "
-            f"sending it again {MAX_AUTO_RESUMES} times did not help. The workers' log may say "
-            "why; Retry sends it again.",
+            _(
+                "Stalled: %(reason)s since %(since)s, and sending it again %(count)s times did not "
+                "help. The workers' log may say why; Retry sends it again."
+            )
+            % {
+                "reason": stall.reason,
+                "since": f"{timezone.localtime(stall.since):%H:%M:%S}",
+                "count": MAX_AUTO_RESUMES,
+            },
         )
     logger.warning("auto-play %s: its work is sent to the workers again", run_id)
     return plan(run_id, resumed=resumed)
@@ -440,7 +451,7 @@ def retry_dry_run(dry_run_id: int) -> Next:
 
 def stop(run_id: int, who: str) -> Next:
     """The organizer stops a run (stalled, or no longer wanted): it fails with who stopped it."""
-    return fail(run_id, f"Stopped by {who}.")
+    return fail(run_id, _("Stopped by %(user)s.") % {"user": who})
 
 
 def stop_dry_run(dry_run_id: int, who: str) -> None:
@@ -448,7 +459,7 @@ def stop_dry_run(dry_run_id: int, who: str) -> None:
     run_id = DryRun.objects.filter(pk=dry_run_id).values_list("run_id", flat=True).first()
     if run_id is not None:
         stop(run_id, who)
-    fail_dry_run(dry_run_id, f"Stopped by {who}.")
+    fail_dry_run(dry_run_id, _("Stopped by %(user)s.") % {"user": who})
 
 
 def check_stalled() -> list[Next]:
@@ -473,7 +484,7 @@ def _reopen_dry_run(run_id: int) -> None:
     if dry is not None:
         dry.status = Status.RUNNING
         dry.error = ""
-        dry.phase = "Playing"
+        dry.phase = _("Playing")
         dry.finished_at = None
         dry.save(update_fields=["status", "error", "phase", "finished_at"])
 

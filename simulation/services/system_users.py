@@ -39,7 +39,7 @@ def system_users(tournament: Tournament) -> SystemUsers:
     """The simulation's referee and scoring-table accounts, holding those roles at
     ``tournament`` (given on first use)."""
     referee = _account(REFEREE_USERNAME, "referee")
-    table = _account(TABLE_USERNAME, "scoring table")
+    table = _account(TABLE_USERNAME, "scoring table")  # untranslated: a stored account name
     TournamentRole.objects.get_or_create(
         tournament=tournament, user=referee, role=TournamentRole.Role.REFEREE
     )

@@ -13,6 +13,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from config.celery import QueueUnreachable, publish
 from simulation.models import DryRun, Status
@@ -23,10 +24,14 @@ from tournaments.models import Tournament
 
 
 class Command(BaseCommand):
-    help = (
-        "Dry-run a tournament: a copy of the event is played to the end by simulated players, "
-        "through the scorecard workflow, and the time on the boards and statistics are printed."
-    )
+    @property
+    def help(self) -> str:  # type: ignore[override]
+        # Built when asked for: argparse wants a plain string, not a lazy translation.
+        return _(
+            "Dry-run a tournament: a copy of the event is played to the end by simulated "
+            "players, through the scorecard workflow, and the time on the boards and "
+            "statistics are printed."
+        )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -56,13 +61,16 @@ class Command(BaseCommand):
         if opts["tournament"]:
             source = Tournament.objects.filter(slug=opts["tournament"]).first()
             if source is None:
-                raise CommandError(f"No tournament has the slug {opts['tournament']!r}.")
+                raise CommandError(
+                    _("No tournament has the slug %(slug)r.") % {"slug": opts["tournament"]}
+                )
             if opts["category"]:
                 category = source.categories.filter(name=opts["category"]).first()
                 if category is None:
                     names = ", ".join(source.categories.values_list("name", flat=True))
                     raise CommandError(
-                        f"{source.name} has no category {opts['category']!r}; it has: {names}."
+                        _("%(tournament)s has no category %(category)r; it has: %(names)s.")
+                        % {"tournament": source.name, "category": opts["category"], "names": names}
                     )
         try:
             dry = dryrun.create_dry_run(
@@ -77,8 +85,17 @@ class Command(BaseCommand):
         except ValidationError as exc:
             raise CommandError("; ".join(exc.messages)) from None
         self.stdout.write(
-            f"Dry run {dry.pk}: {dry.preset or 'own stages'}, {dry.entries} entries, "
-            f"{dry.boards} boards, seed {dry.seed}."
+            _(
+                "Dry run %(number)s: %(format)s, %(entries)s entries, %(boards)s boards, seed "
+                "%(seed)s."
+            )
+            % {
+                "number": dry.pk,
+                "format": dry.preset or _("own stages"),
+                "entries": dry.entries,
+                "boards": dry.boards,
+                "seed": dry.seed,
+            }
         )
         started = time.monotonic()
         try:
@@ -88,11 +105,11 @@ class Command(BaseCommand):
             runs.fail_dry_run(dry.pk, str(exc))
             raise CommandError(str(exc)) from None
         if opts["no_wait"]:
-            self.stdout.write("Queued for the workers.")
+            self.stdout.write(_("Queued for the workers."))
             return
         dry = self._wait(dry.pk, opts["timeout"], started)
         if dry.status == Status.FAILED:
-            raise CommandError(f"The dry run failed: {dry.error}")
+            raise CommandError(_("The dry run failed: %(error)s") % {"error": dry.error})
         self._report(dry, time.monotonic() - started)
 
     def _wait(self, pk: int, timeout: int, started: float) -> DryRun:
@@ -102,14 +119,23 @@ class Command(BaseCommand):
             if dry.status in (Status.DONE, Status.FAILED):
                 return dry
             run = dry.run
-            line = f"  {run.games_played}/{run.games_expected} games, {run.phase}" if run else ""
+            line = ""
+            if run:
+                line = "  " + _("%(played)s/%(expected)s games, %(phase)s") % {
+                    "played": run.games_played,
+                    "expected": run.games_expected,
+                    "phase": run.phase,
+                }
             if line and line != shown:
                 self.stdout.write(line)
                 shown = line
             if time.monotonic() - started > timeout:
                 raise CommandError(
-                    f"Dry run {pk} is not finished after {timeout} s; is a Celery worker running? "
-                    "Its page shows the progress."
+                    _(
+                        "Dry run %(number)s is not finished after %(timeout)s s; is a Celery "
+                        "worker running? Its page shows the progress."
+                    )
+                    % {"number": pk, "timeout": timeout}
                 )
             time.sleep(1)
 
@@ -117,23 +143,47 @@ class Command(BaseCommand):
         summary = dry.summary or {}
         timing = summary.get("time", {})
         overall = summary.get("stats", {}).get("overall", {})
-        self.stdout.write(self.style.SUCCESS(f"{dry.copy.name}: done in {wall:.1f} s."))
-        self.stdout.write(f"  games played: {summary.get('games', 0)}")
+        self.stdout.write(
+            self.style.SUCCESS(
+                _("%(tournament)s: done in %(seconds).1f s.")
+                % {"tournament": dry.copy.name, "seconds": wall}
+            )
+        )
+        self.stdout.write("  " + _("games played: %(games)s") % {"games": summary.get("games", 0)})
         for stage in timing.get("stages", []):
             self.stdout.write(
-                f"  {stage['stage']}: {len(stage['rounds'])} rounds, {stage['games']} games, "
-                f"{stage['minutes']} min on {timing['boards']} boards"
+                "  "
+                + _(
+                    "%(stage)s: %(rounds)s rounds, %(games)s games, %(minutes)s min on "
+                    "%(boards)s boards"
+                )
+                % {
+                    "stage": stage["stage"],
+                    "rounds": len(stage["rounds"]),
+                    "games": stage["games"],
+                    "minutes": stage["minutes"],
+                    "boards": timing["boards"],
+                }
             )
         self.stdout.write(
-            f"  the event would take about {timing.get('minutes', 0) / 60:.1f} h "
-            f"({timing.get('game_minutes')}-minute games)"
+            "  "
+            + _("the event would take about %(hours).1f h (%(game_minutes)s-minute games)")
+            % {"hours": timing.get("minutes", 0) / 60, "game_minutes": timing.get("game_minutes")}
         )
         if overall:
             self.stdout.write(
-                f"  20s per player per round {overall['twenties_per_player_round']:.2f}, "
-                f"per game (both sides) {overall['twenties_per_game']:.2f}; "
-                f"open-20 rate {100 * overall['open20_rate']:.0f}%; "
-                f"tied rounds {100 * overall['tied_share']:.0f}%"
+                "  "
+                + _(
+                    "20s per player per round %(per_round).2f, per game (both sides) "
+                    "%(per_game).2f; open-20 rate %(open20).0f%%; tied rounds %(tied).0f%%"
+                )
+                % {
+                    "per_round": overall["twenties_per_player_round"],
+                    "per_game": overall["twenties_per_game"],
+                    "open20": 100 * overall["open20_rate"],
+                    "tied": 100 * overall["tied_share"],
+                }
             )
         slug = dry.source.slug if dry.source else dry.copy.slug
-        self.stdout.write(f"  result: {reverse('simulation:dry_run', args=[slug, dry.pk])}")
+        url = reverse("simulation:dry_run", args=[slug, dry.pk])
+        self.stdout.write("  " + _("result: %(url)s") % {"url": url})
