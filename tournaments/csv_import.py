@@ -65,6 +65,18 @@ MAX_ROWS = 5000
 #: The database's limits on each text column (tournaments.models.Player).
 MAX_LENGTHS = {"first_name": 100, "last_name": 100, "club": 100, "country": 60}
 MAX_NUMBER = 2_147_483_647  # PositiveIntegerField's upper bound on every supported database
+#: A row's errors about one column, whole sentences so that a translation can agree with each
+#: column's name (translated when a row is checked: ``_(MISSING[column])``).
+MISSING = {
+    "first_name": gettext_noop("The first name is missing."),
+    "last_name": gettext_noop("The last name is missing."),
+}
+TOO_LONG = {
+    "first_name": gettext_noop("The first name is %(length)s characters long; at most %(limit)s."),
+    "last_name": gettext_noop("The last name is %(length)s characters long; at most %(limit)s."),
+    "club": gettext_noop("The club is %(length)s characters long; at most %(limit)s."),
+    "country": gettext_noop("The country is %(length)s characters long; at most %(limit)s."),
+}
 
 EXAMPLE_CSV = (
     "first_name,last_name,number,club,country,categories\n"  # untranslated: read back by parse
@@ -468,22 +480,13 @@ def _check_one(
             )
             % {"values": count, "columns": width}
         )
-    labels = {
-        "first_name": _("first name"),
-        "last_name": _("last name"),
-        "club": _("club"),
-        "country": _("country"),
-    }
     for column in REQUIRED:
         if not cells[column]:
-            d.errors.append(_("The %(field)s is missing.") % {"field": labels[column]})
+            d.errors.append(_(MISSING[column]))
     for column, limit in MAX_LENGTHS.items():
         value = cells[column]
         if len(value) > limit:
-            d.errors.append(
-                _("The %(field)s is %(length)s characters long; at most %(limit)s.")
-                % {"field": labels[column], "length": len(value), "limit": limit}
-            )
+            d.errors.append(_(TOO_LONG[column]) % {"length": len(value), "limit": limit})
     raw_number = cells["number"]
     if raw_number:
         if re.fullmatch(r"\d+", raw_number) and 0 < int(raw_number) <= MAX_NUMBER:
