@@ -34,7 +34,9 @@ class Source:
     take: Take = "winner"
 
     def describe(self) -> str:
-        return f"{self.take.capitalize()} of {self.match}"
+        if self.take == "loser":
+            return _("Loser of %(match)s") % {"match": self.match}
+        return _("Winner of %(match)s") % {"match": self.match}
 
 
 @dataclass(frozen=True)
