@@ -15,6 +15,7 @@ from time import monotonic
 from typing import Any, TypeVar
 
 from celery import Celery
+from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError
 from kombu.transport import filesystem
 from kombu.utils.encoding import str_to_bytes
@@ -52,10 +53,13 @@ def queue_label() -> str:
 
 
 def _unreachable(exc: BaseException) -> QueueUnreachable:
-    server = "Redis" if queue_label().startswith(("redis", "rediss")) else "the broker"
+    server = "Redis" if queue_label().startswith(("redis", "rediss")) else _("the broker")
     return QueueUnreachable(
-        f"The task queue at {queue_label()} cannot be reached ({exc or type(exc).__name__}): "
-        f"start {server} or the worker; nothing was queued."
+        _(
+            "The task queue at %(queue)s cannot be reached (%(error)s): start %(server)s or the "
+            "worker; nothing was queued."
+        )
+        % {"queue": queue_label(), "error": exc or type(exc).__name__, "server": server}
     )
 
 

@@ -5,6 +5,7 @@ would otherwise get Django's HTML page; it gets ``{"detail": …}`` like every o
 """
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from django.views import defaults
 
 
@@ -14,11 +15,13 @@ def _is_api(request: HttpRequest) -> bool:
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _is_api(request):
-        return JsonResponse({"detail": f"No API resource at {request.path}."}, status=404)
+        return JsonResponse(
+            {"detail": _("No API resource at %(path)s.") % {"path": request.path}}, status=404
+        )
     return defaults.page_not_found(request, exception)
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _is_api(request):
-        return JsonResponse({"detail": "The request is malformed."}, status=400)
+        return JsonResponse({"detail": _("The request is malformed.")}, status=400)
     return defaults.bad_request(request, exception)

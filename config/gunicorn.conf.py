@@ -25,9 +25,13 @@ def _positive_int(name: str, default: int) -> int:
     try:
         value = int(raw)
     except ValueError:
-        raise SystemExit(f"{name} must be a whole number, got {raw!r}") from None
+        raise SystemExit(
+            f"{name} must be a whole number, got {raw!r}"  # untranslated: no Django here yet
+        ) from None
     if value < 1:
-        raise SystemExit(f"{name} must be at least 1, got {value}")
+        raise SystemExit(
+            f"{name} must be at least 1, got {value}"  # untranslated: no Django here yet
+        )
     return value
 
 

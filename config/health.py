@@ -72,7 +72,7 @@ def run_checks() -> dict[str, str]:
     if settings.REDIS_URL:
         checks["redis"] = _redis
     else:
-        results["redis"] = "not configured"
+        results["redis"] = "not configured"  # untranslated: a status read by the healthcheck
     pool = ThreadPoolExecutor(max_workers=len(checks), thread_name_prefix="healthz")
     try:
         futures = {name: pool.submit(check) for name, check in checks.items()}
@@ -82,7 +82,9 @@ def run_checks() -> dict[str, str]:
             try:
                 future.result(timeout=max(0.0, deadline - time.monotonic()))
             except FutureTimeout:
-                results[name] = f"unavailable: no answer within {CHECK_TIMEOUT_S:g} s"
+                results[name] = (
+                    f"unavailable: no answer within {CHECK_TIMEOUT_S:g} s"  # untranslated: status
+                )
                 logger.warning("health check %s: no answer within %g s", name, CHECK_TIMEOUT_S)
             except Exception as exc:
                 results[name] = f"unavailable: {type(exc).__name__}"
@@ -101,7 +103,10 @@ def run_checks() -> dict[str, str]:
 def healthz(request: HttpRequest) -> JsonResponse:
     """200 when every configured service answers, 503 naming the ones that do not."""
     checks = run_checks()
-    healthy = all(result in (OK, "not configured") for result in checks.values())
+    healthy = all(
+        result in (OK, "not configured")  # untranslated: the status run_checks gives
+        for result in checks.values()
+    )
     return JsonResponse(
         {"status": OK if healthy else "unavailable", "checks": checks},
         status=200 if healthy else 503,
@@ -132,7 +137,7 @@ def probe(port: int, allowed_hosts: str, timeout: float = 2 * CHECK_TIMEOUT_S) -
     except urllib.error.HTTPError as exc:
         return False, f"HTTP {exc.code}: {exc.read().decode(errors='replace')}"
     except OSError as exc:  # refused, timed out, reset (URLError is one too)
-        return False, f"no answer from 127.0.0.1:{port}: {exc}"
+        return False, f"no answer from 127.0.0.1:{port}: {exc}"  # untranslated: container log
 
 
 def main() -> int:

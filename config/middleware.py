@@ -15,7 +15,9 @@ from urllib.parse import unquote_to_bytes
 from django.core.exceptions import SuspiciousOperation
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.http.multipartparser import MultiPartParserError
+from django.utils import translation
 from django.utils.html import escape
+from django.utils.translation import gettext as _
 
 NUL = "\x00"
 
@@ -34,7 +36,7 @@ def _form_field_with_nul(request: HttpRequest) -> str | None:
 def _json_nul(data: object, where: str = "") -> str | None:
     """The path (``a.b[2]``) of the first key or string in a JSON document holding a NUL byte."""
     if isinstance(data, str):
-        return where or "the body" if NUL in data else None
+        return where or _("the body") if NUL in data else None
     if isinstance(data, dict):
         for key, value in data.items():
             here = f"{where}.{key}" if where else str(key)
@@ -54,10 +56,10 @@ def _json_nul(data: object, where: str = "") -> str | None:
 def find_nul(request: HttpRequest) -> str | None:
     """Where the request carries a NUL byte, in words, or None."""
     if b"\x00" in unquote_to_bytes(request.path_info) or NUL in request.path_info:
-        return "the address (path)"
+        return _("the address (path)")
     for name, values in request.GET.lists():
         if NUL in name or any(NUL in value for value in values):
-            return f"the query parameter {name.replace(NUL, chr(92) + '0')!r}"
+            return _("the query parameter %(name)s") % {"name": repr(name.replace(NUL, "\\0"))}
     if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
         return None
     content_type = request.content_type or ""
@@ -66,14 +68,14 @@ def find_nul(request: HttpRequest) -> str | None:
             field = _form_field_with_nul(request)
         except (MultiPartParserError, SuspiciousOperation, UnicodeDecodeError):
             return None  # a malformed form: the view's parser refuses it in its own words
-        return f"the form field {field!r}" if field else None
+        return _("the form field %(name)s") % {"name": repr(field)} if field else None
     if content_type.endswith("json"):
         try:
             data = json.loads(request.body or b"null")
         except (ValueError, UnicodeDecodeError):
             return None  # not JSON at all: the parser refuses it with its own message
         found = _json_nul(data)
-        return f"the JSON field {found!r}" if found else None
+        return _("the JSON field %(name)s") % {"name": repr(found)} if found else None
     return None
 
 
@@ -84,12 +86,16 @@ class RefuseNulBytesMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        where = find_nul(request)
-        if where is None:
+        if find_nul(request) is None:
             return self.get_response(request)
-        message = f"A NUL byte (\\0) is not allowed in {where}; remove it and send again."
+        # This runs before LocaleMiddleware: the refusal is worded in the client's language here.
+        with translation.override(translation.get_language_from_request(request)):
+            message = _(
+                "A NUL byte (\\0) is not allowed in %(where)s; remove it and send again."
+            ) % {"where": find_nul(request)}
+            title = escape(_("Bad request"))
         if request.path.startswith("/api/"):
             return JsonResponse({"detail": message}, status=400)
         return HttpResponseBadRequest(
-            f"<!doctype html><title>Bad request</title><h1>Bad request</h1><p>{escape(message)}</p>"
+            f"<!doctype html><title>{title}</title><h1>{title}</h1><p>{escape(message)}</p>"
         )

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 #: ``{"detail": "…"}``: authentication, permission, not found, conflict, throttling, and a
 #: service refusal about the request as a whole.
 DETAIL = {
@@ -32,15 +34,16 @@ FIELD_ERRORS = {
 }
 
 #: Status, description and body schema of the refusals any operation may answer.
+#: The descriptions are translated when the schema is generated, in the request's language.
 ERRORS: tuple[tuple[str, str, str], ...] = (
-    ("400", "The request's values are refused: the message says which and why.", "FieldErrors"),
-    ("401", "Sign in first (a session or `Authorization: Token <key>`).", "ErrorDetail"),
-    ("403", "Signed in, but this role may not do this.", "ErrorDetail"),
-    ("404", "No such object (or not visible to you).", "ErrorDetail"),
-    ("429", "Too many requests: the detail says when to try again.", "ErrorDetail"),
+    ("400", _("The request's values are refused: the message says which and why."), "FieldErrors"),
+    ("401", _("Sign in first (a session or `Authorization: Token <key>`)."), "ErrorDetail"),
+    ("403", _("Signed in, but this role may not do this."), "ErrorDetail"),
+    ("404", _("No such object (or not visible to you)."), "ErrorDetail"),
+    ("429", _("Too many requests: the detail says when to try again."), "ErrorDetail"),
 )
 #: Only writes can conflict with stored data (``tournaments.api.errors.Conflict``).
-CONFLICT = ("409", "The stored data changed or still depends on this: reload.", "ErrorDetail")
+CONFLICT = ("409", _("The stored data changed or still depends on this: reload."), "ErrorDetail")
 WRITES = {"post", "put", "patch", "delete"}
 
 

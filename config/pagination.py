@@ -7,6 +7,7 @@ the database's integers hold ends as a 500 (``bigint out of range`` on PostgreSQ
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
@@ -25,9 +26,18 @@ def bounded_int(request: Request, name: str, low: int, high: int) -> int | None:
     try:
         value = int(raw.strip())
     except ValueError:
-        raise ValidationError({name: [f"{name} must be a whole number."]}) from None
+        raise ValidationError(
+            {name: [_("%(name)s must be a whole number.") % {"name": name}]}
+        ) from None
     if not low <= value <= high:
-        raise ValidationError({name: [f"{name} must be between {low} and {high}."]})
+        raise ValidationError(
+            {
+                name: [
+                    _("%(name)s must be between %(low)s and %(high)s.")
+                    % {"name": name, "low": low, "high": high}
+                ]
+            }
+        )
     return value
 
 

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy, ngettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
@@ -34,11 +35,13 @@ def lockout_minutes() -> int:
 def lockout_message() -> str:
     """The one sentence a locked-out sign-in gets, on the login page and from the API."""
     minutes = lockout_minutes()
-    wait = f"{minutes} minute{'' if minutes == 1 else 's'}"
-    return (
-        "Too many failed sign-ins for this account from this address: "
-        f"try again in {wait} or ask the organizer."
-    )
+    return ngettext(
+        "Too many failed sign-ins for this account from this address: try again in "
+        "%(minutes)s minute or ask the organizer.",
+        "Too many failed sign-ins for this account from this address: try again in "
+        "%(minutes)s minutes or ask the organizer.",
+        minutes,
+    ) % {"minutes": minutes}
 
 
 def _retry_after() -> dict[str, str]:
@@ -94,8 +97,8 @@ class TokenView(ObtainAuthToken):
     """
 
     @extend_schema(
-        summary="Get a token for a username and password",
-        description=(
+        summary=gettext_lazy("Get a token for a username and password"),
+        description=gettext_lazy(
             "Send the token afterwards as `Authorization: Token <key>`. Too many wrong passwords "
             "for one account from one address lock that pair out for a while (429, with the "
             "wait in `detail` and `Retry-After`), the right password included."
@@ -103,10 +106,14 @@ class TokenView(ObtainAuthToken):
         request=AuthTokenSerializer,
         responses={
             200: IssuedTokenSerializer,
-            400: OpenApiResponse(description="Unable to log in with the given credentials."),
+            400: OpenApiResponse(
+                description=gettext_lazy("Unable to log in with the given credentials.")
+            ),
             429: OpenApiResponse(
                 LockoutSerializer,
-                description="Too many failed sign-ins for this account from this address.",
+                description=gettext_lazy(
+                    "Too many failed sign-ins for this account from this address."
+                ),
             ),
         },
     )

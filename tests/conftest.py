@@ -4,6 +4,7 @@ default, PostgreSQL in CI)."""
 import os
 
 import pytest
+from django.utils import translation
 from hypothesis import HealthCheck, settings
 
 from tests.events import SmallEvent, build_small_event
@@ -13,6 +14,16 @@ ARTIFACTS = os.path.join(os.path.dirname(__file__), "artifacts")
 # Property tests run on small shared machines: a slow example is not a failure.
 settings.register_profile("project", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("project")
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the default language (``LANGUAGE_CODE``): a page an earlier test asked
+    for in French leaves French active in the thread (``LocaleMiddleware`` does not switch back),
+    and the messages the next test reads would be worded in French."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

@@ -19,20 +19,27 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from tournaments.formats.translation import _, gettext_noop, ngettext
+
 #: The columns, in the order of the example file. Only the names are required.
 COLUMNS = ("first_name", "last_name", "number", "club", "country", "categories")
 REQUIRED = ("first_name", "last_name")
 
-#: What each column means, shown on the import page next to the example file.
+#: What each column means, shown on the import page next to the example file (translated
+#: there: ``gettext(COLUMN_HELP[column])``).
 COLUMN_HELP = {
-    "first_name": "First name (required).",
-    "last_name": "Last name (required).",
-    "number": "Player ID number printed on the scorecard: a whole number above 0. Leave it "
-    "blank to give the player the next free ID.",
-    "club": "Club (optional).",
-    "country": "Country (optional).",
-    "categories": "Singles categories to enter, by name, separated by | (for example "
-    "Competitive Singles|Cue Singles). Optional. Doubles teams are paired on the Teams page.",
+    "first_name": gettext_noop("First name (required)."),
+    "last_name": gettext_noop("Last name (required)."),
+    "number": gettext_noop(
+        "Player ID number printed on the scorecard: a whole number above 0. Leave it "
+        "blank to give the player the next free ID."
+    ),
+    "club": gettext_noop("Club (optional)."),
+    "country": gettext_noop("Country (optional)."),
+    "categories": gettext_noop(
+        "Singles categories to enter, by name, separated by | (for example "
+        "Competitive Singles|Cue Singles). Optional. Doubles teams are paired on the Teams page."
+    ),
 }
 
 #: Other spellings people use for the same column (after lower-casing and spaces -> "_").
@@ -58,9 +65,21 @@ MAX_ROWS = 5000
 #: The database's limits on each text column (tournaments.models.Player).
 MAX_LENGTHS = {"first_name": 100, "last_name": 100, "club": 100, "country": 60}
 MAX_NUMBER = 2_147_483_647  # PositiveIntegerField's upper bound on every supported database
+#: A row's errors about one column, whole sentences so that a translation can agree with each
+#: column's name (translated when a row is checked: ``_(MISSING[column])``).
+MISSING = {
+    "first_name": gettext_noop("The first name is missing."),
+    "last_name": gettext_noop("The last name is missing."),
+}
+TOO_LONG = {
+    "first_name": gettext_noop("The first name is %(length)s characters long; at most %(limit)s."),
+    "last_name": gettext_noop("The last name is %(length)s characters long; at most %(limit)s."),
+    "club": gettext_noop("The club is %(length)s characters long; at most %(limit)s."),
+    "country": gettext_noop("The country is %(length)s characters long; at most %(limit)s."),
+}
 
 EXAMPLE_CSV = (
-    "first_name,last_name,number,club,country,categories\n"
+    "first_name,last_name,number,club,country,categories\n"  # untranslated: read back by parse
     "Anna,Brubacher,101,Tavistock,Canada,Competitive Singles\n"
     "Ben,Schmidt,102,Tavistock,Canada,Competitive Singles|Cue Singles\n"
     "Carla,Martin,,Kitchener,Canada,Recreational Singles\n"
@@ -75,7 +94,7 @@ def example_csv(singles_categories: Sequence[str] = ()) -> str:
     first, *rest = singles_categories
     both = CATEGORY_SEPARATOR.join([first, *rest[:1]])
     return (
-        "first_name,last_name,number,club,country,categories\n"
+        "first_name,last_name,number,club,country,categories\n"  # untranslated: read back by parse
         f"Anna,Brubacher,101,Tavistock,Canada,{_quoted(first)}\n"
         f"Ben,Schmidt,102,Tavistock,Canada,{_quoted(both)}\n"
         f"Carla,Martin,,Kitchener,Canada,{_quoted(first)}\n"
@@ -156,7 +175,8 @@ class ImportPreview:
 
     @property
     def delimiter_name(self) -> str:
-        return {",": "comma", ";": "semicolon", "\t": "tab"}.get(self.delimiter, self.delimiter)
+        names = {",": _("comma"), ";": _("semicolon"), "\t": _("tab")}
+        return names.get(self.delimiter, self.delimiter)
 
     @property
     def valid_rows(self) -> tuple[ImportRow, ...]:
@@ -191,22 +211,29 @@ def decode(data: bytes) -> str:
             return data.decode("utf-16")
         except UnicodeDecodeError:
             raise CsvFileError(
-                "The file starts like UTF-16 text but cannot be read as such. Save it from "
-                "your spreadsheet program as 'CSV UTF-8' and upload it again."
+                _(
+                    "The file starts like UTF-16 text but cannot be read as such. Save it from "
+                    "your spreadsheet program as 'CSV UTF-8' and upload it again."
+                )
             ) from None
     if b"\x00" in data[:8192] or data.startswith(b"PK\x03\x04"):
         raise CsvFileError(
-            "This is not a CSV text file (it holds binary data: a spreadsheet or another "
-            "document?). Save it from your spreadsheet program as 'CSV UTF-8' and upload that."
+            _(
+                "This is not a CSV text file (it holds binary data: a spreadsheet or another "
+                "document?). Save it from your spreadsheet program as 'CSV UTF-8' and upload that."
+            )
         )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise CsvFileError(
-            f"The file is not UTF-8 text: line {line} holds the byte 0x{data[exc.start]:02X}, "
-            "which UTF-8 cannot read (the file was probably saved as Windows or Mac text). "
-            "Save it from your spreadsheet program as 'CSV UTF-8' and upload it again."
+            _(
+                "The file is not UTF-8 text: line %(line)s holds the byte 0x%(byte)s, "
+                "which UTF-8 cannot read (the file was probably saved as Windows or Mac text). "
+                "Save it from your spreadsheet program as 'CSV UTF-8' and upload it again."
+            )
+            % {"line": line, "byte": f"{data[exc.start]:02X}"}
         ) from None
 
 
@@ -218,9 +245,12 @@ def _check_no_nul(text: str) -> None:
     if at >= 0:
         line = text.count("\n", 0, at) + 1
         raise CsvFileError(
-            f"Line {line} holds a NUL byte (\\0), which a CSV text file cannot contain (the file "
-            "was probably damaged or joined with binary data). Remove it, or save the file again "
-            "from your spreadsheet program as 'CSV UTF-8', and upload it again."
+            _(
+                "Line %(line)s holds a NUL byte (\\0), which a CSV text file cannot contain (the "
+                "file was probably damaged or joined with binary data). Remove it, or save the "
+                "file again from your spreadsheet program as 'CSV UTF-8', and upload it again."
+            )
+            % {"line": line}
         )
 
 
@@ -258,24 +288,29 @@ def parse(
     text = decode(data) if isinstance(data, bytes) else data.removeprefix("\ufeff")
     _check_no_nul(text)
     if not text.strip():
-        raise CsvFileError("The file is empty: it needs a header line and one line per player.")
+        raise CsvFileError(_("The file is empty: it needs a header line and one line per player."))
     first_line = text.lstrip("\r\n").splitlines()[0]
     delimiter = sniff_delimiter(first_line)
     try:
         records = _read_records(text, delimiter)
     except csv.Error as exc:
-        raise CsvFileError(f"The file cannot be read as CSV: {exc}.") from None
+        raise CsvFileError(
+            _("The file cannot be read as CSV: %(error)s.") % {"error": exc}
+        ) from None
     header_line, header = records[0]
     columns = [normalise_header(h) for h in header]
     _check_header(header, columns, header_line)
     ignored = tuple(h.strip() for h, c in zip(header, columns, strict=True) if c not in COLUMNS)
     body = [(line, values) for line, values in records[1:] if any(v.strip() for v in values)]
     if not body:
-        raise CsvFileError("The file has a header line but no player rows.")
+        raise CsvFileError(_("The file has a header line but no player rows."))
     if len(body) > MAX_ROWS:
         raise CsvFileError(
-            f"The file has {len(body)} player rows; at most {MAX_ROWS} can be imported at once. "
-            "Split it into smaller files."
+            _(
+                "The file has %(rows)s player rows; at most %(limit)s can be imported at once. "
+                "Split it into smaller files."
+            )
+            % {"rows": len(body), "limit": MAX_ROWS}
         )
     rows = _check_rows(
         [(line, _cells(columns, values), len(values)) for line, values in body],
@@ -296,7 +331,7 @@ def _read_records(text: str, delimiter: str) -> list[tuple[int, list[str]]]:
             records.append((start, values))
         start = reader.line_num + 1
     if not records:
-        raise CsvFileError("The file is empty: it needs a header line and one line per player.")
+        raise CsvFileError(_("The file is empty: it needs a header line and one line per player."))
     return records
 
 
@@ -306,16 +341,33 @@ def _check_header(header: Sequence[str], columns: Sequence[str], line: int) -> N
     if missing:
         found = ", ".join(repr(h.strip()) for h in header[:8])
         raise CsvFileError(
-            f"The header (line {line}) must name the columns; {' and '.join(missing)} "
-            f"{'is' if len(missing) == 1 else 'are'} missing. Found: {found}. "
-            f"Expected the header: {expected} (only first_name and last_name are required)."
+            ngettext(
+                "The header (line %(line)s) must name the columns; %(missing)s is missing. "
+                "Found: %(found)s. Expected the header: %(expected)s (only first_name and "
+                "last_name are required).",
+                "The header (line %(line)s) must name the columns; %(missing)s are missing. "
+                "Found: %(found)s. Expected the header: %(expected)s (only first_name and "
+                "last_name are required).",
+                len(missing),
+            )
+            % {"line": line, "missing": _and(missing), "found": found, "expected": expected}
         )
     twice = sorted(c for c, n in Counter(c for c in columns if c in COLUMNS).items() if n > 1)
     if twice:
         raise CsvFileError(
-            f"The header (line {line}) names the column {', '.join(twice)} more than once "
-            "(perhaps under two spellings, such as number and ID)."
+            _(
+                "The header (line %(line)s) names the column %(columns)s more than once "
+                "(perhaps under two spellings, such as number and ID)."
+            )
+            % {"line": line, "columns": ", ".join(twice)}
         )
+
+
+def _and(names: Sequence[str]) -> str:
+    """``a``, or ``a and b`` (the required columns are two)."""
+    if len(names) == 2:
+        return _("%(first)s and %(second)s") % {"first": names[0], "second": names[1]}
+    return ", ".join(names)
 
 
 def _cells(columns: Sequence[str], values: Sequence[str]) -> dict[str, str]:
@@ -362,20 +414,26 @@ def _check_rows(
             others = [n for n in lines_by_number[d.number] if n != d.line]
             if others:
                 d.errors.append(
-                    f"ID {d.number} is used more than once in the file (also on line "
-                    f"{', '.join(map(str, others))})."
+                    _("ID %(number)s is used more than once in the file (also on line %(lines)s).")
+                    % {"number": d.number, "lines": ", ".join(map(str, others))}
                 )
             if d.number in by_number:
                 d.errors.append(
-                    f"ID {d.number} is already registered ({by_number[d.number].full_name})."
+                    _("ID %(number)s is already registered (%(name)s).")
+                    % {"number": d.number, "name": by_number[d.number].full_name}
                 )
         name = _fold(f"{d.cells['first_name']} {d.cells['last_name']}")
         if name in by_name:
             known = by_name[name]
-            d.warnings.append(f"A player of this name is already registered (ID {known.number}).")
+            d.warnings.append(
+                _("A player of this name is already registered (ID %(number)s).")
+                % {"number": known.number}
+            )
         others = [n for n in lines_by_name.get(name, []) if n != d.line]
         if others:
-            d.warnings.append(f"Same name as line {', '.join(map(str, others))}.")
+            d.warnings.append(
+                _("Same name as line %(lines)s.") % {"lines": ", ".join(map(str, others))}
+            )
 
     # Blank IDs of valid rows get the next free numbers, above every ID already in use or
     # written in the file, so an import never takes a number someone else expects.
@@ -416,33 +474,42 @@ def _check_one(
     d = _Draft(line=line, cells=cells)
     if count > width:
         d.errors.append(
-            f"{count} values but the header has {width} columns (a value holding the "
-            "delimiter must be in double quotes)."
+            _(
+                "%(values)s values but the header has %(columns)s columns (a value holding the "
+                "delimiter must be in double quotes)."
+            )
+            % {"values": count, "columns": width}
         )
-    for column, label in (("first_name", "first name"), ("last_name", "last name")):
+    for column in REQUIRED:
         if not cells[column]:
-            d.errors.append(f"The {label} is missing.")
+            d.errors.append(_(MISSING[column]))
     for column, limit in MAX_LENGTHS.items():
         value = cells[column]
         if len(value) > limit:
-            label = column.replace("_", " ")
-            d.errors.append(f"The {label} is {len(value)} characters long; at most {limit}.")
+            d.errors.append(_(TOO_LONG[column]) % {"length": len(value), "limit": limit})
     raw_number = cells["number"]
     if raw_number:
         if re.fullmatch(r"\d+", raw_number) and 0 < int(raw_number) <= MAX_NUMBER:
             d.number = int(raw_number)
         else:
-            d.errors.append(f"ID number {raw_number!r} is not a whole number above 0.")
+            d.errors.append(
+                _("ID number %(number)s is not a whole number above 0.")
+                % {"number": repr(raw_number)}
+            )
     for name in cells["categories"].split(CATEGORY_SEPARATOR):
         if not name.strip():
             continue
         known = by_category.get(_fold(name))
         if known is None:
-            names = ", ".join(sorted(c.name for c in by_category.values())) or "none yet"
-            d.errors.append(f"Unknown category {name.strip()!r} (categories: {names}).")
+            names = ", ".join(sorted(c.name for c in by_category.values())) or _("none yet")
+            d.errors.append(
+                _("Unknown category %(name)s (categories: %(categories)s).")
+                % {"name": repr(name.strip()), "categories": names}
+            )
         elif known.doubles:
             d.errors.append(
-                f"{known.name} is a doubles category: pair its teams on the Teams page."
+                _("%(category)s is a doubles category: pair its teams on the Teams page.")
+                % {"category": known.name}
             )
         elif known.name not in d.categories:
             d.categories.append(known.name)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from .pairing import EntryId, Pairing, Round
+from .translation import _
 
 _EXACT_LIMIT = 120  # arrangements of one slot below which the exact search is used
 _REPEAT = 10_000  # cost of one player meeting the same board twice in a row
@@ -51,7 +52,8 @@ def assign_boards(
         games = sum(1 for p in rnd if p.b is not None)
         if games > len(working):
             raise ValueError(
-                f"round {number} has {games} games but only {len(working)} boards are in service"
+                _("round %(round)s has %(games)s games but only %(boards)s boards are in service")
+                % {"round": number, "games": games, "boards": len(working)}
             )
     return [
         slots[0] for slots in assign_boards_in_slots(rounds, boards, out_of_service=out_of_service)
@@ -71,7 +73,7 @@ def assign_boards_in_slots(
     """
     working = _working_boards(boards, out_of_service)
     if not working:
-        raise ValueError("no board is in service")
+        raise ValueError(_("no board is in service"))
     split: list[list[list[Pairing]]] = []
     for rnd in rounds:
         games = [p for p in rnd if p.b is not None]
@@ -117,12 +119,12 @@ def time_slots(
     `assign_boards_in_slots`). A break follows every slot but the last.
     """
     if minutes_per_game <= 0:
-        raise ValueError("a game needs a positive time limit")
+        raise ValueError(_("a game needs a positive time limit"))
     if break_minutes < 0:
-        raise ValueError("a break cannot be negative")
+        raise ValueError(_("a break cannot be negative"))
     per_round = [1] * rounds if isinstance(rounds, int) else list(rounds)
     if any(n < 1 for n in per_round):
-        raise ValueError("every round needs at least one slot")
+        raise ValueError(_("every round needs at least one slot"))
     game, pause = timedelta(minutes=minutes_per_game), timedelta(minutes=break_minutes)
     result = []
     clock = start
@@ -135,7 +137,7 @@ def time_slots(
 
 def _working_boards(boards: Sequence[int], out_of_service: Collection[int]) -> list[int]:
     if len(set(boards)) != len(boards):
-        raise ValueError("a board is listed twice")
+        raise ValueError(_("a board is listed twice"))
     broken = set(out_of_service)
     return [board for board in boards if board not in broken]
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from tournaments.formats.translation import gettext_noop
+from tournaments.formats.translation import _, gettext_noop
 
 #: What the hall screen and every card page say when the buzzer goes (``equalising_shot`` in
 #: ``timing`` answers who takes the last shot).
@@ -27,19 +27,19 @@ TIME_UP_NOTICE = gettext_noop(
     "time expired is recorded 0–0."  # noqa: RUF001 (a literal dash: xgettext reads no escapes)
 )
 
-#: The rule as written, quoted on the clock pages.
-WCC_TIMING_RULE = (
+#: The rule as written, quoted on the clock pages (translated there: ``gettext(WCC_TIMING_RULE)``).
+WCC_TIMING_RULE = gettext_noop(
     "Strict timing for the games must be observed. A buzzer will be used to begin and end play. "
     "If some discs have not been shot when the ending buzzer sounds they will remain non played. "
     "However, if a player or team has had one less shot, they will be allowed to take one last "
     "shot immediately after the buzzer to even out number of shots taken. The round will be "
     "scored by the discs on the board at that time."
 )
-WCC_NO_DISC_RULE = (
+WCC_NO_DISC_RULE = gettext_noop(
     "For any round where no discs are shot before time expires, both teams will record a zero "
     "for that round."
 )
-NCA_EQUALISE_RULE = (
+NCA_EQUALISE_RULE = gettext_noop(
     "If time runs out in a timed match, one additional shot will be allowed, if necessary, to "
     "equalize the number of shots."
 )
@@ -51,7 +51,7 @@ def elapsed_seconds(elapsed_before: float, running_since: datetime | None, now: 
     A ``now`` before ``running_since`` (two servers' clocks a little apart) counts as no time.
     """
     if elapsed_before < 0:
-        raise ValueError("a clock cannot have run for a negative time")
+        raise ValueError(_("a clock cannot have run for a negative time"))
     if running_since is None:
         return elapsed_before
     return elapsed_before + max(0.0, (now - running_since).total_seconds())
@@ -62,7 +62,7 @@ def remaining_seconds(
 ) -> float:
     """Seconds left on a clock of ``duration`` seconds; never below zero."""
     if duration < 0:
-        raise ValueError("a clock's duration cannot be negative")
+        raise ValueError(_("a clock's duration cannot be negative"))
     return max(0.0, duration - elapsed_seconds(elapsed_before, running_since, now))
 
 

@@ -20,6 +20,7 @@ from typing import Literal
 
 from .pairing import EntryId, check_unique
 from .round_robin import pool_label
+from .translation import _
 
 Take = Literal["winner", "loser"]
 THIRD_PLACE = "3P"
@@ -33,7 +34,9 @@ class Source:
     take: Take = "winner"
 
     def describe(self) -> str:
-        return f"{self.take.capitalize()} of {self.match}"
+        if self.take == "loser":
+            return _("Loser of %(match)s") % {"match": self.match}
+        return _("Winner of %(match)s") % {"match": self.match}
 
 
 @dataclass(frozen=True)
@@ -119,7 +122,7 @@ def bracket_order(size: int) -> list[int]:
     four in different quarters, and so on.
     """
     if size < 1 or size & (size - 1):
-        raise ValueError("a bracket size must be a power of two")
+        raise ValueError(_("a bracket size must be a power of two"))
     order = [1]
     while len(order) < size:
         total = 2 * len(order) + 1
@@ -129,12 +132,12 @@ def bracket_order(size: int) -> list[int]:
 
 def round_name(matches_in_round: int) -> str:
     if matches_in_round == 1:
-        return "Final"
+        return _("Final")
     if matches_in_round == 2:
-        return "Semifinals"
+        return _("Semifinals")
     if matches_in_round == 4:
-        return "Quarterfinals"
-    return f"Round of {2 * matches_in_round}"
+        return _("Quarterfinals")
+    return _("Round of %(entries)s") % {"entries": 2 * matches_in_round}
 
 
 def _match_id(matches_in_round: int, position: int) -> str:
@@ -146,7 +149,10 @@ def _match_id(matches_in_round: int, position: int) -> str:
 
 def _check_best_of(best_of: int) -> None:
     if best_of < 1 or best_of % 2 == 0:
-        raise ValueError(f"best of {best_of}: a match needs an odd, positive number of games")
+        raise ValueError(
+            _("best of %(best_of)s: a match needs an odd, positive number of games")
+            % {"best_of": best_of}
+        )
 
 
 def single_elimination(
@@ -167,18 +173,21 @@ def single_elimination(
     check_unique(seeds)
     count = len(seeds)
     if count < 2:
-        raise ValueError("a knockout needs at least two entries")
+        raise ValueError(_("a knockout needs at least two entries"))
     size = 1
     while size < count:
         size *= 2
     total_rounds = size.bit_length() - 1
     per_round = [best_of] * total_rounds if isinstance(best_of, int) else [int(n) for n in best_of]
     if len(per_round) != total_rounds:
-        raise ValueError(f"best_of lists {len(per_round)} rounds; this bracket has {total_rounds}")
+        raise ValueError(
+            _("best_of lists %(listed)s rounds; this bracket has %(rounds)s")
+            % {"listed": len(per_round), "rounds": total_rounds}
+        )
     for n in per_round:
         _check_best_of(n)
     if third_place and count < 4:
-        raise ValueError("a third-place match needs at least four entries")
+        raise ValueError(_("a third-place match needs at least four entries"))
 
     def seeded(seed: int) -> Slot:
         entry = seeds[seed - 1]
@@ -234,11 +243,12 @@ def crossover_seeds(pools: Sequence[Sequence[EntryId]], advancing: int) -> list[
     1B v 2A: the WCC crossover, with pool winners kept apart until the final.
     """
     if advancing < 1:
-        raise ValueError("at least one entry per pool must advance")
+        raise ValueError(_("at least one entry per pool must advance"))
     for index, pool in enumerate(pools):
         if len(pool) < advancing:
             raise ValueError(
-                f"pool {pool_label(index)} has {len(pool)} entries; {advancing} cannot advance"
+                _("pool %(pool)s has %(entries)s entries; %(advancing)s cannot advance")
+                % {"pool": pool_label(index), "entries": len(pool), "advancing": advancing}
             )
     return [pool[place] for place in range(advancing) for pool in pools]
 
@@ -274,7 +284,7 @@ def advance(bracket: Bracket, results: Mapping[str, EntryId]) -> Bracket:
     known = {match.id for match in bracket.matches}
     unknown = sorted(set(results) - known)
     if unknown:
-        raise ValueError(f"no match {unknown[0]!r} in this bracket")
+        raise ValueError(_("no match %(match)s in this bracket") % {"match": repr(unknown[0])})
     outcome: dict[tuple[str, Take], EntryId | None] = {}
 
     def fill(slot: Slot) -> Slot:
@@ -289,9 +299,15 @@ def advance(bracket: Bracket, results: Mapping[str, EntryId]) -> Bracket:
             a, b = fill(match.a), fill(match.b)
             winner = results.get(match.id, match.winner)
             if winner is not None and (a.entry is None or b.entry is None):
-                raise ValueError(f"{match.id} cannot have a winner before both entries are known")
+                raise ValueError(
+                    _("%(match)s cannot have a winner before both entries are known")
+                    % {"match": match.id}
+                )
             if winner is not None and winner not in (a.entry, b.entry):
-                raise ValueError(f"{winner} is not playing in {match.id} ({a.entry} v {b.entry})")
+                raise ValueError(
+                    _("%(winner)s is not playing in %(match)s (%(a)s v %(b)s)")
+                    % {"winner": winner, "match": match.id, "a": a.entry, "b": b.entry}
+                )
             decided = replace(match, a=a, b=b, winner=winner)
             outcome[(match.id, "winner")] = winner
             outcome[(match.id, "loser")] = decided.loser

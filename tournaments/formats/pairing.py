@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .translation import _
+
 EntryId = str
 
 
@@ -74,10 +76,16 @@ def check_rounds(rounds: Sequence[Sequence[Pairing]], *, meetings: int = 1) -> N
         in_round: set[EntryId] = set()
         for pairing in rnd:
             if pairing.a == pairing.b:
-                raise ValueError(f"round {number}: {pairing.a} is paired with itself")
+                raise ValueError(
+                    _("round %(round)s: %(entry)s is paired with itself")
+                    % {"round": number, "entry": pairing.a}
+                )
             for entry in pairing.entries:
                 if entry in in_round:
-                    raise ValueError(f"round {number}: {entry} is drawn twice")
+                    raise ValueError(
+                        _("round %(round)s: %(entry)s is drawn twice")
+                        % {"round": number, "entry": entry}
+                    )
                 in_round.add(entry)
             found = pairing.entries
             for i, x in enumerate(found):
@@ -85,7 +93,10 @@ def check_rounds(rounds: Sequence[Sequence[Pairing]], *, meetings: int = 1) -> N
                     key = pair_key(x, y)
                     seen[key] = seen.get(key, 0) + 1
                     if seen[key] > meetings:
-                        raise ValueError(f"round {number}: {x} and {y} meet again")
+                        raise ValueError(
+                            _("round %(round)s: %(a)s and %(b)s meet again")
+                            % {"round": number, "a": x, "b": y}
+                        )
 
 
 def check_unique(entries: Sequence[EntryId]) -> None:
@@ -93,5 +104,5 @@ def check_unique(entries: Sequence[EntryId]) -> None:
     seen: set[EntryId] = set()
     for entry in entries:
         if entry in seen:
-            raise ValueError(f"entry {entry!r} is listed twice")
+            raise ValueError(_("entry %(entry)s is listed twice") % {"entry": repr(entry)})
         seen.add(entry)

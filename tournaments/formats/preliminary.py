@@ -22,6 +22,7 @@ from typing import Literal
 
 from .pairing import EntryId, Pairing, Round, check_unique
 from .round_robin import berger_round
+from .translation import _
 
 Method = Literal["random", "rotation"]
 
@@ -46,16 +47,22 @@ def preliminary_rounds(
     check_unique(entries)
     count = len(entries)
     if count < 2:
-        raise ValueError("a preliminary draw needs at least two entries")
+        raise ValueError(_("a preliminary draw needs at least two entries"))
     if games < 0:
-        raise ValueError("the number of games cannot be negative")
+        raise ValueError(_("the number of games cannot be negative"))
     if games > count - 1:
         raise ValueError(
-            f"{games} games against different opponents is impossible with {count} entries: "
-            f"each entry has only {count - 1} opponents"
+            _(
+                "%(games)s games against different opponents is impossible with %(count)s "
+                "entries: each entry has only %(opponents)s opponents"
+            )
+            % {"games": games, "count": count, "opponents": count - 1}
         )
     if method not in ("random", "rotation"):
-        raise ValueError(f"unknown draw method {method!r}: use 'random' or 'rotation'")
+        raise ValueError(
+            _("unknown draw method %(method)s: use 'random' or 'rotation'")
+            % {"method": repr(method)}
+        )
 
     order: list[EntryId | None] = list(entries)
     if count % 2:
@@ -67,7 +74,7 @@ def preliminary_rounds(
         rng = None
     else:
         if seed is None:
-            raise ValueError("a random draw needs a seed, so that it can be made again")
+            raise ValueError(_("a random draw needs a seed, so that it can be made again"))
         rng = random.Random(seed)
         real = order[:count]
         rng.shuffle(real)

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 import networkx as nx
 
 from .pairing import EntryId, Pairing, Round, check_unique
+from .translation import _
 
 
 def berger_round(players: int, index: int) -> list[tuple[int, int]]:
@@ -27,9 +28,12 @@ def berger_round(players: int, index: int) -> list[tuple[int, int]]:
     Computing one round alone keeps a 10-round draw for hundreds of entries cheap.
     """
     if players < 2 or players % 2:
-        raise ValueError("a Berger table needs an even number of players, at least 2")
+        raise ValueError(_("a Berger table needs an even number of players, at least 2"))
     if not 0 <= index < players - 1:
-        raise ValueError(f"a Berger table for {players} has rounds 0..{players - 2} only")
+        raise ValueError(
+            _("a Berger table for %(players)s has rounds 0..%(last)s only")
+            % {"players": players, "last": players - 2}
+        )
     half = players // 2
     last = players - 1
     shift = index * half
@@ -47,7 +51,7 @@ def berger_round(players: int, index: int) -> list[tuple[int, int]]:
 def berger_table(players: int) -> list[list[tuple[int, int]]]:
     """The whole Berger table for `players` numbers (even), as rounds of (first, second) pairs."""
     if players < 2 or players % 2:
-        raise ValueError("a Berger table needs an even number of players, at least 2")
+        raise ValueError(_("a Berger table needs an even number of players, at least 2"))
     return [berger_round(players, index) for index in range(players - 1)]
 
 
@@ -61,7 +65,7 @@ def berger_rounds(entries: Sequence[EntryId], *, double: bool = False) -> list[R
     """
     check_unique(entries)
     if len(entries) < 2:
-        raise ValueError("a round robin needs at least two entries")
+        raise ValueError(_("a round robin needs at least two entries"))
     numbered: list[EntryId | None] = list(entries)
     if len(numbered) % 2:
         numbered.append(None)  # the dummy: whoever meets it has a bye
@@ -83,7 +87,7 @@ def berger_rounds(entries: Sequence[EntryId], *, double: bool = False) -> list[R
 def pool_label(index: int) -> str:
     """A, B, ..., Z, AA, AB, ...: the name organizers give pool number `index` (from 0)."""
     if index < 0:
-        raise ValueError("pool index must not be negative")
+        raise ValueError(_("pool index must not be negative"))
     label = ""
     index += 1
     while index:
@@ -98,7 +102,7 @@ def snake_slots(count: int, pools: int) -> list[int]:
     With two pools: 1A, 2B, 3B, 4A, 5A, 6B, ...
     """
     if pools < 1:
-        raise ValueError("there must be at least one pool")
+        raise ValueError(_("there must be at least one pool"))
     slots = []
     for rank in range(count):
         tier, place = divmod(rank, pools)
@@ -131,9 +135,12 @@ def snake_pools(
     """
     check_unique(ranked)
     if pools < 1:
-        raise ValueError("there must be at least one pool")
+        raise ValueError(_("there must be at least one pool"))
     if len(ranked) < pools:
-        raise ValueError(f"{len(ranked)} entries cannot fill {pools} pools")
+        raise ValueError(
+            _("%(entries)s entries cannot fill %(pools)s pools")
+            % {"entries": len(ranked), "pools": pools}
+        )
     default = snake_slots(len(ranked), pools)
     tiers = [
         list(range(start, min(start + pools, len(ranked))))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .pairing import EntryId
+from .translation import _
 
 
 class RankedEntry(NamedTuple):
@@ -41,11 +42,14 @@ def shootout_at_cut(rows: Iterable[tuple[EntryId, int]], advancing: int) -> CutL
     the order given, and `places` says how many of them advance.
     """
     if advancing < 0:
-        raise ValueError("the number advancing cannot be negative")
+        raise ValueError(_("the number advancing cannot be negative"))
     ordered = sorted((RankedEntry(*row) for row in rows), key=lambda row: row.rank)
     for row in ordered:
         if row.rank < 1:
-            raise ValueError(f"{row.entry} has rank {row.rank}; ranks start at 1")
+            raise ValueError(
+                _("%(entry)s has rank %(rank)s; ranks start at 1")
+                % {"entry": row.entry, "rank": row.rank}
+            )
     if advancing == 0 or advancing >= len(ordered):
         return CutLineTie()
     last_in, first_out = ordered[advancing - 1], ordered[advancing]

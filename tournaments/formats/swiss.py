@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from .pairing import EntryId, Pairing, Round, byes_taken, check_unique, pair_key, played_pairs
+from .translation import _
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ def swiss_round(
     entries = [row.entry for row in standings]
     check_unique(entries)
     if len(entries) < 2:
-        raise ValueError("a Swiss round needs at least two entries")
+        raise ValueError(_("a Swiss round needs at least two entries"))
     rank = {entry: index for index, entry in enumerate(entries)}
     score = {row.entry: row.score for row in standings}
     met = played_pairs(previous)
@@ -70,8 +71,10 @@ def swiss_round(
         assert pairs is not None  # with rematches allowed the graph is complete
         return _as_round(pairs, bye, rank)
     raise ValueError(
-        "no pairing of this round avoids a rematch; pass allow_rematches=True to accept the "
-        "round with the fewest rematches"
+        _(
+            "no pairing of this round avoids a rematch; pass allow_rematches=True to accept the "
+            "round with the fewest rematches"
+        )
     )
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from .translation import _
+
 Side = Literal["a", "b"]
 
 
@@ -23,13 +25,16 @@ def equalising_shot(shots_a: int, shots_b: int, discs_per_side: int | None = Non
     so counts further apart than one (or more than the discs a side has) are an error.
     """
     if shots_a < 0 or shots_b < 0:
-        raise ValueError("a number of shots cannot be negative")
+        raise ValueError(_("a number of shots cannot be negative"))
     if discs_per_side is not None and max(shots_a, shots_b) > discs_per_side:
-        raise ValueError(f"a side has only {discs_per_side} discs to shoot")
+        raise ValueError(_("a side has only %(discs)s discs to shoot") % {"discs": discs_per_side})
     if abs(shots_a - shots_b) > 1:
         raise ValueError(
-            f"{shots_a} shots against {shots_b}: sides take turns, so they cannot differ by more"
-            " than one"
+            _(
+                "%(shots_a)s shots against %(shots_b)s: sides take turns, so they cannot differ by"
+                " more than one"
+            )
+            % {"shots_a": shots_a, "shots_b": shots_b}
         )
     if shots_a < shots_b:
         return "a"
@@ -45,7 +50,7 @@ def timed_round_points(score_a: int, score_b: int, shots_a: int, shots_b: int) -
     any, has been taken.
     """
     if shots_a < 0 or shots_b < 0:
-        raise ValueError("a number of shots cannot be negative")
+        raise ValueError(_("a number of shots cannot be negative"))
     if shots_a == 0 and shots_b == 0:
         return (0, 0)
     if score_a > score_b:

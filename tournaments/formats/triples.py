@@ -15,6 +15,7 @@ import random
 from collections.abc import Sequence
 
 from .pairing import EntryId, Pairing, Round, check_unique, pair_key
+from .translation import _
 
 GROUP = 3
 
@@ -68,16 +69,16 @@ def three_player_rounds(
     """
     check_unique(entries)
     if len(entries) < GROUP:
-        raise ValueError("a three-player draw needs at least three entries")
+        raise ValueError(_("a three-player draw needs at least three entries"))
     if games < 0:
-        raise ValueError("the number of games cannot be negative")
+        raise ValueError(_("the number of games cannot be negative"))
     if seed is None:
-        raise ValueError("a random draw needs a seed, so that it can be made again")
+        raise ValueError(_("a random draw needs a seed, so that it can be made again"))
     rng = random.Random(seed)
     met: dict[frozenset[EntryId], int] = {}
     byes = {entry: 0 for entry in entries}
     rounds: list[Round] = []
-    for _ in range(games):
+    for _round in range(games):
         sitting = len(entries) % GROUP
         pool = list(entries)
         rng.shuffle(pool)

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournaments.models import Category, Match, Tournament
 from tournaments.services.changes import apply_change
@@ -45,7 +46,9 @@ def check_name_free(tournament: Tournament, name: str, *, category: Category | N
     if category is not None:
         others = others.exclude(pk=category.pk)
     if name and others.exists():
-        raise ValidationError({"name": f"The tournament already has a category named {name}."})
+        raise ValidationError(
+            {"name": _("The tournament already has a category named %(name)s.") % {"name": name}}
+        )
     return name
 
 
@@ -59,12 +62,18 @@ def check_settings(fields: dict[str, Any]) -> None:
     discs = fields.get("discs_per_player")
     if discs is not None and not 1 <= discs <= MAX_DISCS:
         raise ValidationError(
-            {"discs_per_player": f"Each player shoots from 1 to {MAX_DISCS} discs a round."}
+            {
+                "discs_per_player": _("Each player shoots from 1 to %(max)s discs a round.")
+                % {"max": MAX_DISCS}
+            }
         )
     rounds = fields.get("rounds_per_game")
     if rounds is not None and not 1 <= rounds <= MAX_ROUNDS_PER_GAME:
         raise ValidationError(
-            {"rounds_per_game": f"A game has from 1 to {MAX_ROUNDS_PER_GAME} rounds."}
+            {
+                "rounds_per_game": _("A game has from 1 to %(max)s rounds.")
+                % {"max": MAX_ROUNDS_PER_GAME}
+            }
         )
 
 
@@ -82,7 +91,10 @@ def update_category(*, category: Category, **fields: Any) -> Category:
     """
     unknown = set(fields) - CATEGORY_FIELDS
     if unknown:
-        raise TypeError(f"update_category() cannot change {', '.join(sorted(unknown))}")
+        names = ", ".join(sorted(unknown))
+        raise TypeError(
+            f"update_category() cannot change {names}"  # untranslated: a programming error
+        )
     if "name" in fields:
         fields["name"] = check_name_free(category.tournament, fields["name"], category=category)
     check_settings(fields)
@@ -90,8 +102,11 @@ def update_category(*, category: Category, **fields: Any) -> Category:
     if kind != category.kind and category.entries.exists():
         raise ValidationError(
             {
-                "kind": f"{category.name} has entries already: it cannot become a "
-                f"{Category.Kind(kind).label.lower()} category. Create a new category instead."
+                "kind": _(
+                    "%(category)s has entries already: it cannot become a %(kind)s category. "
+                    "Create a new category instead."
+                )
+                % {"category": category.name, "kind": Category.Kind(kind).label.lower()}
             }
         )
     return apply_change(
@@ -99,7 +114,10 @@ def update_category(*, category: Category, **fields: Any) -> Category:
         fields,
         locked=PLAY_FIELDS,
         in_use=lambda: is_drawn(category),
-        refusal=lambda label: f"{category.name} has drawn stages: its {label} cannot change now.",
+        refusal=lambda label: (
+            _("%(category)s has drawn stages: its %(field)s cannot change now.")
+            % {"category": category.name, "field": label}
+        ),
     )
 
 
@@ -108,6 +126,7 @@ def delete_category(*, category: Category) -> None:
     """Remove a category with its entries and stages, as long as nothing was drawn in it."""
     if is_drawn(category):
         raise StillInUse(
-            f"{category.name} has drawn stages: deleting it would delete their matches and results."
+            _("%(category)s has drawn stages: deleting it would delete their matches and results.")
+            % {"category": category.name}
         )
     category.delete()

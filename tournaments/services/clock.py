@@ -12,12 +12,16 @@ from datetime import datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments.formats.clock import elapsed_seconds
 from tournaments.models import RoundClock, Tournament
 
 RUN_CLOCK = "tournaments.run_clock"
-REFUSAL = "Only the tournament's organizers, referees and scoring table run the round clock."
+REFUSAL = gettext_lazy(
+    "Only the tournament's organizers, referees and scoring table run the round clock."
+)
 
 #: The longest limit the clock accepts (a whole day would be a typing mistake).
 MAX_DURATION_S = 6 * 3600
@@ -68,9 +72,11 @@ def pause(*, tournament: Tournament, user, now: datetime) -> RoundClock:
     _check(user, tournament)
     clock = _locked(tournament)
     if clock.state != RoundClock.State.RUNNING:
-        raise ValidationError(f"The clock is {clock.get_state_display().lower()}, not running.")
+        raise ValidationError(
+            _("The clock is %(state)s, not running.") % {"state": clock.get_state_display().lower()}
+        )
     if clock.read(now).expired:
-        raise ValidationError("Time is already up: reset the clock or start it again.")
+        raise ValidationError(_("Time is already up: reset the clock or start it again."))
     clock.elapsed_before_s = min(
         float(clock.duration_s), elapsed_seconds(clock.elapsed_before_s, clock.started_at, now)
     )
@@ -86,7 +92,9 @@ def resume(*, tournament: Tournament, user, now: datetime) -> RoundClock:
     _check(user, tournament)
     clock = _locked(tournament)
     if clock.state != RoundClock.State.PAUSED:
-        raise ValidationError(f"The clock is {clock.get_state_display().lower()}, not paused.")
+        raise ValidationError(
+            _("The clock is %(state)s, not paused.") % {"state": clock.get_state_display().lower()}
+        )
     clock.state = RoundClock.State.RUNNING
     clock.started_at = now
     clock.paused_at = None
@@ -114,11 +122,14 @@ def set_up(
     _check(user, tournament)
     if not 0 < duration_s <= MAX_DURATION_S:
         raise ValidationError(
-            {"duration_s": f"A time limit is between 1 second and {MAX_DURATION_S // 3600} hours."}
+            {
+                "duration_s": _("A time limit is between 1 second and %(hours)s hours.")
+                % {"hours": MAX_DURATION_S // 3600}
+            }
         )
     label = label.strip()
     if len(label) > RoundClock._meta.get_field("label").max_length:
-        raise ValidationError({"label": "A label is at most 80 characters."})
+        raise ValidationError({"label": _("A label is at most 80 characters.")})
     clock = _locked(tournament)
     clock.duration_s = duration_s
     clock.label = label

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, replace
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments import formats, live
 from tournaments.models import Board, Category, Entry, Game, Match, Pool, Stage
@@ -61,7 +63,9 @@ def draw_preliminary(
     draw is impossible (too few entries, too many games) or the stage is already drawn.
     """
     if stage.matches.exists():
-        raise ValueError(f"{stage} is already drawn; delete its matches to draw again.")
+        raise ValueError(
+            _("%(stage)s is already drawn; delete its matches to draw again.") % {"stage": stage}
+        )
     if entries is None:
         entries = sorted(_field(stage), key=lambda e: e.id)
     by_id = {str(e.id): e for e in entries}
@@ -131,8 +135,11 @@ def draw_stage(
     kind = Stage.Kind(stage.kind)
     if _three_player(stage) and kind != Stage.Kind.PRELIMINARY:
         raise ValueError(
-            f"{stage}: three-player games are drawn as preliminary rounds of groups of three; "
-            f"a {stage.get_kind_display().lower()} stage is played between two sides."
+            _(
+                "%(stage)s: three-player games are drawn as preliminary rounds of groups of "
+                "three; a %(kind)s stage is played between two sides."
+            )
+            % {"stage": stage, "kind": stage.get_kind_display().lower()}
         )
     if kind == Stage.Kind.PRELIMINARY:
         entries = _seeded(stage) or None
@@ -144,13 +151,19 @@ def draw_stage(
     if kind == Stage.Kind.SWISS:
         if stage.matches.exists():
             raise ValueError(
-                f"{stage} is already drawn; draw its next round (“Draw round …” on the category "
-                "page) once the current round is played."
+                _(
+                    "%(stage)s is already drawn; draw its next round (“Draw round …” on the "
+                    "category page) once the current round is played."
+                )
+                % {"stage": stage}
             )
         return draw_swiss_round(stage)
     raise ValueError(
-        f"{stage} is a shoot-out: it is not drawn but created when a tie sits on the cut line, "
-        "and its result is recorded with record_shootout."
+        _(
+            "%(stage)s is a shoot-out: it is not drawn but created when a tie sits on the cut "
+            "line, and its result is recorded with record_shootout."
+        )
+        % {"stage": stage}
     )
 
 
@@ -180,15 +193,19 @@ def draw_round_robin(
         by_id = {str(e.id): e for e in entries}
         if len(entries) < 2 * count:
             raise ValueError(
-                f"{stage}: {len(entries)} entries cannot fill {count} pools of at least two."
+                _("%(stage)s: %(entries)s entries cannot fill %(pools)s pools of at least two.")
+                % {"stage": stage, "entries": len(entries), "pools": count}
             )
         groups = formats.snake_pools(list(by_id), count, clubs=entry_clubs(entries))
         pools = [[by_id[e] for e in group] for group in groups]
     for index, group in enumerate(pools):
         if len(group) < 2:
             raise ValueError(
-                f"{stage}: pool {formats.pool_label(index)} has {len(group)} entries; "
-                "a round robin needs at least two."
+                _(
+                    "%(stage)s: pool %(pool)s has %(entries)s entries; a round robin needs at "
+                    "least two."
+                )
+                % {"stage": stage, "pool": formats.pool_label(index), "entries": len(group)}
             )
     pool_rows = _fill_pools(stage, pools)
     by_id = {str(e.id): e for group in pools for e in group}
@@ -253,7 +270,7 @@ def open_knockout_matches(stage: Stage, results: KnockoutResults | None = None) 
     results = results or KnockoutResults()
     state = knockout_draw(stage)
     if state is None:
-        raise ValueError(f"{stage} has not been drawn yet.")
+        raise ValueError(_("%(stage)s has not been drawn yet.") % {"stage": stage})
     state = with_winners(state, results.winners)
     created: list[Match] = []
     for planned in state.bracket.matches:
@@ -277,9 +294,18 @@ def open_knockout_matches(stage: Stage, results: KnockoutResults | None = None) 
             continue
         if stored.id in results.started:
             raise ValidationError(
-                f"{stage}, {planned.id}: {stored} has been played, but after a corrected result "
-                f"the bracket now sends {state.entries[a].name} v {state.entries[b].name} there. "
-                "Void that match's games before the bracket can go on."
+                _(
+                    "%(stage)s, %(slot)s: %(match)s has been played, but after a corrected result "
+                    "the bracket now sends %(a)s v %(b)s there. Void that match's games before "
+                    "the bracket can go on."
+                )
+                % {
+                    "stage": stage,
+                    "slot": planned.id,
+                    "match": stored,
+                    "a": state.entries[a].name,
+                    "b": state.entries[b].name,
+                }
             )
         stored.entry_a, stored.entry_b = state.entries[a], state.entries[b]
         stored.save(update_fields=["entry_a", "entry_b"])
@@ -302,13 +328,21 @@ def draw_swiss_round(stage: Stage, standings: Sequence[SwissLine] = ()) -> list[
     _check_kind(stage, Stage.Kind.SWISS)
     total = stage.games_per_entry
     if not total:
-        raise ValueError(f"{stage}: set how many rounds the Swiss plays (games per entry).")
+        raise ValueError(
+            _("%(stage)s: set how many rounds the Swiss plays (games per entry).")
+            % {"stage": stage}
+        )
     matches = stage_matches(stage)
     current = max((m.round_of_play for m in matches), default=0)
     if current >= total:
-        raise ValueError(f"{stage}: all {total} rounds are drawn.")
+        raise ValueError(
+            _("%(stage)s: all %(total)s rounds are drawn.") % {"stage": stage, "total": total}
+        )
     if current and not standings:
-        raise ValueError(f"{stage}: round {current + 1} is paired from the standings so far.")
+        raise ValueError(
+            _("%(stage)s: round %(round)s is paired from the standings so far.")
+            % {"stage": stage, "round": current + 1}
+        )
     entrants = _seeded(stage) or (_category_entries(stage) if current else _field(stage))
     by_id = {str(e.id): e for e in entrants}
     seed_order = {key: index for index, key in enumerate(by_id)}
@@ -331,7 +365,10 @@ def draw_swiss_round(stage: Stage, standings: Sequence[SwissLine] = ()) -> list[
     try:
         pairings = formats.swiss_round(swiss, previous)
     except ValueError as exc:
-        raise ValueError(f"{stage}, round {current + 1}: {exc}") from exc
+        raise ValueError(
+            _("%(stage)s, round %(round)s: %(error)s")
+            % {"stage": stage, "round": current + 1, "error": exc}
+        ) from exc
     last = {
         key: m.board.number
         for m in matches
@@ -358,7 +395,10 @@ def assign_boards(stage: Stage, round_of_play: int) -> list[Match]:
         .order_by("board__number", "id")
     )
     if not matches:
-        raise ValueError(f"{stage} has no round {round_of_play} to lay on boards.")
+        raise ValueError(
+            _("%(stage)s has no round %(round)s to lay on boards.")
+            % {"stage": stage, "round": round_of_play}
+        )
     before = Match.objects.filter(stage=stage, round_of_play=round_of_play - 1).exclude(board=None)
     last = {
         str(key): number
@@ -511,12 +551,17 @@ def _new_matches(
 
 def _check_kind(stage: Stage, kind: Stage.Kind) -> None:
     if stage.kind != kind:
-        raise ValueError(f"{stage} is a {stage.get_kind_display()} stage, not {kind.label}.")
+        raise ValueError(
+            _("%(stage)s is a %(kind)s stage, not %(expected)s.")
+            % {"stage": stage, "kind": stage.get_kind_display(), "expected": kind.label}
+        )
 
 
 def _check_not_drawn(stage: Stage) -> None:
     if stage.matches.exists() or stage.pools.filter(name__in=(BRACKET_POOL,)).exists():
-        raise ValueError(f"{stage} is already drawn; delete its matches to draw again.")
+        raise ValueError(
+            _("%(stage)s is already drawn; delete its matches to draw again.") % {"stage": stage}
+        )
 
 
 def _boards(stage: Stage) -> list[Board]:
@@ -576,7 +621,7 @@ def _fill_pools(stage: Stage, groups: Sequence[Sequence[Entry]]) -> list[Pool]:
 def store_pool(stage: Stage, name: str, entries: Sequence[Entry]) -> Pool:
     """A pool whose entries keep the order given: the link rows are written in that order, and
     readers sort by them (``tournaments.selectors.seeded_entries``)."""
-    pool, _ = Pool.objects.get_or_create(stage=stage, name=name)
+    pool, _created = Pool.objects.get_or_create(stage=stage, name=name)
     through = Pool.entries.through
     present = set(through.objects.filter(pool=pool).values_list("entry_id", flat=True))
     through.objects.bulk_create(
@@ -608,10 +653,20 @@ class NotCheckedInError(ValidationError):
 
     def __init__(self, stage: Stage, entries: Sequence[Entry]) -> None:
         names = ", ".join(f"{e.name} ({e.number})" for e in entries[:10])
-        more = f" and {len(entries) - 10} more" if len(entries) > 10 else ""
+        if len(entries) > 10:
+            names = _("%(names)s and %(count)s more") % {
+                "names": names,
+                "count": len(entries) - 10,
+            }
         super().__init__(
-            f"{stage.name}: {len(entries)} entr{'y is' if len(entries) == 1 else 'ies are'} "
-            f"not checked in: {names}{more}. Check them in or withdraw them before the draw."
+            ngettext(
+                "%(stage)s: %(count)s entry is not checked in: %(names)s. Check them in or "
+                "withdraw them before the draw.",
+                "%(stage)s: %(count)s entries are not checked in: %(names)s. Check them in or "
+                "withdraw them before the draw.",
+                len(entries),
+            )
+            % {"stage": stage.name, "count": len(entries), "names": names}
         )
         self.entries = list(entries)
 
@@ -640,19 +695,24 @@ def _results_in(stage: Stage, matches: Collection[Match] | None = None) -> str:
         games = games.filter(match__in=list(matches))
     played = games.filter(rounds__isnull=False).select_related("match").first()
     if played is not None:
-        return f"an official result is recorded ({played.match}, game {played.number})"
+        return _("an official result is recorded (%(match)s, game %(game)s)") % {
+            "match": played.match,
+            "game": played.number,
+        }
     filled = games.filter(card_rows__isnull=False).select_related("match").first()
     if filled is not None:
-        return f"a scorecard row is filled ({filled.match}, game {filled.number})"
+        return _("a scorecard row is filled (%(match)s, game %(game)s)") % {
+            "match": filled.match,
+            "game": filled.number,
+        }
     forfeited = games.exclude(forfeited_by="").select_related("match").first()
     if forfeited is not None:
         # A walkover (reinstating the entry takes it back) or a forfeit is a result too.
-        return (
-            f"a walkover or the head referee's forfeit is recorded ({forfeited.match}, "
-            f"game {forfeited.number})"
-        )
+        return _(
+            "a walkover or the head referee's forfeit is recorded (%(match)s, game %(game)s)"
+        ) % {"match": forfeited.match, "game": forfeited.number}
     if matches is None and stage.shootouts.exists():
-        return "a shoot-out is recorded"
+        return _("a shoot-out is recorded")
     return ""
 
 
@@ -668,22 +728,26 @@ def undo_draw(stage: Stage) -> int:
     """
     Stage.objects.select_for_update().filter(pk=stage.pk).first()
     if not is_drawn(stage):
-        raise ValidationError(f"{stage.name} is not drawn; there is nothing to undo.")
+        raise ValidationError(
+            _("%(stage)s is not drawn; there is nothing to undo.") % {"stage": stage.name}
+        )
     following = next_stage(stage)
     if following is not None and is_drawn(following):
         raise ValidationError(
-            f"{stage.name}: {following.name} is drawn from its results; undo that draw first."
+            _("%(stage)s: %(next)s is drawn from its results; undo that draw first.")
+            % {"stage": stage.name, "next": following.name}
         )
     played = _results_in(stage)
     if played:
         raise ValidationError(
-            f"{stage.name} cannot be drawn again: {played}. Void or correct the results first."
+            _("%(stage)s cannot be drawn again: %(played)s. Void or correct the results first.")
+            % {"stage": stage.name, "played": played}
         )
     count = stage.matches.count()
     stage.matches.all().delete()
     Pool.entries.through.objects.filter(pool__stage=stage).delete()
     stage.pools.filter(name__in=SEEDING_POOLS).delete()
-    _note(stage, f"Draw undone ({count} matches removed).")
+    _note(stage, _("Draw undone (%(count)s matches removed).") % {"count": count})
     return count
 
 
@@ -698,12 +762,17 @@ def swap_entries(stage: Stage, a: Entry, b: Entry) -> int:
     """
     Stage.objects.select_for_update().filter(pk=stage.pk).first()
     if a.pk == b.pk:
-        raise ValidationError("Choose two different entries to swap.")
+        raise ValidationError(_("Choose two different entries to swap."))
     for entry in (a, b):
         if entry.category_id != stage.category_id:
-            raise ValidationError(f"{entry.name} is not an entry of {stage.category.name}.")
+            raise ValidationError(
+                _("%(entry)s is not an entry of %(category)s.")
+                % {"entry": entry.name, "category": stage.category.name}
+            )
     if not is_drawn(stage):
-        raise ValidationError(f"{stage.name} is not drawn yet; there is nothing to swap.")
+        raise ValidationError(
+            _("%(stage)s is not drawn yet; there is nothing to swap.") % {"stage": stage.name}
+        )
     ids = {a.pk: b, b.pk: a}
     matches = [
         m
@@ -716,15 +785,22 @@ def swap_entries(stage: Stage, a: Entry, b: Entry) -> int:
     }
     present |= set(seeded.values_list("entry_id", flat=True))
     if not present:
-        raise ValidationError(f"Neither {a.name} nor {b.name} is in the draw of {stage.name}.")
+        raise ValidationError(
+            _("Neither %(a)s nor %(b)s is in the draw of %(stage)s.")
+            % {"a": a.name, "b": b.name, "stage": stage.name}
+        )
     for entry in (a, b):
         if entry.pk not in present and entry.withdrawn:
             raise ValidationError(
-                f"{entry.name} has withdrawn and cannot be brought into the draw."
+                _("%(entry)s has withdrawn and cannot be brought into the draw.")
+                % {"entry": entry.name}
             )
     played = _results_in(stage, matches)
     if played:
-        raise ValidationError(f"{stage.name}: cannot swap {a.name} and {b.name}: {played}.")
+        raise ValidationError(
+            _("%(stage)s: cannot swap %(a)s and %(b)s: %(played)s.")
+            % {"stage": stage.name, "a": a.name, "b": b.name, "played": played}
+        )
     for match in matches:
         for name in ENTRY_FIELDS:
             current = getattr(match, f"{name}_id")
@@ -743,7 +819,11 @@ def swap_entries(stage: Stage, a: Entry, b: Entry) -> int:
         through.objects.bulk_create(
             through(pool_id=pool_id, entry_id=ids[e].pk if e in ids else e) for e in order
         )
-    _note(stage, f"Swapped {a.name} ({a.number}) and {b.name} ({b.number}) in the draw.")
+    _note(
+        stage,
+        _("Swapped %(a)s (%(a_number)s) and %(b)s (%(b_number)s) in the draw.")
+        % {"a": a.name, "a_number": a.number, "b": b.name, "b_number": b.number},
+    )
     return len(matches)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournaments.models import Category, Entry, Player, Pool, Team
 from tournaments.services import registration
@@ -22,7 +23,7 @@ ENTRY_FIELDS = frozenset({"player", "team", "seed", "checked_in", "withdrawn"})
 def enter(*, category: Category, player: Player | None = None, team: Team | None = None) -> Entry:
     """Enter a registered player (singles) or a paired team (doubles) into ``category``."""
     if (player is None) == (team is None):
-        raise ValidationError("An entry is either one player or one team.")
+        raise ValidationError(_("An entry is either one player or one team."))
     if player is not None:
         return registration.enter_player(player=player, category=category)
     return registration.enter_team(category=category, team=team)
@@ -38,13 +39,19 @@ def update_entry(*, entry: Entry, **fields: Any) -> Entry:
     """
     unknown = set(fields) - ENTRY_FIELDS
     if unknown:
-        raise TypeError(f"update_entry() cannot change {', '.join(sorted(unknown))}")
+        names = ", ".join(sorted(unknown))
+        raise TypeError(
+            f"update_entry() cannot change {names}"  # untranslated: a programming error
+        )
     for field in ("player", "team"):
         if field in fields and getattr(fields[field], "pk", None) != getattr(entry, f"{field}_id"):
             raise ValidationError(
                 {
-                    field: f"Who plays {entry} cannot change: withdraw this entry and enter the "
-                    "other one instead."
+                    field: _(
+                        "Who plays %(entry)s cannot change: withdraw this entry and enter the "
+                        "other one instead."
+                    )
+                    % {"entry": entry}
                 }
             )
     if "seed" in fields and fields["seed"] != entry.seed:
@@ -63,10 +70,16 @@ def delete_entry(*, entry: Entry) -> None:
     keeps its games in the results and leaves it out of later draws."""
     if entry.matches_as_a.exists() or entry.matches_as_b.exists():
         raise StillInUse(
-            f"{entry} has matches in {entry.category.name}: withdraw the entry instead; its "
-            "games stay in the results."
+            _(
+                "%(entry)s has matches in %(category)s: withdraw the entry instead; its "
+                "games stay in the results."
+            )
+            % {"entry": entry, "category": entry.category.name}
         )
     pool = Pool.objects.filter(entries=entry).select_related("stage").first()
     if pool is not None:
-        raise StillInUse(f"{entry} is seeded into {pool.stage.name}: withdraw the entry instead.")
+        raise StillInUse(
+            _("%(entry)s is seeded into %(stage)s: withdraw the entry instead.")
+            % {"entry": entry, "stage": pool.stage.name}
+        )
     entry.delete()

@@ -24,6 +24,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments.models import Entry, Game, Match, Pool, Round, Stage
 from tournaments.services.game_locks import lock_games
@@ -33,10 +35,10 @@ Side = Game.Side
 
 #: The permission each kind needs (``tournaments.permissions``), and who holds it, in words.
 PERMISSIONS = {
-    Kind.WITHDRAWAL: ("tournaments.withdraw_entry", "the tournament's organizers"),
+    Kind.WITHDRAWAL: ("tournaments.withdraw_entry", gettext_lazy("the tournament's organizers")),
     Kind.DISQUALIFICATION: (
         "tournaments.disqualify_entry",
-        "the head referee or the tournament's organizers",
+        gettext_lazy("the head referee or the tournament's organizers"),
     ),
 }
 ENTRY_PEOPLE = ("player", "team__player_one", "team__player_two")
@@ -61,8 +63,10 @@ def check_kind(kind: str) -> Kind:
     if kind not in Kind.values:
         raise ValidationError(
             {
-                "kind": f"“{kind}” is not a kind of withdrawal: choose withdrawal or "
-                "disqualification."
+                "kind": _(
+                    "“%(kind)s” is not a kind of withdrawal: choose withdrawal or disqualification."
+                )
+                % {"kind": kind}
             }
         )
     return Kind(kind)
@@ -73,10 +77,16 @@ def check_permission(user: AbstractBaseUser | None, entry: Entry, kind: str) -> 
     one. Without ``user`` (the loader, a data import) nothing is checked."""
     if user is None:
         return
-    perm, who = PERMISSIONS[Kind(kind)]
+    perm, _who = PERMISSIONS[Kind(kind)]
     if not user.has_perm(perm, entry):
-        verb = "withdraw" if kind == Kind.WITHDRAWAL else "disqualify"
-        raise PermissionDenied(f"Only {who} may {verb} an entry or reinstate it.")
+        if kind == Kind.WITHDRAWAL:
+            refusal = _("Only the tournament's organizers may withdraw an entry or reinstate it.")
+        else:
+            refusal = _(
+                "Only the head referee or the tournament's organizers may disqualify an entry or "
+                "reinstate it."
+            )
+        raise PermissionDenied(refusal)
 
 
 def _entry_matches(entry: Entry) -> Q:
@@ -125,11 +135,17 @@ def _clean_reason(reason: str, kind: str, entry: Entry) -> str:
     reason = (reason or "").strip()
     if kind == Kind.DISQUALIFICATION and not reason:
         raise ValidationError(
-            {"reason": f"Say why {entry.name} is disqualified (the rule that was broken)."}
+            {
+                "reason": _("Say why %(entry)s is disqualified (the rule that was broken).")
+                % {"entry": entry.name}
+            }
         )
     if len(reason) > REASON_MAX:
         raise ValidationError(
-            {"reason": f"Keep the reason to {REASON_MAX} characters (it is printed on cards)."}
+            {
+                "reason": _("Keep the reason to %(max)s characters (it is printed on cards).")
+                % {"max": REASON_MAX}
+            }
         )
     return reason
 
@@ -154,15 +170,21 @@ def withdraw_entry(
     locked = Entry.objects.select_for_update().get(pk=entry.pk)
     reason = _clean_reason(reason, kind, entry)
     if locked.withdrawn:
-        disqualified = locked.withdrawal_kind == Kind.DISQUALIFICATION
-        state = "was disqualified" if disqualified else "has withdrawn"
-        raise ValidationError(
-            f"{entry.name} {state} already; reinstate the entry first to change that."
-        )
+        if locked.withdrawal_kind == Kind.DISQUALIFICATION:
+            refusal = _(
+                "%(entry)s was disqualified already; reinstate the entry first to change that."
+            )
+        else:
+            refusal = _(
+                "%(entry)s has withdrawn already; reinstate the entry first to change that."
+            )
+        raise ValidationError(refusal % {"entry": entry.name})
     plan = withdrawal_plan(entry)
     now = timezone.now()
     who = user if user is not None and user.is_authenticated else None
-    note = f"{kind.label} of {entry.name}" + (f": {reason}" if reason else "")
+    note = _("%(kind)s of %(entry)s") % {"kind": kind.label, "entry": entry.name}
+    if reason:
+        note = f"{note}: {reason}"
     games = []
     for game in plan.walkovers:
         game.forfeited_by = _side_of(game, entry)
@@ -170,7 +192,7 @@ def withdraw_entry(
         game.forfeit_reason = reason
         game.forfeited_at = now
         game.forfeit_ruled_by = who
-        game._change_reason = f"walkover: {note}"
+        game._change_reason = _("walkover: %(note)s") % {"note": note}
         game.save()
         games.append(game)
     entry.withdrawn = True
@@ -209,9 +231,16 @@ def reinstate_entry(*, entry: Entry, user: AbstractBaseUser | None = None) -> li
     check_permission(user, entry, locked.withdrawal_kind or Kind.WITHDRAWAL)
     games = walkovers_against(entry)
     for game in games:
-        used = result_used(game.match, because=f"{entry.name}'s walkover in {game.match}")
+        because = _("%(entry)s's walkover in %(match)s") % {
+            "entry": entry.name,
+            "match": game.match,
+        }
+        used = result_used(game.match, because=because)
         if used:
-            raise ValidationError(f"{entry.name} cannot be reinstated: {used}")
+            raise ValidationError(
+                _("%(entry)s cannot be reinstated: %(reason)s")
+                % {"entry": entry.name, "reason": used}
+            )
     for game in games:
         if game.rounds.exists():  # a walkover never takes rounds; kept should one ever have
             continue
@@ -220,12 +249,12 @@ def reinstate_entry(*, entry: Entry, user: AbstractBaseUser | None = None) -> li
         game.forfeit_reason = ""
         game.forfeited_at = None
         game.forfeit_ruled_by = None
-        game._change_reason = f"walkover taken back: {entry.name} reinstated"
+        game._change_reason = _("walkover taken back: %(entry)s reinstated") % {"entry": entry.name}
         game.save()
     entry.withdrawn = False
     entry.withdrawal_kind = ""
     entry.withdrawal_reason = ""
-    entry._change_reason = "reinstated"
+    entry._change_reason = _("reinstated")
     entry.save(update_fields=["withdrawn", "withdrawal_kind", "withdrawal_reason"])
     return games
 
@@ -245,24 +274,25 @@ def result_used(match: Match, *, because: str) -> str:
         drawn = following.matches.exists()
         seeded = Pool.objects.filter(stage=following, entries__isnull=False).exists()
         if drawn or seeded:
-            return (
-                f"{because} counts in the standings of {stage.name}, from which "
-                f"{following.name} is drawn; undo that draw first."
-            )
+            return _(
+                "%(change)s counts in the standings of %(stage)s, from which %(next)s is drawn; "
+                "undo that draw first."
+            ) % {"change": because, "stage": stage.name, "next": following.name}
     entries = [e for e in (match.entry_a_id, match.entry_b_id) if e is not None]
     after = Match.objects.filter(stage=stage, round_of_play__gt=match.round_of_play)
     if stage.kind == Stage.Kind.KNOCKOUT:
         nxt = after.filter(Q(entry_a_id__in=entries) | Q(entry_b_id__in=entries)).first()
         if nxt is not None:
-            return (
-                f"{because} sent the winner on to {nxt} in the bracket; that match has to be "
+            return _(
+                "%(change)s sent the winner on to %(match)s in the bracket; that match has to be "
                 "undone first."
-            )
+            ) % {"change": because, "match": nxt}
     if stage.kind == Stage.Kind.SWISS and after.exists():
-        return (
-            f"{because} counts in the standings that paired round {match.round_of_play + 1} "
-            f"of {stage.name}."
-        )
+        return _("%(change)s counts in the standings that paired round %(round)s of %(stage)s.") % {
+            "change": because,
+            "round": match.round_of_play + 1,
+            "stage": stage.name,
+        }
     return ""
 
 
@@ -277,5 +307,5 @@ def stages_of(games: Iterable[Game]) -> list[Stage]:
 def describe(games: Sequence[Game]) -> str:
     """How many walkovers, in words: "no game", "1 game", "3 games"."""
     if not games:
-        return "no game"
-    return f"{len(games)} game{'s' if len(games) != 1 else ''}"
+        return _("no game")
+    return ngettext("%(count)s game", "%(count)s games", len(games)) % {"count": len(games)}

@@ -32,6 +32,8 @@ def lock_games(games: Iterable[Game | int]) -> list[int]:
     if not ids:
         return []
     if not transaction.get_connection().in_atomic_block:
-        raise transaction.TransactionManagementError("lock_games() runs inside a transaction.")
+        raise transaction.TransactionManagementError(
+            "lock_games() runs inside a transaction."  # untranslated: a programming error
+        )
     locked = Game.objects.select_for_update().filter(pk__in=ids).order_by("pk")
     return list(locked.values_list("pk", flat=True))

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournaments.models import Entry, EntryLink, Player
 from tournaments.models.links import new_token
@@ -70,11 +71,13 @@ def claim_entry(*, entry: Entry, user, player: Player | None = None) -> Player:
     one of the two partners, or the first partner without an account). Refuses if another
     account is already linked; linking the same account twice is harmless."""
     if not user.is_authenticated:
-        raise ValidationError("Log in first: the link is made to the account you are logged in.")
+        raise ValidationError(_("Log in first: the link is made to the account you are logged in."))
     candidates = players_of(entry)
     if player is not None:
         if player.pk not in {p.pk for p in candidates}:
-            raise ValidationError(f"{player} does not play in {entry}.")
+            raise ValidationError(
+                _("%(player)s does not play in %(entry)s.") % {"player": player, "entry": entry}
+            )
         candidates = [player]
     candidates = list(Player.objects.select_for_update().filter(pk__in=[p.pk for p in candidates]))
     for p in candidates:
@@ -85,12 +88,13 @@ def claim_entry(*, entry: Entry, user, player: Player | None = None) -> Player:
         for p in Player.objects.filter(tournament_id=candidates[0].tournament_id)
     ):
         raise ValidationError(
-            "Your account is already linked to another player of this tournament."
+            _("Your account is already linked to another player of this tournament.")
         )
     free = [p for p in candidates if p.user_id is None]
     if not free:
         raise ValidationError(
-            f"{entry} is already linked to another account; ask the organizer if this is wrong."
+            _("%(entry)s is already linked to another account; ask the organizer if this is wrong.")
+            % {"entry": entry}
         )
     chosen = free[0]
     chosen.user = user

@@ -10,6 +10,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Q
+from django.utils.translation import gettext as _
 
 from tournaments.models import Player, Team, Tournament
 from tournaments.services.errors import StillInUse
@@ -39,7 +40,10 @@ def check_number_range(number: int) -> None:
     would be taken for a blank box, so the range is said here for the pages and the API alike."""
     if not 1 <= number <= MAX_PLAYER_NUMBER:
         raise ValidationError(
-            {"number": f"A player ID number must be between 1 and {MAX_PLAYER_NUMBER}."}
+            {
+                "number": _("A player ID number must be between 1 and %(max)s.")
+                % {"max": MAX_PLAYER_NUMBER}
+            }
         )
 
 
@@ -54,8 +58,14 @@ def check_number_free(tournament: Tournament, number: int, *, player: Player | N
     if holder is not None:
         raise ValidationError(
             {
-                "number": f"ID {number} is already registered to {holder.full_name}; the next "
-                f"free ID is {next_free_number(tournament)}."
+                "number": _(
+                    "ID %(number)s is already registered to %(name)s; the next free ID is %(next)s."
+                )
+                % {
+                    "number": number,
+                    "name": holder.full_name,
+                    "next": next_free_number(tournament),
+                }
             }
         )
 
@@ -65,7 +75,10 @@ def update_player(*, player: Player, **fields: Any) -> Player:
     """Correct a player's name, ID number, club, country or linked account."""
     unknown = set(fields) - PLAYER_FIELDS
     if unknown:
-        raise TypeError(f"update_player() cannot change {', '.join(sorted(unknown))}")
+        names = ", ".join(sorted(unknown))
+        raise TypeError(
+            f"update_player() cannot change {names}"  # untranslated: a programming error
+        )
     for name in TEXT_FIELDS:
         if isinstance(fields.get(name), str):
             fields[name] = fields[name].strip()
@@ -87,12 +100,18 @@ def delete_player(*, player: Player) -> None:
     categories = sorted(player.entries.values_list("category__name", flat=True))
     if categories:
         raise StillInUse(
-            f"{player} is entered in {', '.join(categories)}: delete those entries first (or "
-            "withdraw them, which keeps the player)."
+            _(
+                "%(player)s is entered in %(categories)s: delete those entries first (or "
+                "withdraw them, which keeps the player)."
+            )
+            % {"player": player, "categories": ", ".join(categories)}
         )
     team = teams_of(player).first()
     if team is not None:
-        raise StillInUse(f"{player} plays in the team {team}: delete that team first.")
+        raise StillInUse(
+            _("%(player)s plays in the team %(team)s: delete that team first.")
+            % {"player": player, "team": team}
+        )
     player.delete()
 
 
@@ -108,10 +127,12 @@ def teams_of(player: Player):
 def check_partners(tournament_id: int, player_one: Player, player_two: Player) -> None:
     """Two different players, both registered at the tournament of the team."""
     if player_one.pk == player_two.pk:
-        raise ValidationError({"player_two": "A team needs two different players."})
+        raise ValidationError({"player_two": _("A team needs two different players.")})
     for field, player in (("player_one", player_one), ("player_two", player_two)):
         if player.tournament_id != tournament_id:
-            raise ValidationError({field: f"{player} is not registered at this tournament."})
+            raise ValidationError(
+                {field: _("%(player)s is not registered at this tournament.") % {"player": player}}
+            )
 
 
 def partnership(tournament_id: int, player_one: Player, player_two: Player) -> Team | None:
@@ -134,7 +155,10 @@ def create_team(
     existing = partnership(tournament.pk, player_one, player_two)
     if existing is not None:
         raise ValidationError(
-            {"player_two": f"{player_one} and {player_two} already form the team {existing}."}
+            {
+                "player_two": _("%(one)s and %(two)s already form the team %(team)s.")
+                % {"one": player_one, "two": player_two, "team": existing}
+            }
         )
     team = Team(
         tournament=tournament, player_one=player_one, player_two=player_two, name=name.strip()
@@ -150,7 +174,10 @@ def update_team(*, team: Team, **fields: Any) -> Team:
     matches and cards name these two players: pair a new team instead)."""
     unknown = set(fields) - {"name", "player_one", "player_two"}
     if unknown:
-        raise TypeError(f"update_team() cannot change {', '.join(sorted(unknown))}")
+        names = ", ".join(sorted(unknown))
+        raise TypeError(
+            f"update_team() cannot change {names}"  # untranslated: a programming error
+        )
     one = fields.get("player_one", team.player_one)
     two = fields.get("player_two", team.player_two)
     changed = [
@@ -163,15 +190,21 @@ def update_team(*, team: Team, **fields: Any) -> Team:
         if categories:
             raise ValidationError(
                 {
-                    changed[0]: f"{team} is entered in {', '.join(categories)}: its players "
-                    "cannot change; pair a new team and enter it instead."
+                    changed[0]: _(
+                        "%(team)s is entered in %(categories)s: its players cannot change; pair a "
+                        "new team and enter it instead."
+                    )
+                    % {"team": team, "categories": ", ".join(categories)}
                 }
             )
         check_partners(team.tournament_id, one, two)
         existing = partnership(team.tournament_id, one, two)
         if existing is not None and existing.pk != team.pk:
             raise ValidationError(
-                {changed[0]: f"{one} and {two} already form the team {existing}."}
+                {
+                    changed[0]: _("%(one)s and %(two)s already form the team %(team)s.")
+                    % {"one": one, "two": two, "team": existing}
+                }
             )
     team.player_one, team.player_two = one, two
     if "name" in fields:
@@ -187,7 +220,10 @@ def delete_team(*, team: Team) -> None:
     categories = sorted(team.entries.values_list("category__name", flat=True))
     if categories:
         raise StillInUse(
-            f"{team} is entered in {', '.join(categories)}: delete those entries first (or "
-            "withdraw them, which keeps the team)."
+            _(
+                "%(team)s is entered in %(categories)s: delete those entries first (or "
+                "withdraw them, which keeps the team)."
+            )
+            % {"team": team, "categories": ", ".join(categories)}
         )
     team.delete()

@@ -20,6 +20,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Q
+from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
 from tournaments import csv_import
@@ -48,15 +49,21 @@ def create_categories_from_presets(
     unknown = [k for k in keys if k not in PRESETS]
     if unknown:
         raise ValidationError(
-            {"presets": f"Unknown preset(s) {', '.join(unknown)}; known: {', '.join(PRESETS)}."}
+            {
+                "presets": _("Unknown preset(s) %(unknown)s; known: %(known)s.")
+                % {"unknown": ", ".join(unknown), "known": ", ".join(PRESETS)}
+            }
         )
     if not keys:
-        raise ValidationError({"presets": "Choose at least one category."})
+        raise ValidationError({"presets": _("Choose at least one category.")})
     existing = set(tournament.categories.values_list("name", flat=True))
     taken = [PRESETS[k].name for k in keys if PRESETS[k].name in existing]
     if taken:
         raise ValidationError(
-            {"presets": f"The tournament already has {', '.join(taken)}; leave it unticked."}
+            {
+                "presets": _("The tournament already has %(categories)s; leave it unticked.")
+                % {"categories": ", ".join(taken)}
+            }
         )
     categories = [Category.from_preset(tournament, key) for key in dict.fromkeys(keys)]
     for category in categories:
@@ -85,12 +92,20 @@ def _check_singles(
     categories = list(categories)
     for category in categories:
         if category.tournament_id != tournament.pk:
-            raise ValidationError({field: f"{category.name} is not in {tournament}."})
+            raise ValidationError(
+                {
+                    field: _("%(category)s is not in %(tournament)s.")
+                    % {"category": category.name, "tournament": tournament}
+                }
+            )
         if category.kind == Category.Kind.DOUBLES:
             raise ValidationError(
                 {
-                    field: f"{category.name} is a doubles category: players enter it as "
-                    "a team (pair them on the Teams page)."
+                    field: _(
+                        "%(category)s is a doubles category: players enter it as "
+                        "a team (pair them on the Teams page)."
+                    )
+                    % {"category": category.name}
                 }
             )
     return categories
@@ -134,10 +149,17 @@ def register_player(
 def enter_player(*, player: Player, category: Category) -> Entry:
     """Enter a registered player into one more singles category."""
     if player.tournament_id != category.tournament_id:
-        raise ValidationError({"player": f"{player} is not registered at this tournament."})
+        raise ValidationError(
+            {"player": _("%(player)s is not registered at this tournament.") % {"player": player}}
+        )
     _check_singles(player.tournament, [category], field="category")
     if category.entries.filter(player=player).exists():
-        raise ValidationError({"player": f"{player} is already entered in {category.name}."})
+        raise ValidationError(
+            {
+                "player": _("%(player)s is already entered in %(category)s.")
+                % {"player": player, "category": category.name}
+            }
+        )
     return Entry.objects.create(category=category, player=player)
 
 
@@ -165,8 +187,10 @@ class ImportChangedError(ValidationError):
 
     def __init__(self, preview: csv_import.ImportPreview) -> None:
         super().__init__(
-            "The registrations or categories changed since the preview, so the rows to import "
-            "changed too. Check the new preview and confirm again."
+            _(
+                "The registrations or categories changed since the preview, so the rows to "
+                "import changed too. Check the new preview and confirm again."
+            )
         )
         self.preview = preview
 
@@ -189,7 +213,7 @@ def decode_upload(token: str) -> bytes:
         return base64.b64decode(token.encode("ascii"), validate=True)
     except (binascii.Error, UnicodeEncodeError):
         raise csv_import.CsvFileError(
-            "The confirmation lost the previewed file; upload it again."
+            _("The confirmation lost the previewed file; upload it again.")
         ) from None
 
 
@@ -208,7 +232,7 @@ def import_players(*, tournament: Tournament, data: bytes | str, fingerprint: st
         raise ImportChangedError(preview)
     rows = preview.valid_rows
     if not rows:
-        raise ValidationError("No row of the file can be imported: correct the errors first.")
+        raise ValidationError(_("No row of the file can be imported: correct the errors first."))
     players = [
         Player(
             tournament=tournament,
@@ -239,7 +263,10 @@ def import_players(*, tournament: Tournament, data: bytes | str, fingerprint: st
 def _check_doubles(category: Category) -> None:
     if category.kind != Category.Kind.DOUBLES:
         raise ValidationError(
-            {"category": f"{category.name} is a singles category: enter players, not teams."}
+            {
+                "category": _("%(category)s is a singles category: enter players, not teams.")
+                % {"category": category.name}
+            }
         )
 
 
@@ -253,7 +280,10 @@ def _check_not_in_a_team(category: Category, player_one: Player, player_two: Pla
         )
         if taken is not None:
             raise ValidationError(
-                {field: f"{player} already plays in {category.name} in the team {taken.team}."}
+                {
+                    field: _("%(player)s already plays in %(category)s in the team %(team)s.")
+                    % {"player": player, "category": category.name, "team": taken.team}
+                }
             )
 
 
@@ -292,10 +322,17 @@ def enter_team(*, category: Category, team: Team) -> Entry:
     """Enter a team already paired into one more doubles category."""
     _check_doubles(category)
     if team.tournament_id != category.tournament_id:
-        raise ValidationError({"team": f"{team} is not registered at this tournament."})
+        raise ValidationError(
+            {"team": _("%(team)s is not registered at this tournament.") % {"team": team}}
+        )
     Category.objects.select_for_update().filter(pk=category.pk).first()
     if category.entries.filter(team=team).exists():
-        raise ValidationError({"team": f"{team} is already entered in {category.name}."})
+        raise ValidationError(
+            {
+                "team": _("%(team)s is already entered in %(category)s.")
+                % {"team": team, "category": category.name}
+            }
+        )
     _check_not_in_a_team(category, team.player_one, team.player_two)
     return Entry.objects.create(category=category, team=team)
 
@@ -307,7 +344,10 @@ def set_checked_in(*, entry: Entry, checked_in: bool) -> Entry:
     """Mark an entry present (or not) at the check-in desk."""
     if checked_in and entry.withdrawn:
         raise ValidationError(
-            {"checked_in": f"{entry} has withdrawn; reinstate the entry to check it in."}
+            {
+                "checked_in": _("%(entry)s has withdrawn; reinstate the entry to check it in.")
+                % {"entry": entry}
+            }
         )
     entry.checked_in = checked_in
     entry.save(update_fields=["checked_in"])
@@ -372,19 +412,23 @@ def _check_stage(category: Category, fields: dict[str, Any], stage: Stage | None
     stage needs them; ``fields`` is the stage as it would be saved."""
     unknown = set(fields) - STAGE_FIELDS
     if unknown:
-        raise TypeError(f"a stage has no {', '.join(sorted(unknown))}")
+        names = ", ".join(sorted(unknown))
+        raise TypeError(f"a stage has no {names}")  # untranslated: a programming error
     others = category.stages.filter(order=fields["order"])
     if stage is not None:
         others = others.exclude(pk=stage.pk)
     if others.exists():
         raise ValidationError(
-            {"order": f"{category.name} already has a stage number {fields['order']}."}
+            {
+                "order": _("%(category)s already has a stage number %(order)s.")
+                % {"category": category.name, "order": fields["order"]}
+            }
         )
     if fields.get("kind") in (Stage.Kind.PRELIMINARY, Stage.Kind.SWISS) and not fields.get(
         "games_per_entry"
     ):
         raise ValidationError(
-            {"games_per_entry": "Preliminary and Swiss stages need the games each entry plays."}
+            {"games_per_entry": _("Preliminary and Swiss stages need the games each entry plays.")}
         )
 
 
@@ -424,7 +468,10 @@ def update_stage(*, stage: Stage, **fields: Any) -> Stage:
         fields,
         locked=DRAWN_FIELDS,
         in_use=lambda: is_drawn(stage),
-        refusal=lambda label: f"{stage.name} is drawn already: its {label} cannot change now.",
+        refusal=lambda label: (
+            _("%(stage)s is drawn already: its %(field)s cannot change now.")
+            % {"stage": stage.name, "field": label}
+        ),
     )
 
 
@@ -433,7 +480,8 @@ def delete_stage(*, stage: Stage) -> None:
     """Remove a stage that is not drawn yet (a drawn one holds matches and their results)."""
     if is_drawn(stage):
         raise StillInUse(
-            f"{stage.name} is drawn already: deleting it would delete its matches and results."
+            _("%(stage)s is drawn already: deleting it would delete its matches and results.")
+            % {"stage": stage.name}
         )
     stage.delete()
 
@@ -446,7 +494,7 @@ def set_board_count(*, tournament: Tournament, count: int) -> list[Board]:
     board); mark it out of service instead.
     """
     if count < 0:
-        raise ValidationError({"count": "The number of boards cannot be negative."})
+        raise ValidationError({"count": _("The number of boards cannot be negative.")})
     boards = list(Board.objects.select_for_update().filter(tournament=tournament))
     surplus = [b for b in boards if b.number > count]
     used = sorted(
@@ -455,8 +503,11 @@ def set_board_count(*, tournament: Tournament, count: int) -> list[Board]:
     if used:
         raise ValidationError(
             {
-                "count": f"Board {', '.join(map(str, used))} already has matches; keep "
-                f"{max(used)} boards or more and mark the ones you cannot use out of service."
+                "count": _(
+                    "Board %(boards)s already has matches; keep %(keep)s boards or more and mark "
+                    "the ones you cannot use out of service."
+                )
+                % {"boards": ", ".join(map(str, used)), "keep": max(used)}
             }
         )
     Board.objects.filter(pk__in=[b.pk for b in surplus]).delete()
@@ -498,10 +549,13 @@ def parse_numbers(text: str) -> list[int]:
     wrong = [t for t in tokens if not t.isdigit()]
     if wrong:
         raise ValidationError(
-            {"numbers": f"Not an ID number: {', '.join(wrong[:10])}. Type numbers only."}
+            {
+                "numbers": _("Not an ID number: %(wrong)s. Type numbers only.")
+                % {"wrong": ", ".join(wrong[:10])}
+            }
         )
     if not tokens:
-        raise ValidationError({"numbers": "Type at least one ID number."})
+        raise ValidationError({"numbers": _("Type at least one ID number.")})
     return list(dict.fromkeys(int(t) for t in tokens))
 
 
@@ -540,8 +594,11 @@ def check_in_entries(*, category: Category, entry_ids: Sequence[int]) -> BulkChe
     if unknown:
         raise ValidationError(
             {
-                "entries": f"{category.name} has no entry {', '.join(unknown)}; nobody was "
-                "checked in. Correct the list and send it again."
+                "entries": _(
+                    "%(category)s has no entry %(entries)s; nobody was checked in. Correct the "
+                    "list and send it again."
+                )
+                % {"category": category.name, "entries": ", ".join(unknown)}
             }
         )
     return _check_in(entries)
@@ -560,8 +617,11 @@ def check_in_numbers(
     if unknown:
         raise ValidationError(
             {
-                "numbers": f"No player has the ID number {', '.join(map(str, unknown))}; "
-                "nobody was checked in. Correct the list and send it again."
+                "numbers": _(
+                    "No player has the ID number %(numbers)s; nobody was checked in. Correct the "
+                    "list and send it again."
+                )
+                % {"numbers": ", ".join(map(str, unknown))}
             }
         )
     listed = set(numbers)

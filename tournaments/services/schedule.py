@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournaments import formats, live
 from tournaments.models import Match, Stage
@@ -35,7 +36,10 @@ def schedule_stage(
         if m.entry_b_id is not None
     ]
     if not matches:
-        raise ValueError(f"{stage} has no matches from round {first_round} on to schedule.")
+        raise ValueError(
+            _("%(stage)s has no matches from round %(round)s on to schedule.")
+            % {"stage": stage, "round": first_round}
+        )
     rounds = sorted({m.round_of_play for m in matches})
     slot_of: dict[int, int] = {}
     per_round: dict[int, int] = {}

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import reduce
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from tournaments import live
 from tournaments.models import Category, Entry, Pool, Stage
@@ -26,8 +29,9 @@ from tournaments.services import entries as entry_services
 from tournaments.services.draws import _results_in, draw_round_robin
 from tournaments.services.registration import is_drawn
 
-#: Why an entry's history row changed, as the audit page shows it (at most 100 characters).
-SEED_REASON = "Seed set on the seed editor."
+#: Why an entry's history row changed, as the audit page shows it (at most 100 characters;
+#: written in the language of whoever sets the seed: ``gettext(SEED_REASON)``).
+SEED_REASON = gettext_noop("Seed set on the seed editor.")
 
 
 def seed_table(category: Category) -> list[Entry]:
@@ -56,13 +60,17 @@ def set_seeds(*, category: Category, seeds: Mapping[int, int | None]) -> list[En
     unknown = [str(pk) for pk in seeds if pk not in rows]
     if unknown:
         raise ValidationError(
-            f"{category.name} has no entry {', '.join(unknown)}; nothing was saved."
+            _("%(category)s has no entry %(entries)s; nothing was saved.")
+            % {"category": category.name, "entries": ", ".join(unknown)}
         )
     for pk, seed in seeds.items():
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 1):
             raise ValidationError(
-                f"Seed of {_label(rows[pk])}: {seed!r} is not a seed; seeds are whole numbers "
-                "from 1 (leave it empty for no seed). Nothing was saved."
+                _(
+                    "Seed of %(entry)s: %(seed)s is not a seed; seeds are whole numbers "
+                    "from 1 (leave it empty for no seed). Nothing was saved."
+                )
+                % {"entry": _label(rows[pk]), "seed": repr(seed)}
             )
     final = {pk: seeds.get(pk, e.seed) for pk, e in rows.items() if not e.withdrawn}
     holders: dict[int, list[Entry]] = {}
@@ -72,15 +80,24 @@ def set_seeds(*, category: Category, seeds: Mapping[int, int | None]) -> list[En
     twice = sorted((seed, group) for seed, group in holders.items() if len(group) > 1)
     if twice:
         seed, group = twice[0]
-        names = " and ".join(_label(e) for e in sorted(group, key=lambda e: e.name.lower()))
+        names = reduce(
+            lambda first, second: (
+                _("%(first)s and %(second)s") % {"first": first, "second": second}
+            ),
+            [_label(e) for e in sorted(group, key=lambda e: e.name.lower())],
+        )
         raise ValidationError(
-            f"Seed {seed} is given to {names}; each seed goes to one entry. Nothing was saved."
+            _(
+                "Seed %(seed)s is given to %(entries)s; each seed goes to one entry. Nothing was "
+                "saved."
+            )
+            % {"seed": seed, "entries": names}
         )
     changed = []
     for pk, seed in seeds.items():
         entry = rows[pk]
         if entry.seed != seed:
-            entry._change_reason = SEED_REASON
+            entry._change_reason = _(SEED_REASON)
             entry_services.update_entry(entry=entry, seed=seed)
             changed.append(entry)
     return changed
@@ -132,13 +149,16 @@ def pool_change_refusal(stage: Stage) -> str:
     stage played, and no later stage drawn from it)."""
     played = _results_in(stage)
     if played:
-        return (
-            f"{stage.name}: the pools cannot change any more: {played}. Void or correct the "
+        return _(
+            "%(stage)s: the pools cannot change any more: %(played)s. Void or correct the "
             "results first."
-        )
+        ) % {"stage": stage.name, "played": played}
     following = next_stage(stage)
     if following is not None and is_drawn(following):
-        return f"{stage.name}: {following.name} is drawn from its results; undo that draw first."
+        return _("%(stage)s: %(next)s is drawn from its results; undo that draw first.") % {
+            "stage": stage.name,
+            "next": following.name,
+        }
     return ""
 
 
@@ -154,12 +174,18 @@ class PoolMove:
 
     def describe(self) -> str:
         """The message the page and the API give."""
-        text = f"{self.entry.name} moved from pool {self.source} to pool {self.target}"
+        parts = [
+            _("%(entry)s moved from pool %(source)s to pool %(target)s")
+            % {"entry": self.entry.name, "source": self.source, "target": self.target}
+        ]
         if self.matches:
-            text += f"; the pools' matches are drawn again ({self.matches} matches)"
+            parts.append(
+                _("the pools' matches are drawn again (%(count)s matches)")
+                % {"count": self.matches}
+            )
         if self.times_cleared:
-            text += "; set the start times again"
-        return text + "."
+            parts.append(_("set the start times again"))
+        return "; ".join(parts) + "."
 
 
 @transaction.atomic
@@ -172,33 +198,50 @@ def move_to_pool(*, stage: Stage, entry: Entry, pool: str) -> PoolMove:
     Stage.objects.select_for_update().filter(pk=stage.pk).first()
     if stage.kind != Stage.Kind.ROUND_ROBIN:
         raise ValidationError(
-            f"{stage.name} is a {stage.get_kind_display().lower()} stage: only a round robin "
-            "is played in pools."
+            _("%(stage)s is a %(kind)s stage: only a round robin is played in pools.")
+            % {"stage": stage.name, "kind": stage.get_kind_display().lower()}
         )
     lines = stage_pools(stage)
     if len([line for line in lines if line.entries]) < 2:
         raise ValidationError(
-            f"{stage.name} has no pools to move entries between yet: its draw (or the Advance "
-            "into it) fills them."
+            _(
+                "%(stage)s has no pools to move entries between yet: its draw (or the Advance "
+                "into it) fills them."
+            )
+            % {"stage": stage.name}
         )
     source = next((line for line in lines if any(e.pk == entry.pk for e in line.entries)), None)
     if source is None:
-        raise ValidationError(f"{entry.name} is not in a pool of {stage.name}.")
+        raise ValidationError(
+            _("%(entry)s is not in a pool of %(stage)s.")
+            % {"entry": entry.name, "stage": stage.name}
+        )
     wanted = (pool or "").strip()
     target = next((line for line in lines if line.name.lower() == wanted.lower()), None)
     if target is None:
         names = ", ".join(line.name for line in lines)
-        raise ValidationError(f"{stage.name} has no pool “{wanted}”; its pools are {names}.")
+        raise ValidationError(
+            _("%(stage)s has no pool “%(pool)s”; its pools are %(pools)s.")
+            % {"stage": stage.name, "pool": wanted, "pools": names}
+        )
     if target.pool.pk == source.pool.pk:
-        raise ValidationError(f"{entry.name} is in pool {target.name} already.")
+        raise ValidationError(
+            _("%(entry)s is in pool %(pool)s already.") % {"entry": entry.name, "pool": target.name}
+        )
     refusal = pool_change_refusal(stage)
     if refusal:
         raise ValidationError(refusal)
     left = len(source.entries) - 1
     if left < 2:
         raise ValidationError(
-            f"{stage.name}: pool {source.name} would keep {left} entr{'y' if left == 1 else 'ies'}"
-            "; a round robin needs at least two in each pool."
+            ngettext(
+                "%(stage)s: pool %(pool)s would keep %(count)s entry; a round robin needs at "
+                "least two in each pool.",
+                "%(stage)s: pool %(pool)s would keep %(count)s entries; a round robin needs at "
+                "least two in each pool.",
+                left,
+            )
+            % {"stage": stage.name, "pool": source.name, "count": left}
         )
     moved = next(e for e in source.entries if e.pk == entry.pk)
     groups = [
@@ -218,7 +261,7 @@ def move_to_pool(*, stage: Stage, entry: Entry, pool: str) -> PoolMove:
         # The draw names its pools A, B, ... in order, as the pools being refilled are named.
         filled = [(line, group) for line, group in zip(lines, groups, strict=True) if group]
         try:
-            count = len(draw_round_robin(stage, [group for _, group in filled], double=double))
+            count = len(draw_round_robin(stage, [group for _line, group in filled], double=double))
         except ValueError as exc:
             raise ValidationError(str(exc)) from exc
     else:
@@ -232,7 +275,7 @@ def move_to_pool(*, stage: Stage, entry: Entry, pool: str) -> PoolMove:
         matches=count,
         times_cleared=times_cleared,
     )
-    stage._change_reason = f"Pools: {done.describe()}"
+    stage._change_reason = _("Pools: %(change)s") % {"change": done.describe()}
     stage.save()
     return done
 

@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournaments.models import Tournament, TournamentRole
 from tournaments.permissions import ADD_TOURNAMENT, ADD_TOURNAMENT_REFUSAL
@@ -32,12 +33,14 @@ CHANGEABLE = frozenset(
 
 def _check_slug_free(slug: str) -> None:
     if slug and Tournament.objects.filter(slug=slug).exists():
-        raise ValidationError({"slug": f"The web address {slug!r} is taken; choose another."})
+        raise ValidationError(
+            {"slug": _("The web address %(slug)s is taken; choose another.") % {"slug": repr(slug)}}
+        )
 
 
 def _check_dates(starts: datetime.date | None, ends: datetime.date | None) -> None:
     if starts and ends and ends < starts:
-        raise ValidationError({"ends_on": "The last day cannot be before the first."})
+        raise ValidationError({"ends_on": _("The last day cannot be before the first.")})
 
 
 @transaction.atomic
@@ -52,7 +55,9 @@ def create_tournament(*, name: str, slug: str, user: AbstractBaseUser, **fields:
     written.
     """
     if not user.is_authenticated:
-        raise PermissionDenied("Sign in to create a tournament: its creator becomes its organizer.")
+        raise PermissionDenied(
+            _("Sign in to create a tournament: its creator becomes its organizer.")
+        )
     if not user.has_perm(ADD_TOURNAMENT):
         raise PermissionDenied(ADD_TOURNAMENT_REFUSAL)
     _check_slug_free(slug)
@@ -77,13 +82,18 @@ def update_tournament(*, tournament: Tournament, **fields: Any) -> Tournament:
     if slug != tournament.slug:
         raise ValidationError(
             {
-                "slug": "The web address is the tournament's link on printed cards and shared "
-                "pages; it cannot change."
+                "slug": _(
+                    "The web address is the tournament's link on printed cards and shared "
+                    "pages; it cannot change."
+                )
             }
         )
     unknown = set(fields) - CHANGEABLE
     if unknown:
-        raise TypeError(f"update_tournament() cannot change {', '.join(sorted(unknown))}")
+        names = ", ".join(sorted(unknown))
+        raise TypeError(
+            f"update_tournament() cannot change {names}"  # untranslated: a programming error
+        )
     _check_dates(
         fields.get("starts_on", tournament.starts_on), fields.get("ends_on", tournament.ends_on)
     )

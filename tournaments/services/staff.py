@@ -22,6 +22,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext as _
 
 from tournaments.models import RoleChange, Tournament, TournamentRole
 
@@ -41,13 +42,20 @@ def _check_staff_role(role: str) -> None:
     if role == Role.ORGANIZER:
         raise ValidationError(
             {
-                "role": "The organizer role stays with the tournament's creator; give "
-                "“Co-organizer” for the same permissions."
+                "role": _(
+                    "The organizer role stays with the tournament's creator; give "
+                    "“Co-organizer” for the same permissions."
+                )
             }
         )
     if role not in STAFF_ROLES:
         choices = ", ".join(_label(r) for r in STAFF_ROLES)
-        raise ValidationError({"role": f"Unknown role {role!r}: choose one of {choices}."})
+        raise ValidationError(
+            {
+                "role": _("Unknown role %(role)s: choose one of %(choices)s.")
+                % {"role": repr(role), "choices": choices}
+            }
+        )
 
 
 def find_user(username: str) -> AbstractBaseUser:
@@ -55,13 +63,16 @@ def find_user(username: str) -> AbstractBaseUser:
     create it."""
     username = (username or "").strip()
     if not username:
-        raise ValidationError({"username": "Type the username of the account."})
+        raise ValidationError({"username": _("Type the username of the account.")})
     user = get_user_model().objects.filter(username__iexact=username).first()
     if user is None:
         raise ValidationError(
             {
-                "username": f"There is no account “{username}”. Check the spelling, or create "
-                "the account below."
+                "username": _(
+                    "There is no account “%(username)s”. Check the spelling, or create "
+                    "the account below."
+                )
+                % {"username": username}
             }
         )
     return user
@@ -89,11 +100,17 @@ def grant_role(
     _check_staff_role(role)
     if TournamentRole.objects.filter(tournament=tournament, user=user, role=role).exists():
         raise ValidationError(
-            {"role": f"{user.get_username()} is already {_label(role)} at {tournament.name}."}
+            {
+                "role": _("%(user)s is already %(role)s at %(tournament)s.")
+                % {"user": user.get_username(), "role": _label(role), "tournament": tournament.name}
+            }
         )
     granted = TournamentRole(tournament=tournament, user=user, role=role)
     granted._history_user = actor
-    granted._change_reason = f"{_label(role)} given to {user.get_username()}"
+    granted._change_reason = _("%(role)s given to %(user)s") % {
+        "role": _label(role),
+        "user": user.get_username(),
+    }
     granted.save()
     _log(tournament, actor, user, Action.GRANTED, role)
     return granted
@@ -108,12 +125,18 @@ def revoke_role(
     held = TournamentRole.objects.filter(tournament=tournament, user=user, role=role).first()
     if held is None:
         raise ValidationError(
-            {"role": f"{user.get_username()} is not {_label(role)} at {tournament.name}."}
+            {
+                "role": _("%(user)s is not %(role)s at %(tournament)s.")
+                % {"user": user.get_username(), "role": _label(role), "tournament": tournament.name}
+            }
         )
     # Deleted one by one (not through the queryset) so that the history row it leaves names
     # who took the role back and why.
     held._history_user = actor
-    held._change_reason = f"{_label(role)} taken back from {user.get_username()}"
+    held._change_reason = _("%(role)s taken back from %(user)s") % {
+        "role": _label(role),
+        "user": user.get_username(),
+    }
     held.delete()
     _log(tournament, actor, user, Action.REVOKED, role)
 
@@ -149,8 +172,11 @@ def create_account(
     if username and User.objects.filter(username__iexact=username).exists():
         raise ValidationError(
             {
-                "username": f"The username “{username}” is taken: give that account the role "
-                "above, or choose another username."
+                "username": _(
+                    "The username “%(username)s” is taken: give that account the role "
+                    "above, or choose another username."
+                )
+                % {"username": username}
             }
         )
     user.full_clean(exclude=["password"])
@@ -173,12 +199,16 @@ def renew_set_password_link(
     ).exists()
     if not created_here:
         raise ValidationError(
-            f"{user.get_username()} was not created on this staff page; only its owner (or a "
-            "superuser) can change its password."
+            _(
+                "%(user)s was not created on this staff page; only its owner (or a "
+                "superuser) can change its password."
+            )
+            % {"user": user.get_username()}
         )
     if user.has_usable_password():
         raise ValidationError(
-            f"{user.get_username()} has chosen a password already and can log in with it."
+            _("%(user)s has chosen a password already and can log in with it.")
+            % {"user": user.get_username()}
         )
     _log(tournament, actor, user, Action.LINK_ISSUED)
     return set_password_path(user)
@@ -208,11 +238,15 @@ def set_may_create_tournaments(
     """
     if user.is_superuser:
         raise ValidationError(
-            f"{user.get_username()} is a superuser and may create tournaments in any case."
+            _("%(user)s is a superuser and may create tournaments in any case.")
+            % {"user": user.get_username()}
         )
     if allowed == may_create_tournaments(user):
-        state = "may already" if allowed else "may not"
-        raise ValidationError(f"{user.get_username()} {state} create tournaments.")
+        if allowed:
+            refusal = _("%(user)s may already create tournaments.")
+        else:
+            refusal = _("%(user)s may not create tournaments.")
+        raise ValidationError(refusal % {"user": user.get_username()})
     permission = _add_tournament_permission()
     if allowed:
         user.user_permissions.add(permission)
@@ -220,8 +254,11 @@ def set_may_create_tournaments(
         return
     if not TournamentRole.objects.filter(tournament=tournament, user=user).exists():
         raise ValidationError(
-            f"{user.get_username()} holds no role at {tournament.name}; only a superuser or an "
-            "organizer they work for can take the permission back."
+            _(
+                "%(user)s holds no role at %(tournament)s; only a superuser or an "
+                "organizer they work for can take the permission back."
+            )
+            % {"user": user.get_username(), "tournament": tournament.name}
         )
     user.user_permissions.remove(permission)
     _log(tournament, actor, user, Action.MAY_CREATE_REVOKED)

@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from tournaments.formats.translation import _
+
 Layout = Literal["wide", "phone"]
 
 BOX_W = 250
@@ -54,7 +56,7 @@ STYLE = """
 .wins{font-weight:700;font-size:13px;font-family:system-ui,sans-serif;fill:#222}
 .note{font-size:10px;font-family:system-ui,sans-serif;fill:#666}
 .link{fill:none;stroke:#999;stroke-width:1.5}
-"""
+"""  # untranslated: CSS
 
 #: Width of the phone layout, in SVG units: a 390 px phone gives the picture about 374 px.
 PHONE_WIDTH = 360
@@ -78,7 +80,7 @@ PHONE_STYLE = f"""
 .layout-phone .round{{font-size:{PHONE_ROUND_FONT}px}}
 .layout-phone .name,.layout-phone .wins{{font-size:{PHONE_NAME_FONT}px}}
 .layout-phone .seed,.layout-phone .games,.layout-phone .note{{font-size:{PHONE_SMALL_FONT}px}}
-"""
+"""  # untranslated: CSS
 
 
 @dataclass(frozen=True)
@@ -115,12 +117,14 @@ class BracketRound:
 
 
 def bracket_svg(
-    rounds: Sequence[BracketRound], *, title: str = "Knockout bracket", layout: Layout = "wide"
+    rounds: Sequence[BracketRound], *, title: str | None = None, layout: Layout = "wide"
 ) -> str:
     """The bracket as a standalone SVG document (a string, no XML declaration, so it can be
     embedded in a page as it is or served as ``image/svg+xml``), in the ``layout`` asked for:
     "wide" (rounds side by side, for laptops, the hall screen and print) or "phone" (rounds one
-    under another, :data:`PHONE_WIDTH` units wide)."""
+    under another, :data:`PHONE_WIDTH` units wide). The title defaults to "Knockout bracket"."""
+    if title is None:
+        title = _("Knockout bracket")
     if layout == "phone":
         return _phone_svg(rounds, title)
     main = [BracketRound(r.name, tuple(m for m in r.matches if not m.third_place)) for r in rounds]
@@ -141,13 +145,13 @@ def bracket_svg(
             "width": str(width),
             "height": str(height),
             "role": "img",
-            "class": "bracket layout-wide",
+            "class": "bracket layout-wide",  # untranslated: CSS classes
         },
     )
     ET.SubElement(svg, "title").text = title
     ET.SubElement(svg, "style").text = STYLE
     if not rounds:
-        _text(svg, PAD, HEAD, "The bracket is drawn when the entries are known.", "note")
+        _text(svg, PAD, HEAD, _("The bracket is drawn when the entries are known."), "note")
         return ET.tostring(svg, encoding="unicode")
 
     centres: dict[tuple[int, int], float] = {}
@@ -179,7 +183,7 @@ def bracket_svg(
     for match in consolation:
         x = PAD + (columns - 1) * (BOX_W + GAP_X)
         top = HEAD + unit * first_round_slots + PAD
-        _text(svg, x, top + HEAD - 12, "Third place", "round")
+        _text(svg, x, top + HEAD - 12, _("Third place"), "round")
         _match(svg, x, top + HEAD + unit / 2, match)
     return ET.tostring(svg, encoding="unicode")
 
@@ -206,7 +210,7 @@ def _match(svg: ET.Element, x: float, centre: float, match: BracketMatch) -> Non
 
 
 def _side(group: ET.Element, x: float, top: float, side: BracketSide, best_of: int) -> None:
-    classes = "side win" if side.winner else "side"
+    classes = "side win" if side.winner else "side"  # untranslated: CSS classes
     row = ET.SubElement(group, "g", {"class": classes})
     ET.SubElement(
         row,
@@ -223,7 +227,7 @@ def _side(group: ET.Element, x: float, top: float, side: BracketSide, best_of: i
     if side.seed:
         _text(row, x + 6, baseline, side.seed, "seed")
     name = side.name if len(side.name) <= NAME_CHARS else side.name[: NAME_CHARS - 1] + "…"
-    name_class = "name" if side.known else "name tbd"
+    name_class = "name" if side.known else "name tbd"  # untranslated: CSS classes
     if side.winner:
         name_class += " win"
     label = _text(row, x + 34, baseline, name, name_class)
@@ -260,9 +264,9 @@ def _phone_svg(rounds: Sequence[BracketRound], title: str) -> str:
     sections = [(r.name, [m for m in r.matches if not m.third_place]) for r in rounds]
     third = [m for r in rounds for m in r.matches if m.third_place]
     if third:
-        sections.append(("Third place", third))
+        sections.append((_("Third place"), third))
     sections = [(name, sorted(ms, key=lambda m: m.position)) for name, ms in sections if ms]
-    seeds = [s.seed for _, ms in sections for m in ms for s in (m.a, m.b) if s.seed]
+    seeds = [s.seed for _name, ms in sections for m in ms for s in (m.a, m.b) if s.seed]
     seed_room = max((text_width(s, PHONE_SMALL_FONT) for s in seeds), default=0)
     name_x = PHONE_PAD + 6 + (seed_room + 8 if seeds else 0)
 
@@ -272,7 +276,7 @@ def _phone_svg(rounds: Sequence[BracketRound], title: str) -> str:
     y = 0.0
     if not sections:
         y = PHONE_HEAD
-        _text(svg, PHONE_PAD, y - 12, "The bracket is drawn when the entries are known.", "note")
+        _text(svg, PHONE_PAD, y - 12, _("The bracket is drawn when the entries are known."), "note")
     for name, matches in sections:
         y += PHONE_HEAD
         _text(svg, PHONE_PAD, y - 10, name, "round")
@@ -288,7 +292,7 @@ def _phone_svg(rounds: Sequence[BracketRound], title: str) -> str:
             "viewBox": f"0 0 {PHONE_WIDTH} {height}",
             "width": str(PHONE_WIDTH),
             "height": str(height),
-            "class": "bracket layout-phone",
+            "class": "bracket layout-phone",  # untranslated: CSS classes
         }
     )
     return ET.tostring(svg, encoding="unicode")
@@ -331,7 +335,7 @@ def _phone_match(svg: ET.Element, top: float, match: BracketMatch, name_x: float
     name_room = games_right - (games_room + 10 if games_room else 0) - name_x
     for row, (side, (games, wins)) in enumerate(zip(sides, scores, strict=True)):
         line_top = top + row * PHONE_LINE_H
-        classes = "side win" if side.winner else "side"
+        classes = "side win" if side.winner else "side"  # untranslated: CSS classes
         line = ET.SubElement(group, "g", {"class": classes})
         ET.SubElement(
             line,
@@ -348,7 +352,7 @@ def _phone_match(svg: ET.Element, top: float, match: BracketMatch, name_x: float
         if side.seed:
             _text(line, left + 6, baseline, side.seed, "seed")
         shown = fit(side.name, name_room, PHONE_NAME_FONT)
-        name_class = "name" if side.known else "name tbd"
+        name_class = "name" if side.known else "name tbd"  # untranslated: CSS classes
         if side.winner:
             name_class += " win"
         label = _text(line, name_x, baseline, shown, name_class)

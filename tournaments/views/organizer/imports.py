@@ -37,7 +37,8 @@ def import_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def _format_help(tournament: Tournament) -> dict[str, Any]:
     return {
         "columns": [
-            (c, csv_import.COLUMN_HELP[c], c in csv_import.REQUIRED) for c in csv_import.COLUMNS
+            (c, gettext(csv_import.COLUMN_HELP[c]), c in csv_import.REQUIRED)
+            for c in csv_import.COLUMNS
         ],
         "example": _example_csv(tournament),
         "separator": csv_import.CATEGORY_SEPARATOR,
