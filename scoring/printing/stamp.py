@@ -490,7 +490,7 @@ class Stamper:
             if progress is not None:
                 progress(min(start + size, total), total)
         if first is None:
-            raise ValueError("no cards to stamp")
+            raise ValueError("no cards to stamp")  # untranslated: developer error
         return first.copy(stamped)
 
 
