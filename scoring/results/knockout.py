@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from scoring.results.outcomes import WALKOVER, MatchOutcome, stage_outcomes
 from tournaments import formats
 from tournaments.models import Entry, Match, Stage
@@ -77,9 +79,9 @@ def bracket_rounds(stage: Stage) -> list[BracketRound]:
                 sides.append(_bracket_side(state, slot, planned, outcome, column))
             note = ""
             if stored is not None and stored.board_id:
-                note = f"Board {stored.board.number}"
+                note = _("Board %(board)s") % {"board": stored.board.number}
             if outcome is not None and outcome.by_walkover:
-                note = "Walkover"
+                note = _("Walkover")
             drawn.append(
                 BracketMatch(
                     id=planned.id,
