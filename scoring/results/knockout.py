@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from scoring.results.outcomes import WALKOVER, MatchOutcome, stage_outcomes
+from scoring.results.outcomes import MatchOutcome, stage_outcomes, walkover_mark
 from tournaments import formats
 from tournaments.models import Entry, Match, Stage
 from tournaments.selectors import knockout_draw, with_winners
@@ -110,9 +110,9 @@ def _bracket_side(
     wins = None
     if outcome is not None and (outcome.started or outcome.walkovers):
         # A game won by forfeit (a walkover, the head referee's ruling) shows as W/O.
+        mark = walkover_mark()
         games = tuple(
-            WALKOVER if g.walkover else (g.points[column] if g.rounds else None)
-            for g in outcome.games
+            mark if g.walkover else (g.points[column] if g.rounds else None) for g in outcome.games
         )
         wins = outcome.wins[column]
     return BracketSide(

@@ -32,8 +32,14 @@ from tournaments.models import Category, Game, Match, Stage
 from tournaments.selectors import stage_matches
 
 SIDE_LETTERS = "abc"
-#: A game won or lost by forfeit where results are listed in tight cells (brackets, lists).
+#: A game won or lost by forfeit where results are listed in tight cells (brackets, lists): the
+#: key the code compares; :func:`walkover_mark` is what the lists print.
 WALKOVER = "W/O"
+
+
+def walkover_mark() -> str:
+    """:data:`WALKOVER` as a list or a bracket prints it, in the visitor's language."""
+    return _("W/O")
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from django.utils.translation import gettext, pgettext
 
-from scoring.results.outcomes import WALKOVER, GameScore, MatchOutcome, match_outcomes
+from scoring.results.outcomes import GameScore, MatchOutcome, match_outcomes, walkover_mark
 from tournaments.models import Game, Match, Stage, Tournament
 from tournaments.selectors import MATCH_RELATED
 
@@ -110,7 +110,7 @@ class ScheduleRow:
 def _game_result(game: GameScore) -> str:
     """A game's points, e.g. 8-0; a game won by forfeit: "W/O 8-0" (the bye score)."""
     if game.walkover:
-        return f"{WALKOVER} {_dashed(game.points)}"
+        return f"{walkover_mark()} {_dashed(game.points)}"
     return _dashed(game.points)
 
 
