@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tournaments.formats.translation import _
+
 from .errors import EngineInputError
 from .rounds import Round, check_round
 from .three import RoundOfThree
@@ -68,21 +70,41 @@ def check_game(game: Game, number: int, discs: int | None = None) -> None:
     round may show more 20s or a higher board score than that many discs can make.
     """
     if not isinstance(game, Game):
-        raise EngineInputError(f"game {number} must be a Game, not {type(game).__name__}")
+        raise EngineInputError(
+            _("game %(number)s must be a Game, not %(type)s")
+            % {"number": number, "type": type(game).__name__}
+        )
     for side in game.sides:
         if not isinstance(side, str) or not side.strip():
-            raise EngineInputError(f"game {number}: entries must be non-empty names, not {side!r}")
+            raise EngineInputError(
+                _("game %(number)s: entries must be non-empty names, not %(side)s")
+                % {"number": number, "side": repr(side)}
+            )
     if len(set(game.sides)) != len(game.sides):
-        raise EngineInputError(f"game {number} ({game.label}): an entry cannot play itself")
+        raise EngineInputError(
+            _("game %(number)s (%(game)s): an entry cannot play itself")
+            % {"number": number, "game": game.label}
+        )
     kind = Round if game.c is None else RoundOfThree
     for index, round_ in enumerate(game.rounds, 1):
         if not isinstance(round_, kind):
             raise EngineInputError(
-                f"game {number} ({game.label}), round {index} must be a {kind.__name__}, "
-                f"not {type(round_).__name__}"
+                _("game %(number)s (%(game)s), round %(round)s must be a %(kind)s, not %(type)s")
+                % {
+                    "number": number,
+                    "game": game.label,
+                    "round": index,
+                    "kind": kind.__name__,
+                    "type": type(round_).__name__,
+                }
             )
         if discs is not None:
             try:
                 check_round(round_, discs)
             except EngineInputError as error:
-                raise error.within(f"game {number} ({game.label}), round {index}") from None
+                where = _("game %(number)s (%(game)s), round %(round)s") % {
+                    "number": number,
+                    "game": game.label,
+                    "round": index,
+                }
+                raise error.within(where) from None

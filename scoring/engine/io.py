@@ -13,6 +13,8 @@ import json
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from tournaments.formats.translation import _
+
 from .errors import EngineInputError, show
 from .games import Game
 from .rounds import Round, check_round
@@ -36,21 +38,30 @@ class StandingsInput(NamedTuple):
 
 def _object(value: Any, where: str, keys: frozenset[str], required: tuple[str, ...]) -> dict:
     if not isinstance(value, dict):
-        raise EngineInputError(f"{where} must be a JSON object, not {show(value)}")
+        raise EngineInputError(
+            _("%(where)s must be a JSON object, not %(value)s")
+            % {"where": where, "value": show(value)}
+        )
     unknown = sorted(set(value) - keys)
     if unknown:
         raise EngineInputError(
-            f"{where}: unknown key {show(unknown[0])}; expected {', '.join(sorted(keys))}"
+            _("%(where)s: unknown key %(key)s; expected %(keys)s")
+            % {"where": where, "key": show(unknown[0]), "keys": ", ".join(sorted(keys))}
         )
     for key in required:
         if key not in value:
-            raise EngineInputError(f"{where} is missing {show(key)}")
+            raise EngineInputError(
+                _("%(where)s is missing %(key)s") % {"where": where, "key": show(key)}
+            )
     return value
 
 
 def _list(value: Any, where: str) -> list:
     if not isinstance(value, list):
-        raise EngineInputError(f"{where} must be a JSON list, not {show(value)}")
+        raise EngineInputError(
+            _("%(where)s must be a JSON list, not %(value)s")
+            % {"where": where, "value": show(value)}
+        )
     return value
 
 
@@ -59,8 +70,9 @@ def _round(data: Any, where: str, discs: int | None) -> Round:
     try:
         if ("points" in data) == ("score" in data):
             raise EngineInputError(
-                "give either 'points' or 'score' (board totals), "
-                + ("not both" if "points" in data else "one of them")
+                _("give either 'points' or 'score' (board totals), not both")
+                if "points" in data
+                else _("give either 'points' or 'score' (board totals), one of them")
             )
         if "score" in data:
             round_ = Round.from_score(data["score"], data["twenties"])
@@ -74,25 +86,28 @@ def _round(data: Any, where: str, discs: int | None) -> Round:
 
 
 def _game(data: Any, number: int, discs: int | None) -> Game:
-    data = _object(data, f"game {number}", GAME_KEYS, ("a", "b", "rounds"))
+    data = _object(data, _("game %(number)s") % {"number": number}, GAME_KEYS, ("a", "b", "rounds"))
     a, b = data["a"], data["b"]
     for side in (a, b):
         if not isinstance(side, str) or not side.strip():
             raise EngineInputError(
-                f"game {number}: entries must be non-empty names, not {show(side)}"
+                _("game %(number)s: entries must be non-empty names, not %(side)s")
+                % {"number": number, "side": show(side)}
             )
-    where = f"game {number} ({a} v {b})"
+    where = _("game %(number)s (%(a)s v %(b)s)") % {"number": number, "a": a, "b": b}
     if a == b:
-        raise EngineInputError(f"{where}: an entry cannot play itself")
+        raise EngineInputError(_("%(where)s: an entry cannot play itself") % {"where": where})
     rounds = [
-        _round(round_, f"{where}, round {index}", discs)
-        for index, round_ in enumerate(_list(data["rounds"], f"{where} rounds"), 1)
+        _round(round_, _("%(where)s, round %(round)s") % {"where": where, "round": index}, discs)
+        for index, round_ in enumerate(
+            _list(data["rounds"], _("%(where)s rounds") % {"where": where}), 1
+        )
     ]
     return Game(a, b, rounds)
 
 
 def _shootout(data: Any, number: int) -> Shootout:
-    where = f"shoot-out {number}"
+    where = _("shoot-out %(number)s") % {"number": number}
     data = _object(data, where, SHOOTOUT_KEYS, ("twenties",))
     try:
         return Shootout(twenties=data["twenties"])
@@ -105,13 +120,15 @@ def parse_standings_input(data: Any) -> StandingsInput:
 
     Raises :class:`EngineInputError` naming the offending game (1-based) and round.
     """
-    data = _object(data, "the input", INPUT_KEYS, ("games",))
+    data = _object(data, _("the input"), INPUT_KEYS, ("games",))
     if "method" in data and "chain" in data:
-        raise EngineInputError("give either 'method' or 'chain', not both")
+        raise EngineInputError(_("give either 'method' or 'chain', not both"))
     if "method" not in data and "chain" not in data:
         raise EngineInputError(
-            'the input is missing \'method\' ("preliminary", "round-robin" or "swiss") '
-            "or a 'chain'"
+            _(
+                'the input is missing \'method\' ("preliminary", "round-robin" or "swiss") '
+                "or a 'chain'"
+            )
         )
     chain = (
         resolve_chain(chain=_list(data["chain"], "'chain'"))
@@ -121,7 +138,8 @@ def parse_standings_input(data: Any) -> StandingsInput:
     discs = data.get("discs")
     if discs is not None and (isinstance(discs, bool) or not isinstance(discs, int) or discs < 1):
         raise EngineInputError(
-            f"'discs' (per side) must be a whole number of at least 1, not {discs}"
+            _("'discs' (per side) must be a whole number of at least 1, not %(discs)s")
+            % {"discs": discs}
         )
     games = [
         _game(game, number, discs) for number, game in enumerate(_list(data["games"], "'games'"), 1)

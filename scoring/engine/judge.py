@@ -25,6 +25,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
+from tournaments.formats.translation import _
+
 from .errors import EngineInputError, show
 from .games import GAME_ROUNDS
 from .rounds import DEFAULT_DISCS, TWO_ONE_ZERO, Round, check_round
@@ -72,7 +74,7 @@ class GameRules:
             return Nca(rounds=self.rounds, playoff=self.playoff)
         if self.system == "first-to-N":
             if self.target is None:
-                raise EngineInputError("first-to-N needs its target N")
+                raise EngineInputError(_("first-to-N needs its target N"))
             return FirstToN(self.target)
         params = {} if self.target is None else {"target": self.target}
         return get_system(self.system, **params)
@@ -149,7 +151,9 @@ def round_from_data(data: Mapping[str, Any], scoring: str = TWO_ONE_ZERO) -> Any
     ``time_expired`` is 0-0 with nothing else.
     """
     if not isinstance(data, Mapping):
-        raise EngineInputError(f"a round must be an object, not {show(data)}")
+        raise EngineInputError(
+            _("a round must be an object, not %(value)s") % {"value": show(data)}
+        )
     if scoring == THREE:
         return _round_of_three(data)
     try:
@@ -163,17 +167,19 @@ def round_from_data(data: Mapping[str, Any], scoring: str = TWO_ONE_ZERO) -> Any
             return Round.from_score(data["score"], twenties, scoring)
         if scoring != TWO_ONE_ZERO:
             raise EngineInputError(
-                "this game is scored by the difference of the board scores, so give both "
-                "board scores (or mark the round as one that time ran out on)"
+                _(
+                    "this game is scored by the difference of the board scores, so give both "
+                    "board scores (or mark the round as one that time ran out on)"
+                )
             )
         if data.get("points") is None:
-            raise EngineInputError("give the points (or the board scores) of both sides")
+            raise EngineInputError(_("give the points (or the board scores) of both sides"))
         return Round(points=data["points"], twenties=twenties)
     except (TypeError, ValueError, IndexError) as error:
         if isinstance(error, EngineInputError):
             raise
         raise EngineInputError(
-            "give points (or board scores) and 20s as two whole numbers, one per side"
+            _("give points (or board scores) and 20s as two whole numbers, one per side")
         ) from None
 
 
@@ -186,7 +192,7 @@ def _round_of_three(data: Mapping[str, Any]) -> RoundOfThree:
             return RoundOfThree(data["points"], twenties, data["score"])
         return RoundOfThree.from_score(data["score"], twenties)
     if data.get("points") is None:
-        raise EngineInputError("give the points (or the board scores) of the three players")
+        raise EngineInputError(_("give the points (or the board scores) of the three players"))
     return RoundOfThree(data["points"], twenties)
 
 
@@ -234,7 +240,10 @@ def read_rounds(rounds: Sequence[Mapping[str, Any]], rules: GameRules) -> list[A
             round_ = round_from_data(data, scoring)
             check_round(round_, rules.discs)
         except EngineInputError as error:
-            raise EngineInputError(f"round {number}: {error}", round=number) from None
+            raise EngineInputError(
+                _("round %(number)s: %(error)s") % {"number": number, "error": error},
+                round=number,
+            ) from None
         built.append(round_)
     return built
 
@@ -252,8 +261,13 @@ def judge_game(rounds: Sequence[AnyRound], rules: GameRules) -> GameVerdict:
     for number, round_ in enumerate(rounds, 1):
         if len(round_.points) != system.sides:
             raise EngineInputError(
-                f"round {number} gives {len(round_.points)} sides; a {system.name} game has "
-                f"{system.sides}",
+                _("round %(number)s gives %(given)s sides; a %(system)s game has %(sides)s")
+                % {
+                    "number": number,
+                    "given": len(round_.points),
+                    "system": system.name,
+                    "sides": system.sides,
+                },
                 round=number,
             )
     state = system.tally([r.points for r in rounds])
@@ -314,7 +328,10 @@ def paper_round_lines(rules: GameRules) -> int:
 def wins_needed(best_of: int) -> int:
     """Games to win a best-of-``best_of`` match: a majority (WCC: "best two out of three")."""
     if isinstance(best_of, bool) or not isinstance(best_of, int) or best_of < 1:
-        raise EngineInputError(f"best_of must be a whole number of at least 1, not {best_of!r}")
+        raise EngineInputError(
+            _("best_of must be a whole number of at least 1, not %(best_of)s")
+            % {"best_of": repr(best_of)}
+        )
     return best_of // 2 + 1
 
 
@@ -330,12 +347,20 @@ def judge_match(games: Sequence[GameVerdict], best_of: int) -> MatchVerdict:
     finished = 0
     for number, game in enumerate(games, 1):
         if winner is not None:
-            raise EngineInputError(f"game {number} was played after the match was decided")
+            raise EngineInputError(
+                _("game %(number)s was played after the match was decided") % {"number": number}
+            )
         if number > best_of:
-            raise EngineInputError(f"game {number} is one too many for a best of {best_of}")
+            raise EngineInputError(
+                _("game %(number)s is one too many for a best of %(best_of)s")
+                % {"number": number, "best_of": best_of}
+            )
         if not game.over:
             if number < len(games):
-                raise EngineInputError(f"game {number} is unfinished, yet a later game was played")
+                raise EngineInputError(
+                    _("game %(number)s is unfinished, yet a later game was played")
+                    % {"number": number}
+                )
             break
         finished += 1
         if game.winner is not None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from tournaments.formats.translation import _, gettext_noop
+
 from .errors import EngineInputError, show
 
 #: WCC Tournament Scoring Information: "Adult and Recreational Singles: 8 discs each per round".
@@ -29,6 +31,11 @@ ROUND_POINTS = frozenset({(2, 0), (1, 1), (0, 2), (0, 0)})
 TIME_EXPIRED = (0, 0)
 
 Pair = tuple[int, int]
+
+#: What a message names when a value is wrong; translated when the message is built.
+POINTS_LABEL = gettext_noop("points")
+TWENTIES_LABEL = gettext_noop("20s")
+SCORE_LABEL = gettext_noop("board score")
 
 
 class RoundLike(Protocol):
@@ -51,7 +58,10 @@ def _is_whole(value: object) -> bool:
 
 
 def as_pair(value: object, what: str) -> Pair:
-    """Check that ``value`` is two whole numbers (one per side) and return it as a tuple."""
+    """Check that ``value`` is two whole numbers (one per side) and return it as a tuple.
+
+    ``what`` names the value in the message (marked with ``gettext_noop``, translated here).
+    """
     if type(value) is tuple and len(value) == 2 and type(value[0]) is type(value[1]) is int:
         return value  # the common case, kept cheap: standings pages build thousands of rounds
     if (
@@ -61,7 +71,8 @@ def as_pair(value: object, what: str) -> Pair:
         or not _is_whole(value[1])
     ):
         raise EngineInputError(
-            f"{what} {show(value)} must be a pair of whole numbers, one per side"
+            _("%(what)s %(value)s must be a pair of whole numbers, one per side")
+            % {"what": _(what), "value": show(value)}
         )
     return (value[0], value[1])
 
@@ -91,14 +102,17 @@ def points_from_winner(winner: int | None) -> Pair:
     if winner is None:
         return points_from_score((0, 0))
     if winner not in (0, 1):
-        raise EngineInputError(f"the winner of a round is side 0 or 1 (or none), not {winner!r}")
+        raise EngineInputError(
+            _("the winner of a round is side 0 or 1 (or none), not %(winner)s")
+            % {"winner": repr(winner)}
+        )
     return points_from_score((1, 0) if winner == 0 else (0, 1))
 
 
 def round_winner(points: Pair) -> int | None:
     """Who won a two-sided round with these points: side 0 or 1, or ``None`` when level (a tie,
     or a round time ran out on); what a card's "who won?" question shows for a stored round."""
-    a, b = as_pair(points, "points")
+    a, b = as_pair(points, POINTS_LABEL)
     if a == b:
         return None
     return 0 if a > b else 1
@@ -121,14 +135,25 @@ def check_score(score: tuple[int, ...], twenties: tuple[int, ...]) -> None:
     for value in score:
         if value < 0 or value % DISC_VALUE_STEP:
             raise EngineInputError(
-                f"board score {show(score)} is impossible; every disc counts 5, 10, 15 or 20, "
-                "so a board score is a multiple of 5 and never negative"
+                _(
+                    "board score %(score)s is impossible; every disc counts 5, 10, 15 or 20, "
+                    "so a board score is a multiple of 5 and never negative"
+                )
+                % {"score": show(score)}
             )
     for value, count in zip(score, twenties, strict=True):
         if value < TWENTY * count:
             raise EngineInputError(
-                f"board score {show(score)} is impossible with 20s {show(twenties)}; "
-                f"{count} 20s alone make {TWENTY * count} (the score includes the 20s)"
+                _(
+                    "board score %(score)s is impossible with 20s %(twenties)s; "
+                    "%(count)s 20s alone make %(least)s (the score includes the 20s)"
+                )
+                % {
+                    "score": show(score),
+                    "twenties": show(twenties),
+                    "count": count,
+                    "least": TWENTY * count,
+                }
             )
 
 
@@ -154,30 +179,41 @@ class Round:
         if self.scoring != TWO_ONE_ZERO:
             self._check_other_scoring()
             return
-        twenties = as_pair(self.twenties, "20s")
+        twenties = as_pair(self.twenties, TWENTIES_LABEL)
         if twenties[0] < 0 or twenties[1] < 0:
-            raise EngineInputError(f"20s {show(twenties)} cannot be negative")
-        points = as_pair(self.points, "points")
+            raise EngineInputError(
+                _("20s %(twenties)s cannot be negative") % {"twenties": show(twenties)}
+            )
+        points = as_pair(self.points, POINTS_LABEL)
         if self.score is not None:
-            score = as_pair(self.score, "board score")
+            score = as_pair(self.score, SCORE_LABEL)
             check_score(score, twenties)
             expected = points_from_score(score)
             if points != expected:
                 raise EngineInputError(
-                    f"points {show(points)} do not follow from board score {show(score)}, "
-                    f"which gives {show(expected)}"
+                    _(
+                        "points %(points)s do not follow from board score %(score)s, "
+                        "which gives %(expected)s"
+                    )
+                    % {"points": show(points), "score": show(score), "expected": show(expected)}
                 )
             if score is not self.score:
                 object.__setattr__(self, "score", score)
         elif points not in ROUND_POINTS:
             raise EngineInputError(
-                f"points {show(points)} are impossible; a round scores 2-0, 1-1, 0-2, "
-                "or 0-0 when time expired"
+                _(
+                    "points %(points)s are impossible; a round scores 2-0, 1-1, 0-2, "
+                    "or 0-0 when time expired"
+                )
+                % {"points": show(points)}
             )
         if points == TIME_EXPIRED and twenties != (0, 0):
             raise EngineInputError(
-                f"points [0, 0] mean time expired before a disc was shot, so there can be no "
-                f"20s, but 20s are {show(twenties)}"
+                _(
+                    "points [0, 0] mean time expired before a disc was shot, so there can be no "
+                    "20s, but 20s are %(twenties)s"
+                )
+                % {"twenties": show(twenties)}
             )
         if points is not self.points:
             object.__setattr__(self, "points", points)
@@ -187,37 +223,50 @@ class Round:
     def _check_other_scoring(self) -> None:
         if self.scoring not in _POINTS_FROM_SCORE:
             known = ", ".join(ROUND_SCORINGS)
-            raise EngineInputError(f"unknown round scoring {self.scoring!r}; known: {known}")
-        twenties = as_pair(self.twenties, "20s")
+            raise EngineInputError(
+                _("unknown round scoring %(scoring)s; known: %(known)s")
+                % {"scoring": repr(self.scoring), "known": known}
+            )
+        twenties = as_pair(self.twenties, TWENTIES_LABEL)
         if twenties[0] < 0 or twenties[1] < 0:
-            raise EngineInputError(f"20s {show(twenties)} cannot be negative")
-        points = as_pair(self.points, "points")
+            raise EngineInputError(
+                _("20s %(twenties)s cannot be negative") % {"twenties": show(twenties)}
+            )
+        points = as_pair(self.points, POINTS_LABEL)
         object.__setattr__(self, "twenties", twenties)
         object.__setattr__(self, "points", points)
         if self.score is None:
             if points != TIME_EXPIRED or twenties != (0, 0):
                 raise EngineInputError(
-                    "this game is scored by the difference of the board scores, so give both "
-                    "board scores (or mark the round as one that time ran out on)"
+                    _(
+                        "this game is scored by the difference of the board scores, so give both "
+                        "board scores (or mark the round as one that time ran out on)"
+                    )
                 )
             return
-        score = as_pair(self.score, "board score")
+        score = as_pair(self.score, SCORE_LABEL)
         check_score(score, twenties)
         object.__setattr__(self, "score", score)
         expected = _POINTS_FROM_SCORE[self.scoring](score)
         if points != expected:
             raise EngineInputError(
-                f"points {show(points)} do not follow from board score {show(score)}, "
-                f"which gives {show(expected)}"
+                _(
+                    "points %(points)s do not follow from board score %(score)s, "
+                    "which gives %(expected)s"
+                )
+                % {"points": show(points), "score": show(score), "expected": show(expected)}
             )
 
     @classmethod
     def from_score(cls, score: Pair, twenties: Pair, scoring: str = TWO_ONE_ZERO) -> Round:
         """Build a round from the board totals (20s included); the points follow from them."""
-        pair = as_pair(score, "board score")
+        pair = as_pair(score, SCORE_LABEL)
         if scoring not in _POINTS_FROM_SCORE:
             known = ", ".join(ROUND_SCORINGS)
-            raise EngineInputError(f"unknown round scoring {scoring!r}; known: {known}")
+            raise EngineInputError(
+                _("unknown round scoring %(scoring)s; known: %(known)s")
+                % {"scoring": repr(scoring), "known": known}
+            )
         points = _POINTS_FROM_SCORE[scoring](pair)
         return cls(points=points, twenties=twenties, score=pair, scoring=scoring)
 
@@ -253,11 +302,15 @@ def check_round(round_: Round | RoundLike, discs: int = DEFAULT_DISCS) -> None:
     counts per category). ``discs`` is per side: 8 in singles, 12 for a doubles team of two.
     """
     if not _is_whole(discs) or discs < 1:
-        raise EngineInputError(f"discs per side must be a whole number of at least 1, not {discs}")
+        raise EngineInputError(
+            _("discs per side must be a whole number of at least 1, not %(discs)s")
+            % {"discs": discs}
+        )
     for count in round_.twenties:
         if count > discs:
             raise EngineInputError(
-                f"20s {show(round_.twenties)} are impossible; a side has only {discs} discs"
+                _("20s %(twenties)s are impossible; a side has only %(discs)s discs")
+                % {"twenties": show(round_.twenties), "discs": discs}
             )
     if round_.score is None:
         return
@@ -265,6 +318,9 @@ def check_round(round_: Round | RoundLike, discs: int = DEFAULT_DISCS) -> None:
         most = TWENTY * count + FIFTEEN * (discs - count)
         if value > most:
             raise EngineInputError(
-                f"board score {show(round_.score)} is impossible; {discs} discs with {count} "
-                f"20s make at most {most}"
+                _(
+                    "board score %(score)s is impossible; %(discs)s discs with %(count)s "
+                    "20s make at most %(most)s"
+                )
+                % {"score": show(round_.score), "discs": discs, "count": count, "most": most}
             )

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tournaments.formats.translation import _
+
 from .errors import EngineInputError
 
 #: 12 shots for a singles player, 6 for each partner of a doubles team: 12 per entry either way.
@@ -24,19 +26,24 @@ class Shootout:
     def __post_init__(self) -> None:
         if not isinstance(self.twenties, dict) or len(self.twenties) < 2:
             raise EngineInputError(
-                "a shoot-out needs the 20s of at least two tied entries, by name"
+                _("a shoot-out needs the 20s of at least two tied entries, by name")
             )
         for entry, made in self.twenties.items():
             if not isinstance(entry, str) or not entry:
-                raise EngineInputError(f"shoot-out entries must be names, not {entry!r}")
+                raise EngineInputError(
+                    _("shoot-out entries must be names, not %(entry)s") % {"entry": repr(entry)}
+                )
             if isinstance(made, bool) or not isinstance(made, int) or made < 0:
                 made_ok = False
             else:
                 made_ok = made <= SHOTS_PER_ENTRY
             if not made_ok:
                 raise EngineInputError(
-                    f"{entry} made {made!r} 20s; a shoot-out is {SHOTS_PER_ENTRY} shots per entry "
-                    "(6 each for doubles), so 0 to 12"
+                    _(
+                        "%(entry)s made %(made)s 20s; a shoot-out is %(shots)s shots per entry "
+                        "(6 each for doubles), so 0 to 12"
+                    )
+                    % {"entry": entry, "made": repr(made), "shots": SHOTS_PER_ENTRY}
                 )
 
     @property

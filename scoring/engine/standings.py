@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from tournaments.formats.translation import _
+
 from .errors import EngineInputError
 from .games import Game, check_game
 from .shootouts import Shootout
@@ -104,19 +106,36 @@ def _apply_shootouts(
     for number, shootout in enumerate(shootouts, 1):
         if not isinstance(shootout, Shootout):
             raise EngineInputError(
-                f"shoot-out {number} must be a Shootout, not {type(shootout).__name__}"
+                _("shoot-out %(number)s must be a Shootout, not %(type)s")
+                % {"number": number, "type": type(shootout).__name__}
             )
-        where = f"shoot-out {number} ({shootout.label})"
+        where = _("shoot-out %(number)s (%(entries)s)") % {
+            "number": number,
+            "entries": shootout.label,
+        }
         for entry in sorted(shootout.twenties):
             if entry not in tallies:
-                raise EngineInputError(f"{where}: {entry} is not an entry in these standings")
+                raise EngineInputError(
+                    _("%(where)s: %(entry)s is not an entry in these standings")
+                    % {"where": where, "entry": entry}
+                )
         if SHOOT_OUT not in chain:
-            raise EngineInputError(f"{where}: the tiebreak chain {list(chain)} has no shoot-out")
+            raise EngineInputError(
+                _("%(where)s: the tiebreak chain %(chain)s has no shoot-out")
+                % {"where": where, "chain": list(chain)}
+            )
         block = waiting.pop(frozenset(shootout.twenties), None)
         if block is None:
             groups = "; ".join(f"[{', '.join(b.entries)}]" for b in _still_tied(blocks))
-            detail = f"the groups tied are {groups}" if groups else "no entries are tied"
-            raise EngineInputError(f"{where} does not settle a tie; at that point {detail}")
+            detail = (
+                _("the groups tied are %(groups)s") % {"groups": groups}
+                if groups
+                else _("no entries are tied")
+            )
+            raise EngineInputError(
+                _("%(where)s does not settle a tie; at that point %(detail)s")
+                % {"where": where, "detail": detail}
+            )
         block.parts = []
         for part in shootout.finishing_order():
             if len(part) == 1:

@@ -13,6 +13,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from tournaments.formats.translation import _
+
 from .errors import EngineInputError, show
 from .games import GAME_ROUNDS
 from .rounds import DIFFERENCE, DISC_VALUE_STEP, TWO_ONE_ZERO, difference_points
@@ -85,7 +87,8 @@ class ScoringSystem(ABC):
         for number, points in enumerate(round_points, 1):
             if over:
                 raise EngineInputError(
-                    f"round {number} is one too many: the game was over after round {number - 1}",
+                    _("round %(number)s is one too many: the game was over after round %(last)s")
+                    % {"number": number, "last": number - 1},
                     round=number,
                 )
             totals = tuple(t + p for t, p in zip(totals, points, strict=True))
@@ -104,7 +107,10 @@ class ScoringSystem(ABC):
 
     def missing(self, played: int, totals: Sequence[int]) -> str:
         """What an unfinished game needs next, in words a referee reads out."""
-        return f"round {played + 1} is needed: the game stands at {_line(totals)}"
+        return _("round %(round)s is needed: the game stands at %(line)s") % {
+            "round": played + 1,
+            "line": _line(totals),
+        }
 
     def _points(self, scores: Sequence[int], number: int) -> tuple[int, ...]:
         if len(scores) != self.sides or any(
@@ -112,8 +118,16 @@ class ScoringSystem(ABC):
             for s in scores
         ):
             raise EngineInputError(
-                f"{self.name}: round {number}: board scores {show(list(scores))} must be "
-                f"{self.sides} non-negative multiples of 5, one per side"
+                _(
+                    "%(system)s: round %(number)s: board scores %(scores)s must be "
+                    "%(sides)s non-negative multiples of 5, one per side"
+                )
+                % {
+                    "system": self.name,
+                    "number": number,
+                    "scores": show(list(scores)),
+                    "sides": self.sides,
+                }
             )
         return self.round_points(scores)
 
@@ -138,7 +152,10 @@ class Nca(ScoringSystem):
 
     def __init__(self, rounds: int = GAME_ROUNDS, playoff: bool = False) -> None:
         if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-            raise EngineInputError(f"nca: rounds per game must be at least 1, not {rounds!r}")
+            raise EngineInputError(
+                _("nca: rounds per game must be at least 1, not %(rounds)s")
+                % {"rounds": repr(rounds)}
+            )
         self.rounds = rounds
         self.playoff = playoff
 
@@ -152,14 +169,18 @@ class Nca(ScoringSystem):
         following = played + 1
         if played < self.rounds:
             if following == self.rounds:
-                return f"round {following} is needed: a game has {self.rounds} rounds"
-            return (
-                f"rounds {following} to {self.rounds} are needed: a game has {self.rounds} rounds"
-            )
-        return (
-            f"round {following} is needed: the game is tied {_line(totals)} and a championship "
+                return _("round %(round)s is needed: a game has %(rounds)s rounds") % {
+                    "round": following,
+                    "rounds": self.rounds,
+                }
+            return _("rounds %(round)s to %(rounds)s are needed: a game has %(rounds)s rounds") % {
+                "round": following,
+                "rounds": self.rounds,
+            }
+        return _(
+            "round %(round)s is needed: the game is tied %(line)s and a championship "
             "game must have a winner"
-        )
+        ) % {"round": following, "line": _line(totals)}
 
     def round_points(self, scores: Sequence[int]) -> tuple[int, ...]:
         return two_one_zero(scores)
@@ -205,11 +226,14 @@ class FirstTo(ScoringSystem):
     def missing(self, played: int, totals: Sequence[int]) -> str:
         following = played + 1
         if max(totals) >= self.target:
-            return f"round {following} is needed: the game is tied {_line(totals)}"
-        return (
-            f"round {following} is needed: the game is played to {self.target} points and "
-            f"stands at {_line(totals)}"
-        )
+            return _("round %(round)s is needed: the game is tied %(line)s") % {
+                "round": following,
+                "line": _line(totals),
+            }
+        return _(
+            "round %(round)s is needed: the game is played to %(target)s points and "
+            "stands at %(line)s"
+        ) % {"round": following, "target": self.target, "line": _line(totals)}
 
 
 class DifferenceTo100(FirstTo):
@@ -274,7 +298,10 @@ class FirstToN(ScoringSystem):
 
     def __init__(self, target: int) -> None:
         if isinstance(target, bool) or not isinstance(target, int) or target < 1:
-            raise EngineInputError(f"first-to-N: the target must be at least 1, not {target!r}")
+            raise EngineInputError(
+                _("first-to-N: the target must be at least 1, not %(target)s")
+                % {"target": repr(target)}
+            )
         self.target = target
         self.name = f"first-to-{target}"
 
@@ -284,14 +311,14 @@ class FirstToN(ScoringSystem):
     def missing(self, played: int, totals: Sequence[int]) -> str:
         following = played + 1
         if max(totals) < self.target and totals != (self.target - 1, self.target - 1):
-            return (
-                f"round {following} is needed: the game is played to {self.target} points and "
-                f"stands at {_line(totals)}"
-            )
-        return (
-            f"round {following} is needed: both sides reached {self.target - 1}, so the game "
-            f"goes on by pairs of rounds until one leads after a pair (now {_line(totals)})"
-        )
+            return _(
+                "round %(round)s is needed: the game is played to %(target)s points and "
+                "stands at %(line)s"
+            ) % {"round": following, "target": self.target, "line": _line(totals)}
+        return _(
+            "round %(round)s is needed: both sides reached %(reached)s, so the game "
+            "goes on by pairs of rounds until one leads after a pair (now %(line)s)"
+        ) % {"round": following, "reached": self.target - 1, "line": _line(totals)}
 
     def round_points(self, scores: Sequence[int]) -> tuple[int, ...]:
         return two_one_zero(scores)
@@ -331,7 +358,10 @@ def get_system(name: str, **params: object) -> ScoringSystem:
         factory = SYSTEMS[name]
     except KeyError:
         known = ", ".join(sorted(SYSTEMS))
-        raise EngineInputError(f"unknown scoring system {name!r}; known: {known}") from None
+        raise EngineInputError(
+            _("unknown scoring system %(name)s; known: %(known)s")
+            % {"name": repr(name), "known": known}
+        ) from None
     try:
         return factory(**params)
     except TypeError as error:

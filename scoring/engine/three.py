@@ -14,8 +14,10 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tournaments.formats.translation import _
+
 from .errors import EngineInputError, show
-from .rounds import check_score
+from .rounds import POINTS_LABEL, SCORE_LABEL, TWENTIES_LABEL, check_score
 
 #: How a three-player round's board scores become points (see :func:`three_player_points`).
 THREE = "three"
@@ -56,7 +58,10 @@ def _trio(value: object, what: str) -> Trio:
         or len(value) != SIDES
         or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
     ):
-        raise EngineInputError(f"{what} {show(value)} must be three whole numbers, one per player")
+        raise EngineInputError(
+            _("%(what)s %(value)s must be three whole numbers, one per player")
+            % {"what": _(what), "value": show(value)}
+        )
     return (value[0], value[1], value[2])
 
 
@@ -74,38 +79,49 @@ class RoundOfThree:
     scoring: str = THREE
 
     def __post_init__(self) -> None:
-        points = _trio(self.points, "points")
-        twenties = _trio(self.twenties, "20s")
+        points = _trio(self.points, POINTS_LABEL)
+        twenties = _trio(self.twenties, TWENTIES_LABEL)
         if min(twenties) < 0:
-            raise EngineInputError(f"20s {show(twenties)} cannot be negative")
+            raise EngineInputError(
+                _("20s %(twenties)s cannot be negative") % {"twenties": show(twenties)}
+            )
         object.__setattr__(self, "points", points)
         object.__setattr__(self, "twenties", twenties)
         if self.score is not None:
-            score = _trio(self.score, "board score")
+            score = _trio(self.score, SCORE_LABEL)
             check_score(score, twenties)
             object.__setattr__(self, "score", score)
             expected = three_player_points(score)
             if points != expected:
                 raise EngineInputError(
-                    f"points {show(points)} do not follow from board score {show(score)}, "
-                    f"which gives {show(expected)}"
+                    _(
+                        "points %(points)s do not follow from board score %(score)s, "
+                        "which gives %(expected)s"
+                    )
+                    % {"points": show(points), "score": show(score), "expected": show(expected)}
                 )
         elif points not in ROUND_POINTS and points != TIME_EXPIRED:
             raise EngineInputError(
-                f"points {show(points)} are impossible; a three-player round gives 2-1-0 by "
-                "rank, 1-1-0 for a tie for first, 2-0-0 for a tie for second, 1-1-1 when all "
-                "three tie, or 0-0-0 when time expired"
+                _(
+                    "points %(points)s are impossible; a three-player round gives 2-1-0 by "
+                    "rank, 1-1-0 for a tie for first, 2-0-0 for a tie for second, 1-1-1 when all "
+                    "three tie, or 0-0-0 when time expired"
+                )
+                % {"points": show(points)}
             )
         if points == TIME_EXPIRED and self.score is None and twenties != TIME_EXPIRED:
             raise EngineInputError(
-                f"points [0, 0, 0] mean time expired before a disc was shot, so there can be no "
-                f"20s, but 20s are {show(twenties)}"
+                _(
+                    "points [0, 0, 0] mean time expired before a disc was shot, so there can be "
+                    "no 20s, but 20s are %(twenties)s"
+                )
+                % {"twenties": show(twenties)}
             )
 
     @classmethod
     def from_score(cls, score: Sequence[int], twenties: Sequence[int]) -> RoundOfThree:
-        trio = _trio(score, "board score")
-        return cls(three_player_points(trio), _trio(twenties, "20s"), trio)
+        trio = _trio(score, SCORE_LABEL)
+        return cls(three_player_points(trio), _trio(twenties, TWENTIES_LABEL), trio)
 
     @classmethod
     def time_expired(cls) -> RoundOfThree:

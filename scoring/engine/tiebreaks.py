@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from tournaments.formats.translation import _, gettext_noop
+
 from .errors import EngineInputError
 from .tallies import POINTS, TWENTIES, WINS, Tally
 
@@ -34,7 +36,8 @@ class TiebreakStep:
     """A named tiebreak step and the rule it comes from.
 
     ``values`` is None for the shoot-out, which is not computed from the games but played at the
-    board (see :mod:`.shootouts`).
+    board (see :mod:`.shootouts`). ``rule`` is marked with ``gettext_noop``: translate it with
+    ``gettext`` where it is shown.
     """
 
     name: str
@@ -133,15 +136,29 @@ def game_points(group: Sequence[str], tallies: Mapping[str, Tally]) -> dict[str,
 STEPS: dict[str, TiebreakStep] = {
     step.name: step
     for step in (
-        TiebreakStep(TWENTIES_STEP, "WCC Tie-Breaking Procedure, preliminary rounds", twenties),
-        TiebreakStep(HEAD_TO_HEAD, "WCC round-robin Step 1, Head-To-Head", head_to_head),
-        TiebreakStep(TWENTIES_AMONG_TIED, "WCC round-robin Step 2", twenties_among_tied),
-        TiebreakStep(TWENTIES_ALL_GAMES, "WCC round-robin Step 3", twenties_all_games),
-        TiebreakStep(SHOOT_OUT, "WCC round-robin Step 4, Shoot-Out Procedure", None),
         TiebreakStep(
-            BUCHHOLZ, "Swiss practice: Buchholz, a bye as FIDE's dummy opponent", buchholz
+            TWENTIES_STEP,
+            gettext_noop("WCC Tie-Breaking Procedure, preliminary rounds"),
+            twenties,
         ),
-        TiebreakStep(GAME_POINTS, "Board totals, where the scorecards keep them", game_points),
+        TiebreakStep(
+            HEAD_TO_HEAD, gettext_noop("WCC round-robin Step 1, Head-To-Head"), head_to_head
+        ),
+        TiebreakStep(
+            TWENTIES_AMONG_TIED, gettext_noop("WCC round-robin Step 2"), twenties_among_tied
+        ),
+        TiebreakStep(
+            TWENTIES_ALL_GAMES, gettext_noop("WCC round-robin Step 3"), twenties_all_games
+        ),
+        TiebreakStep(SHOOT_OUT, gettext_noop("WCC round-robin Step 4, Shoot-Out Procedure"), None),
+        TiebreakStep(
+            BUCHHOLZ,
+            gettext_noop("Swiss practice: Buchholz, a bye as FIDE's dummy opponent"),
+            buchholz,
+        ),
+        TiebreakStep(
+            GAME_POINTS, gettext_noop("Board totals, where the scorecards keep them"), game_points
+        ),
     )
 }
 
@@ -169,17 +186,29 @@ def resolve_chain(method: str | None = None, chain: Sequence[str] | None = None)
     if chain is None:
         if method not in METHODS:
             known = ", ".join(sorted(METHODS))
-            raise EngineInputError(f"unknown method {method!r}; known methods: {known}")
+            raise EngineInputError(
+                _("unknown method %(method)s; known methods: %(known)s")
+                % {"method": repr(method), "known": known}
+            )
         return METHODS[method]
     if isinstance(chain, str) or not all(isinstance(step, str) for step in chain):
-        raise EngineInputError(f"a tiebreak chain is a list of step names, not {chain!r}")
+        raise EngineInputError(
+            _("a tiebreak chain is a list of step names, not %(chain)s") % {"chain": repr(chain)}
+        )
     steps = tuple(chain)
     for step in steps:
         if step not in STEPS:
             known = ", ".join(sorted(STEPS))
-            raise EngineInputError(f"unknown tiebreak step {step!r}; known steps: {known}")
+            raise EngineInputError(
+                _("unknown tiebreak step %(step)s; known steps: %(known)s")
+                % {"step": repr(step), "known": known}
+            )
     if len(set(steps)) != len(steps):
-        raise EngineInputError(f"tiebreak chain {list(steps)} names a step twice")
+        raise EngineInputError(
+            _("tiebreak chain %(chain)s names a step twice") % {"chain": list(steps)}
+        )
     if SHOOT_OUT in steps and steps[-1] != SHOOT_OUT:
-        raise EngineInputError(f"tiebreak chain {list(steps)}: the shoot-out can only come last")
+        raise EngineInputError(
+            _("tiebreak chain %(chain)s: the shoot-out can only come last") % {"chain": list(steps)}
+        )
     return steps

@@ -189,7 +189,10 @@ def _insertion_order(
         ]
         if not ready:
             names = ", ".join(m._meta.label for m in waiting)
-            raise PlanError(f"the foreign keys of {names} form a cycle; no insertion order.")
+            raise PlanError(
+                f"the foreign keys of {names} form a cycle; "  # untranslated: developer error
+                "no insertion order."
+            )
         done.extend(ready)
         waiting = [m for m in waiting if m not in ready]
     return done
@@ -225,7 +228,10 @@ def export_plan() -> Plan:
         )
     for instance_type in histories:
         if instance_type not in owned and instance_type._meta.label not in EXCLUDED:
-            raise PlanError(f"the history of {instance_type._meta.label} has no model to follow.")
+            label = instance_type._meta.label
+            raise PlanError(
+                f"the history of {label} has no model to follow."  # untranslated: developer error
+            )
     plans = []
     for model in _insertion_order(found, [Tournament, *plain]):
         parent, path = found[model]
@@ -235,8 +241,9 @@ def export_plan() -> Plan:
         if history is not None:
             if parent is not None and parent.name not in {f.name for f in _relations(history)}:
                 raise PlanError(
-                    f"the history of {model._meta.label} does not keep {parent.name}, so the "
-                    "export cannot tell which tournament its rows belong to."
+                    f"the history of {model._meta.label} "  # untranslated: developer error
+                    f"does not keep {parent.name}, so the export cannot tell which tournament "
+                    "its rows belong to."
                 )
             h_references, h_users, _ = _references(history, owned, history=True)
             plan_kwargs = {"history_references": h_references, "history_user_fields": h_users}

@@ -82,6 +82,8 @@ from django.db import DatabaseError, connection, models, transaction
 from django.db.models import Min
 from django.utils import timezone
 from django.utils.duration import duration_iso_string
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.exports.plan import ModelPlan, Plan, export_plan
 from tournaments.models import Tournament, TournamentRole
@@ -105,7 +107,11 @@ class ImportFileError(ValidationError):
 
     def __init__(self, message: str, *, line: int | None = None) -> None:
         self.line = line
-        super().__init__(f"Line {line}: {message}" if line else message[:1].upper() + message[1:])
+        super().__init__(
+            _("Line %(line)s: %(message)s") % {"line": line, "message": message}
+            if line
+            else message[:1].upper() + message[1:]
+        )
 
 
 class SlugTakenError(ImportFileError):
@@ -115,7 +121,9 @@ class SlugTakenError(ImportFileError):
         self.slug = slug
         self.suggestion = suggestion
         super().__init__(
-            f"a tournament with slug {slug!r} exists: import with --slug {suggestion}", line=line
+            _("a tournament with slug %(slug)s exists: import with --slug %(suggestion)s")
+            % {"slug": repr(slug), "suggestion": suggestion},
+            line=line,
         )
 
 
@@ -141,7 +149,8 @@ def _json_default(value: Any) -> Any:
         return duration_iso_string(value)
     if isinstance(value, Decimal | UUID):
         return str(value)
-    raise TypeError(f"cannot write {type(value).__name__} {value!r} to an export")
+    kind = type(value).__name__
+    raise TypeError(f"cannot write {kind} {value!r} to an export")  # untranslated: developer error
 
 
 class _Lines:
@@ -330,8 +339,11 @@ def read_file(data: bytes | str) -> tuple[dict[str, Any], list[_Line], dict[str,
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ImportFileError(
-                f"the file is not UTF-8 text (byte {exc.start + 1}); an export is UTF-8 JSON "
-                "Lines: was another file chosen?"
+                _(
+                    "the file is not UTF-8 text (byte %(byte)s); an export is UTF-8 JSON "
+                    "Lines: was another file chosen?"
+                )
+                % {"byte": exc.start + 1}
             ) from None
     else:
         text = data
@@ -342,7 +354,7 @@ def read_file(data: bytes | str) -> tuple[dict[str, Any], list[_Line], dict[str,
     if raw and raw[-1] == "":
         raw.pop()
     if not raw:
-        raise ImportFileError("the file is empty.")
+        raise ImportFileError(_("the file is empty."))
     parsed: list[_Line] = []
     for number, line in enumerate(raw, 1):
         try:
@@ -350,45 +362,62 @@ def read_file(data: bytes | str) -> tuple[dict[str, Any], list[_Line], dict[str,
         except json.JSONDecodeError as exc:
             if number == 1:
                 raise ImportFileError(
-                    "this is not a tournament export: its first line is not JSON.", line=1
+                    _("this is not a tournament export: its first line is not JSON."), line=1
                 ) from None
             raise ImportFileError(
-                f"not valid JSON ({exc.msg} at column {exc.colno}); the file is damaged.",
+                _("not valid JSON (%(error)s at column %(column)s); the file is damaged.")
+                % {"error": exc.msg, "column": exc.colno},
                 line=number,
             ) from None
         if not isinstance(obj, dict):
-            raise ImportFileError("expected a JSON object {...} on every line.", line=number)
+            raise ImportFileError(_("expected a JSON object {...} on every line."), line=number)
         parsed.append(_Line(number, obj))
     header = parsed[0].data
     if header.get("format") != FORMAT:
         raise ImportFileError(
-            f'this is not a tournament export: the first line does not say "format": "{FORMAT}".',
+            _(
+                "this is not a tournament export: the first line does not say "
+                '"format": "%(format)s".'
+            )
+            % {"format": FORMAT},
             line=1,
         )
     version = header.get("version")
     if not _is_number(version) or version != VERSION:
         newer = _is_number(version) and version > VERSION
+        values = {"version": repr(version), "supported": VERSION}
         raise ImportFileError(
-            f"the file is in format version {version!r}; this installation reads version "
-            f"{VERSION} only"
-            + (
-                ": upgrade the application, or export again from the installation that wrote it."
+            (
+                _(
+                    "the file is in format version %(version)s; this installation reads version "
+                    "%(supported)s only: upgrade the application, or export again from the "
+                    "installation that wrote it."
+                )
                 if newer
-                else "."
-            ),
+                else _(
+                    "the file is in format version %(version)s; this installation reads version "
+                    "%(supported)s only."
+                )
+            )
+            % values,
             line=1,
         )
     end = parsed[-1].data.get("end")
     if len(parsed) < 2 or not isinstance(end, dict):
         raise ImportFileError(
-            f"the file stops at line {len(parsed)} without its end line: it was cut short "
-            "(an interrupted download or copy). Use a complete export."
+            _(
+                "the file stops at line %(line)s without its end line: it was cut short "
+                "(an interrupted download or copy). Use a complete export."
+            )
+            % {"line": len(parsed)}
         )
     body = "".join(line + "\n" for line in raw[:-1]).encode("utf-8")
     if hashlib.sha256(body).hexdigest() != end.get("sha256"):
         raise ImportFileError(
-            "the file was changed or damaged after it was exported: its content does not match "
-            "the checksum on its last line. Use the file as exported.",
+            _(
+                "the file was changed or damaged after it was exported: its content does not "
+                "match the checksum on its last line. Use the file as exported."
+            ),
             line=len(parsed),
         )
     return header, parsed[1:-1], end
@@ -419,25 +448,39 @@ class ImportResult:
             if n:
                 name = p.model._meta.verbose_name if n == 1 else p.model._meta.verbose_name_plural
                 parts.append(f"{n} {name}")
-        text = f"Imported {self.tournament.name} ({self.tournament.slug})"
-        text += f": {', '.join(parts)}." if parts else "."
+        values = {"name": self.tournament.name, "slug": self.tournament.slug}
+        if parts:
+            values["objects"] = ", ".join(parts)
+            text = _("Imported %(name)s (%(slug)s): %(objects)s.") % values
+        else:
+            text = _("Imported %(name)s (%(slug)s).") % values
         if self.users_created:
+            created = len(self.users_created)
             names = ", ".join(self.users_created[:10])
-            if len(self.users_created) > 10:
-                names += f" and {len(self.users_created) - 10} more"
-            text += (
-                f" Created {len(self.users_created)} login(s) without a password ({names}): "
-                "their owners get one from a set-password link on the staff page, or from "
-                "manage.py changepassword."
-            )
+            if created > 10:
+                names = _("%(names)s and %(more)s more") % {"names": names, "more": created - 10}
+            # The English "login(s)" stays as it is whatever the number; a translator may
+            # still give each plural form its own words.
+            text += " " + ngettext(
+                "Created %(count)s login(s) without a password (%(names)s): their owners get "
+                "one from a set-password link on the staff page, or from manage.py "
+                "changepassword.",
+                "Created %(count)s login(s) without a password (%(names)s): their owners get "
+                "one from a set-password link on the staff page, or from manage.py "
+                "changepassword.",
+                created,
+            ) % {"count": created, "names": names}
         for key, n in self.renewed.items():
             label, name = key.rsplit(".", 1)
             model = plan.by_label[label].model
             what = f"{model._meta.verbose_name} {model._meta.get_field(name).verbose_name}"
-            text += (
-                f" {n} {what}(s) got a new value: this database used them already (a "
-                "tournament imported next to its original gets its own private links)."
-            )
+            text += " " + ngettext(
+                "%(count)s %(what)s(s) got a new value: this database used them already (a "
+                "tournament imported next to its original gets its own private links).",
+                "%(count)s %(what)s(s) got a new value: this database used them already (a "
+                "tournament imported next to its original gets its own private links).",
+                n,
+            ) % {"count": n, "what": what}
         return text
 
 
@@ -479,27 +522,38 @@ class _Importer:
     def add_user(self, line: _Line) -> None:
         if self.users is not None:
             raise ImportFileError(
-                "users are listed before the tournament's objects.", line=line.number
+                _("users are listed before the tournament's objects."), line=line.number
             )
         username, fields = line.data.get("id"), line.data.get("fields", {})
         user_model = get_user_model()
         max_length = user_model._meta.get_field(user_model.USERNAME_FIELD).max_length
         if not isinstance(username, str) or not username or len(username) > max_length:
             raise ImportFileError(
-                f'a user needs "id": their username (1 to {max_length} characters).',
+                _('a user needs "id": their username (1 to %(max)s characters).')
+                % {"max": max_length},
                 line=line.number,
             )
         if username in self.user_lines:
-            raise ImportFileError(f"the user {username!r} is listed twice.", line=line.number)
+            raise ImportFileError(
+                _("the user %(username)s is listed twice.") % {"username": repr(username)},
+                line=line.number,
+            )
         unknown = set(fields) - set(USER_FIELDS) if isinstance(fields, dict) else {"fields"}
         if unknown:
             raise ImportFileError(
-                f"user {username!r}: unexpected {', '.join(sorted(map(str, unknown)))}; a user "
-                f"carries {', '.join(USER_FIELDS)} only.",
+                _("user %(username)s: unexpected %(unknown)s; a user carries %(fields)s only.")
+                % {
+                    "username": repr(username),
+                    "unknown": ", ".join(sorted(map(str, unknown))),
+                    "fields": ", ".join(USER_FIELDS),
+                },
                 line=line.number,
             )
         if not all(isinstance(v, str) for v in fields.values()):
-            raise ImportFileError(f"user {username!r}: names and email are text.", line=line.number)
+            raise ImportFileError(
+                _("user %(username)s: names and email are text.") % {"username": repr(username)},
+                line=line.number,
+            )
         self.user_lines[username] = (line.number, fields)
 
     def _create_users(self) -> None:
@@ -523,7 +577,9 @@ class _Importer:
                 )
             except ValidationError as exc:
                 raise ImportFileError(
-                    f"user {username!r}: {' '.join(exc.messages)}", line=number
+                    _("user %(username)s: %(problem)s")
+                    % {"username": repr(username), "problem": " ".join(exc.messages)},
+                    line=number,
                 ) from None
             user.save()
             existing[username] = user.pk
@@ -537,7 +593,8 @@ class _Importer:
             return None
         if not isinstance(value, str) or value not in self.users:
             raise ImportFileError(
-                f"{what} names the user {value!r}, who is not listed at the top of the file.",
+                _("%(what)s names the user %(user)s, who is not listed at the top of the file.")
+                % {"what": what, "user": repr(value)},
                 line=line.number,
             )
         return self.users[value]
@@ -552,8 +609,11 @@ class _Importer:
         pk = self.pks[target].get(value) if _is_number(value) else None
         if pk is None:
             raise ImportFileError(
-                f"{what} refers to {target._meta.label_lower} {value!r}, which is not in the "
-                "file before this line.",
+                _(
+                    "%(what)s refers to %(model)s %(value)s, which is not in the file before "
+                    "this line."
+                )
+                % {"what": what, "model": target._meta.label_lower, "value": repr(value)},
                 line=line.number,
             )
         return pk
@@ -565,7 +625,10 @@ class _Importer:
         if value is None:
             return None
         if not _is_number(value):
-            raise ImportFileError(f"{what} is not a number: {value!r}.", line=line.number)
+            raise ImportFileError(
+                _("%(what)s is not a number: %(value)s.") % {"what": what, "value": repr(value)},
+                line=line.number,
+            )
         pk = self.pks[target].get(value)
         if pk is not None:
             return pk
@@ -611,22 +674,30 @@ class _Importer:
             self._add_history(p, line)
             return
         raise ImportFileError(
-            f"unknown model {label!r}: the file was written by another version of the "
-            "application, or edited.",
+            _(
+                "unknown model %(label)s: the file was written by another version of the "
+                "application, or edited."
+            )
+            % {"label": repr(label)},
             line=line.number,
         )
 
     def _fields(self, model: type[models.Model], line: _Line, what: str) -> dict[str, Any]:
         fields = line.data.get("fields")
         if not isinstance(fields, dict):
-            raise ImportFileError(f'{what} has no "fields" object.', line=line.number)
+            raise ImportFileError(
+                _('%(what)s has no "fields" object.') % {"what": what}, line=line.number
+            )
         known = _serialised_names(model)
         unknown = sorted(set(fields) - known)
         if unknown:
             raise ImportFileError(
-                f"{what}: a field {unknown[0]!r} this version of the application does not know; "
-                "the file was exported by a newer version (or edited). Import it where that "
-                "version runs.",
+                _(
+                    "%(what)s: a field %(field)s this version of the application does not know; "
+                    "the file was exported by a newer version (or edited). Import it where that "
+                    "version runs."
+                )
+                % {"what": what, "field": repr(unknown[0])},
                 line=line.number,
             )
         for name, value in fields.items():
@@ -637,26 +708,36 @@ class _Importer:
                 f.to_python(value)
             except ValidationError as exc:
                 raise ImportFileError(
-                    f"{what}: {name} {value!r}: {' '.join(exc.messages)}", line=line.number
+                    _("%(what)s: %(field)s %(value)s: %(problem)s")
+                    % {
+                        "what": what,
+                        "field": name,
+                        "value": repr(value),
+                        "problem": " ".join(exc.messages),
+                    },
+                    line=line.number,
                 ) from None
         return dict(fields)
 
     def _add_object(self, p: ModelPlan, line: _Line) -> None:
         if self.in_history:
             raise ImportFileError(
-                f"{p.label} after the history lines; objects come first.", line=line.number
+                _("%(model)s after the history lines; objects come first.") % {"model": p.label},
+                line=line.number,
             )
         number = line.data.get("id")
         what = f"{p.label} {number!r}"
         if not _is_number(number):
-            raise ImportFileError(f'{p.label} needs "id": a whole number.', line=line.number)
+            raise ImportFileError(
+                _('%(model)s needs "id": a whole number.') % {"model": p.label}, line=line.number
+            )
         if number in self.pks[p.model]:
-            raise ImportFileError(f"{what} appears twice.", line=line.number)
+            raise ImportFileError(_("%(what)s appears twice.") % {"what": what}, line=line.number)
         if (p.parent is None) != (self.tournament is None):
             raise ImportFileError(
-                "the tournament comes first, once."
+                _("the tournament comes first, once.")
                 if p.parent is None
-                else f"{what} comes before the tournament's own line.",
+                else _("%(what)s comes before the tournament's own line.") % {"what": what},
                 line=line.number,
             )
         fields = self._fields(p.model, line, what)
@@ -667,7 +748,10 @@ class _Importer:
         for name, target in p.many.items():
             values = fields.get(name, [])
             if not isinstance(values, list):
-                raise ImportFileError(f"{what}: {name} is not a list.", line=line.number)
+                raise ImportFileError(
+                    _("%(what)s: %(field)s is not a list.") % {"what": what, "field": name},
+                    line=line.number,
+                )
             fields[name] = [self.pk_of(target, v, line, f"{what}: {name}") for v in values]
         if p.parent is None:
             self._tournament_slug(fields, line)
@@ -686,12 +770,13 @@ class _Importer:
     def _tournament_slug(self, fields: dict[str, Any], line: _Line) -> None:
         slug = self.slug or fields.get("slug")
         if not isinstance(slug, str):
-            raise ImportFileError("the tournament has no slug.", line=line.number)
+            raise ImportFileError(_("the tournament has no slug."), line=line.number)
         try:
             validate_slug(slug)
         except ValidationError:
             raise ImportFileError(
-                f"{slug!r} is not a valid slug: letters, digits, hyphens and underscores only.",
+                _("%(slug)s is not a valid slug: letters, digits, hyphens and underscores only.")
+                % {"slug": repr(slug)},
                 line=None if self.slug else line.number,
             ) from None
         if Tournament.objects.filter(slug=slug).exists():
@@ -708,8 +793,16 @@ class _Importer:
                 continue
             if not callable(f.default):
                 raise ImportFileError(
-                    f"{what}: {f.name} {fields[f.name]!r} is used by another "
-                    f"{p.model._meta.verbose_name} in this database.",
+                    _(
+                        "%(what)s: %(field)s %(value)s is used by another %(model)s in this "
+                        "database."
+                    )
+                    % {
+                        "what": what,
+                        "field": f.name,
+                        "value": repr(fields[f.name]),
+                        "model": p.model._meta.verbose_name,
+                    },
                     line=line.number,
                 )
             fields[f.name] = f.default()
@@ -722,7 +815,10 @@ class _Importer:
         fields = self._fields(p.history, line, what)
         own_id = p.model._meta.pk.name
         if own_id not in fields:
-            raise ImportFileError(f'{what} needs "{own_id}".', line=line.number)
+            raise ImportFileError(
+                _('%(what)s needs "%(field)s".') % {"what": what, "field": own_id},
+                line=line.number,
+            )
         fields[own_id] = self.history_pk(p.model, fields[own_id], line, f"{what}: {own_id}")
         for name, target in p.history_references.items():
             fields[name] = self.history_pk(target, fields.get(name), line, f"{what}: {name}")
@@ -756,7 +852,10 @@ class _Importer:
         try:
             deserialized.save()
         except (DatabaseError, ValueError, TypeError) as exc:
-            raise ImportFileError(f"the database refused {what}: {exc}", line=line.number) from None
+            raise ImportFileError(
+                _("the database refused %(what)s: %(error)s") % {"what": what, "error": exc},
+                line=line.number,
+            ) from None
 
     def _queue(
         self, model: type[models.Model], deserialized: Any, line: _Line, what: str, number: Any
@@ -795,7 +894,7 @@ class _Importer:
     def finish(self, user: AbstractBaseUser | None) -> ImportResult:
         self.flush()
         if self.tournament is None:
-            raise ImportFileError("the file holds no tournament.")
+            raise ImportFileError(_("the file holds no tournament."))
         if user is not None and not user.is_superuser:
             organizers = (TournamentRole.Role.ORGANIZER, TournamentRole.Role.CO_ORGANIZER)
             if not TournamentRole.objects.filter(
@@ -859,5 +958,7 @@ def import_tournament(
                 importer.add(line)
             result = importer.finish(user)
     except DatabaseError as exc:  # a constraint checked at commit
-        raise ImportFileError(f"the database refused the file: {exc}") from None
+        raise ImportFileError(
+            _("the database refused the file: %(error)s") % {"error": exc}
+        ) from None
     return result

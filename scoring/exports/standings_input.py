@@ -17,8 +17,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-#: The rounds table's columns this reads (``scoring.exports.tables.rounds_table``).
-GAME_COLUMNS = ("Round of play", "Board", "Game", "Side A ID", "Side B ID")
+from tournaments.formats.translation import _
+
+#: The rounds table's columns this reads (``scoring.exports.tables.rounds_table``): the
+#: table's column names are a data format, the same in every language.
+GAME_COLUMNS = ("Round of play", "Board", "Game", "Side A ID", "Side B ID")  # untranslated: columns
 
 
 def _number(row: Mapping[str, Any], column: str) -> int:
@@ -44,14 +47,18 @@ def standings_input(
     games: dict[tuple[str, ...], dict[str, Any]] = {}
     numbered: dict[tuple[str, ...], list[tuple[int, dict[str, list[int]]]]] = {}
     for row in rounds:
-        if str(row.get("Side C ID") or "").strip():
+        if str(row.get("Side C ID") or "").strip():  # untranslated: a column name
             raise ValueError(
-                "the standings tool takes games of two sides; this stage has a three-player "
-                f"game (round of play {row['Round of play']}, game {row['Game']})"
+                _(
+                    "the standings tool takes games of two sides; this stage has a three-player "
+                    "game (round of play %(round)s, game %(game)s)"
+                )
+                % {"round": row["Round of play"], "game": row["Game"]}  # untranslated: columns
             )
         key = tuple(str(row[column]) for column in GAME_COLUMNS)
         if key not in games:
-            games[key] = {"a": str(row["Side A ID"]), "b": str(row["Side B ID"]), "rounds": []}
+            a, b = str(row["Side A ID"]), str(row["Side B ID"])  # untranslated: column names
+            games[key] = {"a": a, "b": b, "rounds": []}
             numbered[key] = []
         numbered[key].append(
             (

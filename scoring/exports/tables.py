@@ -13,6 +13,12 @@ Each table runs a fixed number of queries whatever the number of players (the st
 stage), so a WCC-sized event downloads as fast as a club night. Entries are named by the ID
 numbers printed on their scorecards (``Entry.number``: a team's is both partners' joined by a
 slash), which are unique in a tournament where names need not be.
+
+The column names are a data format, the same in every language: the standings tool reads the
+rounds table back by them (``scoring.exports.standings_input``), and a federation's import or a
+club's spreadsheet finds its columns whatever language the organizer's pages are in. The sheets'
+titles and the words in the cells (a game's state, a bye, a walkover) are in the language of the
+request, as on the pages.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from django.db.models import F
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from scoring.results.outcomes import GameRounds, GameScore, forfeit_words, outcome_of
 from scoring.standings.selectors import stage_standings
@@ -48,7 +56,7 @@ class Table:
 
 # --- players and entries ----------------------------------------------------------------------
 
-PLAYER_COLUMNS = ("ID", "First name", "Last name", "Club", "Country")
+PLAYER_COLUMNS = ("ID", "First name", "Last name", "Club", "Country")  # untranslated: columns
 
 
 def players_table(tournament: Tournament) -> Table:
@@ -58,10 +66,17 @@ def players_table(tournament: Tournament) -> Table:
         (p.number, p.first_name, p.last_name, p.club, p.country)
         for p in players.only("number", "first_name", "last_name", "club", "country")
     ]
-    return Table("players", "Players", PLAYER_COLUMNS, rows)
+    return Table("players", _("Players"), PLAYER_COLUMNS, rows)
 
 
-ENTRY_COLUMNS = ("Category", "Entry", "ID numbers", "Seed", "Checked in", "Withdrawn")
+ENTRY_COLUMNS = (
+    "Category",
+    "Entry",
+    "ID numbers",  # untranslated: a column name
+    "Seed",
+    "Checked in",  # untranslated: a column name
+    "Withdrawn",
+)
 
 
 def _entries(tournament: Tournament):
@@ -78,7 +93,7 @@ def entries_table(tournament: Tournament) -> Table:
         key=lambda e: (e.category.name, e.seed is None, e.seed or 0, e.name, e.id),
     )
     rows = [(e.category.name, e.name, e.number, e.seed, e.checked_in, e.withdrawn) for e in entries]
-    return Table("entries", "Entries", ENTRY_COLUMNS, rows)
+    return Table("entries", _("Entries"), ENTRY_COLUMNS, rows)
 
 
 # --- results: one read of every match, game and official round -------------------------------
@@ -216,28 +231,29 @@ def _read_matches(tournament: Tournament) -> tuple[list[_Match], dict[int, Entry
 def _game_status(score: GameScore) -> str:
     """A game's state in the words the lists use."""
     if score.forfeited_by:
-        return score.label if score.walkover else "Not needed (forfeited after the match)"
+        return score.label if score.walkover else _("Not needed (forfeited after the match)")
     if score.finished:
-        return "Finished"
-    return "In progress" if score.rounds else "Not started"
+        return _("Finished")
+    return _("In progress") if score.rounds else _("Not started")
 
 
-BYE = "Bye"
+#: What a bye's missing opponent and its state say (translated where a table is built).
+BYE = gettext_noop("Bye")
 
 #: The columns both results tables start with: where and between whom a game was played.
 GAME_KEYS = (
     "Category",
     "Stage",
-    "Round of play",
+    "Round of play",  # untranslated: a column name, read back by the standings tool
     "Board",
     "Game",
-    "Side A ID",
+    "Side A ID",  # untranslated: a column name, read back by the standings tool
     "Side A",
-    "Side B ID",
+    "Side B ID",  # untranslated: a column name, read back by the standings tool
     "Side B",
 )
 #: Added to the results tables when a three-player game was drawn (family rulebook, Option Two).
-THIRD_SIDE_KEYS = ("Side C ID", "Side C")
+THIRD_SIDE_KEYS = ("Side C ID", "Side C")  # untranslated: column names
 
 
 def _game_keys(
@@ -249,7 +265,7 @@ def _game_keys(
         entry = entries[entry_id]
         return entry.number, entry.name
 
-    b_number, b_name = side(match.entry_b_id) if match.entry_b_id else (None, BYE)
+    b_number, b_name = side(match.entry_b_id) if match.entry_b_id else (None, _(BYE))
     keys: tuple[Value, ...] = (
         match.stage.category.name,
         match.stage.name,
@@ -284,7 +300,7 @@ def games_table(tournament: Tournament) -> Table:
     rows: list[tuple[Value, ...]] = []
     for match in matches:
         if match.entry_b_id is None:
-            rows.append((*_game_keys(match, None, entries, three), *blanks, BYE))
+            rows.append((*_game_keys(match, None, entries, three), *blanks, _(BYE)))
             continue
         outcome = outcome_of(match, [g.as_judged() for g in match.games])
         scores = {score.number: score for score in outcome.games}
@@ -298,7 +314,7 @@ def games_table(tournament: Tournament) -> Table:
                     _game_status(score),
                 )
             )
-    return Table("games", "Results per game", header, rows)
+    return Table("games", _("Results per game"), header, rows)
 
 
 def _padded(values: tuple[int, ...] | None, three: bool) -> tuple[Value, ...]:
@@ -337,7 +353,7 @@ def rounds_table(tournament: Tournament) -> Table:
                 )
                 for r in game.rounds
             )
-    return Table("rounds", "Results per round", header, rows)
+    return Table("rounds", _("Results per round"), header, rows)
 
 
 # --- standings --------------------------------------------------------------------------------
@@ -382,7 +398,7 @@ def standings_table(tournament: Tournament) -> Table:
             )
             for line in stage_standings(stage).lines
         )
-    return Table("standings", "Standings", STANDING_COLUMNS, rows)
+    return Table("standings", _("Standings"), STANDING_COLUMNS, rows)
 
 
 #: Every table by its name in the URL and the file name, in the workbook's order of sheets.

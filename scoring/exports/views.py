@@ -42,13 +42,14 @@ def export_download(request: HttpRequest, tournament: Tournament) -> HttpRespons
     out = io.StringIO()
     export_tournament(tournament, out)
     response = HttpResponse(out.getvalue().encode("utf-8"), content_type="application/jsonl")
-    response["Content-Disposition"] = f'attachment; filename="{export_filename(tournament)}"'
+    filename = export_filename(tournament)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'  # untranslated: HTTP
     return response
 
 
 def _attachment(content: bytes, content_type: str, filename: str) -> HttpResponse:
     response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'  # untranslated: HTTP
     return response
 
 
@@ -67,7 +68,9 @@ def table_download(request: HttpRequest, tournament: Tournament, table: str) -> 
             tournament,
         )
     return _attachment(
-        table_csv(build(tournament)), "text/csv; charset=utf-8", f"{tournament.slug}-{table}.csv"
+        table_csv(build(tournament)),
+        "text/csv; charset=utf-8",  # untranslated: a media type
+        f"{tournament.slug}-{table}.csv",
     )
 
 

@@ -27,6 +27,7 @@ from celery.result import AsyncResult
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scoring.printing.cards import round_cards
 from scoring.printing.errors import PrintError
@@ -94,7 +95,12 @@ def batch_file_name(tournament_slug: str, stage_id: int, round_of_play: int, bat
 
 def round_title(stage: Stage, round_of_play: int) -> str:
     category = stage.category
-    return f"{category.tournament.name} · {category.name} · {stage.name} · round {round_of_play}"
+    return _("%(tournament)s · %(category)s · %(stage)s · round %(round)s") % {
+        "tournament": category.tournament.name,
+        "category": category.name,
+        "stage": stage.name,
+        "round": round_of_play,
+    }
 
 
 def build_round_batch(
@@ -120,7 +126,7 @@ def build_round_batch(
 def _stage(stage_id: int) -> Stage:
     stage = Stage.objects.select_related("category__tournament").filter(pk=stage_id).first()
     if stage is None:
-        raise PrintError(f"There is no stage {stage_id}.", status=404)
+        raise PrintError(_("There is no stage %(stage)s.") % {"stage": stage_id}, status=404)
     return stage
 
 
@@ -221,20 +227,23 @@ def batch_state(
     if result is None:
         if default_storage.exists(name):
             return BatchState("done", size=default_storage.size(name))
-        return BatchState("failed", message="No such batch here; start a new one.")
+        return BatchState("failed", message=_("No such batch here; start a new one."))
     state, info = result.state, result.info
     if state == "SUCCESS":
         if isinstance(info, dict) and info.get("tournament") not in (None, tournament_slug):
-            return BatchState("failed", message="This batch belongs to another tournament.")
+            return BatchState("failed", message=_("This batch belongs to another tournament."))
         if not default_storage.exists(name):
             return BatchState(
-                "failed", message="The PDF was made but is no longer stored; start a new batch."
+                "failed",
+                message=_("The PDF was made but is no longer stored; start a new batch."),
             )
         cards = info.get("cards") if isinstance(info, dict) else None
         return BatchState("done", cards=cards, size=default_storage.size(name))
     if state == "FAILURE":
-        reason = info.message if isinstance(info, PrintError) else "see the worker's log"
-        return BatchState("failed", message=f"The batch could not be made: {reason}")
+        reason = info.message if isinstance(info, PrintError) else _("see the worker's log")
+        return BatchState(
+            "failed", message=_("The batch could not be made: %(reason)s") % {"reason": reason}
+        )
     if state == "STARTED":
         return BatchState("running")
     if state == "PROGRESS" and isinstance(info, dict):

@@ -22,6 +22,8 @@ from typing import Literal
 
 from django.db.models import F, Prefetch
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.engine import paper_round_lines, round_lines
 from scoring.engine.rounds import DIFFERENCE
@@ -234,7 +236,13 @@ def _line(
     if not opponents:
         # A knockout bye passes the entry on; elsewhere it credits the stage's bye points.
         knockout = stage.kind == Stage.Kind.KNOCKOUT
-        note = "Bye: through to the next round" if knockout else f"Bye: {stage.bye_points} points"
+        if knockout:
+            note = _("Bye: through to the next round")
+        else:
+            # The English says "points" whatever the number, as the card always did.
+            note = ngettext(
+                "Bye: %(points)s points", "Bye: %(points)s points", stage.bye_points
+            ) % {"points": stage.bye_points}
         return GameLine(**common, bye=True, cells=_cells(rounds, None), note=note)
     forfeit = game.forfeit_label if game is not None and game.forfeited_by else ""
     if forfeit and row is None:
@@ -250,7 +258,11 @@ def _line(
         return GameLine(**common, opponents=_people(opponents), cells=_cells(rounds, None))
     validation = " ".join(x for x in (row.validated_number, row.validated_initials) if x)
     voided = row.status == CardRow.Status.VOIDED
-    label = f"Voided: {row.void_reason}" if voided else row.get_status_display()
+    label = (
+        _("Voided: %(reason)s") % {"reason": row.void_reason}
+        if voided
+        else row.get_status_display()
+    )
     return GameLine(
         **common,
         opponents=_people(opponents),

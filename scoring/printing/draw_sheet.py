@@ -16,6 +16,8 @@ from datetime import datetime
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET
 
 from scoring.printing.cards import ENTRY_RELATIONS
@@ -26,8 +28,8 @@ from scoring.printing.views import _for_printers, _pdf, print_options
 from tournaments.models import Entry, Match, Player, Stage, Tournament
 from tournaments.services.links import players_of
 
-#: What a bye prints where the opponent's name would be.
-BYE = "bye"
+#: What a bye prints where the opponent's name would be (translated where it is printed).
+BYE = gettext_noop("bye")
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ class DrawBoard:
     @property
     def columns(self) -> tuple[Side, ...]:
         """The sides as the sheet's columns print them: a bye's empty side B says "bye"."""
-        return self.sides if len(self.sides) > 1 else (*self.sides, Side(BYE, ""))
+        return self.sides if len(self.sides) > 1 else (*self.sides, Side(_(BYE), ""))
 
 
 @dataclass(frozen=True)
@@ -68,8 +70,14 @@ class DrawLine:
         """The opponents as one cell: "Bob B (102)", both others of a three-player game, or
         "bye"."""
         if not self.opponents:
-            return BYE
-        return " and ".join(f"{side.name} ({side.number})" for side in self.opponents)
+            return _(BYE)
+        label = ""
+        for side in self.opponents:
+            named = f"{side.name} ({side.number})"
+            label = (
+                _("%(names)s and %(name)s") % {"names": label, "name": named} if label else named
+            )
+        return label
 
 
 @dataclass(frozen=True)
@@ -176,9 +184,12 @@ def round_draw_pdf(
     options = print_options(request, request.GET)
     stage = tournament_stage(tournament, stage_id)
     sheet = round_draw(stage, round_of_play)
-    title = (
-        f"{tournament.name} · {stage.category.name} · {stage.name} · round {round_of_play} · draw"
-    )
+    title = _("%(tournament)s · %(category)s · %(stage)s · round %(round)s · draw") % {
+        "tournament": tournament.name,
+        "category": stage.category.name,
+        "stage": stage.name,
+        "round": round_of_play,
+    }
     context = {"sheet": sheet, "tournament": tournament, "title": title}
     pdf = render_pdf("pdf/draw_sheet.html", context, options)
     return _pdf(pdf, f"{tournament.slug}-{slugify(stage.name)}-round-{round_of_play}-draw.pdf")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Count
+from django.utils.translation import gettext as _
 
 from scoring.models import ScoreCard
 from scoring.printing.errors import PrintError
@@ -43,7 +44,11 @@ def tournament_stage(tournament: Tournament, stage_id: int) -> Stage:
         .first()
     )
     if stage is None:
-        raise PrintError(f"{tournament.name} has no stage {stage_id}.", status=404)
+        raise PrintError(
+            _("%(tournament)s has no stage %(stage)s.")
+            % {"tournament": tournament.name, "stage": stage_id},
+            status=404,
+        )
     return stage
 
 
@@ -54,7 +59,11 @@ def tournament_card(tournament: Tournament, card_id: int) -> ScoreCard:
         .first()
     )
     if card is None:
-        raise PrintError(f"{tournament.name} has no scorecard {card_id}.", status=404)
+        raise PrintError(
+            _("%(tournament)s has no scorecard %(card)s.")
+            % {"tournament": tournament.name, "card": card_id},
+            status=404,
+        )
     return card
 
 
@@ -63,7 +72,11 @@ def tournament_category(tournament: Tournament, category_id: int | None) -> Cate
         return None
     category = tournament.categories.filter(pk=category_id).first()
     if category is None:
-        raise PrintError(f"{tournament.name} has no category {category_id}.", status=404)
+        raise PrintError(
+            _("%(tournament)s has no category %(category)s.")
+            % {"tournament": tournament.name, "category": category_id},
+            status=404,
+        )
     return category
 
 
@@ -83,14 +96,16 @@ def require_round(stage: Stage, round_of_play: int) -> int:
 
 def no_matches_message(stage: Stage, round_of_play: int, drawn: list[int]) -> str:
     known = (
-        f"rounds of play with matches: {', '.join(map(str, drawn))}"
+        _("rounds of play with matches: %(rounds)s") % {"rounds": ", ".join(map(str, drawn))}
         if drawn
-        else "nothing is drawn in this stage yet"
+        else _("nothing is drawn in this stage yet")
     )
-    return (
-        f"{stage.category.name}, {stage.name}: round of play {round_of_play} has no matches "
-        f"({known})."
-    )
+    return _("%(category)s, %(stage)s: round of play %(round)s has no matches (%(known)s).") % {
+        "category": stage.category.name,
+        "stage": stage.name,
+        "round": round_of_play,
+        "known": known,
+    }
 
 
 def print_menu(tournament: Tournament) -> list[CategoryMenu]:

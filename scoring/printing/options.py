@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from scoring.printing.errors import PrintError
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
@@ -60,8 +62,8 @@ def parse_print_options(query: Mapping[str, str]) -> PrintOptions:
     paper = (query.get("paper") or "a4").strip().lower()
     if paper not in PAPERS:
         raise PrintError(
-            f"paper={paper!r} is not a paper size this printer knows; use one of "
-            f"{', '.join(PAPERS)}."
+            _("paper=%(paper)s is not a paper size this printer knows; use one of %(papers)s.")
+            % {"paper": repr(paper), "papers": ", ".join(PAPERS)}
         )
     return PrintOptions(paper=paper, scores=_flag(query, "scores"))
 
@@ -89,7 +91,9 @@ def _flag(query: Mapping[str, str], name: str) -> bool:
         return False
     if value in ("1", "true", "yes", "on"):
         return True
-    raise PrintError(f"{name}={value!r}: use 1 (yes) or 0 (no).")
+    raise PrintError(
+        _("%(name)s=%(value)s: use 1 (yes) or 0 (no).") % {"name": name, "value": repr(value)}
+    )
 
 
 def _whole(query: Mapping[str, str], name: str, *, default: int, low: int, high: int) -> int:
@@ -99,7 +103,12 @@ def _whole(query: Mapping[str, str], name: str, *, default: int, low: int, high:
     try:
         value = int(raw)
     except ValueError:
-        raise PrintError(f"{name}={raw!r} is not a whole number.") from None
+        raise PrintError(
+            _("%(name)s=%(value)s is not a whole number.") % {"name": name, "value": repr(raw)}
+        ) from None
     if not low <= value <= high:
-        raise PrintError(f"{name}={value} is out of range; give a number from {low} to {high}.")
+        raise PrintError(
+            _("%(name)s=%(value)s is out of range; give a number from %(low)s to %(high)s.")
+            % {"name": name, "value": value, "low": low, "high": high}
+        )
     return value

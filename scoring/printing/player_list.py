@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.printing.cards import ENTRY_RELATIONS
@@ -90,11 +91,12 @@ def player_list_pdf(request: HttpRequest, tournament: Tournament) -> HttpRespons
     options = print_options(request, request.GET)
     category = tournament_category(tournament, parse_category_id(request.GET))
     listing = player_list(tournament, category, site=options.site)
-    what = category.name if category is not None else "all categories"
+    what = category.name if category is not None else _("all categories")
     context = {
         "listing": listing,
         "tournament": tournament,
-        "title": f"{tournament.name} · {what} · player list with private links",
+        "title": _("%(tournament)s · %(what)s · player list with private links")
+        % {"tournament": tournament.name, "what": what},
     }
     pdf = render_pdf("pdf/player_list.html", context, options)
     suffix = f"-{slugify(category.name)}" if category is not None else ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.printing.render import render_pdf
@@ -22,7 +23,7 @@ def player_sheet_pdf(request: HttpRequest, tournament: Tournament, entry_id: int
         .first()
     )
     if entry is None:
-        raise Http404("No such entry in this tournament.")
+        raise Http404(_("No such entry in this tournament."))
     options = print_options(request, request.GET)
     link = link_of(entry)
     url = options.site + reverse("scoring:private_link", args=[tournament.slug, link.token])
@@ -30,7 +31,8 @@ def player_sheet_pdf(request: HttpRequest, tournament: Tournament, entry_id: int
         "tournament": tournament,
         "entry": entry,
         "url": url,
-        "title": f"{tournament.name} · player sheet of {entry.name}",
+        "title": _("%(tournament)s · player sheet of %(entry)s")
+        % {"tournament": tournament.name, "entry": entry.name},
     }
     pdf = render_pdf("pdf/player_sheet.html", context, options)
     return _pdf(pdf, f"{tournament.slug}-player-{slugify(entry.name)}.pdf")

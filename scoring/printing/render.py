@@ -24,6 +24,7 @@ from typing import Any
 
 import tinycss2
 from django.template.loader import render_to_string
+from django.utils.translation import get_language
 from pypdf import PdfWriter
 from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
@@ -42,9 +43,14 @@ def _local_only() -> URLFetcher:
     return URLFetcher(allowed_protocols={"data"}, timeout=1)
 
 
-@lru_cache(maxsize=8)
 def _stylesheet(paper: str) -> CSS:
-    """The print stylesheet for one paper size, parsed once per process."""
+    """The print stylesheet for one paper size in the active language (its page footer has
+    words), parsed once per process."""
+    return _parsed_stylesheet(paper, get_language())
+
+
+@lru_cache(maxsize=16)
+def _parsed_stylesheet(paper: str, language: str | None) -> CSS:
     css = render_to_string("pdf/print.css", {"page_size": PrintOptions(paper).page_size})
     return CSS(string=css, url_fetcher=_local_only())
 
@@ -54,11 +60,16 @@ def _html(template: str, context: Mapping[str, Any], options: PrintOptions) -> H
     return HTML(string=markup, url_fetcher=_local_only())
 
 
-@lru_cache(maxsize=8)
 def _page_stylesheet(paper: str) -> CSS:
     """The print stylesheet's page rules, root font and page title alone, for the stamped
     words: they take their own sizes from their slots, and matching every rule of the cards
-    against hundreds of words would cost more than laying them out."""
+    against hundreds of words would cost more than laying them out. In the active language,
+    as :func:`_stylesheet`."""
+    return _parsed_page_stylesheet(paper, get_language())
+
+
+@lru_cache(maxsize=16)
+def _parsed_page_stylesheet(paper: str, language: str | None) -> CSS:
     css = render_to_string("pdf/print.css", {"page_size": PrintOptions(paper).page_size})
     rules = [
         rule

@@ -14,6 +14,8 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from scoring.printing.cards import ENTRY_RELATIONS, Person, people_of
 from scoring.printing.errors import PrintError
 from scoring.results.knockout import bracket_rounds
@@ -62,7 +64,7 @@ class SheetMatch:
 
     @property
     def b_name(self) -> str:
-        return " / ".join(p.name for p in self.b) or "bye"
+        return " / ".join(p.name for p in self.b) or _("bye")
 
 
 @dataclass(frozen=True)
@@ -95,8 +97,15 @@ def bracket_sheet(stage: Stage) -> BracketSheet:
     """The knockout stage's matches by round, with games won; refused for other stage kinds."""
     if stage.kind != Stage.Kind.KNOCKOUT:
         raise PrintError(
-            f"{stage.category.name}, {stage.name} is a {stage.get_kind_display().lower()} "
-            "stage; bracket sheets are printed for knockout stages only."
+            _(
+                "%(category)s, %(stage)s is a %(kind)s stage; bracket sheets are printed for "
+                "knockout stages only."
+            )
+            % {
+                "category": stage.category.name,
+                "stage": stage.name,
+                "kind": stage.get_kind_display().lower(),
+            }
         )
     matches = list(
         Match.objects.filter(stage=stage)
@@ -126,20 +135,23 @@ def _round_label(matches: list[SheetMatch]) -> str:
     for match in matches:
         slot = match.slot.upper()
         if slot == THIRD_PLACE:
-            name = "Third place"
+            name = _("Third place")
         elif slot == "F":
-            name = "Final"
+            name = _("Final")
         elif slot.startswith("SF"):
-            name = "Semifinals"
+            name = _("Semifinals")
         elif slot.startswith("QF"):
-            name = "Quarterfinals"
+            name = _("Quarterfinals")
         elif found := re.match(r"R(\d+)-", slot):
-            name = f"Round of {found.group(1)}"
+            name = _("Round of %(size)s") % {"size": found.group(1)}
         else:
             continue
         if name not in names:
             names.append(name)
-    return " and ".join(names)
+    label = names[0] if names else ""
+    for name in names[1:]:
+        label = _("%(names)s and %(name)s") % {"names": label, "name": name}
+    return label
 
 
 def _bracket_match(match: Match, outcome: MatchOutcome | None) -> SheetMatch:

@@ -35,6 +35,7 @@ import segno
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.html import escape
+from django.utils.translation import gettext as _
 from weasyprint import HTML, Document
 from weasyprint.draw import draw_page, draw_stacking_context
 from weasyprint.formatting_structure.boxes import LineBox, MarginBox
@@ -130,16 +131,19 @@ def _opponent_texts(line: GameLine) -> list[str]:
         return []
     labels = line.opponent_labels
     game = line.game_number
+    # The template's own words (``{% blocktranslate %}`` there), in the same language.
+    game_text = _("game %(number)s") % {"number": game} if game else ""
     if not labels:
-        return [f"game {game}"] if game else []
+        return [game_text] if game else []
     texts = []
     for i, (name, number) in enumerate(labels):
         last = i == len(labels) - 1
         texts.append(name)
         if number:
-            texts.append(f"ID # {number}" + (f" · game {game}" if last and game else ""))
+            id_text = _("ID # %(number)s") % {"number": number}
+            texts.append(id_text + (f" · {game_text}" if last and game else ""))
         elif last and game:
-            texts.append(f"game {game}")
+            texts.append(game_text)
     return texts
 
 
@@ -490,7 +494,7 @@ class Stamper:
             if progress is not None:
                 progress(min(start + size, total), total)
         if first is None:
-            raise ValueError("no cards to stamp")
+            raise ValueError("no cards to stamp")  # untranslated: developer error
         return first.copy(stamped)
 
 

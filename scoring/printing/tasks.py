@@ -7,12 +7,17 @@ across the workers: ``render_round_cards`` replaces itself with a chord of one
 ``render_round_part`` per part and a ``join_round_parts`` that takes over the batch's id, so the
 page that polls the batch sees the joined PDF's result. Imported by ``scoring.tasks`` so worker
 autodiscovery finds them.
+
+A worker serves no request, so it has no language of its own: each task runs in the ``language``
+of the page that queued the batch (the words printed on the cards, the messages of a failure).
 """
 
 import time
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from celery import chord, group, shared_task
+from django.utils import translation
 
 from scoring.printing.batch import (
     build_round_batch,
@@ -21,6 +26,12 @@ from scoring.printing.batch import (
     plan_round_batch,
 )
 from scoring.printing.options import PrintOptions
+
+
+def _in_language(language: str) -> AbstractContextManager[Any]:
+    """The language of the page that queued the batch, while the task runs (none given: the
+    site's default)."""
+    return translation.override(language) if language else nullcontext()
 
 
 def _reporter(task: Any, **extra: object):
@@ -41,27 +52,43 @@ def render_round_cards(
     paper: str = "a4",
     scores: bool = False,
     site: str = "",
+    language: str = "",
 ) -> dict[str, object]:
     """One card per entry of the round of play, stored as one PDF; returns where it is."""
     progress = _reporter(self)
     progress(0, 0)  # taken by a worker: the page stops saying "waiting"
     options = PrintOptions(paper=paper, scores=scores, site=site)
     batch_id = self.request.id
-    if not self.request.is_eager:
-        parts = plan_round_batch(stage_id=stage_id, round_of_play=round_of_play, options=options)
-        if len(parts) > 1:
-            return _split(self, stage_id, round_of_play, batch_id, parts, paper, scores, site)
-    batch = build_round_batch(
-        stage_id=stage_id,
-        round_of_play=round_of_play,
-        batch_id=batch_id,
-        options=options,
-        progress=progress,
-    )
+    with _in_language(language):
+        if not self.request.is_eager:
+            parts = plan_round_batch(
+                stage_id=stage_id, round_of_play=round_of_play, options=options
+            )
+            if len(parts) > 1:
+                return _split(
+                    self, stage_id, round_of_play, batch_id, parts, paper, scores, site, language
+                )
+        batch = build_round_batch(
+            stage_id=stage_id,
+            round_of_play=round_of_play,
+            batch_id=batch_id,
+            options=options,
+            progress=progress,
+        )
     return batch.as_result()
 
 
-def _split(task: Any, stage_id: int, round_of_play: int, batch_id: str, parts: list[range], *opts):
+def _split(
+    task: Any,
+    stage_id: int,
+    round_of_play: int,
+    batch_id: str,
+    parts: list[range],
+    paper: str,
+    scores: bool,
+    site: str,
+    language: str,
+):
     """Replace the batch's task with a chord: a task per part, then the join under its id."""
     ids = [f"{batch_id}-part-{i}" for i in range(len(parts))]
     total = parts[-1].stop
@@ -76,11 +103,20 @@ def _split(task: Any, stage_id: int, round_of_play: int, batch_id: str, parts: l
     )
     header = group(
         render_round_part.si(
-            stage_id, round_of_play, batch_id, i, part.start, part.stop, *opts
+            stage_id,
+            round_of_play,
+            batch_id,
+            i,
+            part.start,
+            part.stop,
+            paper,
+            scores,
+            site,
+            language,
         ).set(task_id=ids[i])
         for i, part in enumerate(parts)
     )
-    body = join_round_parts_task.s(stage_id, round_of_play, batch_id, total)
+    body = join_round_parts_task.s(stage_id, round_of_play, batch_id, total, language)
     return task.replace(chord(header, body))
 
 
@@ -96,26 +132,39 @@ def render_round_part(
     paper: str = "a4",
     scores: bool = False,
     site: str = "",
+    language: str = "",
 ) -> str:
     """One part of a batch cut across workers, stored beside it; returns where."""
-    return build_round_part(
-        stage_id=stage_id,
-        round_of_play=round_of_play,
-        batch_id=batch_id,
-        index=index,
-        cards=range(start, stop),
-        options=PrintOptions(paper=paper, scores=scores, site=site),
-        progress=_reporter(self),
-    )
+    with _in_language(language):
+        return build_round_part(
+            stage_id=stage_id,
+            round_of_play=round_of_play,
+            batch_id=batch_id,
+            index=index,
+            cards=range(start, stop),
+            options=PrintOptions(paper=paper, scores=scores, site=site),
+            progress=_reporter(self),
+        )
 
 
 @shared_task(bind=True, name="scoring.join_round_parts")
 def join_round_parts_task(
-    self, parts: list[str], stage_id: int, round_of_play: int, batch_id: str, cards: int
+    self,
+    parts: list[str],
+    stage_id: int,
+    round_of_play: int,
+    batch_id: str,
+    cards: int,
+    language: str = "",
 ) -> dict[str, object]:
     """The parts joined in order into the batch's PDF (this task runs under the batch's id)."""
     _reporter(self)(cards, cards)  # every card laid out: the page says the PDF is being written
-    batch = join_round_parts(
-        stage_id=stage_id, round_of_play=round_of_play, batch_id=batch_id, parts=parts, cards=cards
-    )
+    with _in_language(language):
+        batch = join_round_parts(
+            stage_id=stage_id,
+            round_of_play=round_of_play,
+            batch_id=batch_id,
+            parts=parts,
+            cards=cards,
+        )
     return batch.as_result()

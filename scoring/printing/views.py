@@ -24,8 +24,8 @@ from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.text import slugify
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from config.celery import QueueUnreachable, check_queue, publish
@@ -98,7 +98,7 @@ def print_options(request: HttpRequest, query) -> PrintOptions:
 
 def _pdf(content: bytes, filename: str) -> HttpResponse:
     response = HttpResponse(content, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    response["Content-Disposition"] = f'inline; filename="{filename}"'  # untranslated: HTTP
     return response
 
 
@@ -220,7 +220,13 @@ def batch_start(
     options = print_options(request, request.POST if "paper" in request.POST else request.GET)
     stage = tournament_stage(tournament, stage_id)
     require_round(stage, round_of_play)
-    kwargs = {"stage_id": stage.id, "round_of_play": round_of_play, **options.as_task_kwargs()}
+    kwargs = {
+        "stage_id": stage.id,
+        "round_of_play": round_of_play,
+        **options.as_task_kwargs(),
+        # the worker prints the cards in the language of this page
+        "language": get_language() or "",
+    }
     try:
         check_queue()
         result = publish(lambda: render_round_cards.apply_async(kwargs=kwargs))

@@ -21,6 +21,8 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from scoring import engine
 from scoring.engine import RoundData
@@ -35,8 +37,8 @@ from tournaments.selectors import ENTRY_RELATED, play_pools, previous_stage, see
 from tournaments.services.draws import _results_in, undo_draw
 
 #: Who may change a closed result and who may undo an advance, as the pages and the API say it.
-CHANGE_ROLES = "the head referee"
-UNDO_ROLES = "the organizers"
+CHANGE_ROLES = gettext_lazy("the head referee")
+UNDO_ROLES = gettext_lazy("the organizers")
 
 
 @dataclass(frozen=True)
@@ -78,11 +80,13 @@ class UndoneAdvance:
     removed: int
 
     def message(self) -> str:
-        return (
-            f"The advance of {self.stage.name} to {self.into.name} is undone ({self.removed} "
-            f"match{'' if self.removed == 1 else 'es'} of {self.into.name} removed); "
-            f"{self.stage.name} is open again: correct its results, then advance it again."
-        )
+        return ngettext(
+            "The advance of %(stage)s to %(into)s is undone (%(removed)s match of %(into)s "
+            "removed); %(stage)s is open again: correct its results, then advance it again.",
+            "The advance of %(stage)s to %(into)s is undone (%(removed)s matches of %(into)s "
+            "removed); %(stage)s is open again: correct its results, then advance it again.",
+            self.removed,
+        ) % {"stage": self.stage.name, "into": self.into.name, "removed": self.removed}
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -106,7 +110,9 @@ def closed_game(game_id: int, *, tournament_id: int | None = None) -> Game:
 
 def _names(entries: Sequence[Entry]) -> str:
     names = [e.name for e in entries]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    if len(names) == 1:
+        return names[0]
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def _ranking(stage: Stage, into: Stage) -> Ranking | str:
@@ -131,18 +137,31 @@ def _seeding_change(stage: Stage, into: Stage, before: Ranking, after: Ranking) 
     old, new = before.qualifiers, after.qualifiers
     moved = [i for i in range(min(len(old), len(new))) if old[i] != new[i]]
     if not moved:
-        return f"No change to who advances to {into.name}, nor to their seeds.", False
+        return _("No change to who advances to %(into)s, nor to their seeds.") % {
+            "into": into.name
+        }, False
     label = [_seed_label(stage, after, i) for i in moved]
     if len(moved) == 2 and old[moved[0]] == new[moved[1]] and old[moved[1]] == new[moved[0]]:
         i, j = moved
-        return (
-            f"No change to who advances to {into.name}, but seeds {label[0]} and {label[1]} "
-            f"swap: {new[i].name} would be seed {label[0]}, {new[j].name} seed {label[1]}."
-        ), True
+        return _(
+            "No change to who advances to %(into)s, but seeds %(first)s and %(second)s swap: "
+            "%(first_name)s would be seed %(first)s, %(second_name)s seed %(second)s."
+        ) % {
+            "into": into.name,
+            "first": label[0],
+            "second": label[1],
+            "first_name": new[i].name,
+            "second_name": new[j].name,
+        }, True
     seeds = ", ".join(
-        f"{new[i].name} seed {lab} (now {old[i].name})" for i, lab in zip(moved, label, strict=True)
+        _("%(name)s seed %(seed)s (now %(was)s)")
+        % {"name": new[i].name, "seed": lab, "was": old[i].name}
+        for i, lab in zip(moved, label, strict=True)
     )
-    return f"No change to who advances to {into.name}, but the seeding changes: {seeds}.", True
+    return _("No change to who advances to %(into)s, but the seeding changes: %(seeds)s.") % {
+        "into": into.name,
+        "seeds": seeds,
+    }, True
 
 
 def describe_impact(
@@ -155,7 +174,10 @@ def describe_impact(
     ranking before the change, which is what the next stage was seeded from."""
     seeded = list(seeded)
     if isinstance(after, str):
-        text = f"{stage.name} could not be ranked after this change: {after}"
+        text = _("%(stage)s could not be ranked after this change: %(problem)s") % {
+            "stage": stage.name,
+            "problem": after,
+        }
         return Impact(text=text, seeded=seeded, after=None, leaving=[], joining=[])
     would = after.qualifiers
     cut = [t for t in after.ties if not t.seeding]
@@ -164,38 +186,60 @@ def describe_impact(
     leaving = [e for e in seeded if e not in would and e.pk not in tied]
     joining = [e for e in would if e not in seeded and e.pk not in tied]
     parts: list[str] = []
-    if leaving:
-        also = f"; {_names(joining)} would" if joining else ""
-        parts.append(f"{_names(leaving)} would no longer advance to {into.name}{also}.")
+    if leaving and joining:
+        parts.append(
+            _("%(leaving)s would no longer advance to %(into)s; %(joining)s would.")
+            % {"leaving": _names(leaving), "into": into.name, "joining": _names(joining)}
+        )
+    elif leaving:
+        parts.append(
+            _("%(leaving)s would no longer advance to %(into)s.")
+            % {"leaving": _names(leaving), "into": into.name}
+        )
     elif joining:
-        parts.append(f"{_names(joining)} would advance to {into.name} too.")
+        parts.append(
+            _("%(joining)s would advance to %(into)s too.")
+            % {"joining": _names(joining), "into": into.name}
+        )
     if cut:
         ties = "; ".join(t.describe() for t in cut)
         parts.append(
-            f"A tie would sit on the cut line ({ties}): a shoot-out would decide who advances "
-            f"to {into.name}."
+            _(
+                "A tie would sit on the cut line (%(ties)s): a shoot-out would decide who "
+                "advances to %(into)s."
+            )
+            % {"ties": ties, "into": into.name}
         )
     seeds_changed = False
     if not parts:
         if isinstance(before, str):
-            parts.append(f"No change to who advances to {into.name}.")
+            parts.append(_("No change to who advances to %(into)s.") % {"into": into.name})
         else:
             text, seeds_changed = _seeding_change(stage, into, before, after)
             parts.append(text)
     if seeding_ties:
         ties = "; ".join(t.describe() for t in seeding_ties)
-        parts.append(f"A tie would decide the seeding of {into.name} ({ties}).")
+        parts.append(
+            _("A tie would decide the seeding of %(into)s (%(ties)s).")
+            % {"into": into.name, "ties": ties}
+        )
     if leaving or joining or cut or seeding_ties or seeds_changed:
         played = _results_in(into)
         if played:
             parts.append(
-                f"{into.name} is not redrawn by this change, and it has results ({played}): "
-                "its draw stands."
+                _(
+                    "%(into)s is not redrawn by this change, and it has results (%(played)s): "
+                    "its draw stands."
+                )
+                % {"into": into.name, "played": played}
             )
         else:
             parts.append(
-                f"{into.name} is not redrawn by this change: the organizer may undo the advance "
-                f"while {into.name} has no result, and advance {stage.name} again."
+                _(
+                    "%(into)s is not redrawn by this change: the organizer may undo the advance "
+                    "while %(into)s has no result, and advance %(stage)s again."
+                )
+                % {"into": into.name, "stage": stage.name}
             )
     return Impact(
         text=" ".join(parts), seeded=seeded, after=would, leaving=leaving, joining=joining
@@ -243,36 +287,50 @@ def change_closed_result(
     game = closed_game(game.pk)
     stage = game.match.stage
     if not user.has_perm("scoring.change_closed_result", game.match):
-        raise PermissionDenied(f"Only {CHANGE_ROLES} changes a result of a closed stage.")
+        raise PermissionDenied(
+            _("Only %(roles)s changes a result of a closed stage.") % {"roles": CHANGE_ROLES}
+        )
     found = closure(stage)
     if found is None:
         raise ValidationError(
-            f"{stage.name} is not closed: change its results on the scorecards (a referee's "
-            "correction, or the head referee's ruling on a dispute)."
+            _(
+                "%(stage)s is not closed: change its results on the scorecards (a referee's "
+                "correction, or the head referee's ruling on a dispute)."
+            )
+            % {"stage": stage.name}
         )
     clean = normalise_rounds(game, rounds)
     check_complete(game, clean)
     before = official_rounds(game)
     if before == clean:
         raise ValidationError(
-            f"{game.match}, game {game.number}: these are the rounds already recorded; "
-            "nothing would change."
+            _(
+                "%(match)s, game %(game)s: these are the rounds already recorded; nothing would "
+                "change."
+            )
+            % {"match": game.match, "game": game.number}
         )
     if not preview:
         if not reason.strip():
             raise ValidationError(
-                f"{game.match}, game {game.number}: say why a result of the closed stage "
-                f"{stage.name} is changed."
+                _(
+                    "%(match)s, game %(game)s: say why a result of the closed stage %(stage)s "
+                    "is changed."
+                )
+                % {"match": game.match, "game": game.number, "stage": stage.name}
             )
         if not initials.strip():
             raise ValidationError(
-                f"{game.match}, game {game.number}: the head referee's initials are missing."
+                _("%(match)s, game %(game)s: the head referee's initials are missing.")
+                % {"match": game.match, "game": game.number}
             )
     with transaction.atomic():
         impact = _impact(found, game, clean)
         if preview:
             return ClosedChange(found, game, before, clean, impact)
-        why = f"closed-stage change by the head referee ({initials.strip().upper()[:5]})"
+        why = _("closed-stage change by the head referee (%(initials)s)") % {
+            "initials": initials.strip().upper()[:5]
+        }
         with applying(stage):
             resolve_dispute(
                 game=game,
@@ -310,25 +368,32 @@ def undo_advance(stage: Stage, *, user: AbstractBaseUser) -> UndoneAdvance:
     ``PermissionDenied`` for anyone but the organizers.
     """
     if not user.has_perm("scoring.undo_advance", stage):
-        raise PermissionDenied(f"Only {UNDO_ROLES} undo an advance.")
+        raise PermissionDenied(_("Only %(roles)s undo an advance.") % {"roles": UNDO_ROLES})
     played = previous_stage(stage) if stage.kind == Stage.Kind.SHOOTOUT else stage
     found = closure(played) if played is not None else None
     if found is None:
-        raise ValidationError(f"{stage.name} has not advanced: there is no advance to undo.")
+        raise ValidationError(
+            _("%(stage)s has not advanced: there is no advance to undo.") % {"stage": stage.name}
+        )
     into = found.into
     results = _results_in(into)
     if results:
         raise ValidationError(
-            f"The advance of {found.stage.name} cannot be undone: {into.name} has results "
-            f"({results}). Void or correct them first; a result of {found.stage.name} is "
-            f"changed by the head referee from its closed-stage page ({found.page})."
+            _(
+                "The advance of %(stage)s cannot be undone: %(into)s has results (%(results)s). "
+                "Void or correct them first; a result of %(stage)s is changed by the head "
+                "referee from its closed-stage page (%(page)s)."
+            )
+            % {"stage": found.stage.name, "into": into.name, "results": results, "page": found.page}
         )
     removed = undo_draw(into)
     StageAdvance.objects.filter(stage=found.stage, into=into, undone_at__isnull=True).update(
         undone_at=timezone.now(), undone_by=user
     )
     source = Stage.objects.get(pk=found.stage.pk)
-    source._change_reason = f"Advance to {into.name} undone: results open again."
+    source._change_reason = _("Advance to %(into)s undone: results open again.") % {
+        "into": into.name
+    }
     source._history_user = user
     source.save()
     return UndoneAdvance(found.stage, into, removed)

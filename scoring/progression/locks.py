@@ -25,6 +25,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from scoring.models import StageAdvance
 from tournaments.models import Stage
@@ -64,10 +65,18 @@ class Closure:
         return date_format(timezone.localtime(self.since), "j F Y, H:i")
 
     def message(self) -> str:
-        when = f" on {self.when}" if self.since else ""
+        values = {"stage": self.stage.name, "into": self.into.name, "page": self.page}
+        if self.since:
+            return _(
+                "%(stage)s is closed: it advanced to %(into)s on %(when)s. Only the head referee "
+                "can change its results, from the closed-stage page (%(page)s)."
+            ) % {**values, "when": self.when}
         return (
-            f"{self.stage.name} is closed: it advanced to {self.into.name}{when}. Only the head "
-            f"referee can change its results, from the closed-stage page ({self.page})."
+            _(
+                "%(stage)s is closed: it advanced to %(into)s. Only the head referee can change "
+                "its results, from the closed-stage page (%(page)s)."
+            )
+            % values
         )
 
 

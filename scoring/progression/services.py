@@ -23,6 +23,8 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from simple_history.utils import bulk_create_with_history
 
 from scoring.engine import SHOTS_PER_ENTRY
@@ -70,11 +72,22 @@ class CutTie:
 
     def describe(self) -> str:
         names = ", ".join(e.name for e in self.entries)
-        where = f"pool {self.pool}: " if self.pool != CUT_POOL else ""
         if self.seeding:
             last = self.rank + len(self.entries) - 1
-            return f"{where}{names} tied on places {self.rank} to {last}"
-        return f"{where}{names} tied for {self.places} place{'s' if self.places > 1 else ''}"
+            tie = _("%(names)s tied on places %(first)s to %(last)s") % {
+                "names": names,
+                "first": self.rank,
+                "last": last,
+            }
+        else:
+            tie = ngettext(
+                "%(names)s tied for %(places)s place",
+                "%(names)s tied for %(places)s places",
+                self.places,
+            ) % {"names": names, "places": self.places}
+        if self.pool == CUT_POOL:
+            return tie
+        return _("pool %(pool)s: %(tie)s") % {"pool": self.pool, "tie": tie}
 
 
 @dataclass(frozen=True)
@@ -106,21 +119,43 @@ def unfinished_matches(stage: Stage) -> list[Match]:
 def check_stage_finished(stage: Stage) -> None:
     """Raise ``ValidationError`` saying what is left when the stage is not finished."""
     if not stage.matches.exists():
-        raise ValidationError(f"{stage} has not been drawn yet.")
+        raise ValidationError(_("%(stage)s has not been drawn yet.") % {"stage": stage})
     left = unfinished_matches(stage)
     if left:
         first = left[0]
-        board = f", board {first.board.number}" if first.board_id else ""
-        raise ValidationError(
-            f"{stage} is not finished: {len(left)} match{'es' if len(left) > 1 else ''} still "
-            f"to play (e.g. round {first.round_of_play}{board}: {first})."
-        )
+        values = {
+            "stage": stage,
+            "count": len(left),
+            "round": first.round_of_play,
+            "match": first,
+        }
+        if first.board_id:
+            values["board"] = first.board.number
+            message = ngettext(
+                "%(stage)s is not finished: %(count)s match still to play (e.g. round "
+                "%(round)s, board %(board)s: %(match)s).",
+                "%(stage)s is not finished: %(count)s matches still to play (e.g. round "
+                "%(round)s, board %(board)s: %(match)s).",
+                len(left),
+            )
+        else:
+            message = ngettext(
+                "%(stage)s is not finished: %(count)s match still to play (e.g. round "
+                "%(round)s: %(match)s).",
+                "%(stage)s is not finished: %(count)s matches still to play (e.g. round "
+                "%(round)s: %(match)s).",
+                len(left),
+            )
+        raise ValidationError(message % values)
     if stage.kind == Stage.Kind.SWISS:
         drawn = stage.matches.aggregate(n=Max("round_of_play"))["n"] or 0
         if drawn < (stage.games_per_entry or 0):
             raise ValidationError(
-                f"{stage} is not finished: {drawn} of {stage.games_per_entry} rounds played; "
-                "draw the next round (“Draw round …” on the category page)."
+                _(
+                    "%(stage)s is not finished: %(drawn)s of %(rounds)s rounds played; draw the "
+                    "next round (“Draw round …” on the category page)."
+                )
+                % {"stage": stage, "drawn": drawn, "rounds": stage.games_per_entry}
             )
 
 
@@ -153,20 +188,31 @@ def advance(
     if stage.kind == Stage.Kind.SHOOTOUT:
         source = previous_stage(stage)
         if source is None:
-            raise ValueError(f"{stage} settles no stage's tie.")
+            raise ValueError(_("%(stage)s settles no stage's tie.") % {"stage": stage})
         return advance(source, pool_count=pool_count, double=double, third_place=third_place)
     if stage.kind == Stage.Kind.KNOCKOUT:
         raise ValueError(
-            f"{stage} is a knockout: winners go on inside its bracket as their matches are "
-            "verified, and its final decides the places."
+            _(
+                "%(stage)s is a knockout: winners go on inside its bracket as their matches are "
+                "verified, and its final decides the places."
+            )
+            % {"stage": stage}
         )
     target = next_stage(stage)
     if target is None:
-        raise ValueError(f"{stage} is the last stage of {stage.category.name}; there is no next.")
+        raise ValueError(
+            _("%(stage)s is the last stage of %(category)s; there is no next.")
+            % {"stage": stage, "category": stage.category.name}
+        )
     if not stage.advance_count:
-        raise ValueError(f"{stage}: set how many entries advance to {target.name}.")
+        raise ValueError(
+            _("%(stage)s: set how many entries advance to %(target)s.")
+            % {"stage": stage, "target": target.name}
+        )
     if target.matches.exists() or target.pools.filter(entries__isnull=False).exists():
-        raise ValueError(f"{target} already has its entries; nothing was changed.")
+        raise ValueError(
+            _("%(target)s already has its entries; nothing was changed.") % {"target": target}
+        )
     check_stage_finished(stage)
     seeding = target.kind in (Stage.Kind.KNOCKOUT, Stage.Kind.ROUND_ROBIN)
     ranking = ranking_for_advance(stage, seeding=seeding)
@@ -174,12 +220,22 @@ def advance(
         shootout = _shootout_stage_for(stage, ranking.ties)
         cut = "; ".join(t.describe() for t in ranking.ties if not t.seeding)
         seeds = "; ".join(t.describe() for t in ranking.ties if t.seeding)
-        found = [f"a tie sits on the cut line ({cut})"] if cut else []
-        found += [f"a tie decides the seeding of {target.name} ({seeds})"] if seeds else []
+        found = [_("a tie sits on the cut line (%(ties)s)") % {"ties": cut}] if cut else []
+        if seeds:
+            found.append(
+                _("a tie decides the seeding of %(target)s (%(ties)s)")
+                % {"target": target.name, "ties": seeds}
+            )
+        ties = found[0]
+        for more in found[1:]:
+            ties = _("%(tie)s and %(other)s") % {"tie": ties, "other": more}
         raise CutLineTieError(
-            f"{stage}: {' and '.join(found)}. WCC Tie-Breaking Procedure: a shoot-out settles "
-            "it (12 shots at the 20 each, 6 each in doubles; top scorers place higher). "
-            f"Record it in '{shootout.name}' and advance again.",
+            _(
+                "%(stage)s: %(ties)s. WCC Tie-Breaking Procedure: a shoot-out settles it (12 "
+                "shots at the 20 each, 6 each in doubles; top scorers place higher). Record it "
+                "in '%(shootout)s' and advance again."
+            )
+            % {"stage": stage, "ties": ties, "shootout": shootout.name},
             shootout_stage=shootout,
             ties=ranking.ties,
         )
@@ -194,10 +250,11 @@ def _closed(stage: Stage, target: Stage, count: int) -> None:
     (``scoring.progression.locks``); the stage's history says who advanced it, and when."""
     StageAdvance.objects.create(stage=stage, into=target)
     noted = Stage.objects.get(pk=stage.pk)  # as stored: the note changes nothing else
-    noted._change_reason = (
-        f"Advanced {count} entr{'y' if count == 1 else 'ies'} to {target.name}; "
-        "its results are closed."
-    )
+    noted._change_reason = ngettext(
+        "Advanced %(count)s entry to %(target)s; its results are closed.",
+        "Advanced %(count)s entries to %(target)s; its results are closed.",
+        count,
+    ) % {"count": count, "target": target.name}
     noted.save()
 
 
@@ -210,17 +267,29 @@ def ranking_for_advance(stage: Stage, *, seeding: bool = False) -> Ranking:
     if len(tables) >= 2:
         if count % len(tables):
             raise ValueError(
-                f"{stage}: {count} entries cannot advance evenly from {len(tables)} pools."
+                _("%(stage)s: %(count)s entries cannot advance evenly from %(pools)s pools.")
+                % {"stage": stage, "count": count, "pools": len(tables)}
             )
         per_pool = count // len(tables)
         groups, ties = [], []
         for table in tables:
             if table.problem:
-                raise ValidationError(f"{stage}, pool {table.pool.name}: {table.problem}")
+                raise ValidationError(
+                    _("%(stage)s, pool %(pool)s: %(problem)s")
+                    % {"stage": stage, "pool": table.pool.name, "problem": table.problem}
+                )
             if len(table.lines) < per_pool:
                 raise ValueError(
-                    f"{stage}: pool {table.pool.name} has {len(table.lines)} entries; "
-                    f"{per_pool} cannot advance from it."
+                    _(
+                        "%(stage)s: pool %(pool)s has %(entries)s entries; %(count)s cannot "
+                        "advance from it."
+                    )
+                    % {
+                        "stage": stage,
+                        "pool": table.pool.name,
+                        "entries": len(table.lines),
+                        "count": per_pool,
+                    }
                 )
             ties += _ties(table.pool.name, table.lines, per_pool, seeding=seeding)
             groups.append([line.entry for line in table.lines[:per_pool]])
@@ -230,7 +299,8 @@ def ranking_for_advance(stage: Stage, *, seeding: bool = False) -> Ranking:
         raise ValidationError(f"{stage}: {standings.problem}")
     if len(standings.lines) < count:
         raise ValueError(
-            f"{stage}: {count} entries should advance but only {len(standings.lines)} played."
+            _("%(stage)s: %(count)s entries should advance but only %(played)s played.")
+            % {"stage": stage, "count": count, "played": len(standings.lines)}
         )
     return Ranking(
         groups=[[line.entry for line in standings.lines[:count]]],
@@ -275,7 +345,10 @@ def _seed(
         draws.store_pool(target, FIELD_POOL, qualifiers)
         draws.draw_stage(target)
     else:
-        raise ValueError(f"{target} is a {target.get_kind_display()} stage; nothing is seeded.")
+        raise ValueError(
+            _("%(stage)s is a %(kind)s stage; nothing is seeded.")
+            % {"stage": target, "kind": target.get_kind_display()}
+        )
 
 
 @transaction.atomic
@@ -294,7 +367,7 @@ def _shootout_stage_for(stage: Stage, ties: Sequence[CutTie]) -> Stage:
             other.save(update_fields=["order"])
         shootout = Stage.objects.create(
             category_id=stage.category_id,
-            name=f"Shoot-out after {stage.name}",
+            name=_("Shoot-out after %(stage)s") % {"stage": stage.name},
             kind=Stage.Kind.SHOOTOUT,
             order=stage.order + 1,
             advance_count=sum(t.places for t in ties),
@@ -308,7 +381,7 @@ def _shootout_stage_for(stage: Stage, ties: Sequence[CutTie]) -> Stage:
 
 
 #: Who may record a shoot-out, as the pages and the API say it.
-RECORD_SHOOTOUT_ROLES = "a referee, the head referee or the scoring table"
+RECORD_SHOOTOUT_ROLES = gettext_lazy("a referee, the head referee or the scoring table")
 
 
 @transaction.atomic
@@ -327,7 +400,9 @@ def record_shootout(
     naming what is wrong; nothing is saved then.
     """
     if user is not None and not user.has_perm("scoring.record_shootout", stage):
-        raise PermissionDenied(f"Only {RECORD_SHOOTOUT_ROLES} may record a shoot-out.")
+        raise PermissionDenied(
+            _("Only %(roles)s may record a shoot-out.") % {"roles": RECORD_SHOOTOUT_ROLES}
+        )
     source = shootout_source(stage)
     ensure_open(source)
     made = {
@@ -340,25 +415,38 @@ def record_shootout(
             or not 0 <= value <= SHOTS_PER_ENTRY
         ):
             raise ValidationError(
-                f"Shoot-out in {source}: entry {entry_id} made {value!r} 20s; each entry has "
-                f"{SHOTS_PER_ENTRY} shots, so 0 to {SHOTS_PER_ENTRY}."
+                _(
+                    "Shoot-out in %(stage)s: entry %(entry)s made %(made)s 20s; each entry has "
+                    "%(shots)s shots, so 0 to %(shots)s."
+                )
+                % {
+                    "stage": source,
+                    "entry": entry_id,
+                    "made": repr(value),
+                    "shots": SHOTS_PER_ENTRY,
+                }
             )
     groups = ties_awaiting_shootout(source)
     named = set(made)
     group = next((g for g in groups if {e.id for e in g} == named), None)
     if group is None:
-        waiting = "; ".join(", ".join(e.name for e in group) for group in groups) or "none"
+        waiting = "; ".join(", ".join(e.name for e in group) for group in groups) or _("none")
         raise ValidationError(
-            f"Shoot-out in {source}: the entries named are not one group still tied. "
-            f"Groups waiting for a shoot-out: {waiting}."
+            _(
+                "Shoot-out in %(stage)s: the entries named are not one group still tied. "
+                "Groups waiting for a shoot-out: %(waiting)s."
+            )
+            % {"stage": source, "waiting": waiting}
         )
     order = (ShootOut.objects.filter(stage=source).aggregate(n=Max("order"))["n"] or 0) + 1
     recorder = user if user is not None and user.is_authenticated else None
     # The history rows (the organizer's audit page) say who recorded it and what each made.
     names = {e.id: e.name for e in group}
-    reason = f"Shoot-out {order} in {source} recorded: " + ", ".join(
-        f"{names[entry_id]} {value}" for entry_id, value in made.items()
-    )
+    reason = _("Shoot-out %(order)s in %(stage)s recorded: %(made)s") % {
+        "order": order,
+        "stage": source,
+        "made": ", ".join(f"{names[entry_id]} {value}" for entry_id, value in made.items()),
+    }
     shootout = ShootOut(stage=source, order=order, recorded_by=recorder)
     shootout._history_user = recorder
     shootout._change_reason = reason
@@ -388,10 +476,10 @@ def advance_knockout(stage: Stage) -> list[Match]:
     whenever a knockout result is recorded; it does nothing when no match has been decided since.
     """
     if stage.kind != Stage.Kind.KNOCKOUT:
-        raise ValueError(f"{stage} is not a knockout.")
+        raise ValueError(_("%(stage)s is not a knockout.") % {"stage": stage})
     state = knockout_state(stage)
     if state is None:
-        raise ValueError(f"{stage} has not been drawn yet.")
+        raise ValueError(_("%(stage)s has not been drawn yet.") % {"stage": stage})
     return draws.open_knockout_matches(stage, knockout_results(state))
 
 
@@ -404,15 +492,30 @@ def draw_next_swiss_round(stage: Stage) -> list[Match]:
     (``tournaments.services.draws.draw_swiss_round``); the next round is drawn only once the
     current one is finished, because it is paired from its results."""
     if stage.kind != Stage.Kind.SWISS:
-        raise ValueError(f"{stage} is a {stage.get_kind_display()} stage, not Swiss.")
+        raise ValueError(
+            _("%(stage)s is a %(kind)s stage, not Swiss.")
+            % {"stage": stage, "kind": stage.get_kind_display()}
+        )
     matches = stage_matches(stage)
     outcomes = stage_outcomes(stage, matches)
     current = max((m.round_of_play for m in matches), default=0)
     unfinished = [m for m in matches if m.round_of_play == current and not outcomes[m.id].complete]
     if unfinished:
+        # The English says "matches" whatever the number, as it always did.
         raise ValidationError(
-            f"{stage}: round {current} is not finished ({len(unfinished)} matches to play, "
-            f"e.g. {unfinished[0]}); the next round is paired from its results."
+            ngettext(
+                "%(stage)s: round %(round)s is not finished (%(count)s matches to play, e.g. "
+                "%(match)s); the next round is paired from its results.",
+                "%(stage)s: round %(round)s is not finished (%(count)s matches to play, e.g. "
+                "%(match)s); the next round is paired from its results.",
+                len(unfinished),
+            )
+            % {
+                "stage": stage,
+                "round": current,
+                "count": len(unfinished),
+                "match": unfinished[0],
+            }
         )
     standings: list[draws.SwissLine] = []
     if current:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import datetime
 
+from django.utils.translation import gettext as _
+
 from scoring.models import ShootOut, ShootOutScore
 from tournaments.history import Change, FieldChange
 from tournaments.models import Category, Entry, Stage, Tournament
@@ -50,10 +52,18 @@ def shootout_changes(tournament: Tournament) -> list[Change]:
     }
 
     def entry(entry_id: int) -> str:
-        return entry_names.get(entry_id, f"entry #{entry_id}")
+        if entry_id in entry_names:
+            return entry_names[entry_id]
+        return _("entry #%(id)s") % {"id": entry_id}
 
     def title(row) -> str:
-        return f"{stage_names.get(row.stage_id, f'stage #{row.stage_id}')}, shoot-out {row.order}"
+        stage = stage_names.get(row.stage_id)
+        if stage is None:
+            stage = _("stage #%(id)s") % {"id": row.stage_id}
+        return _("%(stage)s, shoot-out %(order)s") % {"stage": stage, "order": row.order}
+
+    kind = _("Shoot-out")
+    score_actions = {"+": _("score added"), "~": _("score changed"), "-": _("score removed")}
 
     created = {r.id: r for r in shootouts if r.history_type == "+"}
     latest = {r.id: r for r in shootouts}  # the last row of each: its order and stage
@@ -86,15 +96,14 @@ def shootout_changes(tournament: Tournament) -> list[Change]:
             fields = [FieldChange(entry(row.entry_id), "—", str(row.twenties))]
         else:
             fields = [FieldChange(entry(row.entry_id), str(row.twenties), "—")]
-        action = {"+": "score added", "~": "score changed", "-": "score removed"}
         shootout = latest.get(row.shootout_id)
         out.append(
             Change(
                 when=row.history_date,
                 who=_who(row),
-                kind="Shoot-out",
+                kind=kind,
                 name=title(shootout) if shootout is not None else f"#{row.shootout_id}",
-                action=action[row.history_type],
+                action=score_actions[row.history_type],
                 reason=row.history_change_reason or "",
                 fields=fields,
             )
@@ -114,27 +123,27 @@ def shootout_changes(tournament: Tournament) -> list[Change]:
                 FieldChange(entry(s.entry_id), "—", str(s.twenties))
                 for s in recorded_with.get(row.id, [])
             ]
-            action = "recorded"
+            action = _("recorded")
         elif row.history_type == "-":
             fields = [
                 FieldChange(entry(s.entry_id), str(s.twenties), "—")
                 for s in last_scores.get(row.id, {}).values()
             ]
-            action = "deleted"
+            action = _("deleted")
         else:
             fields = []
             if before is not None and before.order != row.order:
-                fields.append(FieldChange("order", str(before.order), str(row.order)))
+                fields.append(FieldChange(_("order"), str(before.order), str(row.order)))
             if before is not None and before.stage_id != row.stage_id:
-                fields.append(FieldChange("stage", title(before), title(row)))
+                fields.append(FieldChange(_("stage"), title(before), title(row)))
             if not fields and not row.history_change_reason:
                 continue
-            action = "changed"
+            action = _("changed")
         out.append(
             Change(
                 when=row.history_date,
                 who=_who(row),
-                kind="Shoot-out",
+                kind=kind,
                 name=title(row),
                 action=action,
                 reason=row.history_change_reason or "",

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scoring.results.outcomes import WALKOVER, MatchOutcome, stage_outcomes
+from django.utils.translation import gettext as _
+
+from scoring.results.outcomes import MatchOutcome, stage_outcomes, walkover_mark
 from tournaments import formats
 from tournaments.models import Entry, Match, Stage
 from tournaments.selectors import knockout_draw, with_winners
@@ -77,9 +79,9 @@ def bracket_rounds(stage: Stage) -> list[BracketRound]:
                 sides.append(_bracket_side(state, slot, planned, outcome, column))
             note = ""
             if stored is not None and stored.board_id:
-                note = f"Board {stored.board.number}"
+                note = _("Board %(board)s") % {"board": stored.board.number}
             if outcome is not None and outcome.by_walkover:
-                note = "Walkover"
+                note = _("Walkover")
             drawn.append(
                 BracketMatch(
                     id=planned.id,
@@ -108,9 +110,9 @@ def _bracket_side(
     wins = None
     if outcome is not None and (outcome.started or outcome.walkovers):
         # A game won by forfeit (a walkover, the head referee's ruling) shows as W/O.
+        mark = walkover_mark()
         games = tuple(
-            WALKOVER if g.walkover else (g.points[column] if g.rounds else None)
-            for g in outcome.games
+            mark if g.walkover else (g.points[column] if g.rounds else None) for g in outcome.games
         )
         wins = outcome.wins[column]
     return BracketSide(

@@ -23,6 +23,8 @@ from functools import lru_cache
 from typing import NamedTuple, Protocol
 
 from django.db.models import QuerySet
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from scoring import engine
 from scoring.results.rules import category_rules
@@ -30,8 +32,14 @@ from tournaments.models import Category, Game, Match, Stage
 from tournaments.selectors import stage_matches
 
 SIDE_LETTERS = "abc"
-#: A game won or lost by forfeit where results are listed in tight cells (brackets, lists).
+#: A game won or lost by forfeit where results are listed in tight cells (brackets, lists): the
+#: key the code compares; :func:`walkover_mark` is what the lists print.
 WALKOVER = "W/O"
+
+
+def walkover_mark() -> str:
+    """:data:`WALKOVER` as a list or a bracket prints it, in the visitor's language."""
+    return _("W/O")
 
 
 @dataclass(frozen=True)
@@ -149,11 +157,11 @@ def forfeit_words(kind: str, reason: str) -> str:
     """A forfeit in the words the lists print ("" for a game that counts as played); the
     entry's name is on the line already. ``Game.forfeit_label`` names it for a card."""
     if kind == Game.ForfeitKind.WITHDRAWAL:
-        return "Walkover (withdrawal)"
+        return _("Walkover (withdrawal)")
     if kind == Game.ForfeitKind.DISQUALIFICATION:
-        return "Walkover (disqualification)"
+        return _("Walkover (disqualification)")
     if kind == Game.ForfeitKind.RULING:
-        return f"Forfeit (head referee): {reason}"
+        return _("Forfeit (head referee): %(reason)s") % {"reason": reason}
     return ""
 
 
@@ -197,7 +205,7 @@ def _game_score(
     rules = category_rules(category, playoff=playoff)
     twenties = tuple(sum(r[i] for r in twenties_by_round) for i in range(sides))
     try:
-        judged = _judged_points(rules, tuple(points))
+        judged = _judged_points(rules, tuple(points), get_language())
         judged = engine.GameVerdict(
             judged.rounds, judged.points, twenties, judged.over, judged.winner, judged.missing
         )
@@ -215,12 +223,14 @@ def _game_score(
 
 @lru_cache(maxsize=4096)
 def _judged_points(
-    rules: engine.GameRules, points: tuple[tuple[int, ...], ...]
+    rules: engine.GameRules, points: tuple[tuple[int, ...], ...], language: str | None
 ) -> engine.GameVerdict:
     """The judge's verdict on a game's round points (20s left out: the caller carries its own).
 
     The judge is pure and the same few point lines come back game after game (a 2-1-0 game of
     4 rounds has 81), so a 2,000-game stage is judged in a few dozen calls rather than 2,000.
+    The verdict says in words what an unfinished game is missing, so it is kept per language
+    (``language``, the active one).
     """
     return engine.judge_points(points, rules)
 

@@ -63,10 +63,11 @@ class PlayerPage:
     def next_game(self) -> PlayerGame | None:
         """What the player plays now or next: a game in play first, else the earliest one still
         to play (by start time where the schedule gives one, then round of play)."""
-        waiting = [g for g in self.games if g.result in ("in play", "to play")]
+        keys = ("in play", "to play")  # untranslated: result keys
+        waiting = [g for g in self.games if g.result in keys]
         if not waiting:
             return None
-        in_play = [g for g in waiting if g.result == "in play"]
+        in_play = [g for g in waiting if g.result == "in play"]  # untranslated: result keys
         if in_play:
             return in_play[0]
         return min(
@@ -142,7 +143,7 @@ def _player_game(
     ``decided`` (a side has won the majority: "best two out of three games"), a game nobody
     started is "not needed" rather than "to play"."""
     if game is None or not (game.rounds or game.walkover):
-        result = "not needed" if decided else "to play"
+        result = "not needed" if decided else "to play"  # untranslated: result keys
         return PlayerGame(match, game, number, opponents, result, None, None)
     order = (side, *(i for i in range(len(game.points)) if i != side))
     points = tuple(game.points[i] for i in order)
@@ -151,7 +152,7 @@ def _player_game(
         won = game.winner == SIDE_LETTERS[side]
         result = f"{'won' if won else 'lost'} ({WALKOVER})"
     elif not game.finished:
-        result = "in play"
+        result = "in play"  # untranslated: result keys
     elif game.winner is None:
         result = "tied"
     else:
@@ -165,9 +166,9 @@ RESULT_LABELS = {
     "won": lambda: pgettext("game result", "won"),
     "lost": lambda: pgettext("game result", "lost"),
     "tied": lambda: pgettext("game result", "tied"),
-    "to play": lambda: pgettext("game state", "to play"),
-    "in play": lambda: pgettext("game state", "in play"),
-    "not needed": lambda: pgettext("game result", "not needed"),
+    "to play": lambda: pgettext("game state", "to play"),  # untranslated: result keys
+    "in play": lambda: pgettext("game state", "in play"),  # untranslated: result keys
+    "not needed": lambda: pgettext("game result", "not needed"),  # untranslated: result keys
     "bye": lambda: pgettext("game state", "bye"),
     f"won ({WALKOVER})": lambda: pgettext("game result", "won (W/O)"),
     f"lost ({WALKOVER})": lambda: pgettext("game result", "lost (W/O)"),

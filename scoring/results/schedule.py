@@ -9,7 +9,7 @@ from datetime import datetime
 
 from django.utils.translation import gettext, pgettext
 
-from scoring.results.outcomes import WALKOVER, GameScore, MatchOutcome, match_outcomes
+from scoring.results.outcomes import GameScore, MatchOutcome, match_outcomes, walkover_mark
 from tournaments.models import Game, Match, Stage, Tournament
 from tournaments.selectors import MATCH_RELATED
 
@@ -21,8 +21,8 @@ STATE_LABELS = {
     "bye": lambda: pgettext("game state", "bye"),
     "walkover": lambda: pgettext("game state", "walkover"),
     "finished": lambda: pgettext("game state", "finished"),
-    "in play": lambda: pgettext("game state", "in play"),
-    "to play": lambda: pgettext("game state", "to play"),
+    "in play": lambda: pgettext("game state", "in play"),  # untranslated: state keys
+    "to play": lambda: pgettext("game state", "to play"),  # untranslated: state keys
 }
 
 
@@ -76,7 +76,7 @@ class ScheduleRow:
             return "walkover"
         if self.outcome.complete:
             return "finished"
-        return "in play" if self.outcome.started else "to play"
+        return "in play" if self.outcome.started else "to play"  # untranslated: state keys
 
     @property
     def state_label(self) -> str:
@@ -110,7 +110,7 @@ class ScheduleRow:
 def _game_result(game: GameScore) -> str:
     """A game's points, e.g. 8-0; a game won by forfeit: "W/O 8-0" (the bye score)."""
     if game.walkover:
-        return f"{WALKOVER} {_dashed(game.points)}"
+        return f"{walkover_mark()} {_dashed(game.points)}"
     return _dashed(game.points)
 
 
@@ -172,7 +172,7 @@ def _called(rows: list[ScheduleRow]) -> list[ScheduleRow]:
     for index, row in enumerate(rows):
         if row.match.board_id:
             shared[row.match.board_id] += 1
-            if row.state in ("to play", "in play"):
+            if row.state in ("to play", "in play"):  # untranslated: state keys
                 waiting[row.match.board_id].append(index)
     out = list(rows)
     for board, indexes in waiting.items():

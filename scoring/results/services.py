@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
 from scoring.engine import EngineInputError, GameRules, judge_game, read_rounds
@@ -77,7 +78,7 @@ def record_game(
                 checked = _with_forfeits(checked, forfeits, rules)
             judge_game(checked, rules)
         except EngineInputError as error:
-            label = f"game {game.number} ({game.match})"
+            label = _("game %(number)s (%(match)s)") % {"number": game.number, "match": game.match}
             raise ResultError(f"{label}, {error}", round=error.round) from None
         built = [_stored(game, number, r, rules.discs) for number, r in enumerate(checked, 1)]
         for obj in built:
@@ -115,8 +116,11 @@ def check_round_forfeits(rules: GameRules, label: str) -> None:
     match play): the rules say nothing of a forfeited round in a game to 100 or of three."""
     if rules.sides != 2 or rules.round_scoring != TWO_ONE_ZERO:
         raise ResultError(
-            f"{label} is not scored 2-1-0 per round between two sides, and the rules say nothing "
-            "of a forfeited round there: forfeit the game instead."
+            _(
+                "%(game)s is not scored 2-1-0 per round between two sides, and the rules say "
+                "nothing of a forfeited round there: forfeit the game instead."
+            )
+            % {"game": label}
         )
 
 
@@ -125,7 +129,7 @@ def _with_forfeits(
 ) -> list[AnyRound]:
     """The rounds with each forfeited one scored 2-0 against the side that forfeits it (its 20s
     as shot, no board scores); cut where the game is then decided."""
-    check_round_forfeits(rules, "this game")
+    check_round_forfeits(rules, _("this game"))
     rounds = list(checked)
     for number, (side, _reason) in forfeits.items():
         if 1 <= number <= len(rounds):

@@ -29,6 +29,8 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from scoring.engine import round_to_data
 from scoring.progression.services import advance_knockout
@@ -43,7 +45,7 @@ Side = Game.Side
 Kind = Game.ForfeitKind
 
 #: Who rules on forfeits, as the pages and the API say it.
-FORFEIT_ROLE = "the head referee"
+FORFEIT_ROLE = gettext_lazy("the head referee")
 REASON_MAX = forfeits.REASON_MAX
 
 
@@ -67,7 +69,9 @@ class Withdrawal:
 
 def _require(user: AbstractBaseUser | None, game: Game) -> None:
     if user is not None and not user.has_perm("scoring.forfeit", game.match):
-        raise PermissionDenied(f"Only {FORFEIT_ROLE} forfeits a round or a game.")
+        raise PermissionDenied(
+            _("Only %(role)s forfeits a round or a game.") % {"role": FORFEIT_ROLE}
+        )
 
 
 def _load(game: Game) -> Game:
@@ -80,29 +84,42 @@ def _load(game: Game) -> Game:
 
 
 def _where(game: Game) -> str:
-    return f"{game.match}, game {game.number}"
+    return _("%(match)s, game %(number)s") % {"match": game.match, "number": game.number}
 
 
 def _checked(game: Game, side: str, reason: str) -> tuple[str, str]:
     """The side and the reason of a ruling, or a refusal naming the game."""
     if side not in (Side.A, Side.B):
-        raise ValidationError({"side": f"{_where(game)}: choose the side that forfeits: a or b."})
+        raise ValidationError(
+            {"side": _("%(game)s: choose the side that forfeits: a or b.") % {"game": _where(game)}}
+        )
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError(
-            {"reason": f"{_where(game)}: say why (the rule that was broken); it is printed."}
+            {
+                "reason": _("%(game)s: say why (the rule that was broken); it is printed.")
+                % {"game": _where(game)}
+            }
         )
     if len(reason) > REASON_MAX:
         raise ValidationError(
-            {"reason": f"Keep the reason to {REASON_MAX} characters (it is printed on cards)."}
+            {
+                "reason": _("Keep the reason to %(max)s characters (it is printed on cards).")
+                % {"max": REASON_MAX}
+            }
         )
     match = game.match
     if match.entry_b_id is None:
-        raise ValidationError(f"{_where(game)} is a bye: there is nobody to forfeit it.")
+        raise ValidationError(
+            _("%(game)s is a bye: there is nobody to forfeit it.") % {"game": _where(game)}
+        )
     if match.entry_c_id is not None:
         raise ValidationError(
-            f"{_where(game)} is a three-player game; the rules say nothing of a forfeit among "
-            "three. Record the round as played, or disqualify the player."
+            _(
+                "%(game)s is a three-player game; the rules say nothing of a forfeit among "
+                "three. Record the round as played, or disqualify the player."
+            )
+            % {"game": _where(game)}
         )
     if game.forfeited_by:
         raise ValidationError(f"{game.forfeit_refusal}.")
@@ -137,23 +154,34 @@ def forfeit_game(
     side, reason = _checked(game, side, reason)
     stage = game.match.stage
     if stage.kind != Stage.Kind.KNOCKOUT:
-        used = forfeits.result_used(game.match, because=f"the result of {_where(game)}")
+        used = forfeits.result_used(
+            game.match, because=_("the result of %(game)s") % {"game": _where(game)}
+        )
         if used:
-            raise ValidationError(f"{_where(game)} cannot be forfeited now: {used}")
+            raise ValidationError(
+                _("%(game)s cannot be forfeited now: %(used)s")
+                % {"game": _where(game), "used": used}
+            )
     record_game(game, [], forfeits={})
     game.forfeited_by = side
     game.forfeit_kind = Kind.RULING
     game.forfeit_reason = reason
     game.forfeited_at = timezone.now()
     game.forfeit_ruled_by = user if user is not None and user.is_authenticated else None
-    game._change_reason = f"forfeited by {_entry(game, side).name}: {reason}"
+    game._change_reason = _("forfeited by %(entry)s: %(reason)s") % {
+        "entry": _entry(game, side).name,
+        "reason": reason,
+    }
     game.save()
     _advance(stage)
     loser, winner = _entry(game, side).name, _entry(game, _other(side)).name
     return Ruling(
         game=game,
-        message=f"{_where(game)}: forfeited by {loser} on the head referee's ruling ({reason}); "
-        f"{winner} wins the game.",
+        message=_(
+            "%(game)s: forfeited by %(loser)s on the head referee's ruling (%(reason)s); "
+            "%(winner)s wins the game."
+        )
+        % {"game": _where(game), "loser": loser, "reason": reason, "winner": winner},
     )
 
 
@@ -175,19 +203,27 @@ def forfeit_round(
     check_round_forfeits(game_rules(game), _where(game))
     stored = official_rounds(game)
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(stored):
-        have = f"rounds 1 to {len(stored)}" if stored else "no round yet"
+        have = _("rounds 1 to %(last)s") % {"last": len(stored)} if stored else _("no round yet")
         raise ValidationError(
             {
-                "round": f"{_where(game)} has {have} with an official result; round {number} "
-                "cannot be forfeited. A round is forfeited once the game's cards count (or "
-                "forfeit the game)."
+                "round": _(
+                    "%(game)s has %(have)s with an official result; round %(number)s cannot be "
+                    "forfeited. A round is forfeited once the game's cards count (or forfeit the "
+                    "game)."
+                )
+                % {"game": _where(game), "have": have, "number": number}
             }
         )
     stage = game.match.stage
     if stage.kind != Stage.Kind.KNOCKOUT:
-        used = forfeits.result_used(game.match, because=f"the result of {_where(game)}")
+        used = forfeits.result_used(
+            game.match, because=_("the result of %(game)s") % {"game": _where(game)}
+        )
         if used:
-            raise ValidationError(f"Round {number} of {_where(game)} cannot be forfeited: {used}")
+            raise ValidationError(
+                _("Round %(number)s of %(game)s cannot be forfeited: %(used)s")
+                % {"number": number, "game": _where(game), "used": used}
+            )
     rounds = [
         round_to_data(values_round(*(getattr(r, name) for name in ROUND_VALUES))) for r in stored
     ]
@@ -196,14 +232,20 @@ def forfeit_round(
     saved = record_game(game, rounds, forfeits=rulings)
     _advance(stage)
     loser, winner = _entry(game, side).name, _entry(game, _other(side)).name
-    message = (
-        f"{_where(game)}, round {number}: forfeited by {loser} on the head referee's ruling "
-        f"({reason}); the round scores 2-0 to {winner}."
-    )
+    message = _(
+        "%(game)s, round %(number)s: forfeited by %(loser)s on the head referee's ruling "
+        "(%(reason)s); the round scores 2-0 to %(winner)s."
+    ) % {
+        "game": _where(game),
+        "number": number,
+        "loser": loser,
+        "reason": reason,
+        "winner": winner,
+    }
     if len(saved) < len(stored):
-        message += (
-            f" The game is decided after round {len(saved)}: the rounds after it no longer count."
-        )
+        message += " " + _(
+            "The game is decided after round %(round)s: the rounds after it no longer count."
+        ) % {"round": len(saved)}
     return Ruling(game=game, message=message)
 
 
@@ -213,8 +255,10 @@ def forfeit_round(
 def _walkovers(games: list[Game]) -> str:
     count = len(games)
     if not count:
-        return "no game was left to play"
-    return f"{count} game{'s are' if count != 1 else ' is a'} walkover{'s' if count != 1 else ''}"
+        return _("no game was left to play")
+    return ngettext("%(count)s game is a walkover", "%(count)s games are walkovers", count) % {
+        "count": count
+    }
 
 
 @transaction.atomic
@@ -232,16 +276,25 @@ def withdraw(
     opened = [m for stage in forfeits.stages_of(games) for m in _advance(stage)]
     entry.refresh_from_db()
     category = entry.category.name
+    values = {
+        "entry": entry.name,
+        "category": category,
+        "reason": entry.withdrawal_reason,
+        "walkovers": _walkovers(games),
+    }
     if entry.withdrawal_kind == Entry.WithdrawalKind.DISQUALIFICATION:
-        done = f"{entry.name} is disqualified from {category} ({entry.withdrawal_reason})"
+        message = (
+            _("%(entry)s is disqualified from %(category)s (%(reason)s): %(walkovers)s.") % values
+        )
+    elif entry.withdrawal_reason:
+        message = (
+            _("%(entry)s has withdrawn from %(category)s (%(reason)s): %(walkovers)s.") % values
+        )
     else:
-        done = f"{entry.name} has withdrawn from {category}"
-        if entry.withdrawal_reason:
-            done += f" ({entry.withdrawal_reason})"
-    message = f"{done}: {_walkovers(games)}."
+        message = _("%(entry)s has withdrawn from %(category)s: %(walkovers)s.") % values
     if opened:
         names = "; ".join(str(m) for m in opened)
-        message += f" Opened in the bracket: {names}."
+        message += " " + _("Opened in the bracket: %(matches)s.") % {"matches": names}
     return Withdrawal(entry=entry, games=games, message=message, opened=opened)
 
 
@@ -250,16 +303,24 @@ def reinstate(*, entry: Entry, user: AbstractBaseUser | None = None) -> Withdraw
     """Take back a withdrawal or disqualification (``forfeits.reinstate_entry``): its walkovers
     are games to play again, unless their result was used since (refused)."""
     if not Entry.objects.filter(pk=entry.pk, withdrawn=True).exists():
-        raise ValidationError(f"{entry.name} has not withdrawn; there is nothing to reinstate.")
+        raise ValidationError(
+            _("%(entry)s has not withdrawn; there is nothing to reinstate.") % {"entry": entry.name}
+        )
     games = forfeits.reinstate_entry(entry=entry, user=user)
     entry.refresh_from_db()
     count = len(games)
     again = (
-        f"{count} walkover{'s are games' if count != 1 else ' is a game'} to play again"
+        ngettext(
+            "%(count)s walkover is a game to play again",
+            "%(count)s walkovers are games to play again",
+            count,
+        )
+        % {"count": count}
         if count
-        else "no walkover to take back"
+        else _("no walkover to take back")
     )
-    return Withdrawal(entry=entry, games=games, message=f"{entry.name} is reinstated: {again}.")
+    message = _("%(entry)s is reinstated: %(again)s.") % {"entry": entry.name, "again": again}
+    return Withdrawal(entry=entry, games=games, message=message)
 
 
 def open_decided_matches(category: Category) -> list[Match]:

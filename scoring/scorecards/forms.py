@@ -136,7 +136,8 @@ class RoundsForm(forms.Form):
         if sides is None:
             sides = (_("own side"), _("opponent"), _("second opponent"))[: len(self.side_keys)]
         if len(sides) != len(self.side_keys):
-            raise ValueError(f"a {self.rules.system} game has {len(self.side_keys)} sides to name")
+            system, count = self.rules.system, len(self.side_keys)
+            raise ValueError(f"a {system} game has {count} sides to name")  # untranslated: a bug
         self.sides = sides
         self.by_difference = self.rules.round_scoring == DIFFERENCE
         self.numbers = DIFFERENCE_NUMBERS if self.by_difference else NUMBERS

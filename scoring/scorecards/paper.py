@@ -19,6 +19,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring.models import CardRow
@@ -35,7 +37,7 @@ from tournaments.models import Game, Stage, Tournament
 from tournaments.views.access import refuse, safe_next, tournament_page
 
 Status = CardRow.Status
-STAFF_ONLY = "Only referees and the scoring table enter paper cards."
+STAFF_ONLY = gettext_lazy("Only referees and the scoring table enter paper cards.")
 #: Rows that may still be entered (again) from paper; others need a referee's correction.
 ENTERABLE = (Status.FILLED, Status.AWAITING)
 
@@ -110,11 +112,11 @@ def paper_row(
     """One paper card's row: shown with the row's boxes, saved as validated on paper."""
     stage = Stage.objects.filter(pk=stage_id, category__tournament=tournament).first()
     if stage is None:
-        raise Http404("No such stage in this tournament.")
+        raise Http404(_("No such stage in this tournament."))
     try:
         item = select.paper_game(stage, entry_id, game_id)
     except Game.DoesNotExist:
-        raise Http404("That game is not on this card.") from None
+        raise Http404(_("That game is not on this card.")) from None
     number = item.game.match.round_of_play
     finder = PaperFindForm(
         tournament=tournament,
@@ -143,7 +145,9 @@ def paper_row(
     except PermissionDenied as exc:
         return refuse(request, str(exc), tournament)
     except StaleRowError as exc:
-        context["errors"] = [f"Changed by someone else — reload. {_words(exc)}"]
+        context["errors"] = [
+            _("Changed by someone else — reload. %(problem)s") % {"problem": _words(exc)}
+        ]
         return render(request, "scoring/cards/paper.html", context, status=409)
     except ScorecardError as exc:
         if exc.round and exc.round > form.round_count:
@@ -156,14 +160,17 @@ def paper_row(
         context["errors"] = [_words(exc)]
         return render(request, "scoring/cards/paper.html", context, status=400)
     state = (
-        "awaiting a second staff member's confirmation"
+        _("awaiting a second staff member's confirmation")
         if row.status == Status.AWAITING
-        else "validated on paper"
+        else _("validated on paper")
     )
     messages.success(
         request,
-        f"Entered the paper card of {item.entry.name} (ID {item.entry.number}), round of play "
-        f"{number}: {state}.",
+        _(
+            "Entered the paper card of %(entry)s (ID %(number)s), round of play %(round)s: "
+            "%(state)s."
+        )
+        % {"entry": item.entry.name, "number": item.entry.number, "round": number, "state": state},
     )
     return redirect(_entry_url(tournament, stage, number))
 
@@ -171,7 +178,8 @@ def paper_row(
 @login_required
 @require_POST
 @tournament_page(
-    "scoring.confirm_paper_row", "Only referees and the scoring table confirm paper cards."
+    "scoring.confirm_paper_row",
+    gettext_lazy("Only referees and the scoring table confirm paper cards."),
 )
 def confirm(request: HttpRequest, tournament: Tournament, row_id: int) -> HttpResponse:
     """A second staff member confirms a row entered from paper, from the scoring table."""
@@ -183,7 +191,7 @@ def confirm(request: HttpRequest, tournament: Tournament, row_id: int) -> HttpRe
         .first()
     )
     if row is None:
-        raise Http404("No such row in this tournament.")
+        raise Http404(_("No such row in this tournament."))
     version = request.POST.get("version", "")
     try:
         confirm_paper_row(
@@ -194,5 +202,8 @@ def confirm(request: HttpRequest, tournament: Tournament, row_id: int) -> HttpRe
     except ScorecardError as exc:
         messages.error(request, _words(exc))
         return redirect(back)
-    messages.success(request, f"Confirmed the paper entry of {row.card.entry.name}'s row.")
+    messages.success(
+        request,
+        _("Confirmed the paper entry of %(entry)s's row.") % {"entry": row.card.entry.name},
+    )
     return redirect(back)

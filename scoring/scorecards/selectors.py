@@ -14,6 +14,8 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from scoring import engine
 from scoring.models import CardRow, ScoreCard
@@ -102,9 +104,13 @@ def header_problems(entry: Entry) -> list[str]:
     problems = []
     for person in entry_people(entry):
         if not (person.first_name.strip() and person.last_name.strip()):
-            problems.append(f"full name of player {person.number or '?'} missing")
+            problems.append(
+                _("full name of player %(number)s missing") % {"number": person.number or "?"}
+            )
         if not person.number:
-            problems.append(f"ID number of {person.full_name or 'a player'} missing")
+            problems.append(
+                _("ID number of %(player)s missing") % {"player": person.full_name or _("a player")}
+            )
     return problems
 
 
@@ -260,25 +266,37 @@ def _with_opponents(rows: QuerySet[CardRow]) -> list[CardRow]:
 def staff_name(user) -> str:
     """A staff member as the table knows them: full name, else the login."""
     if user is None:
-        return "someone since removed"
+        return _("someone since removed")
     return user.get_full_name() or user.get_username()
 
 
 def validation_words(row: CardRow) -> str:
     """Who validated the row and how, for the scoring table: "opponent's phone (ID 123,
     initials AB)", "paper (ID 123, initials AB), entered by X, confirmed by Y"."""
-    signed = f"ID {row.validated_number}, initials {row.validated_initials}"
+    signed = _("ID %(number)s, initials %(initials)s") % {
+        "number": row.validated_number,
+        "initials": row.validated_initials,
+    }
     How = CardRow.ValidatedHow
     if row.validated_how == How.PAPER:
-        words = f"paper ({signed}), entered by {staff_name(row.entered_by)}"
+        values = {"signed": signed, "entered": staff_name(row.entered_by)}
         if row.status == Status.AWAITING:
-            return f"{words}, awaiting confirmation by another staff member"
+            return (
+                _(
+                    "paper (%(signed)s), entered by %(entered)s, awaiting confirmation by "
+                    "another staff member"
+                )
+                % values
+            )
         if row.confirmed_by_id:
-            words += f", confirmed by {staff_name(row.confirmed_by)}"
-        return words
+            values["confirmed"] = staff_name(row.confirmed_by)
+            return _("paper (%(signed)s), entered by %(entered)s, confirmed by %(confirmed)s") % (
+                values
+            )
+        return _("paper (%(signed)s), entered by %(entered)s") % values
     if row.validated_how == How.SIMULATED:
-        return f"simulated ({signed})"
-    return f"opponent's phone ({signed})"
+        return _("simulated (%(signed)s)") % {"signed": signed}
+    return _("opponent's phone (%(signed)s)") % {"signed": signed}
 
 
 def table_queue(
@@ -451,13 +469,14 @@ CHANGE_ORDER = [
     "void_reason",
     "simulated",
 ]
+#: How a change names each field (marked for translation, translated where the change is told).
 FIELD_NAMES = {
-    "status": "status",
-    "validated_number": "validated by ID",
-    "validated_initials": "validated with initials",
-    "referee_initials": "referee's initials",
-    "void_reason": "void reason",
-    "simulated": "simulated",
+    "status": gettext_noop("status"),
+    "validated_number": gettext_noop("validated by ID"),
+    "validated_initials": gettext_noop("validated with initials"),
+    "referee_initials": gettext_noop("referee's initials"),
+    "void_reason": gettext_noop("void reason"),
+    "simulated": gettext_noop("simulated"),
 }
 
 
@@ -487,7 +506,7 @@ def row_versions(row: CardRow) -> list[RowVersion]:
     previous = None
     for record in records:
         if previous is None:
-            changes = ["first filled"]
+            changes = [_("first filled")]
         else:
             delta = record.diff_against(previous, excluded_fields=QUIET_FIELDS)
             ordered = sorted(delta.changes, key=_change_rank)
@@ -501,7 +520,7 @@ def row_versions(row: CardRow) -> list[RowVersion]:
                 reason=record.history_change_reason or "",
                 rounds=record.rounds,
                 status=labels.get(record.status, record.status),
-                changes=changes or ["no visible change"],
+                changes=changes or [_("no visible change")],
                 totals=totals(record.rounds),
             )
         )
@@ -515,11 +534,13 @@ def _change_rank(change: Any) -> int:
 
 def _describe(change: Any, labels: dict[str, str]) -> str:
     if change.field == "rounds":
-        return "; ".join(_round_changes(change.old or [], change.new or [])) or "rounds rewritten"
+        return "; ".join(_round_changes(change.old or [], change.new or [])) or _(
+            "rounds rewritten"
+        )
     old, new = change.old, change.new
     if change.field == "status":
         old, new = labels.get(old, old), labels.get(new, new)
-    name = FIELD_NAMES.get(change.field, change.field)
+    name = _(FIELD_NAMES[change.field]) if change.field in FIELD_NAMES else change.field
     return f"{name}: {old or '—'} → {new or '—'}"
 
 
@@ -529,7 +550,14 @@ def _round_changes(old: list[dict], new: list[dict]) -> list[str]:
         before = old[n] if n < len(old) else None
         after = new[n] if n < len(new) else None
         if before != after:
-            out.append(f"round {n + 1}: {describe_round(before)} → {describe_round(after)}")
+            out.append(
+                _("round %(number)s: %(before)s → %(after)s")
+                % {
+                    "number": n + 1,
+                    "before": describe_round(before),
+                    "after": describe_round(after),
+                }
+            )
     return out
 
 

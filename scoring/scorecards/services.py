@@ -210,7 +210,7 @@ def fill_row(
     probe = row or CardRow(card=card, game=game)
     clean = normalise_rounds(game, rounds)
     if row is None:
-        _require(user, "scoring.fill_row", probe, "fill this scorecard")
+        _require(user, "scoring.fill_row", probe, _("fill this scorecard"))
         row = CardRow(
             card=card,
             game=game,
@@ -219,7 +219,7 @@ def fill_row(
             simulated=simulated,
             version=0,
         )
-        return _after_change(_save(row, "filled"))
+        return _after_change(_save(row, _("filled")))
     _check_version(row, version)
     if row.status == Status.AWAITING:
         raise ScorecardError(
@@ -232,9 +232,9 @@ def fill_row(
     if row.status == Status.FILLED:
         # Not validated yet: the owner (or a referee on their behalf) may still change it, and
         # it still needs the opponent's validation whoever typed it.
-        _require(user, "scoring.fill_row", row, "fill this scorecard")
+        _require(user, "scoring.fill_row", row, _("fill this scorecard"))
         row.rounds = clean
-        return _save(row, "refilled")
+        return _save(row, _("refilled"))
     # After validation (or in a dispute, or once verified) a change is a correction.
     _require(user, "scoring.correct_row", row, _("correct a validated scorecard (ask a referee)"))
     if not referee_initials.strip():
@@ -254,7 +254,9 @@ def fill_row(
     # The table verified other rounds than these: the corrected row waits to be verified again.
     row.verified_by = None
     row.verified_at = None
-    return _after_change(_save(row, f"corrected, initialled {row.referee_initials}"))
+    return _after_change(
+        _save(row, _("corrected, initialled %(initials)s") % {"initials": row.referee_initials})
+    )
 
 
 @transaction.atomic
@@ -299,7 +301,7 @@ def validate_row(
     row.validated_how = (
         CardRow.ValidatedHow.SIMULATED if row.simulated else CardRow.ValidatedHow.PHONE
     )
-    return _after_change(_save(row, "validated"))
+    return _after_change(_save(row, _("validated")))
 
 
 def _check_scheduled(card: ScoreCard, game: Game) -> None:
@@ -397,10 +399,12 @@ def enter_paper_row(
     if game.match.stage.category.tournament.paper_rows_need_confirmation:
         row.status = Status.AWAITING
         row.validated_at = None
-        return _save(row, f"entered from paper by {user}, awaiting confirmation")
+        return _save(
+            row, _("entered from paper by %(user)s, awaiting confirmation") % {"user": user}
+        )
     row.status = Status.VALIDATED
     row.validated_at = timezone.now()
-    return _after_change(_save(row, f"entered from paper by {user}"))
+    return _after_change(_save(row, _("entered from paper by %(user)s") % {"user": user}))
 
 
 @transaction.atomic
@@ -435,7 +439,7 @@ def confirm_paper_row(*, row: CardRow, user, version: int | None = None) -> Card
     row.confirmed_by = user
     row.confirmed_at = timezone.now()
     row.validated_at = row.confirmed_at
-    return _after_change(_save(row, f"paper entry confirmed by {user}"))
+    return _after_change(_save(row, _("paper entry confirmed by %(user)s") % {"user": user}))
 
 
 def _lock_card_games(card: ScoreCard) -> None:
@@ -524,7 +528,7 @@ def verify_card(
         row.status = Status.VERIFIED
         row.verified_by = user
         row.verified_at = timezone.now()
-        done.append(_after_change(_save(row, "verified")))
+        done.append(_after_change(_save(row, _("verified"))))
     return done
 
 
@@ -562,7 +566,7 @@ def void_card(
     for row in targets:
         row.status = Status.VOIDED
         row.void_reason = reason.strip()[:200]
-        _save(row, f"voided: {row.void_reason}")
+        _save(row, _("voided: %(reason)s") % {"reason": row.void_reason})
         _withdraw_official(row.game)
     return targets
 
@@ -624,7 +628,12 @@ def resolve_dispute(
         row.referee_initials = initials.strip().upper()[:5]
         row.verified_by = user
         row.verified_at = timezone.now()
-        _save(row, why or f"dispute settled by the head referee ({row.referee_initials})")
+        _save(
+            row,
+            why
+            or _("dispute settled by the head referee (%(initials)s)")
+            % {"initials": row.referee_initials},
+        )
     _record_official(game, clean)
 
 
@@ -682,7 +691,7 @@ def _after_change(row: CardRow) -> CardRow:
         for r in (row, *disagreeing):
             if r.status != Status.DISPUTED:
                 r.status = Status.DISPUTED
-                _save(r, "the cards of this game disagree")
+                _save(r, _("the cards of this game disagree"))
         _withdraw_official(game)
         return row
     if row.status != Status.DISPUTED:
@@ -690,7 +699,7 @@ def _after_change(row: CardRow) -> CardRow:
             if other.status == Status.DISPUTED:
                 # The rows agree again after a correction: the dispute is over.
                 other.status = Status.VALIDATED
-                _save(other, "agrees with the other card again")
+                _save(other, _("agrees with the other card again"))
     if _counts(row):
         _record_official(game, official)
     return row
