@@ -19,7 +19,7 @@ from scoring.engine import (
     format_standings,
     parse_standings_input,
 )
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 EXIT_BAD_INPUT = 2
 

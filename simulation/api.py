@@ -25,7 +25,7 @@ from simulation.rules.ruling import Ruling, judge_shot
 from simulation.rules.state import BoardState, parse_seats, parse_state
 from simulation.rules.timing import GameClock, check_shot_seconds
 from simulation.rules.variants import DEFAULT_RULES, RuleSet, get_rules
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 if TYPE_CHECKING:
     from simulation.physics import PhysicsParams, ShotResult

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
-from tournaments.formats.translation import _, gettext_noop
+from tournaments.translation import _, gettext_noop
 
 EXIT_BAD_INPUT = 2
 

@@ -51,7 +51,7 @@ from simulation.rules.state import Disc
 from simulation.rules.tally import board_scores, round_points
 from simulation.rules.timing import GameClock, check_shot_seconds, equalising_shot_due
 from simulation.rules.variants import DEFAULT_RULES, get_rules
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 __all__ = ["GAME_ROUNDS", "SHOT_SECONDS", "THREE_PLAYER_GAMES", "play_game"]
 

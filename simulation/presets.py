@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass
 
 from simulation.players.estimate import TWENTIES_PER_GAME
-from tournaments.formats.translation import gettext_noop
+from tournaments.translation import gettext_noop
 
 
 @dataclass(frozen=True)

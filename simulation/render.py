@@ -19,7 +19,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from simulation.rules.geometry import DEFAULT_GEOMETRY, BoardGeometry
 from simulation.rules.state import BoardState, Disc, parse_state
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 DITCH_WIDTH = 0.051
 """Ditch width (board.md: at least 2 in)."""

@@ -7,7 +7,7 @@ Two scans, each naming the file and line of what is left unmarked:
   ``placeholder``, ``aria-label`` and ``alt`` attributes that a visitor reads or hears;
 - Python: every string literal that reads as words (two words or more) unless it is a marked
   message (``gettext``, ``gettext_lazy``, ``ngettext``, ``pgettext``, ``gettext_noop`` or the
-  pure cores' ``_`` from ``tournaments.formats.translation``), a docstring, a log line, a query
+  pure cores' ``_`` from ``tournaments.translation``), a docstring, a log line, a query
   or a command-line option's help. A literal that no one reads as words (a CSS class list, a
   storage key) says so on its line with ``# untranslated: <why>``.
 """

@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext, ngettext
 
-from tournaments.formats import translation
+from tournaments import translation
 
 
 class TournamentsConfig(AppConfig):

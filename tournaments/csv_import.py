@@ -19,7 +19,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from tournaments.formats.translation import _, gettext_noop, ngettext
+from tournaments.translation import _, gettext_noop, ngettext
 
 #: The columns, in the order of the example file. Only the names are required.
 COLUMNS = ("first_name", "last_name", "number", "club", "country", "categories")

@@ -8,7 +8,7 @@ name as its data.
 
 from dataclasses import dataclass
 
-from tournaments.formats.translation import gettext_noop
+from tournaments.translation import gettext_noop
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 from .errors import EngineInputError
 from .rounds import Round, check_round

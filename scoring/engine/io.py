@@ -13,7 +13,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 from .errors import EngineInputError, show
 from .games import Game

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 from .errors import EngineInputError, show
 from .games import GAME_ROUNDS

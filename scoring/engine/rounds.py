@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from tournaments.formats.translation import _, gettext_noop
+from tournaments.translation import _, gettext_noop
 
 from .errors import EngineInputError, show
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 from .errors import EngineInputError
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 from .errors import EngineInputError
 from .games import Game, check_game

@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 from .errors import EngineInputError, show
 from .games import GAME_ROUNDS

@@ -14,7 +14,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 from .errors import EngineInputError, show
 from .rounds import POINTS_LABEL, SCORE_LABEL, TWENTIES_LABEL, check_score

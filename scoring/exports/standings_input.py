@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 #: The rounds table's columns this reads (``scoring.exports.tables.rounds_table``): the
 #: table's column names are a data format, the same in every language.

@@ -20,7 +20,7 @@ from simulation.physics import codes
 from simulation.physics.engine import simulate_kernel
 from simulation.physics.geometry import peg_positions
 from simulation.physics.params import DEFAULT_PARAMS, PhysicsParams
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 DEFAULT_MAX_EVENTS = 1000
 """Cap on events per shot. A real shot has tens; the cap stops a pathological configuration

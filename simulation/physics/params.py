@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from simulation import board
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 # Indices into the packed parameter array (read by the compiled code as compile-time constants).
 P_G = 0

@@ -45,7 +45,7 @@ from simulation.players.profiles import (
     SPEED_SD,
     SkillProfile,
 )
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 ATTEMPTS = 2000
 SEED = 2024

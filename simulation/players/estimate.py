@@ -20,7 +20,7 @@ import numpy as np
 
 from simulation.players.evaluate import DEFAULT_WEIGHTS
 from simulation.players.profiles import LEVELS, OPEN_20_TARGETS, PROFILES, SkillProfile
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 TWENTIES_PER_GAME: Mapping[str, float] = MappingProxyType(
     {"novice": 2.01, "recreational": 3.21, "competitive": 6.64, "top": 8.07, "best": 8.97}

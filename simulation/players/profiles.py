@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from tournaments.formats.translation import _, gettext_noop
+from tournaments.translation import _, gettext_noop
 
 LEVELS = ("novice", "recreational", "competitive", "top", "best")
 """The named skill levels, weakest first."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 
 class EndStatus(StrEnum):

@@ -25,7 +25,7 @@ from simulation.board import (
     SHOOTING_LINE_RADIUS,
     SURFACE_RADIUS,
 )
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from simulation.rules.geometry import DEFAULT_GEOMETRY, BoardGeometry
 from simulation.rules.seats import check_seat, seat_angle, seat_name
 from simulation.rules.state import Disc
 from simulation.rules.variants import RuleSet
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 QUADRANT_HALF_WIDTH = 45.0
 """Each quadrant spans 45 degrees either side of its seat's centre line."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from simulation.rules.geometry import DEFAULT_GEOMETRY, BoardGeometry
 from simulation.rules.state import Disc
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 TWENTY = 20
 FIFTEEN = 15

@@ -33,7 +33,7 @@ from simulation.rules.state import BoardState
 from simulation.rules.tally import board_scores, round_points
 from simulation.rules.timing import equalising_shot_due
 from simulation.rules.variants import RuleSet
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 SIDE_LETTERS = "abc"
 """Default disc ids: side 0 shoots a1, a2, ...; side 1 b1, b2, ...; side 2 (three alone) c1, ..."""

@@ -35,7 +35,7 @@ from simulation.rules.removal import (
 from simulation.rules.state import BoardState, Disc
 from simulation.rules.validity import Foul, judge_validity
 from simulation.rules.variants import ReturningDamage, RuleSet
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 
 @dataclass(frozen=True)

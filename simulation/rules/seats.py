@@ -26,7 +26,7 @@ import math
 from collections.abc import Mapping
 
 from simulation.rules.variants import NCA, RuleSet
-from tournaments.formats.translation import _, gettext_noop
+from tournaments.translation import _, gettext_noop
 
 SEATS = (0, 1, 2, 3)
 SEAT_NAMES = {

@@ -21,7 +21,7 @@ from typing import Any
 
 from simulation.rules.geometry import DEFAULT_GEOMETRY, BoardGeometry
 from simulation.rules.seats import SINGLES, check_seating
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 OVERLAP_TOLERANCE = 1e-6
 """How far (m) two discs at rest may seem to overlap through round-off before a state is refused."""

@@ -21,7 +21,7 @@ from scoring.engine.three import TIME_EXPIRED
 from simulation.rules.geometry import DEFAULT_GEOMETRY, BoardGeometry
 from simulation.rules.regions import TWENTY, disc_value
 from simulation.rules.state import Disc
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 
 def board_scores(

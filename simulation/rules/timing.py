@@ -25,7 +25,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 
 def check_time_limit(minutes: object) -> float | None:

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
-from tournaments.formats.translation import _, gettext_noop
+from tournaments.translation import _, gettext_noop
 
 
 class RemovalScope(StrEnum):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from tournaments.formats.translation import _, gettext_noop
+from tournaments.translation import _, gettext_noop
 
 #: What the hall screen and every card page say when the buzzer goes (``equalising_shot`` in
 #: ``timing`` answers who takes the last shot).

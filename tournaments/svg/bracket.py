@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from tournaments.formats.translation import _
+from tournaments.translation import _
 
 Layout = Literal["wide", "phone"]
 
