@@ -19,8 +19,9 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
+from tournaments.translation import _
+
 from .pairing import EntryId, Pairing, Round
-from .translation import _
 
 _EXACT_LIMIT = 120  # arrangements of one slot below which the exact search is used
 _REPEAT = 10_000  # cost of one player meeting the same board twice in a row

@@ -18,9 +18,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from tournaments.translation import _
+
 from .pairing import EntryId, check_unique
 from .round_robin import pool_label
-from .translation import _
 
 Take = Literal["winner", "loser"]
 THIRD_PLACE = "3P"

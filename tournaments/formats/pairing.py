@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .translation import _
+from tournaments.translation import _
 
 EntryId = str
 

@@ -20,9 +20,10 @@ import random
 from collections.abc import Sequence
 from typing import Literal
 
+from tournaments.translation import _
+
 from .pairing import EntryId, Pairing, Round, check_unique
 from .round_robin import berger_round
-from .translation import _
 
 Method = Literal["random", "rotation"]
 

@@ -16,8 +16,9 @@ from collections.abc import Mapping, Sequence
 
 import networkx as nx
 
+from tournaments.translation import _
+
 from .pairing import EntryId, Pairing, Round, check_unique
-from .translation import _
 
 
 def berger_round(players: int, index: int) -> list[tuple[int, int]]:

@@ -12,8 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from tournaments.translation import _
+
 from .pairing import EntryId
-from .translation import _
 
 
 class RankedEntry(NamedTuple):

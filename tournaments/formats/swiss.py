@@ -20,8 +20,9 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from tournaments.translation import _
+
 from .pairing import EntryId, Pairing, Round, byes_taken, check_unique, pair_key, played_pairs
-from .translation import _
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .translation import _
+from tournaments.translation import _
 
 Side = Literal["a", "b"]
 

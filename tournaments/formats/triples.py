@@ -14,8 +14,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from tournaments.translation import _
+
 from .pairing import EntryId, Pairing, Round, check_unique, pair_key
-from .translation import _
 
 GROUP = 3
 
