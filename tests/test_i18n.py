@@ -248,6 +248,15 @@ FRENCH_PAGES = (
     "templates/scoring/stage_standings.html",
     "templates/embed/",
     "scoring/scorecards/",
+    # what the scorecard and the public pages show from the cores and the models: the engine's
+    # verdicts on a round, the bracket's round names, results, the models' choice labels
+    "scoring/engine/",
+    "scoring/results/",
+    "scoring/standings/",
+    "scoring/templatetags/",
+    "tournaments/formats/",
+    "tournaments/svg/",
+    "tournaments/models/",
     "tournaments/views/public.py",
     "tournaments/views/clock",
 )
