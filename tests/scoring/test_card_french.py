@@ -172,6 +172,25 @@ def test_a_round_named_in_a_refusal_is_a_manche(small_event, client):
     assert english_left(text, event) == []
 
 
+def test_the_engines_verdict_on_a_round_comes_out_in_french_through_the_card(small_event, client):
+    """The scoring engine (a pure core, free of Django) words its verdicts through the installed
+    translation: an impossible board score is explained in the player's language."""
+    event = small_event
+    unlink_logins(event)
+    client.get(link_url(event, event.player))
+    rounds = [{"points": [2, 0], "twenties": [2, 0]}] * 4
+    data = boxes(f"g{event.game.id}", rounds, version=0)
+    data[f"g{event.game.id}-r1_score_own"], data[f"g{event.game.id}-r1_score_opp"] = 35, 10
+    response = client.post(card_url(event, event.player, "fill_row", event.game), data, **FRENCH)
+    text = visible_text(response.content.decode())
+    assert "le score de planche [35, 10] est impossible avec les 20 [2, 0]" in text, text
+    assert "is impossible" not in text
+    assert english_left(text, event) == []
+    response = client.post(card_url(event, event.player, "fill_row", event.game), data, **ENGLISH)
+    text = visible_text(response.content.decode())
+    assert "board score [35, 10] is impossible with 20s [2, 0]" in text
+
+
 def test_the_service_refuses_missing_initials_in_french_and_english(small_event):
     event = small_event
     row = fill_row(
