@@ -137,6 +137,8 @@ def _send(step: runs.Next) -> None:
             write_batch.s(step.run_id, batch.id),
             run_failed.s(step.run_id),
         )
+    if step.batches and step.run_id is not None:
+        runs.mark_sent(step.run_id, [batch.id for batch in step.batches])
 
 
 # --- previews ------------------------------------------------------------------------------------

@@ -67,6 +67,8 @@ logger = logging.getLogger(__name__)
 MAX_IN_FLIGHT = 2
 #: Longest message kept on a stopped run.
 MAX_ERROR = 4000
+#: The planner of the batches a run's start put in flight (the others': the batch written).
+STARTED = "start"
 #: A stalled run is sent again this many times by the periodic check before it is failed.
 MAX_AUTO_RESUMES = 3
 
@@ -93,21 +95,32 @@ class Next:
 
 
 def start(run_id: int) -> Next:
-    """queued -> running, and the first batches planned."""
+    """queued -> running, and the first batches planned. Delivered again (its worker died
+    after planning), it plans the batches it had not sent anew, as ``apply_batch`` does."""
     with transaction.atomic():
-        run = locked(AutoPlay, run_id, Status.QUEUED)
+        run = locked(AutoPlay, run_id, Status.QUEUED, Status.RUNNING)
         if run is None:
             return Next(run_id)
-        run.status = Status.RUNNING
-        run.started_at = timezone.now()
-        run.phase = _("Starting")
-        run.save(update_fields=["status", "started_at", "phase"])
-    return plan(run_id)
+        if run.status == Status.RUNNING:
+            _drop_unsent(run, STARTED)
+        else:
+            run.status = Status.RUNNING
+            run.started_at = timezone.now()
+            run.phase = _("Starting")
+            run.save(update_fields=["status", "started_at", "phase"])
+    return plan(run_id, planner=STARTED)
 
 
-def plan(run_id: int, resumed: int = 0) -> Next:
+def plan(run_id: int, resumed: int = 0, planner: str = "") -> Next:
     """Keep up to ``MAX_IN_FLIGHT`` batches out; with none out and nothing left to play,
-    finish. Each batch records when it was sent and ``resumed``, the resumes it took.
+    finish. Each batch records when it was sent, ``resumed``, the resumes it took, and
+    ``planner``, the step that planned it (a batch id, or ``STARTED``).
+
+    The batches are sent after this commits, then marked ``sent`` (``mark_sent``): a worker
+    that dies in between leaves them in flight with no message at the workers. The step that
+    planned them is then delivered again (tasks are acknowledged late) and plans the unsent
+    ones anew (``_drop_unsent``); were they sent after all (the worker died before marking
+    them), whichever of the two copies comes back second is not written.
 
     With nothing out, ``autoplay.next_batch`` may change the draw (draw a stage, the next Swiss
     round, advance a finished stage); with batches out it only looks ahead at rounds already
@@ -132,6 +145,8 @@ def plan(run_id: int, resumed: int = 0) -> Next:
                         "matches": batch.match_ids,
                         "sent_at": timezone.now().isoformat(),
                         "resumed": resumed,
+                        "planner": planner,
+                        "sent": False,
                     }
                 )
                 sent.append(dispatch)
@@ -146,16 +161,19 @@ def plan(run_id: int, resumed: int = 0) -> Next:
 def apply_batch(run_id: int, batch_id: str, results: list[dict[str, Any]]) -> Next:
     """A played batch written through the scorecard workflow (all or nothing), then the next
     planned. A batch that is not in flight (applied already, dropped by a resume) is not
-    written, and the run goes on from where it stands (a delivery that comes again after its
-    worker died between writing and planning plans now). Within a batch each game counts once,
-    and a game written already is left as it is."""
+    written, and the run goes on from where it stands: a delivery that comes again after its
+    worker died between writing and planning plans now, and one whose worker died between
+    planning and sending plans the batches it had not sent anew. Within a batch each game
+    counts once, and a game written already is left as it is."""
     try:
         with transaction.atomic():
             run = locked(AutoPlay, run_id, Status.RUNNING)
             if run is None:
                 return Next(run_id)
             batch = _in_flight(run, batch_id)
-            if batch is not None:
+            if batch is None:  # written already: this is a delivery that came again
+                _drop_unsent(run, batch_id)
+            else:
                 played, fresh = _unwritten(results)
                 if not played:
                     raise autoplay.AutoPlayError(
@@ -167,7 +185,31 @@ def apply_batch(run_id: int, batch_id: str, results: list[dict[str, Any]]) -> Ne
                 run.save(update_fields=["in_flight"])
     except Exception as exc:  # recorded on the run for the organizer; the worker goes on
         return _stopped(run_id, exc, "could not write a batch")  # untranslated: log line
-    return plan(run_id)
+    return plan(run_id, planner=batch_id)
+
+
+def _drop_unsent(run: AutoPlay, planner: str) -> None:
+    """Forget the batches ``planner`` put in flight and never marked sent, so that planning
+    again sends them (in the caller's transaction, with ``run`` locked)."""
+    kept = [b for b in run.in_flight if b.get("planner") != planner or b.get("sent", True)]
+    if len(kept) != len(run.in_flight):
+        run.in_flight = kept
+        run.save(update_fields=["in_flight"])
+
+
+def mark_sent(run_id: int, batch_ids: list[str]) -> None:
+    """The batches are at the workers: a delivery of their planner that comes again leaves
+    them be."""
+    with transaction.atomic():
+        run = locked(AutoPlay, run_id, Status.RUNNING)
+        if run is None:
+            return
+        changed = False
+        for batch in run.in_flight:
+            if batch["id"] in batch_ids and not batch.get("sent", True):
+                batch["sent"] = changed = True
+        if changed:
+            run.save(update_fields=["in_flight"])
 
 
 def _unwritten(results: list[dict[str, Any]]) -> tuple[int, list[dict[str, Any]]]:

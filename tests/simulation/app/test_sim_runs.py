@@ -104,11 +104,50 @@ def test_a_run_started_twice_sends_its_batches_once():
     run, _ = _preliminary()
 
     first = runs.start(run.pk)
+    runs.mark_sent(run.pk, [b.id for b in first.batches])  # as the task does once it sent them
     second = runs.start(run.pk)
 
     assert len(first.batches) == 1 and second.batches == ()
     run.refresh_from_db()
-    assert len(run.in_flight) == 1
+    assert len(run.in_flight) == 1 and run.in_flight[0]["sent"]
+
+
+@pytest.mark.django_db
+def test_a_start_whose_worker_died_before_sending_sends_its_batches_when_delivered_again():
+    """Planned and committed, then the worker died before the batches reached the broker: the
+    start comes back (acknowledged late) and sends them, in place of the lost ones."""
+    run, stage = _preliminary()
+
+    lost = runs.start(run.pk).batches
+    again = runs.start(run.pk).batches
+
+    assert len(lost) == len(again) == 1 and lost[0].id != again[0].id
+    run.refresh_from_db()
+    assert [b["id"] for b in run.in_flight] == [again[0].id]
+    assert runs.apply_batch(run.pk, lost[0].id, _play(lost[0])).batches == ()  # not written
+    runs.apply_batch(run.pk, again[0].id, _play(again[0]))
+    run.refresh_from_db()
+    assert run.status == Status.DONE and run.games_played == 2 == _played(stage)
+
+
+@pytest.mark.django_db
+def test_a_batch_whose_worker_died_before_sending_the_next_sends_it_when_delivered_again():
+    run, stage = _preliminary(rounds=3)
+    first, second = runs.start(run.pk).batches  # rounds 1 and 2 out, round 3 planned later
+    runs.mark_sent(run.pk, [first.id, second.id])
+    results = _play(first)
+
+    lost = runs.apply_batch(run.pk, first.id, results).batches  # died before sending these
+    again = runs.apply_batch(run.pk, first.id, results).batches  # delivered again
+
+    assert [b.label for b in lost] == [b.label for b in again] and len(again) == 1
+    assert again[0].label.endswith("round 3") and lost[0].id != again[0].id
+    runs.mark_sent(run.pk, [again[0].id])
+    assert runs.apply_batch(run.pk, first.id, results).batches == ()  # sent: left be
+    runs.apply_batch(run.pk, second.id, _play(second))
+    runs.apply_batch(run.pk, again[0].id, _play(again[0]))
+    run.refresh_from_db()
+    assert run.status == Status.DONE and run.games_played == 6 == _played(stage)
 
 
 @pytest.mark.django_db
@@ -130,6 +169,7 @@ def test_a_batch_that_cannot_be_written_fails_the_run_and_keeps_what_was_written
 def test_the_dry_run_ends_as_its_run_ends():
     failing = dryrun.create_dry_run(preset="club", entries=5, boards=2, seed=2)
     step = runs.start_dry_run(failing.pk)
+    runs.mark_sent(step.run_id, [b.id for b in step.batches])
     assert runs.start_dry_run(failing.pk).batches == ()  # delivered twice: started once
     failing.refresh_from_db()
     assert failing.status == Status.RUNNING and failing.run_id == step.run_id
