@@ -503,5 +503,7 @@ def test_a_worker_killed_mid_dry_run_is_replaced_and_the_run_completes_once(work
     unfinished = {task_id for task_id in held if f"write_batch[{task_id}] succeeded" not in before}
     if redis:  # the tasks the dead worker held came back from Redis to the new one
         assert all(f"write_batch[{task_id}] received" in after for task_id in unfinished), held
-    elif unfinished:  # lost with the dead worker: the stall check sent the run's work again
-        assert "its work is sent to the workers again" in after
+    # Without Redis they are lost with the dead worker. Whether the run needed the stall check
+    # (which sends its work again, ``test_the_periodic_check_sends_a_stalled_run_again...``)
+    # depends on where the kill landed: a batch written before the worker died is planned on
+    # by the next batch written. Either way the run completed, every game played once.
