@@ -6,8 +6,8 @@ as a whole, so the wide chart (names left of the bars) shrunk onto a phone drew 
 layout puts each name on a line of its own above its bars, in a drawing 360 units wide, so on a
 390 px phone (about 374 px for the chart) a unit is about a pixel and 13-unit labels stay above
 12 px. Text does not wrap in SVG, so every label is cut (with "…") to the width it has, from an
-estimate of the width of its characters (:data:`CHAR_EM`); the table under the chart always has
-the full names, and each bar's tooltip too.
+estimate of the width of its characters (``tournaments.svg.text``, shared with the bracket);
+the table under the chart always has the full names, and each bar's tooltip too.
 
 Both carry a legend, as people asked what the colours and the two bars meant: the thick bar is
 points (green for an entry that advances), the thin bar 20s, each against the stage's best.
@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.translation import gettext_noop
+
+from tournaments.svg.text import fit, text_width
 
 #: Height of a row of the wide layout (the printed sheet cuts its pages at multiples of it).
 ROW_HEIGHT = 20
@@ -32,21 +34,6 @@ VALUE_FONT = 12
 LEGEND_FONT = 12
 LEGEND_LINE = 18
 SWATCH = 12
-#: A generous estimate of a character's width in ems (system sans-serif averages about 0.5).
-CHAR_EM = 0.6
-
-
-def text_width(text: str, font: float) -> float:
-    """Estimated width of ``text`` at ``font`` units; generous, so what fits by it fits."""
-    return len(text) * CHAR_EM * font
-
-
-def fit(text: str, width: float, font: float) -> str:
-    """``text`` cut with "…" to what fits in ``width`` units."""
-    if text_width(text, font) <= width:
-        return text
-    keep = max(1, int(width / (CHAR_EM * font)) - 1)
-    return text[:keep].rstrip() + "…"
 
 
 @dataclass(frozen=True)

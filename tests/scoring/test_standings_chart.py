@@ -12,16 +12,10 @@ import xml.etree.ElementTree as ET
 import pytest
 from django.urls import reverse
 
-from scoring.standings.charts import (
-    CHAR_EM,
-    PHONE_WIDTH,
-    fit,
-    phone_chart,
-    standings_chart,
-    text_width,
-)
+from scoring.standings.charts import PHONE_WIDTH, phone_chart, standings_chart
 from tests.factories import EntryFactory, StageFactory
 from tests.scoring.test_standings_pages import play
+from tournaments.svg.text import CHAR_EM, fit, text_width
 
 SVG = "{http://www.w3.org/2000/svg}"
 #: A 390 px phone less the page's padding (main: .5rem each side).

@@ -11,7 +11,8 @@ from django.urls import reverse
 from tests.tournaments.test_public_pages import event
 from tests.tournaments.test_svg import final_four
 from tournaments.svg import BracketMatch, BracketRound, BracketSide, bracket_svg
-from tournaments.svg.bracket import CHAR_EM, PHONE_NAME_FONT, PHONE_WIDTH
+from tournaments.svg.bracket import PHONE_NAME_FONT, PHONE_WIDTH
+from tournaments.svg.text import CHAR_EM
 
 SVG = "{http://www.w3.org/2000/svg}"
 NS = {"svg": SVG[1:-1]}

@@ -15,7 +15,7 @@ stacked one under another, each under its heading, each match a box with both si
 width. It is :data:`PHONE_WIDTH` units wide, so on a 390 px phone (about 374 px for the picture)
 a unit is about a pixel and every text, drawn at 12 units or more, stays at 12 px or more. Text
 does not wrap in SVG, so a name is cut with "…" to the room it has (estimated from the width of
-its characters, :data:`CHAR_EM`) and keeps its full form in a ``<title>`` tooltip. The wide
+its characters, ``tournaments.svg.text``) and keeps its full form in a ``<title>`` tooltip. The wide
 layout stays for laptops, the hall screen and the printed sheet.
 
 Text goes through ``xml.etree.ElementTree``, which escapes it, so any player name is safe.
@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from tournaments.svg.text import fit, text_width
 from tournaments.translation import _
 
 Layout = Literal["wide", "phone"]
@@ -70,9 +71,6 @@ PHONE_PAD = 4
 PHONE_NAME_FONT = 15
 PHONE_SMALL_FONT = 12
 PHONE_ROUND_FONT = 15
-#: A generous estimate of a character's width in ems (system sans-serif averages about 0.5),
-#: so that a name cut to fit by it does fit.
-CHAR_EM = 0.6
 
 # Scoped to the phone drawing: both drawings sit in the same page, and a <style> inside an
 # inline SVG applies to the whole page, so the phone's larger sizes must not reach the wide one.
@@ -242,19 +240,6 @@ def _side(group: ET.Element, x: float, top: float, side: BracketSide, best_of: i
             _text(row, right - 18, baseline, scores, "games", anchor="end")
     elif side.games and side.games[0] is not None:
         _text(row, right, baseline, str(side.games[0]), "wins", anchor="end")
-
-
-def text_width(text: str, font: float) -> float:
-    """Estimated width of ``text`` at ``font`` units; generous, so what fits by it fits."""
-    return len(text) * CHAR_EM * font
-
-
-def fit(text: str, width: float, font: float) -> str:
-    """``text`` cut with "…" to what fits in ``width`` units."""
-    if text_width(text, font) <= width:
-        return text
-    keep = max(1, int(width / (CHAR_EM * font)) - 1)
-    return text[:keep].rstrip() + "…"
 
 
 def _phone_svg(rounds: Sequence[BracketRound], title: str) -> str:
