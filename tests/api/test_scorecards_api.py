@@ -351,6 +351,37 @@ def test_opening_a_card_is_for_its_players_and_officials(world, client_for):
     assert not ScoreCard.objects.filter(entry=stranger).exists()
 
 
+def test_writes_on_a_card_or_row_the_user_may_not_see_are_404(world, client_for):
+    """A write finds its object by id and asks about visibility only when refused: whatever the
+    refusal (a role, a stale version, a bad body), an object the user may not see is a 404."""
+    ann = client_for("ann")
+    card_a = open_card(ann, world, world.a)
+    row = fill(ann, card_a, world.game, WIN).json()
+    outsider = client_for("outsider")
+    for path, body in (
+        (f"/api/scorecards/{card_a}/fill/", {"game": world.game.id, "rounds": WIN, "version": 1}),
+        (f"/api/scorecards/{card_a}/fill/", {"game": world.game.id, "rounds": WIN, "version": 9}),
+        (f"/api/scorecards/{card_a}/verify/", {"versions": []}),
+        (f"/api/scorecards/{card_a}/void/", {"reason": "illegible", "versions": []}),
+        (f"/api/scorecards/{card_a}/paper/", {"bad": "body"}),
+        (f"/api/card-rows/{row['id']}/validate/", {"initials": "X", "version": 1}),
+        (f"/api/card-rows/{row['id']}/confirm/", {"version": 1}),
+    ):
+        answer = outsider.post(path, body, format="json")
+        assert answer.status_code == 404, (path, answer.status_code, answer.json())
+    # Cid plays in the stage, but not against Ann: her card is not his to see either.
+    cid = client_for("cid").post(
+        f"/api/card-rows/{row['id']}/validate/",
+        {"opponent_number": str(world.c.player.number), "initials": "CC", "version": 1},
+        format="json",
+    )
+    assert cid.status_code == 404
+    assert CardRow.objects.get().version == 1
+    # Bob, the opponent, sees the card: his refusal is the real one.
+    bob = fill(client_for("bob"), card_a, world.game, mirror(WIN), version=1)
+    assert bob.status_code == 403
+
+
 def test_unknown_objects_are_404(world, client_for):
     table = client_for("table")
     assert table.post("/api/scorecards/999999/verify/").status_code == 404
