@@ -144,13 +144,15 @@ def _check_version(row: CardRow, version: int | None) -> None:
         )
 
 
-def _refuse_stale_early(card: ScoreCard, game: Game, version: int | None) -> None:
-    """Refuse a change made on a row its writer no longer sees, before taking any lock.
+def _refuse_stale(card: ScoreCard, game: Game, version: int | None) -> None:
+    """Refuse a change made on a row its writer no longer sees, for a read of one column.
 
-    A row's version only goes up, so one already past the version read is stale whatever
-    happens next; when fifty phones send the same row at once, forty-nine learn it here for a
-    read of one column instead of queueing for the game's lock. The check under the lock still
-    decides the rest (a row changed between this read and the lock)."""
+    Called twice by a fill. First before taking any lock: a row's version only goes up, so one
+    already past the version read is stale whatever happens next. Then again right after taking
+    the game's lock, before anything else is read: when fifty phones send the same row at once,
+    they all pass the first check together and queue for the lock, and each of the forty-nine
+    that find the row changed gives the lock up again at once, instead of holding it while it
+    reads the game's context."""
     if version is None:
         return
     current = CardRow.objects.filter(card=card, game=game).values_list("version", flat=True)
@@ -198,8 +200,9 @@ def fill_row(
     A row not yet validated is the owner's to change. Once validated, a change is a correction:
     only a referee may make it, with their initials, and it is kept as a new version.
     """
-    _refuse_stale_early(card, game, version)
+    _refuse_stale(card, game, version)
     lock_games([game])
+    _refuse_stale(card, game, version)
     game = Game.objects.select_related(*GAME_CONTEXT).get(pk=game.pk)
     _refuse_forfeited(game)
     ensure_open(game.match.stage, error=ScorecardError)
@@ -267,10 +270,16 @@ def validate_row(
     lock_games([row.game_id])
     # Everything the checks below read, in one query: the stage and its category (is it open,
     # the rules of the game), the tournament (does a validated row count) and the players at
-    # the board (whose ID may sign).
-    row = (
-        CardRow.objects.select_for_update(of=("self",)).select_related(*ROW_CONTEXT).get(pk=row.pk)
+    # the board (whose ID may sign); with the game's other rows, which the signed row is then
+    # compared with.
+    game_rows = list(
+        CardRow.objects.select_for_update(of=("self",))
+        .filter(game_id=row.game_id)
+        .select_related(*ROW_CONTEXT)
+        .order_by("pk")
     )
+    row = next((r for r in game_rows if r.pk == row.pk), None) or CardRow.objects.get(pk=row.pk)
+    others = [r for r in game_rows if r.pk != row.pk and r.status != Status.VOIDED]
     _refuse_forfeited(row.game)
     ensure_open(row.game.match.stage, error=ScorecardError)
     _check_version(row, version)
@@ -301,7 +310,7 @@ def validate_row(
     row.validated_how = (
         CardRow.ValidatedHow.SIMULATED if row.simulated else CardRow.ValidatedHow.PHONE
     )
-    return _after_change(_save(row, _("validated")))
+    return _after_change(_save(row, _("validated")), others=others)
 
 
 def _check_scheduled(card: ScoreCard, game: Game) -> None:
@@ -664,20 +673,23 @@ def _counts(row: CardRow) -> bool:
     return row.status == Status.VALIDATED and tournament.count_validated_cards
 
 
-def _after_change(row: CardRow) -> CardRow:
+def _after_change(row: CardRow, others: list[CardRow] | None = None) -> CardRow:
     """Compare with the other sides' rows; record the official result when the row counts.
 
     Rows are compared in the match's order of sides, so two cards agree when they say the same
-    thing from their own sides of the board (three cards in a three-player game).
+    thing from their own sides of the board (three cards in a three-player game). ``others``,
+    the game's other rows not voided, locked and with their cards' entries, when the caller
+    read them already.
     """
     game = row.game
-    others = list(
-        CardRow.objects.select_for_update()
-        .filter(game=game)
-        .exclude(pk=row.pk)
-        .exclude(status=Status.VOIDED)
-        .select_related("card__entry")
-    )
+    if others is None:
+        others = list(
+            CardRow.objects.select_for_update()
+            .filter(game=game)
+            .exclude(pk=row.pk)
+            .exclude(status=Status.VOIDED)
+            .select_related("card__entry")
+        )
     official = as_official(row.rounds, row_order(game, row.card.entry))
     signed = (Status.VALIDATED, Status.VERIFIED, Status.DISPUTED)
     disagreeing = [
