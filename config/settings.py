@@ -139,7 +139,11 @@ else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     if env.bool("DB_SERVER_SIDE_BINDING", default=False):
-        DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
+        # Server-side binding, and psycopg's prepared statements for a query seen twice on the
+        # connection (Django turns them off unless told: binding alone prepares nothing).
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=env.int("DB_PREPARE_THRESHOLD", default=2)
+        )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
