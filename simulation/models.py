@@ -72,6 +72,9 @@ class SimulatedGame(models.Model):
     shots = models.PositiveIntegerField()
     rounds = models.PositiveSmallIntegerField()
     tied_rounds = models.PositiveSmallIntegerField()
+    #: Rounds the buzzer ended early: the round in play when time ran out, if it left discs
+    #: unshot, and the rounds not begun.
+    rounds_cut_short = models.PositiveSmallIntegerField(default=0)
     twenties_a = models.PositiveSmallIntegerField()
     twenties_b = models.PositiveSmallIntegerField()
     players_per_side = models.PositiveSmallIntegerField(default=1)

@@ -332,6 +332,7 @@ def _batch(run: AutoPlay, stage: Stage, matches: Sequence[Match]) -> Batch | Non
                 "discs_per_player": category.discs_per_player,
                 "scoring": category.scoring_system,
                 "target": category.target_points,
+                "time_limit": playing.time_limit(category.tournament.game_minutes),
                 "rules": "nca",
                 "games": [
                     {
@@ -459,10 +460,7 @@ def _write_game(
     cards: dict[tuple[int, int], ScoreCard],
 ) -> None:
     match = game.match
-    rounds_a = [
-        {"points": r["points"], "twenties": r["twenties"], "score": r["score"]}
-        for r in item["rounds"]
-    ]
+    rounds_a = item["rounds"]
     rounds_b = mirror(rounds_a)
     for entry, opponent, rounds in (
         (match.entry_a, match.entry_b, rounds_a),

@@ -149,10 +149,7 @@ def _check_game(game: Game, item: Mapping[str, Any]) -> _Game | None:
     complete (``fill_row``, ``validate_row``), the rows compared, the official rounds through
     the judge (``record_game``). None when the rows disagree."""
     match = game.match
-    rounds_a = [
-        {"points": r["points"], "twenties": r["twenties"], "score": r["score"]}
-        for r in item["rounds"]
-    ]
+    rounds_a = item["rounds"]
     rows = []
     for entry, opponent, rounds in (
         (match.entry_a, match.entry_b, rounds_a),

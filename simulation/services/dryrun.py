@@ -466,6 +466,7 @@ def play_statistics(tournament: Tournament) -> dict[str, Any]:
         n_games=Count("id"),
         n_rounds=Sum("rounds"),
         n_tied=Sum("tied_rounds"),
+        n_cut=Sum("rounds_cut_short"),
         n_ta=Sum("twenties_a"),
         n_tb=Sum("twenties_b"),
         n_att=Sum(F("open20_attempts_a") + F("open20_attempts_b")),
@@ -507,6 +508,7 @@ def _rates(row: dict[str, Any]) -> dict[str, Any]:
         "open20_rate": (row["n_made"] or 0) / attempts if attempts else 0.0,
         "tied_rounds": tied,
         "tied_share": tied / rounds if rounds else 0.0,
+        "rounds_cut_short": row["n_cut"] or 0,
         "record_bytes": round((row["n_raw"] or 0) / games) if games else 0,
     }
 

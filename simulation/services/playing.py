@@ -24,6 +24,7 @@ from simulation.services.records import encode_record
 
 __all__ = [
     "cannot_play",
+    "card_rounds",
     "derive_seed",
     "game_summary",
     "play_match_job",
@@ -31,6 +32,7 @@ __all__ = [
     "seat_players",
     "share_out",
     "shootout_twenties",
+    "time_limit",
     "warm_up",
 ]
 
@@ -88,6 +90,28 @@ def first_seat(first_side: str, doubles: bool) -> int:
     return 1 if doubles else 2
 
 
+def time_limit(game_minutes: int | None) -> int | None:
+    """The ``time_limit`` of ``play_game`` for a tournament's game time: its minutes (WCC: "a
+    buzzer will be used to begin and end play"); 0 or None for untimed games."""
+    return game_minutes or None
+
+
+def card_rounds(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A played game's rounds as a scorecard row holds them, side A first: points, 20s, board
+    scores, and whether time ran out before the round began (WCC: "For any round where no discs
+    are shot before time expires, both teams will record a zero"). A round the buzzer cut in
+    play is scored by the discs on the board, like any other."""
+    return [
+        {
+            "points": r["points"],
+            "twenties": r["twenties"],
+            "score": r["score"],
+            "time_expired": bool(r.get("cut_short")) and not r["shots"],
+        }
+        for r in record["rounds"]
+    ]
+
+
 def _play(spec: Mapping[str, Any], playoff: bool, opener: int, seed: int) -> dict[str, Any]:
     from simulation.game import play_game  # on first use: it loads the compiled physics
 
@@ -101,6 +125,7 @@ def _play(spec: Mapping[str, Any], playoff: bool, opener: int, seed: int) -> dic
         first_seat=opener,
         scoring=spec.get("scoring", "nca"),
         target=spec.get("target"),
+        time_limit=spec.get("time_limit"),
     )
 
 
@@ -132,10 +157,7 @@ def play_match_job(job: Mapping[str, Any]) -> dict[str, Any]:
             {
                 "game_id": game["game_id"],
                 "seed": game["seed"],
-                "rounds": [
-                    {"points": r["points"], "twenties": r["twenties"], "score": r["score"]}
-                    for r in record["rounds"]
-                ],
+                "rounds": card_rounds(record),
                 "summary": game_summary(record),
                 "raw_size": size,
                 "record": text,
@@ -207,6 +229,7 @@ def game_summary(record: Mapping[str, Any]) -> dict[str, int]:
         "shots": shots,
         "rounds": len(record["rounds"]),
         "tied_rounds": tied,
+        "rounds_cut_short": int(record.get("rounds_cut_short", 0)),
         "twenties_a": int(record["twenties"][0]),
         "twenties_b": int(record["twenties"][1]),
         "players_per_side": len(seats) // 2,

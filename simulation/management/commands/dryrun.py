@@ -175,13 +175,16 @@ class Command(BaseCommand):
                 "  "
                 + _(
                     "20s per player per round %(per_round).2f, per game (both sides) "
-                    "%(per_game).2f; open-20 rate %(open20).0f%%; tied rounds %(tied).0f%%"
+                    "%(per_game).2f; open-20 rate %(open20).0f%%; tied rounds %(tied).0f%%; "
+                    "rounds cut by the buzzer %(cut)s (%(game_minutes)s-minute games)"
                 )
                 % {
                     "per_round": overall["twenties_per_player_round"],
                     "per_game": overall["twenties_per_game"],
                     "open20": 100 * overall["open20_rate"],
                     "tied": 100 * overall["tied_share"],
+                    "cut": overall["rounds_cut_short"],
+                    "game_minutes": timing.get("game_minutes"),
                 }
             )
         slug = dry.source.slug if dry.source else dry.copy.slug

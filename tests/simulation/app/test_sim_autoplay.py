@@ -11,6 +11,7 @@ from scoring.results.services import record_game
 from scoring.standings.selectors import stage_standings
 from simulation.models import AutoPlay, SimulatedGame, SimulationUser, Status
 from simulation.services import autoplay
+from simulation.services.dryrun import play_statistics as dryrun_stats
 from simulation.services.system_users import REFEREE_USERNAME, TABLE_USERNAME
 from simulation.tasks import run_autoplay
 from tests.simulation.app.support import add_stage, make_tournament
@@ -268,3 +269,47 @@ def test_a_bad_autoplay_request_comes_back_with_the_reason(client):
     page = client.get(response["Location"]).content.decode()
     assert "Auto-play was not started" in page and "has no round of play 7" in page
     assert not AutoPlay.objects.exists()
+
+
+@pytest.mark.django_db
+def test_simulated_games_run_against_the_tournaments_clock(eager):
+    """WCC timing: the buzzer ends play at the tournament's game time. With a one-minute game the
+    buzzer sounds in the first round; the rounds not begun are written as time-expired 0-0
+    rounds on both cards and in the official result, and the dry run's statistics count every
+    round the buzzer cut short."""
+    tournament, category = make_tournament(players=2, discs=4, rounds=4)
+    tournament.game_minutes = 1
+    tournament.save(update_fields=["game_minutes"])
+    stage = add_stage(category, 1, Stage.Kind.ROUND_ROBIN, advance_count=1)
+
+    run = _run(tournament, scope=AutoPlay.Scope.STAGE, stage=stage)
+
+    assert run.status == Status.DONE, run.error
+    game = Game.objects.get(match__stage=stage)
+    record = SimulatedGame.objects.get(game=game).record_json()
+    assert record["time"]["limit_minutes"] == 1 and record["time"]["expired"]
+    assert record["rounds_cut_short"] >= 1
+    not_begun = [n for n, r in enumerate(record["rounds"], 1) if not r["shots"]]
+    assert not_begun, "a one-minute game of 4 rounds of 4 discs each leaves rounds unplayed"
+    official = {r.number: r for r in game.rounds.all()}
+    assert len(official) == category.rounds_per_game
+    for number in not_begun:
+        assert official[number].time_expired
+        assert (official[number].points_a, official[number].points_b) == (0, 0)
+    for row in game.card_rows.all():
+        assert row.status == CardRow.Status.VERIFIED
+        assert [n for n, r in enumerate(row.rounds, 1) if r["time_expired"]] == not_begun
+    stats = dryrun_stats(tournament)
+    assert stats["overall"]["rounds_cut_short"] == record["rounds_cut_short"]
+
+
+@pytest.mark.django_db
+def test_an_untimed_tournament_plays_untimed_games(eager):
+    tournament, category = make_tournament(players=2)
+    tournament.game_minutes = 0
+    tournament.save(update_fields=["game_minutes"])
+    stage = add_stage(category, 1, Stage.Kind.ROUND_ROBIN, advance_count=1)
+    assert _run(tournament, scope=AutoPlay.Scope.STAGE, stage=stage).status == Status.DONE
+    record = SimulatedGame.objects.get(game__match__stage=stage).record_json()
+    assert "time" not in record and "rounds_cut_short" not in record
+    assert dryrun_stats(tournament)["overall"]["rounds_cut_short"] == 0
