@@ -104,6 +104,10 @@ class MatchPreview(models.Model):
     seed = models.BigIntegerField(default=1)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     result = models.JSONField(null=True, blank=True)
+    #: While the games come back, part by part: per part (its index), the games it played and
+    #: entry A's wins, ties and losses among them, ``{"3": [25, 12, 2, 11]}``. Keyed by part, so
+    #: a part delivered twice (a worker that died after playing it) counts once.
+    parts = models.JSONField(default=dict, blank=True)
     error = models.TextField(blank=True)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -119,6 +123,14 @@ class MatchPreview(models.Model):
             "match": self.match,
             "games": self.games,
         }
+
+    @property
+    def so_far(self) -> tuple[int, int, int, int]:
+        """Games played so far, and entry A's wins, ties and losses among them."""
+        games = win = tie = loss = 0
+        for n, w, t, lost in self.parts.values():
+            games, win, tie, loss = games + n, win + w, tie + t, loss + lost
+        return games, win, tie, loss
 
 
 class AutoPlay(models.Model):

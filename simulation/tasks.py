@@ -37,6 +37,9 @@ from simulation.services import playing, previews, runs
 #: up to this many tasks (a bigger round is dealt out by its games: ``playing.share_out``).
 MAX_TASKS_PER_BATCH = 96
 PREVIEW_TASKS = 8
+#: Games per part of a large preview at most: each part's figures reach the page as it comes
+#: back, so that a 1,000-game preview shows its probabilities firming up about every 50 games.
+PREVIEW_PART_GAMES = 50
 
 
 def _chunks(items: Sequence[Any], parts: int) -> list[list[Any]]:
@@ -150,17 +153,28 @@ def run_preview(preview_id: int) -> None:
     job = previews.start(preview_id)
     if job is None:
         return
+    parts = max(PREVIEW_TASKS, -(-len(job.seeds) // PREVIEW_PART_GAMES))
     transport.send_chord(
-        [preview_games.s(job.spec, chunk) for chunk in _chunks(job.seeds, PREVIEW_TASKS)],
+        [
+            preview_games.s(job.spec, chunk, preview_id, part)
+            for part, chunk in enumerate(_chunks(job.seeds, parts))
+        ],
         store_preview.s(preview_id),
         preview_failed.s(preview_id),
     )
 
 
 @shared_task
-def preview_games(spec: dict[str, Any], seeds: list[int]) -> list[list[int]]:
-    """Play preview games (no database): points and 20s per game."""
-    return playing.play_summaries(spec, seeds)
+def preview_games(
+    spec: dict[str, Any], seeds: list[int], preview_id: int | None = None, part: int = 0
+) -> list[list[int]]:
+    """Play preview games: points and 20s per game. With ``preview_id``, the part's figures are
+    also recorded on the preview (one small write), so that its page shows the probabilities
+    so far while the other parts are played."""
+    rows = playing.play_summaries(spec, seeds)
+    if preview_id is not None:
+        previews.record_part(preview_id, part, rows)
+    return rows
 
 
 @shared_task(ignore_result=True)

@@ -602,14 +602,32 @@ def preview_status(request: HttpRequest, slug: str, preview_id: int) -> HttpResp
 def _preview_progress(preview: MatchPreview, can_manage: bool) -> Progress:
     failed = preview.status == Status.FAILED
     slug = preview.match.stage.category.tournament.slug
+    played, win, tie, loss = preview.so_far
+    if failed:
+        detail = ""
+    elif played:
+        match = preview.match
+        detail = _(
+            "%(played)s of %(games)s games played; so far %(a)s wins %(win)s, %(tie)s tied, "
+            "%(b)s wins %(loss)s"
+        ) % {
+            "played": played,
+            "games": preview.games,
+            "a": match.entry_a.name,
+            "b": match.entry_b.name,
+            "win": _percent(win, played),
+            "tie": _percent(tie, played),
+            "loss": _percent(loss, played),
+        }
+    else:
+        detail = _("%(games)s games are being simulated…") % {"games": preview.games}
     progress = Progress(
         element_id="preview-progress",
         status_url=reverse("simulation:preview_status", args=[slug, preview.pk]),
         running=preview.status in _RUNNING,
         state=preview.get_status_display(),
-        detail=""
-        if failed
-        else _("%(games)s games are being simulated…") % {"games": preview.games},
+        percent=min(100, round(100 * played / preview.games)) if preview.games else None,
+        detail=detail,
         error=_("The preview failed: %(error)s") % {"error": preview.error} if failed else "",
         poll_s=POLL_S,
         reload_when_finished=True,
@@ -622,6 +640,10 @@ def _preview_progress(preview: MatchPreview, can_manage: bool) -> Progress:
         )
     buttons = {"stop": reverse("simulation:preview_stop", args=[slug, preview.pk])}
     return _with_stall(progress, preview.status, stall, buttons, can_manage)
+
+
+def _percent(count: int, total: int) -> str:
+    return _("%(percent)s%%") % {"percent": round(100 * count / total)}
 
 
 @require_POST

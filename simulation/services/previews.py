@@ -168,6 +168,20 @@ def summarise(rows: Sequence[Sequence[int]], rounds: int, best_of: int = 1) -> d
     return result
 
 
+def record_part(preview_id: int, part: int, rows: Sequence[Sequence[int]]) -> None:
+    """One part of a running preview's games is back: its games and entry A's wins, ties and
+    losses join the figures its page shows while the rest are played, so the probabilities
+    firm up as the parts arrive. A preview no longer running is left as it is."""
+    with transaction.atomic():
+        preview = locked(MatchPreview, preview_id, Status.RUNNING)
+        if preview is None:
+            return
+        win = sum(1 for r in rows if r[0] > r[1])
+        tie = sum(1 for r in rows if r[0] == r[1])
+        preview.parts = {**preview.parts, str(part): [len(rows), win, tie, len(rows) - win - tie]}
+        preview.save(update_fields=["parts"])
+
+
 def store_result(preview_id: int, rows: Sequence[Sequence[int]]) -> None:
     """running -> done with the games summed up; a preview that is not running (done already,
     or failed) is left as it is."""

@@ -97,3 +97,49 @@ def test_bad_preview_requests_are_refused_with_the_reason(client):
     assert not MatchPreview.objects.exists()
     with pytest.raises(previews.PreviewError, match="unknown skill profile"):
         previews.create_preview(match=match, games=20, players={"a": "wizard"})
+
+
+@pytest.mark.django_db
+def test_a_running_preview_shows_its_progress_and_the_probabilities_so_far(eager, client):
+    """Each part of the games records its figures as it comes back: the status partial shows a
+    progress bar and the chances so far, and a part delivered twice counts once."""
+    tournament, match = _match()
+    preview = previews.create_preview(match=match, games=40, seed=5)
+    assert previews.start(preview.pk) is not None
+    status_url = reverse("simulation:preview_status", args=[tournament.slug, preview.pk])
+
+    waiting = client.get(status_url).content.decode()
+    assert "40 games are being simulated" in waiting and 'aria-valuenow="0"' in waiting
+
+    previews.record_part(preview.pk, 0, [[2, 0, 1, 0, 8]] * 6 + [[1, 1, 0, 0, 8]] * 2)
+    previews.record_part(preview.pk, 1, [[0, 2, 0, 1, 8]] * 2)
+    previews.record_part(preview.pk, 1, [[0, 2, 0, 1, 8]] * 2)  # delivered again
+    preview.refresh_from_db()
+    assert preview.so_far == (10, 6, 2, 2)
+
+    html = client.get(status_url).content.decode()
+    assert 'aria-valuenow="25"' in html
+    a, b = match.entry_a.name, match.entry_b.name
+    assert f"10 of 40 games played; so far {a} wins 60%, 20% tied, {b} wins 20%" in html
+    assert 'hx-trigger="every' in html  # still polling
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("games", "parts"), [(120, [15] * 8), (500, [50] * 10)])
+def test_a_preview_is_played_in_parts_of_at_most_50_games(eager, monkeypatch, games, parts):
+    from simulation import tasks
+
+    _, match = _match()
+    preview = previews.create_preview(match=match, games=games, seed=2)
+    sent = []
+    real = tasks.preview_games.s
+
+    def spy(spec, seeds, preview_id, part):
+        sent.append(len(seeds))
+        return real(spec, seeds[:1], preview_id, part)  # one game a part keeps the test quick
+
+    monkeypatch.setattr(tasks.preview_games, "s", spy)
+    tasks.run_preview(preview.pk)
+    assert sent == parts
+    preview.refresh_from_db()
+    assert preview.status == Status.DONE and preview.so_far[0] == len(parts)
