@@ -38,7 +38,7 @@ if str(ROOT) not in sys.path:
 LEVELS = ("novice", "recreational", "competitive", "top", "best")
 WCC_DECISIONS = 500 * 4 * 16
 WORKERS = 2
-TARGET_DRYRUN_S = 120.0
+TARGET_DRYRUN_S = 45.0
 
 
 def _play(players: Sequence[Any], seed: int, make_player: Callable[..., Any] | None = None):

@@ -43,8 +43,9 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-#: Scoring systems whose games ``play_game`` cannot play: it seats two sides (singles or
-#: doubles), not the three players alone at a board of the family rulebook's Option Two.
+#: Scoring systems whose matches the app's simulated play cannot deal out: ``play_game`` plays
+#: the family rulebook's three-player games, but auto-play, previews and dry runs build their
+#: jobs, rows and figures for two sides (singles or doubles), not three entries at a board.
 UNPLAYED_SYSTEMS = ("three-player",)
 
 
@@ -55,9 +56,9 @@ def cannot_play(scoring_system: str, category: str, action: str) -> str:
     if scoring_system not in UNPLAYED_SYSTEMS:
         return ""
     return _(
-        "%(category)s plays three-player games (three players alone at a board); the simulation "
-        "plays games of two sides only, so it cannot %(action)s. Enter the results on the "
-        "scorecards."
+        "%(category)s plays three-player games (three players alone at a board); the app's "
+        "simulated play deals out games of two sides only, so it cannot %(action)s. Enter the "
+        "results on the scorecards."
     ) % {"category": category, "action": action}
 
 

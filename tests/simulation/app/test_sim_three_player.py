@@ -1,6 +1,6 @@
-"""The simulation plays games of two sides (singles, doubles); a three-player category (family
-rulebook, Option Two) is refused before anything is queued, with the reason, on every path:
-auto-play, a match preview, a dry run, and the pages that start them."""
+"""The app's simulated play deals out games of two sides (singles, doubles); a three-player
+category (family rulebook, Option Two) is refused before anything is queued, with the reason,
+on every path: auto-play, a match preview, a dry run, and the pages that start them."""
 
 import pytest
 from django.urls import reverse
@@ -12,7 +12,7 @@ from tournaments.models import Category, Game, Match, Stage
 
 pytestmark = pytest.mark.django_db
 
-REASON = "the simulation plays games of two sides only"
+REASON = "simulated play deals out games of two sides only"
 
 
 @pytest.fixture
