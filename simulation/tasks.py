@@ -21,7 +21,7 @@ for the chord's body, and forgotten once their batch is long written.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from celery import Task, shared_task
@@ -36,15 +36,6 @@ from simulation.services import playing, previews, runs
 #: A batch goes out as one task per match, so that any number of worker processes share it,
 #: up to this many tasks (a bigger round is dealt out by its games: ``playing.share_out``).
 MAX_TASKS_PER_BATCH = 96
-PREVIEW_TASKS = 8
-#: Games per part of a large preview at most: each part's figures reach the page as it comes
-#: back, so that a 1,000-game preview shows its probabilities firming up about every 50 games.
-PREVIEW_PART_GAMES = 50
-
-
-def _chunks(items: Sequence[Any], parts: int) -> list[list[Any]]:
-    size = max(1, -(-len(items) // parts))
-    return [list(items[i : i + size]) for i in range(0, len(items), size)]
 
 
 def _flatten(results: Iterable[Iterable[Any]]) -> list[Any]:
@@ -153,11 +144,10 @@ def run_preview(preview_id: int) -> None:
     job = previews.start(preview_id)
     if job is None:
         return
-    parts = max(PREVIEW_TASKS, -(-len(job.seeds) // PREVIEW_PART_GAMES))
     transport.send_chord(
         [
-            preview_games.s(job.spec, chunk, preview_id, part)
-            for part, chunk in enumerate(_chunks(job.seeds, parts))
+            preview_games.s(job.spec, seeds, preview_id, part)
+            for part, seeds in enumerate(playing.preview_parts(job.seeds))
         ],
         store_preview.s(preview_id),
         preview_failed.s(preview_id),

@@ -29,6 +29,7 @@ __all__ = [
     "game_summary",
     "play_match_job",
     "play_summaries",
+    "preview_parts",
     "seat_players",
     "share_out",
     "shootout_twenties",
@@ -187,6 +188,20 @@ def share_out(jobs: Sequence[Mapping[str, Any]], parts: int) -> list[list[Mappin
         loads[lightest] += len(job["games"])
     order = sorted(range(parts), key=lambda k: -loads[k])
     return [chunks[k] for k in order if chunks[k]]
+
+
+#: A preview's games go out in parts: at least this many, so that every worker gets some...
+PREVIEW_MIN_PARTS = 8
+#: ... and of at most this many games each: each part's figures reach the preview's page as it
+#: comes back, so that a 1,000-game preview shows its chances firming up about every 50 games.
+PREVIEW_PART_GAMES = 50
+
+
+def preview_parts(seeds: Sequence[int]) -> list[list[int]]:
+    """A preview's seeds cut into its parts, in order, of about the same size."""
+    count = max(PREVIEW_MIN_PARTS, -(-len(seeds) // PREVIEW_PART_GAMES))
+    size = max(1, -(-len(seeds) // count))
+    return [list(seeds[i : i + size]) for i in range(0, len(seeds), size)]
 
 
 def play_summaries(spec: Mapping[str, Any], seeds: Iterable[int]) -> list[list[int]]:

@@ -1,0 +1,121 @@
+"""Benchmark of a match preview: how long 1,000 simulated games take, and how soon the
+probabilities settle.
+
+The preview's games are played as the app plays them (``simulation.services.playing``: the
+same spec, seeds and parts: ``playing.preview_parts``), by a pool of two worker
+processes, the parts handed out as the Celery workers take them; this process sums each part up
+as it comes back, as the preview's page does. The baseline, in the same run: the first parts
+played by one process, for the speed-up of two workers over one.
+
+Prints the wall time, the games per second, entry A's chance of winning as the parts arrive
+(and how far it still is from the final figure), and ends with one ``RESULT`` line. Target: 1,000
+games in under 20 s with two workers, the chances within about 1.5 points.
+
+Run: ``python bench/preview.py [--games N] [--profile competitive]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing as mp
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+WORKERS = 2
+TARGET_S = 20.0
+BASELINE_PARTS = 2
+
+
+def _spec(profile: str) -> dict:
+    return {
+        "players": [profile, profile],
+        "rounds": 4,
+        "discs_per_player": 12,
+        "scoring": "nca",
+        "target": None,
+        "playoff": False,
+        "time_limit": 30,
+        "rules": "nca",
+    }
+
+
+def _play(args: tuple[dict, list[int]]) -> list[list[int]]:
+    from simulation.services.playing import play_summaries
+
+    spec, seeds = args
+    return play_summaries(spec, seeds)
+
+
+def _parts(games: int) -> list[list[int]]:
+    from simulation.services.playing import derive_seed, preview_parts
+
+    return preview_parts([derive_seed("bench-preview", n) for n in range(games)])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--profile", default="competitive")
+    args = parser.parse_args()
+
+    from simulation.services.playing import warm_up
+
+    spec = _spec(args.profile)
+    parts = _parts(args.games)
+    context = mp.get_context("spawn")
+
+    with context.Pool(1, initializer=warm_up) as one:
+        one.map(_play, [(spec, [1])])  # started and warmed before the clock runs
+        start = time.perf_counter()
+        one.map(_play, [(spec, p) for p in parts[:BASELINE_PARTS]])
+        one_s = time.perf_counter() - start
+    baseline_games = sum(len(p) for p in parts[:BASELINE_PARTS])
+
+    with context.Pool(WORKERS, initializer=warm_up) as pool:
+        pool.map(_play, [(spec, [1])] * WORKERS)
+        start = time.perf_counter()
+        arrivals = []
+        played = wins = 0
+        for rows in pool.imap(_play, [(spec, p) for p in parts]):
+            played += len(rows)
+            wins += sum(1 for r in rows if r[0] > r[1])
+            arrivals.append((time.perf_counter() - start, played, wins / played))
+        wall = time.perf_counter() - start
+
+    final = arrivals[-1][2]
+    print(
+        f"Preview of {args.games} games, {args.profile} v {args.profile} (4 rounds, 12 discs, "
+        f"30-minute games), {len(parts)} parts on {WORKERS} worker processes"
+    )
+    print(f"  wall time            {wall:8.1f} s   (target under {TARGET_S:.0f} s)")
+    print(f"  games per second     {args.games / wall:8.1f}")
+    per_game_one = one_s / baseline_games
+    speed_up = per_game_one / (wall / args.games)
+    print(
+        f"  one process          {per_game_one:8.3f} s per game -> "
+        f"{per_game_one * args.games:.0f} s; two workers are {speed_up:.2f}x faster"
+    )
+    print("  entry A wins, as the parts arrive (points from the final figure; 1.5 = the aim):")
+    for seconds, games, p in arrivals:
+        gap = 100 * abs(p - final)
+        margin = 100 * 1.96 * math.sqrt(max(p * (1 - p), 1e-9) / games)
+        print(
+            f"    {seconds:6.1f} s {games:5d} games  {100 * p:5.1f} %  "
+            f"(off by {gap:4.1f}, 95 % margin ±{margin:4.1f})"
+        )
+    print(
+        "RESULT "
+        f"games={args.games} wall_s={wall:.1f} games_per_s={args.games / wall:.1f} "
+        f"one_process_s_per_game={per_game_one:.3f} speedup_2v1={speed_up:.2f} "
+        f"final_win_pct={100 * final:.1f} under_target={int(wall < TARGET_S)}"
+    )
+
+
+if __name__ == "__main__":
+    main()
