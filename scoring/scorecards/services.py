@@ -451,11 +451,12 @@ def confirm_paper_row(*, row: CardRow, user, version: int | None = None) -> Card
     return _after_change(_save(row, _("paper entry confirmed by %(user)s") % {"user": user}))
 
 
-def _lock_card_games(card: ScoreCard) -> None:
+def _lock_card_games(card: ScoreCard) -> list[int]:
     """Every game the card can hold a row for (the entry's games in the card's stage), locked
-    in one go: a row validated or entered from paper a moment ago is among them."""
+    in one go: a row validated or entered from paper a moment ago is among them. Returns their
+    ids."""
     entry = card.entry_id
-    lock_games(
+    return lock_games(
         Game.objects.filter(match__stage_id=card.stage_id)
         .filter(
             Q(match__entry_a_id=entry) | Q(match__entry_b_id=entry) | Q(match__entry_c_id=entry)
@@ -516,15 +517,17 @@ def verify_card(
     _require(user, "scoring.verify_card", card, _("verify scorecards"))
     ensure_open(card.stage, error=ScorecardError)
     _check_card_header(card)
-    _lock_card_games(card)
+    games = _lock_card_games(card)
     # Locked through the model, not ``card.rows``: a card read for the API carries prefetched
-    # rows whose joins (nullable staff fields) PostgreSQL cannot lock.
-    rows = list(
+    # rows whose joins (nullable staff fields) PostgreSQL cannot lock. Every row of the card's
+    # games in one query: this card's validated rows, and the others each is compared with.
+    game_rows = list(
         CardRow.objects.select_for_update(of=("self",))
-        .filter(card=card, status=Status.VALIDATED)
+        .filter(game_id__in=games)
         .select_related(*ROW_CONTEXT)
         .order_by("pk")
     )
+    rows = [r for r in game_rows if r.card_id == card.pk and r.status == Status.VALIDATED]
     _check_versions(rows, versions, str(card), _("nothing was verified"))
     if not rows:
         raise ScorecardError(
@@ -537,7 +540,12 @@ def verify_card(
         row.status = Status.VERIFIED
         row.verified_by = user
         row.verified_at = timezone.now()
-        done.append(_after_change(_save(row, _("verified"))))
+        others = [
+            r
+            for r in game_rows
+            if r.game_id == row.game_id and r.pk != row.pk and r.status != Status.VOIDED
+        ]
+        done.append(_after_change(_save(row, _("verified")), others=others))
     return done
 
 

@@ -18,22 +18,30 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db import transaction
+from django.db.models import Q, QuerySet
 
 from tournaments.models import Game
 
 
-def lock_games(games: Iterable[Game | int]) -> list[int]:
-    """Lock the rows of ``games`` (instances or ids) in ascending id order; returns the ids.
+def lock_games(games: Iterable[Game | int] | QuerySet) -> list[int]:
+    """Lock the rows of ``games`` (instances or ids, or a query of game ids) in ascending id
+    order; returns the ids.
 
     Must run inside the writer's transaction (it raises outside one, as Django does for any
-    ``select_for_update``), before the writer reads what it is about to change.
+    ``select_for_update``), before the writer reads what it is about to change. A query is
+    locked as a subquery, in the same statement: PostgreSQL locks the rows in the order it
+    returns them, after sorting.
     """
-    ids = sorted({g if isinstance(g, int) else g.pk for g in games})
-    if not ids:
-        return []
+    if isinstance(games, QuerySet):
+        wanted = Q(pk__in=games)
+    else:
+        ids = sorted({g if isinstance(g, int) else g.pk for g in games})
+        if not ids:
+            return []
+        wanted = Q(pk__in=ids)
     if not transaction.get_connection().in_atomic_block:
         raise transaction.TransactionManagementError(
             "lock_games() runs inside a transaction."  # untranslated: a programming error
         )
-    locked = Game.objects.select_for_update().filter(pk__in=ids).order_by("pk")
+    locked = Game.objects.select_for_update().filter(wanted).order_by("pk")
     return list(locked.values_list("pk", flat=True))
