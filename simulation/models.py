@@ -75,15 +75,21 @@ class SimulatedGame(models.Model):
     #: Rounds the buzzer ended early: the round in play when time ran out, if it left discs
     #: unshot, and the rounds not begun.
     rounds_cut_short = models.PositiveSmallIntegerField(default=0)
+    #: Sides at the board: two, or three in a three-player game (whose side C has the ``_c``
+    #: figures; they are 0 otherwise).
+    sides = models.PositiveSmallIntegerField(default=2)
     twenties_a = models.PositiveSmallIntegerField()
     twenties_b = models.PositiveSmallIntegerField()
+    twenties_c = models.PositiveSmallIntegerField(default=0)
     players_per_side = models.PositiveSmallIntegerField(default=1)
     #: Open-20 attempts (shots taken with no opponent disc in play) and those that ended as a
     #: 20, by side.
     open20_attempts_a = models.PositiveIntegerField()
     open20_attempts_b = models.PositiveIntegerField()
+    open20_attempts_c = models.PositiveIntegerField(default=0)
     open20_made_a = models.PositiveIntegerField()
     open20_made_b = models.PositiveIntegerField()
+    open20_made_c = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

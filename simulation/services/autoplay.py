@@ -42,7 +42,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.engine import mirror
+from scoring.engine import seen_from
 from scoring.models import ScoreCard
 from scoring.progression.services import (
     CutLineTieError,
@@ -52,7 +52,13 @@ from scoring.progression.services import (
 )
 from scoring.results.outcomes import stage_outcomes
 from scoring.results.shootouts import ties_awaiting_shootout
-from scoring.scorecards.services import card_for, fill_row, validate_row, verify_card
+from scoring.scorecards.services import (
+    card_for,
+    fill_row,
+    row_order,
+    validate_row,
+    verify_card,
+)
 from simulation.models import AutoPlay, SimulatedGame
 from simulation.services import bulk_writes, playing
 from simulation.services.profiles import EntryPlayers, check_players, entry_players
@@ -116,9 +122,6 @@ def create_autoplay(
         category = stage.category
     if category is None or category.tournament_id != tournament.id:
         raise AutoPlayError(_("Choose a category, stage or match of this tournament to auto-play."))
-    refused = playing.cannot_play(category.scoring_system, category.name, _("auto-play its games"))
-    if refused:
-        raise AutoPlayError(refused)
     if scope in (Scope.STAGE, Scope.ROUND, Scope.MATCH) and stage is None:
         raise AutoPlayError(
             _("Auto-playing a %(scope)s needs its stage.") % {"scope": Scope(scope).label.lower()}
@@ -309,7 +312,7 @@ def _batch(run: AutoPlay, stage: Stage, matches: Sequence[Match]) -> Batch | Non
     by_match: dict[int, list[Game]] = {}
     for game in games:
         by_match.setdefault(game.match_id, []).append(game)
-    entries = [e for m in matches for e in (m.entry_a, m.entry_b)]
+    entries = [e for m in matches for e in m.entries]
     profiles = entry_players(entries, category)
     jobs, waiting = [], []
     for match in matches:
@@ -320,14 +323,14 @@ def _batch(run: AutoPlay, stage: Stage, matches: Sequence[Match]) -> Batch | Non
             continue
         if not games_left:
             continue
-        a, b = _sides(run, match, profiles)
+        sides = _sides(run, match, profiles)
         outcome = outcomes[match.id]
         jobs.append(
             {
                 "match_id": match.id,
                 "best_of": match.best_of,
                 "wins": list(outcome.wins),
-                "players": playing.seat_players(a, b),
+                "players": playing.seat_players(*sides),
                 "rounds": category.rounds_per_game,
                 "discs_per_player": category.discs_per_player,
                 "scoring": category.scoring_system,
@@ -378,13 +381,14 @@ def _batch(run: AutoPlay, stage: Stage, matches: Sequence[Match]) -> Batch | Non
     return Batch(label=label, jobs=jobs)
 
 
-def _sides(
-    run: AutoPlay, match: Match, profiles: Mapping[int, EntryPlayers]
-) -> tuple[list[Any], list[Any]]:
+def _sides(run: AutoPlay, match: Match, profiles: Mapping[int, EntryPlayers]) -> list[list[Any]]:
+    """The profiles of each entry at the board, in the match's order; a run's chosen profiles
+    (``{"a": [...], "b": [...]}``, for one match) stand in for the entries' own."""
     chosen = run.players or {}
-    a = chosen.get("a") or profiles[match.entry_a_id].players
-    b = chosen.get("b") or profiles[match.entry_b_id].players
-    return list(a), list(b)
+    return [
+        list(chosen.get(side) or profiles[entry.id].players)
+        for side, entry in zip("abc", match.entries, strict=False)
+    ]
 
 
 # --- writing the results -------------------------------------------------------------------------
@@ -460,12 +464,11 @@ def _write_game(
     cards: dict[tuple[int, int], ScoreCard],
 ) -> None:
     match = game.match
-    rounds_a = item["rounds"]
-    rounds_b = mirror(rounds_a)
-    for entry, opponent, rounds in (
-        (match.entry_a, match.entry_b, rounds_a),
-        (match.entry_b, match.entry_a, rounds_b),
-    ):
+    entries = match.entries
+    for index, entry in enumerate(entries):
+        # Each card's row from its owner's side; signed by the next player at the board.
+        rounds = seen_from(item["rounds"], row_order(game, entry))
+        opponent = entries[(index + 1) % len(entries)]
         key = (match.stage_id, entry.id)
         if key not in cards:
             cards[key] = card_for(match.stage, entry)

@@ -112,11 +112,6 @@ def create_dry_run(
                 _("%(tournament)s has no category with entries to rehearse.")
                 % {"tournament": source}
             )
-        refused = playing.cannot_play(
-            category.scoring_system, category.name, _("rehearse it in a dry run")
-        )
-        if refused:
-            raise DryRunError(refused)
         count = category.entries.filter(withdrawn=False).count()
         stages = _source_stages(category)
         if chosen is None and not stages:
@@ -467,12 +462,13 @@ def play_statistics(tournament: Tournament) -> dict[str, Any]:
         n_rounds=Sum("rounds"),
         n_tied=Sum("tied_rounds"),
         n_cut=Sum("rounds_cut_short"),
-        n_ta=Sum("twenties_a"),
-        n_tb=Sum("twenties_b"),
-        n_att=Sum(F("open20_attempts_a") + F("open20_attempts_b")),
-        n_made=Sum(F("open20_made_a") + F("open20_made_b")),
+        n_twenties=Sum(F("twenties_a") + F("twenties_b") + F("twenties_c")),
+        n_att=Sum(F("open20_attempts_a") + F("open20_attempts_b") + F("open20_attempts_c")),
+        n_made=Sum(F("open20_made_a") + F("open20_made_b") + F("open20_made_c")),
         n_shots=Sum("shots"),
-        n_seats=Sum(F("rounds") * F("players_per_side")),
+        # Player-rounds: each round, each player of every side shot their discs.
+        n_player_rounds=Sum(F("rounds") * F("players_per_side") * F("sides")),
+        n_players=Sum(F("players_per_side") * F("sides")),
         n_raw=Sum("raw_size"),
     )
     by_stage = (
@@ -490,10 +486,9 @@ def play_statistics(tournament: Tournament) -> dict[str, Any]:
 def _rates(row: dict[str, Any]) -> dict[str, Any]:
     games = row["n_games"] or 0
     rounds = row["n_rounds"] or 0
-    twenties = (row["n_ta"] or 0) + (row["n_tb"] or 0)
-    # Player-rounds: each round, each player of both sides shot their discs.
-    player_rounds = 2 * (row["n_seats"] or 0)
-    players_per_game = player_rounds / rounds if rounds else 2
+    twenties = row["n_twenties"] or 0
+    player_rounds = row["n_player_rounds"] or 0
+    players = row["n_players"] or 0
     attempts = row["n_att"] or 0
     tied = row["n_tied"] or 0
     return {
@@ -502,7 +497,7 @@ def _rates(row: dict[str, Any]) -> dict[str, Any]:
         "shots": row["n_shots"] or 0,
         "twenties": twenties,
         "twenties_per_player_round": twenties / player_rounds if player_rounds else 0.0,
-        "twenties_per_player_game": twenties / (games * players_per_game) if games else 0.0,
+        "twenties_per_player_game": twenties / players if players else 0.0,
         "twenties_per_game": twenties / games if games else 0.0,
         "open20_attempts": attempts,
         "open20_rate": (row["n_made"] or 0) / attempts if attempts else 0.0,
@@ -518,8 +513,9 @@ def _entry_rows(tournament: Tournament) -> list[dict[str, Any]]:
     keys = ("games", "rounds", "twenties", "attempts", "made", "seats")
     acc: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(keys, 0))
     base = SimulatedGame.objects.filter(game__match__stage__category__tournament=tournament)
-    for side in ("a", "b"):
-        rows = base.values(f"game__match__entry_{side}").annotate(
+    for side in ("a", "b", "c"):
+        rows = base.filter(**{f"game__match__entry_{side}__isnull": False})
+        rows = rows.values(f"game__match__entry_{side}").annotate(
             n_games=Count("id"),
             n_rounds=Sum("rounds"),
             n_twenties=Sum(f"twenties_{side}"),

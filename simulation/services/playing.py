@@ -23,7 +23,7 @@ from scoring.engine import wins_needed
 from simulation.services.records import encode_record
 
 __all__ = [
-    "cannot_play",
+    "cannot_preview",
     "card_rounds",
     "derive_seed",
     "game_summary",
@@ -44,22 +44,21 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-#: Scoring systems whose matches the app's simulated play cannot deal out: ``play_game`` plays
-#: the family rulebook's three-player games, but auto-play, previews and dry runs build their
-#: jobs, rows and figures for two sides (singles or doubles), not three entries at a board.
-UNPLAYED_SYSTEMS = ("three-player",)
+#: Scoring systems whose matches cannot be previewed: a preview sums its games up as the
+#: chances of two sides (entry A wins, a tie, entry B wins), and the three players alone of the
+#: family rulebook's Option Two are ranked, not paired. Auto-play and dry runs play them.
+UNPREVIEWED_SYSTEMS = ("three-player",)
 
 
-def cannot_play(scoring_system: str, category: str, action: str) -> str:
-    """Why the simulation cannot ``action`` ("auto-play its games", "preview A v B v C") in the
-    category named ``category``, scored by ``scoring_system``; "" when it can. Said before
-    anything is queued, so that a run never stops half-way on a game it cannot seat."""
-    if scoring_system not in UNPLAYED_SYSTEMS:
+def cannot_preview(scoring_system: str, category: str, action: str) -> str:
+    """Why a preview cannot ``action`` ("preview A v B v C") in the category named
+    ``category``, scored by ``scoring_system``; "" when it can. Said before anything is queued."""
+    if scoring_system not in UNPREVIEWED_SYSTEMS:
         return ""
     return _(
-        "%(category)s plays three-player games (three players alone at a board); the app's "
-        "simulated play deals out games of two sides only, so it cannot %(action)s. Enter the "
-        "results on the scorecards."
+        "%(category)s plays three-player games (three players alone at a board); a preview gives "
+        "the chances of two sides, so it cannot %(action)s. Auto-play or a dry run plays these "
+        "games."
     ) % {"category": category, "action": action}
 
 
@@ -71,25 +70,39 @@ def warm_up() -> None:
     play_game(["competitive", "competitive"], seed=1, rounds=1, discs_per_player=1)
 
 
-def seat_players(side_a: Sequence[Any], side_b: Sequence[Any]) -> list[Any]:
+def seat_players(side_a: Sequence[Any], side_b: Sequence[Any], *more: Sequence[Any]) -> list[Any]:
     """Profiles in seat order for ``play_game``: singles (A, B) at seats 0 and 2, doubles
-    (A1, B1, A2, B2) at seats 0-3."""
-    if len(side_a) != len(side_b) or len(side_a) not in (1, 2):
+    (A1, B1, A2, B2) at seats 0-3, the three players alone of a three-player game (A, B, C) at
+    seats 0-2."""
+    sides = [side_a, side_b, *more]
+    if len(sides) == 3 and all(len(side) == 1 for side in sides):
+        return [side[0] for side in sides]
+    if len(sides) != 2 or len(side_a) != len(side_b) or len(side_a) not in (1, 2):
         raise ValueError(
-            _("both sides need the same number of players, 1 or 2 (got %(a)s and %(b)s)")
-            % {"a": len(side_a), "b": len(side_b)}
+            _(
+                "each side needs the same number of players, 1 or 2, or three sides of one "
+                "(got %(sizes)s)"
+            )
+            % {"sizes": ", ".join(str(len(side)) for side in sides)}
         )
     if len(side_a) == 1:
         return [side_a[0], side_b[0]]
     return [side_a[0], side_b[0], side_a[1], side_b[1]]
 
 
-def first_seat(first_side: str, doubles: bool) -> int:
-    """The seat that opens the game: entry A's first seat (0), or entry B's (2 in singles, 1 in
-    doubles)."""
+def first_seat(first_side: str, seats: int) -> int:
+    """The seat that opens the game, for ``seats`` players at the board: entry A's first seat
+    (0), or entry B's (2 in singles, 1 in doubles and in the three-player game)."""
     if first_side == "a":
         return 0
-    return 1 if doubles else 2
+    return 2 if seats == 2 else 1
+
+
+def winner(points: Sequence[int]) -> int | None:
+    """The side that won a game of these points, or None for a draw (every system's game ends
+    with its one leader as the winner, or several level at the top)."""
+    best = max(points)
+    return points.index(best) if list(points).count(best) == 1 else None
 
 
 def time_limit(game_minutes: int | None) -> int | None:
@@ -143,17 +156,17 @@ def play_match_job(job: Mapping[str, Any]) -> dict[str, Any]:
     need them (points, 20s, board scores by side), the figures of ``game_summary``, and the full
     record zlib-compressed and base64-encoded.
     """
-    doubles = len(job["players"]) == 4
+    seats = len(job["players"])
     wins = list(job.get("wins", (0, 0)))
     need = wins_needed(job["best_of"])
     played = []
     for game in job["games"]:
         if max(wins) >= need:
             break
-        record = _play(job, game["playoff"], first_seat(game["first_side"], doubles), game["seed"])
-        a, b = record["points"]
-        if a != b:  # every system's game ends with its leader as the winner, or level (a draw)
-            wins[0 if a > b else 1] += 1
+        record = _play(job, game["playoff"], first_seat(game["first_side"], seats), game["seed"])
+        won = winner(record["points"])
+        if won is not None and won < len(wins):
+            wins[won] += 1
         text, size = encode_record(record)
         played.append(
             {
@@ -206,11 +219,11 @@ def preview_parts(seeds: Sequence[int]) -> list[list[int]]:
 
 def play_summaries(spec: Mapping[str, Any], seeds: Iterable[int]) -> list[list[int]]:
     """Games for a preview: per seed, ``[points a, points b, 20s a, 20s b, shots]`` only."""
-    doubles = len(spec["players"]) == 4
+    seats = len(spec["players"])
     out = []
     for index, seed in enumerate(seeds):
         # Alternate who opens, as a best-of-N does game by game (NCA 4b, 5b).
-        opener = first_seat("a" if (seed + index) % 2 == 0 else "b", doubles)
+        opener = first_seat("a" if (seed + index) % 2 == 0 else "b", seats)
         record = _play(spec, spec.get("playoff", False), opener, seed)
         shots = sum(len(r["shots"]) for r in record["rounds"])
         out.append([*record["points"], *record["twenties"], shots])
@@ -221,13 +234,15 @@ def game_summary(record: Mapping[str, Any]) -> dict[str, int]:
     """What the statistics need from one game record: shots, rounds, tied rounds, 20s per
     side, and per side the open-20 attempts (shots taken with no opponent disc in play) and how
     many of them ended as a 20. ``search_shots`` counts the physics shots the players' search
-    spent on their decisions, where the record says (``aim.shots_simulated``)."""
+    spent on their decisions, where the record says (``aim.shots_simulated``). Side C's figures
+    are 0 but in a three-player game; a round is tied when two sides share its points."""
     seats = {int(seat): side for seat, side in record["seats"].items()}
+    sides = len(record["points"])
     shots = tied = search = 0
-    attempts = [0, 0]
-    made = [0, 0]
+    attempts = [0, 0, 0]
+    made = [0, 0, 0]
     for rnd in record["rounds"]:
-        if rnd["points"][0] == rnd["points"][1]:
+        if len(set(rnd["points"])) < sides:
             tied += 1
         before: Sequence[Mapping[str, Any]] = []
         for item in rnd["shots"]:
@@ -246,13 +261,17 @@ def game_summary(record: Mapping[str, Any]) -> dict[str, int]:
         "rounds": len(record["rounds"]),
         "tied_rounds": tied,
         "rounds_cut_short": int(record.get("rounds_cut_short", 0)),
+        "sides": sides,
         "twenties_a": int(record["twenties"][0]),
         "twenties_b": int(record["twenties"][1]),
-        "players_per_side": len(seats) // 2,
+        "twenties_c": int(record["twenties"][2]) if sides == 3 else 0,
+        "players_per_side": len(seats) // sides,
         "open20_attempts_a": attempts[0],
         "open20_attempts_b": attempts[1],
+        "open20_attempts_c": attempts[2],
         "open20_made_a": made[0],
         "open20_made_b": made[1],
+        "open20_made_c": made[2],
         "search_shots": search,
     }
 

@@ -55,7 +55,7 @@ def create_preview(
     if match.entry_b_id is None:
         raise PreviewError(_("%(match)s is a bye: there is nothing to preview.") % {"match": match})
     category = match.stage.category
-    refused = playing.cannot_play(
+    refused = playing.cannot_preview(
         category.scoring_system, category.name, _("preview %(match)s") % {"match": match}
     )
     if refused:

@@ -1,25 +1,29 @@
-"""The app's simulated play deals out games of two sides (singles, doubles); a three-player
-category (family rulebook, Option Two) is refused before anything is queued, with the reason,
-on every path: auto-play, a match preview, a dry run, and the pages that start them."""
+"""Three-player categories (family rulebook, Option Two: three players alone at a board, scored
+2-1-0 by rank): auto-play and dry runs play their games through the three cards of each game,
+like people's; a preview, which gives two sides' chances, is refused with the reason."""
 
 import pytest
 from django.urls import reverse
 
-from simulation.models import AutoPlay, DryRun, MatchPreview
+from scoring.models import CardRow
+from scoring.standings.selectors import stage_standings
+from simulation.models import AutoPlay, MatchPreview, SimulatedGame, Status
 from simulation.services import autoplay, dryrun, previews
+from simulation.services.dryrun import play_statistics
+from simulation.tasks import run_autoplay, run_dry_run
 from tests.simulation.app.support import add_stage, make_tournament, organizer_of
 from tournaments.models import Category, Game, Match, Stage
 
 pytestmark = pytest.mark.django_db
 
-REASON = "simulated play deals out games of two sides only"
+REASON = "a preview gives the chances of two sides"
 
 
 @pytest.fixture
 def triples():
     tournament, category = make_tournament("triples-night", players=6)
     category.scoring_system = Category.ScoringSystem.THREE_PLAYER
-    category.discs_per_player = 12
+    category.discs_per_player = 3  # the rulebook's 12 each; fewer keep the test quick
     category.save()
     stage = add_stage(category, 1, Stage.Kind.PRELIMINARY, games_per_entry=1)
     a, b, c = category.entries.order_by("id")[:3]
@@ -28,17 +32,49 @@ def triples():
     return tournament, category, stage, match
 
 
-def test_auto_play_of_a_three_player_category_stage_or_match_is_refused(triples):
-    tournament, category, stage, match = triples
-    for scope, target in (
-        (AutoPlay.Scope.CATEGORY, {"category": category}),
-        (AutoPlay.Scope.STAGE, {"stage": stage}),
-        (AutoPlay.Scope.MATCH, {"match": match}),
-    ):
-        with pytest.raises(autoplay.AutoPlayError, match=REASON) as refused:
-            autoplay.create_autoplay(tournament=tournament, scope=scope, **target)
-        assert "Competitive Singles plays three-player games" in str(refused.value)
-    assert not AutoPlay.objects.exists()
+def test_auto_play_plays_a_three_player_game_through_its_three_cards(triples, eager):
+    tournament, _, stage, match = triples
+    run = autoplay.create_autoplay(
+        tournament=tournament, scope=AutoPlay.Scope.MATCH, stage=stage, match=match, seed=4
+    )
+    run_autoplay(run.pk)
+    run.refresh_from_db()
+
+    assert run.status == Status.DONE, run.error
+    game = Game.objects.get(match=match)
+    rows = list(game.card_rows.select_related("card__entry"))
+    assert sorted(r.card.entry_id for r in rows) == sorted(e.id for e in match.entries)
+    assert {r.status for r in rows} == {CardRow.Status.VERIFIED}
+    record = SimulatedGame.objects.get(game=game)
+    assert record.sides == 3 and record.players_per_side == 1
+    played = record.record_json()
+    assert played["three_player"] == "alone" and played["scoring"] == "three-player"
+    assert [record.twenties_a, record.twenties_b, record.twenties_c] == played["twenties"]
+    # Every card says the same from its own side; the official rounds are the card of entry A.
+    official = [[r.points_a, r.points_b, r.points_c] for r in game.rounds.order_by("number")]
+    assert official == [r["points"] for r in played["rounds"]]
+    by_entry = {r.card.entry_id: r for r in rows}
+    for index, entry in enumerate(match.entries):
+        own = [r["points"][0] for r in by_entry[entry.id].rounds]
+        assert own == [r[index] for r in official]
+    points = {line.entry.id: line.points for line in stage_standings(stage).lines}
+    assert points[match.entry_a_id] == sum(r[0] for r in official)
+    assert sum(points[e.id] for e in match.entries) == sum(sum(r) for r in official)
+    stats = play_statistics(tournament)["overall"]
+    assert stats["twenties"] == sum(played["twenties"])
+
+
+def test_a_dry_run_of_a_three_player_category_plays_it_through(triples, eager):
+    tournament, category, _, _ = triples
+    run = dryrun.create_dry_run(source=tournament, category=category, seed=3)
+    run_dry_run(run.pk)
+    run.refresh_from_db()
+    assert run.status == Status.DONE, run.error
+    copied = SimulatedGame.objects.filter(
+        game__match__stage__category__tournament=run.copy
+    ).exclude(sides=3)
+    assert not copied.exists()
+    assert SimulatedGame.objects.filter(game__match__stage__category__tournament=run.copy)
 
 
 def test_a_preview_of_a_three_player_match_is_refused(triples):
@@ -48,22 +84,15 @@ def test_a_preview_of_a_three_player_match_is_refused(triples):
     assert not MatchPreview.objects.exists()
 
 
-def test_a_dry_run_of_a_three_player_category_is_refused(triples):
-    tournament, category, _, _ = triples
-    with pytest.raises(dryrun.DryRunError, match="cannot rehearse it in a dry run"):
-        dryrun.create_dry_run(source=tournament, category=category)
-    assert not DryRun.objects.exists()
-
-
-def test_the_auto_play_page_says_why_it_did_not_start(client, triples):
-    tournament, category, _, _ = triples
+def test_the_preview_form_says_why_it_did_not_start(client, triples):
+    tournament, _, _, match = triples
     client.force_login(organizer_of(tournament))
     response = client.post(
-        reverse("simulation:autoplay_start", args=[tournament.slug]),
-        {"scope": "category", "category": category.id},
+        reverse("simulation:preview_start", args=[tournament.slug, match.id]),
+        {"games": 20},
         follow=True,
     )
     assert response.status_code == 200
-    assert "Auto-play was not started" in response.content.decode()
+    assert "The preview was not started" in response.content.decode()
     assert REASON in response.content.decode()
-    assert not AutoPlay.objects.exists()
+    assert not MatchPreview.objects.exists()
