@@ -8,6 +8,7 @@ named), 403 for a role that may not act, 409 when someone saved the row since it
 
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -76,7 +77,10 @@ class WriteTargetMixin:
 
     def handle_exception(self, exc: Exception) -> Response:
         target = self._write_target
-        if target is not None and not self.visible().filter(pk=target.pk).exists():
+        # A transaction broken by a database error cannot be asked anything more: that error
+        # stands as it is.
+        usable = not transaction.get_connection().needs_rollback
+        if target is not None and usable and not self.visible().filter(pk=target.pk).exists():
             exc = Http404()
         return super().handle_exception(exc)  # type: ignore[misc]
 
