@@ -281,3 +281,30 @@ def test_parameters_change_the_outcome() -> None:
     hard = simulate(pos, vel, params=PhysicsParams(e_disc=0.95))
     assert hard.positions[1, 0] > soft.positions[1, 0]
     assert hard.positions[0, 0] < soft.positions[0, 0]
+
+
+@pytest.mark.parametrize(
+    ("status", "words"),
+    [
+        ([0, 7], "status codes must be among"),
+        ([0, -1], "status codes must be among"),
+        ([0, 5], "status codes must be among"),  # airborne: never a state to start from
+        ([0.0, 1.5], "status codes must be integers"),
+    ],
+)
+def test_a_bad_status_code_is_refused_by_name(status, words):
+    from simulation.physics import simulate_batch
+
+    with pytest.raises(ValueError, match=words):
+        simulate_batch([[0.0, 0.0], [0.1, 0.0]], status, 1, [[0.0, -0.3]], [[0.0, 1.0]])
+
+
+def test_status_codes_and_booleans_are_read_alike():
+    from simulation.physics import codes, simulate_batch
+
+    shot = ([[0.0, -0.3]], [[0.0, 1.0]])
+    by_code = simulate_batch([[0.05, 0.05], [0.0, 0.0]], [codes.SURFACE, codes.ABSENT], 1, *shot)
+    by_bool = simulate_batch([[0.05, 0.05], [0.0, 0.0]], [True, False], 1, *shot)
+    floats = simulate_batch([[0.05, 0.05], [0.0, 0.0]], [0.0, 4.0], 1, *shot)
+    assert (by_code.positions == by_bool.positions).all()
+    assert (by_code.positions == floats.positions).all()
