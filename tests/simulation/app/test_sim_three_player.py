@@ -96,3 +96,42 @@ def test_the_preview_form_says_why_it_did_not_start(client, triples):
     assert "The preview was not started" in response.content.decode()
     assert REASON in response.content.decode()
     assert not MatchPreview.objects.exists()
+
+
+def test_the_organizer_auto_plays_a_drawn_three_player_stage_from_its_page(
+    eager, client, django_capture_on_commit_callbacks
+):
+    """A three-player stage drawn by the app (groups of three), auto-played from the simulation's
+    stage page: every game is played and its three cards verified, and the stage's pages show
+    the results."""
+    from tournaments.services.draws import draw_stage
+
+    tournament, category = make_tournament("triples-drawn", players=6)
+    category.scoring_system = Category.ScoringSystem.THREE_PLAYER
+    category.discs_per_player = 2
+    category.save()
+    stage = add_stage(category, 1, Stage.Kind.PRELIMINARY, games_per_entry=1)
+    draw_stage(stage)
+    assert stage.matches.exclude(entry_c=None).count() == 2
+    client.force_login(organizer_of(tournament))
+    stage_url = reverse("simulation:stage", args=[tournament.slug, stage.id])
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("simulation:autoplay_start", args=[tournament.slug]),
+            {"scope": "stage", "stage": stage.id, "next": stage_url},
+        )
+
+    run = AutoPlay.objects.get()
+    assert response.status_code == 302, response.content.decode()[:500]
+    assert run.status == Status.DONE, run.error
+    games = Game.objects.filter(match__stage=stage)
+    assert run.games_played == games.count() == 2
+    for game in games:
+        assert game.card_rows.filter(status=CardRow.Status.VERIFIED).count() == 3
+    assert client.get(stage_url).status_code == 200
+    page = client.get(reverse("simulation:autoplay", args=[tournament.slug, run.pk]))
+    assert page.status_code == 200
+    standings = client.get(f"/t/{tournament.slug}/stages/{stage.id}/standings/")
+    assert standings.status_code == 200
+    assert all(e.name in standings.content.decode() for e in category.entries.all())
