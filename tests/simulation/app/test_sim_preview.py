@@ -121,6 +121,7 @@ def test_a_running_preview_shows_its_progress_and_the_probabilities_so_far(eager
     assert 'aria-valuenow="25"' in html
     a, b = match.entry_a.name, match.entry_b.name
     assert f"10 of 40 games played; so far {a} wins 60%, 20% tied, {b} wins 20%" in html
+    assert "(give or take 30 points)" in html  # 1.96 * sqrt(0.6 * 0.4 / 10)
     assert 'hx-trigger="every' in html  # still polling
 
 
