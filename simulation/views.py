@@ -15,7 +15,6 @@ the organizers; a dry run's copy tournament is linked only once the dry run is d
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from typing import Any
 
@@ -619,7 +618,7 @@ def _preview_progress(preview: MatchPreview, can_manage: bool) -> Progress:
             "win": _percent(win, played),
             "tie": _percent(tie, played),
             "loss": _percent(loss, played),
-            "margin": _margin(win, played),
+            "margin": previews.margin_points(win, played),
         }
     else:
         detail = _("%(games)s games are being simulated…") % {"games": preview.games}
@@ -646,13 +645,6 @@ def _preview_progress(preview: MatchPreview, can_manage: bool) -> Progress:
 
 def _percent(count: int, total: int) -> str:
     return _("%(percent)s%%") % {"percent": round(100 * count / total)}
-
-
-def _margin(count: int, total: int) -> int:
-    """How far, in percentage points, a chance of ``count`` in ``total`` games may still be from
-    the true one (95 % of the time): what shrinks as the parts come back."""
-    p = count / total
-    return max(1, round(100 * 1.96 * math.sqrt(max(p * (1 - p), 0.25 / total) / total)))
 
 
 @require_POST

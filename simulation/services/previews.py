@@ -15,6 +15,7 @@ run eagerly (``simulation.transport``).
 from __future__ import annotations
 
 import logging
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -148,9 +149,8 @@ def summarise(rows: Sequence[Sequence[int]], rounds: int, best_of: int = 1) -> d
     total = 2 * rounds
     keys = [(a, total - a) for a in range(total, -1, -1)]
     keys += sorted((k for k in splits if k not in keys), key=lambda k: (-k[0], k[1]))
-    win = sum(c for (a, b), c in splits.items() if a > b) / n
-    tie = sum(c for (a, b), c in splits.items() if a == b) / n
-    loss = sum(c for (a, b), c in splits.items() if a < b) / n
+    wins, ties, losses = outcome_counts(rows)
+    win, tie, loss = wins / n, ties / n, losses / n
     result = {
         "games": n,
         "rounds": rounds,
@@ -168,6 +168,20 @@ def summarise(rows: Sequence[Sequence[int]], rounds: int, best_of: int = 1) -> d
     return result
 
 
+def outcome_counts(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
+    """Entry A's wins, ties and losses among per-game ``[points a, points b, ...]`` rows."""
+    win = sum(1 for r in rows if r[0] > r[1])
+    tie = sum(1 for r in rows if r[0] == r[1])
+    return win, tie, len(rows) - win - tie
+
+
+def margin_points(count: int, total: int) -> int:
+    """How far, in percentage points, a chance of ``count`` in ``total`` games may still be from
+    the true one (95 % of the time): what shrinks as a preview's parts come back."""
+    p = count / total
+    return max(1, round(100 * 1.96 * math.sqrt(max(p * (1 - p), 0.25 / total) / total)))
+
+
 def record_part(preview_id: int, part: int, rows: Sequence[Sequence[int]]) -> None:
     """One part of a running preview's games is back: its games and entry A's wins, ties and
     losses join the figures its page shows while the rest are played, so the probabilities
@@ -176,9 +190,7 @@ def record_part(preview_id: int, part: int, rows: Sequence[Sequence[int]]) -> No
         preview = locked(MatchPreview, preview_id, Status.RUNNING)
         if preview is None:
             return
-        win = sum(1 for r in rows if r[0] > r[1])
-        tie = sum(1 for r in rows if r[0] == r[1])
-        preview.parts = {**preview.parts, str(part): [len(rows), win, tie, len(rows) - win - tie]}
+        preview.parts = {**preview.parts, str(part): [len(rows), *outcome_counts(rows)]}
         preview.save(update_fields=["parts"])
 
 
