@@ -279,7 +279,6 @@ def validate_row(
         .order_by("pk")
     )
     row = next((r for r in game_rows if r.pk == row.pk), None) or CardRow.objects.get(pk=row.pk)
-    others = [r for r in game_rows if r.pk != row.pk and r.status != Status.VOIDED]
     _refuse_forfeited(row.game)
     ensure_open(row.game.match.stage, error=ScorecardError)
     _check_version(row, version)
@@ -310,7 +309,7 @@ def validate_row(
     row.validated_how = (
         CardRow.ValidatedHow.SIMULATED if row.simulated else CardRow.ValidatedHow.PHONE
     )
-    return _after_change(_save(row, _("validated")), others=others)
+    return _after_change(_save(row, _("validated")), others=_compared_with(row, game_rows))
 
 
 def _check_scheduled(card: ScoreCard, game: Game) -> None:
@@ -540,12 +539,7 @@ def verify_card(
         row.status = Status.VERIFIED
         row.verified_by = user
         row.verified_at = timezone.now()
-        others = [
-            r
-            for r in game_rows
-            if r.game_id == row.game_id and r.pk != row.pk and r.status != Status.VOIDED
-        ]
-        done.append(_after_change(_save(row, _("verified")), others=others))
+        done.append(_after_change(_save(row, _("verified")), others=_compared_with(row, game_rows)))
     return done
 
 
@@ -679,6 +673,15 @@ def _counts(row: CardRow) -> bool:
     if row.status == Status.VERIFIED:
         return True
     return row.status == Status.VALIDATED and tournament.count_validated_cards
+
+
+def _compared_with(row: CardRow, rows: Sequence[CardRow]) -> list[CardRow]:
+    """The rows ``row`` is compared with, among ``rows`` read under the game's lock: the other
+    sides' rows of its game that are not voided (what :func:`_after_change` reads itself when
+    not given them)."""
+    return [
+        r for r in rows if r.game_id == row.game_id and r.pk != row.pk and r.status != Status.VOIDED
+    ]
 
 
 def _after_change(row: CardRow, others: list[CardRow] | None = None) -> CardRow:
