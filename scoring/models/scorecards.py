@@ -91,6 +91,12 @@ class CardRow(models.Model):
 
     history = HistoricalRecords()
 
+    class StaleVersion(Exception):
+        """The row was saved over a version that is no longer the stored one."""
+
+    #: Set by :meth:`save_over`, for the one save it makes.
+    _over_version: int | None = None
+
     class Meta:
         ordering = ["card", "game__match__round_of_play", "game__number"]
         constraints = [
@@ -103,6 +109,30 @@ class CardRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.card.entry} — {self.game}"
+
+    def save_over(self, version: int) -> None:
+        """Save an existing row only if it is still at ``version`` (an optimistic lock), in the
+        one UPDATE that writes it: raises :class:`StaleVersion`, and writes nothing, when someone
+        saved it since. The history record is written as for any save."""
+        self._over_version = version
+        try:
+            self.save(force_update=True)
+        finally:
+            self._over_version = None
+
+    def _do_update(self, base_qs, using, pk_val, values, update_fields, forced_update):
+        if self._over_version is None:
+            return super()._do_update(base_qs, using, pk_val, values, update_fields, forced_update)
+        if not super()._do_update(
+            base_qs.filter(version=self._over_version),
+            using,
+            pk_val,
+            values,
+            update_fields,
+            forced_update,
+        ):
+            raise self.StaleVersion
+        return True
 
     @property
     def total_points(self) -> int:

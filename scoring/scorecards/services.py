@@ -155,23 +155,26 @@ def _refuse_stale(card: ScoreCard, game: Game, version: int | None) -> None:
     reads the game's context."""
     if version is None:
         return
-    current = CardRow.objects.filter(card=card, game=game).values_list("version", flat=True)
-    found = current.first()
+    # Ordered by id, not by the model's order, which joins the game and its match to sort.
+    current = CardRow.objects.filter(card=card, game=game).order_by("pk")
+    found = current.values_list("version", flat=True).first()
     if found is not None and found != version:
         seen = Game.objects.select_related(*GAME_CONTEXT).get(pk=game.pk)
         _check_version(CardRow(card=card, game=seen, version=found), version)
 
 
 def _save(row: CardRow, reason: str) -> CardRow:
-    """Save with an optimistic lock: the update only lands on the version that was read."""
+    """Save with an optimistic lock: the update only lands on the version that was read (in the
+    same statement that writes the row)."""
     expected = row.version
     row.version = expected + 1
     row._change_reason = reason
     if row.pk is None:
         row.save()
         return row
-    updated = CardRow.objects.filter(pk=row.pk, version=expected).update(version=expected + 1)
-    if not updated:
+    try:
+        row.save_over(expected)
+    except CardRow.StaleVersion:
         row.version = expected
         raise StaleRowError(
             _(
@@ -179,8 +182,7 @@ def _save(row: CardRow, reason: str) -> CardRow:
                 "enter your change again; nothing has been lost."
             )
             % {"where": _label(row.game)}
-        )
-    row.save()
+        ) from None
     return row
 
 
@@ -200,6 +202,13 @@ def fill_row(
     A row not yet validated is the owner's to change. Once validated, a change is a correction:
     only a referee may make it, with their initials, and it is kept as a new version.
     """
+    # Whoever may neither fill nor correct the card's rows learns nothing about them, not even
+    # that the version moved on (the API answers them 404).
+    probe = CardRow(card=card, game=game)
+    if not (
+        user.has_perm("scoring.fill_row", probe) or user.has_perm("scoring.correct_row", probe)
+    ):
+        raise PermissionDenied(_("You may not %(action)s.") % {"action": _("fill this scorecard")})
     _refuse_stale(card, game, version)
     lock_games([game])
     _refuse_stale(card, game, version)
@@ -207,7 +216,7 @@ def fill_row(
     _refuse_forfeited(game)
     ensure_open(game.match.stage, error=ScorecardError)
     _check_scheduled(card, game)
-    row = CardRow.objects.select_for_update().filter(card=card, game=game).first()
+    row = CardRow.objects.select_for_update().filter(card=card, game=game).order_by("pk").first()
     if row is not None:
         row.game, row.card = game, card  # as loaded above, with what the checks read
     probe = row or CardRow(card=card, game=game)
@@ -281,7 +290,6 @@ def validate_row(
     row = next((r for r in game_rows if r.pk == row.pk), None) or CardRow.objects.get(pk=row.pk)
     _refuse_forfeited(row.game)
     ensure_open(row.game.match.stage, error=ScorecardError)
-    _check_version(row, version)
     allowed = {n for e in _opponents(row.game, row.card.entry) for n in _entry_numbers(e)}
     if str(opponent_number).strip() not in allowed:
         raise ScorecardError(
@@ -292,6 +300,7 @@ def validate_row(
             % {"where": _label(row.game), "number": repr(opponent_number)}
         )
     _require(user, "scoring.validate_row", row, _("validate this row: only the opponent does"))
+    _check_version(row, version)  # after the permission: nobody else learns the version
     if not initials.strip():
         raise ScorecardError(
             _("%(where)s: the opponent's initials are missing.") % {"where": _label(row.game)}
@@ -379,7 +388,7 @@ def enter_paper_row(
     _refuse_forfeited(game)
     ensure_open(game.match.stage, error=ScorecardError)
     _check_scheduled(card, game)
-    row = CardRow.objects.select_for_update().filter(card=card, game=game).first()
+    row = CardRow.objects.select_for_update().filter(card=card, game=game).order_by("pk").first()
     _require(user, "scoring.enter_paper_row", row or card, _("enter paper scorecards"))
     if row is not None:
         _check_version(row, version)

@@ -72,3 +72,59 @@ def test_validating_without_the_version_is_refused(world, client_for, row, versi
     assert refused.status_code == 400
     assert refused.json()["version"][0].startswith("`version` is required")
     assert CardRow.objects.get().status == CardRow.Status.FILLED
+
+
+def _statements(client, method: str, url: str, body: dict) -> tuple[int, list[str]]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        answer = getattr(client, method)(url, body, format="json")
+    return answer.status_code, [q["sql"] for q in queries.captured_queries]
+
+
+def _work(statements: list[str]) -> list[str]:
+    """The statements less the transaction's own (savepoints here, BEGIN and COMMIT on a
+    server)."""
+    return [sql for sql in statements if "SAVEPOINT" not in sql]
+
+
+def test_the_end_of_round_writes_cost_a_few_statements(world, client_for, row):
+    """At the end of a round every phone writes at once: a stale fill (fifty phones sending one
+    row give forty-nine) reads the version and is refused, without asking who may see the card;
+    a validation writes its row in one UPDATE, version check included, and runs in the
+    service's transaction alone (no savepoint around it)."""
+    card_id, first = row
+    url = f"/api/scorecards/{card_id}/fill/"
+    code, stale = _statements(
+        client_for("ann"), "post", url, {"game": world.game.pk, "rounds": WIN, "version": 0}
+    )
+    assert code == 409
+    # Her token, her card, the game, the row's version, the game's names for the message.
+    assert len(_work(stale)) <= 5, stale
+    assert not any("tournamentrole" in sql for sql in stale), stale  # no visibility query
+
+    code, signed = _statements(
+        client_for("bob"),
+        "post",
+        f"/api/card-rows/{first['id']}/validate/",
+        {"opponent_number": str(world.b.player.number), "initials": "BS", "version": 1},
+    )
+    assert code == 200
+    updates = [sql for sql in signed if sql.startswith('UPDATE "scoring_cardrow"')]
+    assert len(updates) == 1 and '"version" = ' in updates[0].split("WHERE")[1], updates
+    # The test runs in a transaction, so the service's own shows as a savepoint; with the
+    # request's transaction around it, there were two.
+    assert len([sql for sql in signed if sql.startswith("SAVEPOINT")]) == 1, signed
+    assert len(_work(signed)) <= 8, signed
+    assert CardRow.objects.get(pk=first["id"]).version == 2
+
+
+def test_a_stranger_gets_404_for_a_stale_fill_too(world, client_for, row):
+    """The stale check comes after the permission: someone who may not write the card does not
+    learn that its row moved on."""
+    card_id, _ = row
+    body = {"game": world.game.pk, "rounds": WIN, "version": 0}
+    answer = client_for("cid").post(f"/api/scorecards/{card_id}/fill/", body, format="json")
+    assert answer.status_code == 404
+    assert CardRow.objects.get().version == 1
