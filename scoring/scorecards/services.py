@@ -212,11 +212,17 @@ def fill_row(
     _refuse_stale(card, game, version)
     lock_games([game])
     _refuse_stale(card, game, version)
-    game = Game.objects.select_related(*GAME_CONTEXT).get(pk=game.pk)
+    # The game's rows under the lock, with what the checks read of the game: this card's row
+    # (if filled before) and the others it is compared with once it changes.
+    game_rows = _locked_rows([game.pk])
+    row = next((r for r in game_rows if r.card_id == card.pk), None)
+    if game_rows:
+        game = game_rows[0].game
+    else:
+        game = Game.objects.select_related(*GAME_CONTEXT).get(pk=game.pk)
     _refuse_forfeited(game)
     ensure_open(game.match.stage, error=ScorecardError)
     _check_scheduled(card, game)
-    row = CardRow.objects.select_for_update().filter(card=card, game=game).order_by("pk").first()
     if row is not None:
         row.game, row.card = game, card  # as loaded above, with what the checks read
     probe = row or CardRow(card=card, game=game)
@@ -231,7 +237,7 @@ def fill_row(
             simulated=simulated,
             version=0,
         )
-        return _after_change(_save(row, _("filled")))
+        return _after_change(_save(row, _("filled")), others=_compared_with(row, game_rows))
     _check_version(row, version)
     if row.status == Status.AWAITING:
         raise ScorecardError(
@@ -267,7 +273,8 @@ def fill_row(
     row.verified_by = None
     row.verified_at = None
     return _after_change(
-        _save(row, _("corrected, initialled %(initials)s") % {"initials": row.referee_initials})
+        _save(row, _("corrected, initialled %(initials)s") % {"initials": row.referee_initials}),
+        others=_compared_with(row, game_rows),
     )
 
 
@@ -281,12 +288,7 @@ def validate_row(
     # the rules of the game), the tournament (does a validated row count) and the players at
     # the board (whose ID may sign); with the game's other rows, which the signed row is then
     # compared with.
-    game_rows = list(
-        CardRow.objects.select_for_update(of=("self",))
-        .filter(game_id=row.game_id)
-        .select_related(*ROW_CONTEXT)
-        .order_by("pk")
-    )
+    game_rows = _locked_rows([row.game_id])
     row = next((r for r in game_rows if r.pk == row.pk), None) or CardRow.objects.get(pk=row.pk)
     _refuse_forfeited(row.game)
     ensure_open(row.game.match.stage, error=ScorecardError)
@@ -529,12 +531,7 @@ def verify_card(
     # Locked through the model, not ``card.rows``: a card read for the API carries prefetched
     # rows whose joins (nullable staff fields) PostgreSQL cannot lock. Every row of the card's
     # games in one query: this card's validated rows, and the others each is compared with.
-    game_rows = list(
-        CardRow.objects.select_for_update(of=("self",))
-        .filter(game_id__in=games)
-        .select_related(*ROW_CONTEXT)
-        .order_by("pk")
-    )
+    game_rows = _locked_rows(games)
     rows = [r for r in game_rows if r.card_id == card.pk and r.status == Status.VALIDATED]
     _check_versions(rows, versions, str(card), _("nothing was verified"))
     if not rows:
@@ -682,6 +679,17 @@ def _counts(row: CardRow) -> bool:
     if row.status == Status.VERIFIED:
         return True
     return row.status == Status.VALIDATED and tournament.count_validated_cards
+
+
+def _locked_rows(games: Sequence[int]) -> list[CardRow]:
+    """Every row of ``games`` (whose locks the caller holds), locked, with what the checks of a
+    write read (``ROW_CONTEXT``), in one query."""
+    return list(
+        CardRow.objects.select_for_update(of=("self",))
+        .filter(game_id__in=games)
+        .select_related(*ROW_CONTEXT)
+        .order_by("pk")
+    )
 
 
 def _compared_with(row: CardRow, rows: Sequence[CardRow]) -> list[CardRow]:
