@@ -89,6 +89,9 @@ SHOT_SECONDS_SPREAD = 0.3
 CLOCK_STREAM = 0x5EC
 """Mixed into the seed for the shot times, so that timing a game leaves its play unchanged."""
 
+FORM_STREAM = 0xF0E
+"""Mixed into the seed for the rounds' form, a stream of its own like the shot times."""
+
 
 def _players(players: object) -> list[Any]:
     from simulation.players.player import AIPlayer  # on first use: it loads the compiled physics
@@ -222,6 +225,7 @@ def play_game(
     # On first use: these load the compiled physics.
     from simulation.api import simulate_shot
     from simulation.players.estimate import open_20_rate_of
+    from simulation.players.noise import round_form
     from simulation.players.player import aim_record
     from simulation.players.situation import situation_from_state
 
@@ -253,6 +257,7 @@ def play_game(
     rates = {seat: open_20_rate_of(player.profile) for seat, player in by_seat.items()}
     rng = np.random.default_rng(seed)
     clock_rng = np.random.default_rng(None if seed is None else [seed, CLOCK_STREAM])
+    form_rng = np.random.default_rng(None if seed is None else [seed, FORM_STREAM])
     seats_json = {str(seat): side for seat, side in sorted(seats.items())}
     alone = kind == THREE_ALONE_KIND
 
@@ -300,6 +305,9 @@ def play_game(
         first = turn_cycle(seats)[turn]
         order = turn_order(seats, first, discs_per_player, turn)
         state: dict[str, Any] = {"discs": [], "seats": seats_json}
+        form = round_form(form_rng)
+        for player in seated:
+            player.in_form(form)
         made = [0] * sides
         numbered = [0] * sides
         shots: list[dict[str, Any]] = []

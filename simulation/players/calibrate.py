@@ -37,7 +37,7 @@ import numpy as np
 
 from simulation.physics import DEFAULT_PARAMS, PhysicsParams, codes, simulate_batch
 from simulation.players.candidates import OPEN_20_SPEED
-from simulation.players.noise import perturb
+from simulation.players.noise import perturb, round_form
 from simulation.players.profiles import (
     LEVELS,
     OPEN_20_TARGETS,
@@ -58,9 +58,17 @@ def open_20_rate(
     speed: float = OPEN_20_SPEED,
     params: PhysicsParams = DEFAULT_PARAMS,
 ) -> float:
-    """Share of ``attempts`` standard open 20s under ``profile``'s noise that score a 20."""
-    z = np.random.default_rng(seed).standard_normal((attempts, 2))
-    return _rate(profile, z, speed, params)
+    """Share of ``attempts`` standard open 20s under ``profile``'s noise that score a 20, each
+    shot in a round's form of its own (the mean over rounds)."""
+    return _rate(profile, _draws(attempts, seed), speed, params)
+
+
+def _draws(attempts: int, seed: int) -> np.ndarray:
+    """The attempts' standard-normal draws (direction, speed), each pair scaled by its round's
+    form: the same as scaling the profile's errors (``perturb`` is linear in them)."""
+    rng = np.random.default_rng(seed)
+    z = rng.standard_normal((attempts, 2))
+    return z * round_form(rng, attempts)[:, None]
 
 
 def _rate(profile: SkillProfile, z: np.ndarray, speed: float, params: PhysicsParams) -> float:
@@ -85,7 +93,7 @@ def calibrate_angle_sd(
     params: PhysicsParams = DEFAULT_PARAMS,
 ) -> float:
     """The direction error (degrees, 3 decimals) at which the open-20 rate meets ``target``."""
-    z = np.random.default_rng(seed).standard_normal((attempts, 2))
+    z = _draws(attempts, seed)
 
     def rate(angle_sd: float) -> float:
         return _rate(SkillProfile("calibrating", angle_sd, speed_sd), z, OPEN_20_SPEED, params)

@@ -23,11 +23,10 @@ from simulation.players.profiles import LEVELS, OPEN_20_TARGETS, PROFILES, Skill
 from tournaments.translation import _
 
 TWENTIES_PER_GAME: Mapping[str, float] = MappingProxyType(
-    {"novice": 2.01, "recreational": 3.21, "competitive": 6.64, "top": 8.07, "best": 8.97}
+    {"novice": 2.10, "recreational": 3.53, "competitive": 6.65, "top": 7.56, "best": 9.13}
 )
-"""20s per player per 4-round game of each level against itself, in simulation: the mean of two
-seeded runs, ``python -m simulation.players.calibrate --games 200`` (150 games for top, from its
-fit) and ``bench/calibration.py`` (1,000 games for competitive, 200 for the others)."""
+"""20s per player per 4-round game of each level against itself, in simulation: ``python -m
+simulation.players.calibrate --fit --games 300 --jobs 2`` (300 seeded games of each level)."""
 
 
 def profile_from_twenties(twenties_per_game: float) -> dict[str, Any]:

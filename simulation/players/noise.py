@@ -13,6 +13,28 @@ import numpy as np
 
 from simulation.players.profiles import SkillProfile
 
+ROUND_FORM_SD = 0.3
+"""The spread of a round's shared form: every player's direction and speed errors in a round are
+multiplied by ``exp(ROUND_FORM_SD * z)``, ``z`` one standard-normal draw per round shared by
+everyone at the board (:func:`round_form`). Real rounds come in kinds: in some both players keep
+the board clear and trade open 20s, in others discs stick and few 20s fall for either, so the two
+players' 20s in a round go together (a correlation of about 0.45, implied by the real tables of
+20s per player and per round: ``simulation.players.calibrate.round_correlation``).
+
+Chosen on those tables (``python -m simulation.players.calibrate --games N`` prints both against
+the simulation), then the open-20 rates and the open-board weights refitted with it (a profile's
+open-20 rate is its mean over rounds). Measured over 300 seeded competitive games: before, 0.01
+correlation and a largest gap of 5.8 points in a share; with 0.3 and the refit, 0.49 and 3.8.
+With the refitted weights alone (form 0) the correlation is 0.37 and the 20s per round 1.57, not
+1.66: the weights do part of it, and a smaller form with its own refit may fit better still."""
+
+
+def round_form(rng: np.random.Generator, n: int | None = None) -> float | np.ndarray:
+    """One round's shared form (or ``n`` of them): the factor on every hand's errors."""
+    if n is None:
+        return float(np.exp(ROUND_FORM_SD * rng.standard_normal()))
+    return np.exp(ROUND_FORM_SD * rng.standard_normal(n))
+
 
 def draws(rng: np.random.Generator, n: int) -> np.ndarray:
     """``n`` pairs of standard-normal draws: column 0 for the direction, 1 for the speed."""

@@ -32,6 +32,12 @@ class AIPlayer:
     """Use the naive baseline search (every candidate sampled alike); for benchmarks."""
     decisions: int = field(default=0, init=False)
     shots_simulated: int = field(default=0, init=False)
+    hand: SkillProfile = field(init=False)
+    """The profile the player executes with in the round being played: ``profile`` in the
+    round's form (:meth:`in_form`)."""
+
+    def __post_init__(self) -> None:
+        self.hand = self.profile
 
     @property
     def search_budget(self) -> Budget:
@@ -51,9 +57,20 @@ class AIPlayer:
         """A player from a level name, a profile dict or a :class:`SkillProfile`."""
         return cls(get_profile(spec), **options)
 
+    def in_form(self, form: float) -> None:
+        """Play the next round in a shared form that multiplies every hand's errors by ``form``
+        (see ``simulation.game.ROUND_FORM_SD``); the player reads the board knowing it."""
+        self.hand = self.profile
+        if form != 1.0:
+            self.hand = replace(
+                self.profile,
+                angle_sd=self.profile.angle_sd * form,
+                speed_sd=self.profile.speed_sd * form,
+            )
+
     def decide(self, sit: Situation, rng: np.random.Generator) -> Choice:
         """The shot this player means to play."""
-        choice = choose(sit, self.profile, rng, self.search_budget, self.shot_weights, self.uniform)
+        choice = choose(sit, self.hand, rng, self.search_budget, self.shot_weights, self.uniform)
         self.decisions += 1
         self.shots_simulated += choice.shots_simulated
         return choice
@@ -69,7 +86,7 @@ class AIPlayer:
             "speed": choice.speed,
             "id": shot_id,
         }
-        return execute(nominal, self.profile, rng)
+        return execute(nominal, self.hand, rng)
 
 
 def aim_record(choice: Choice) -> dict[str, Any]:

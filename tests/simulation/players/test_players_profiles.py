@@ -74,3 +74,26 @@ def test_execute_changes_only_angle_and_speed():
         "id": "b1",
     }
     assert released["angle"] != 1.0 and released["speed"] != 1.5
+
+
+def test_a_rounds_form_scales_the_hand_and_leaves_the_profile():
+    """``in_form`` multiplies both errors for the round; the player's profile (what the record
+    shows, what estimates read) stays as it was, and form 1 is the profile itself."""
+    from simulation.players.player import AIPlayer
+
+    player = AIPlayer.of("competitive")
+    base = PROFILES["competitive"]
+    player.in_form(1.5)
+    assert player.hand.angle_sd == pytest.approx(1.5 * base.angle_sd)
+    assert player.hand.speed_sd == pytest.approx(1.5 * base.speed_sd)
+    assert player.profile == base
+    player.in_form(1.0)
+    assert player.hand is base
+
+
+def test_round_forms_have_median_one_and_the_documented_spread():
+    from simulation.players.noise import ROUND_FORM_SD, round_form
+
+    forms = round_form(np.random.default_rng(5), 20_000)
+    assert np.median(forms) == pytest.approx(1.0, abs=0.02)
+    assert np.std(np.log(forms)) == pytest.approx(ROUND_FORM_SD, rel=0.03)
