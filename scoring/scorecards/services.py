@@ -202,13 +202,11 @@ def fill_row(
     A row not yet validated is the owner's to change. Once validated, a change is a correction:
     only a referee may make it, with their initials, and it is kept as a new version.
     """
-    # Whoever may neither fill nor correct the card's rows learns nothing about them, not even
-    # that the version moved on (the API answers them 404).
-    probe = CardRow(card=card, game=game)
-    if not (
-        user.has_perm("scoring.fill_row", probe) or user.has_perm("scoring.correct_row", probe)
-    ):
-        raise PermissionDenied(_("You may not %(action)s.") % {"action": _("fill this scorecard")})
+    # Whoever may not write the card's rows learns nothing about them, not even that the version
+    # moved on (the API answers them 404). Filling covers correcting: the referees who correct
+    # rows may fill them too (``scoring.permissions``); which of the two this write is waits for
+    # the row's status, read under the lock.
+    _require(user, "scoring.fill_row", CardRow(card=card, game=game), _("fill this scorecard"))
     _refuse_stale(card, game, version)
     lock_games([game])
     _refuse_stale(card, game, version)
