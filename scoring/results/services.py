@@ -58,57 +58,70 @@ def record_game(
         "match__stage__category", "match__entry_a", "match__entry_b"
     ).get(pk=game.pk)
     ensure_open(game.match.stage, error=ResultError)
+    with transaction.atomic():
+        return record_locked_game(game, rounds, forfeits=forfeits)
+
+
+def record_locked_game(
+    game: Game, rounds: Sequence[Mapping[str, Any]], *, forfeits: RoundForfeits | None = None
+) -> list[Round]:
+    """:func:`record_game` for a writer that did its first steps itself, in its own
+    transaction: it holds the game's lock (``lock_games``), read ``game`` under it with its
+    match, stage and category, and checked that the stage is open (``ensure_open``). The
+    scorecard services do all three before any row is written, so that an official result
+    written at the end of a round costs no second read of the game, no second look at the
+    stage and no savepoint of its own: a refusal here comes before any write, and the
+    caller's transaction undoes everything else."""
     if game.forfeited_by and rounds:
         raise ResultError(f"{game.forfeit_refusal}.")
     rules = game_rules(game)
     fields = [f.name for f in Round._meta.concrete_fields if f.name not in ("id", "game", "number")]
-    with transaction.atomic():
-        # The stored rounds, read once under their lock: what is replaced, and the rounds the
-        # head referee forfeited when the caller does not say.
-        existing = {
-            r.number: r for r in game.rounds.order_by("number").select_for_update(of=("self",))
+    # The stored rounds, read once under their lock: what is replaced, and the rounds the
+    # head referee forfeited when the caller does not say.
+    existing = {
+        r.number: r for r in game.rounds.order_by("number").select_for_update(of=("self",))
+    }
+    if forfeits is None:
+        forfeits = {
+            n: (r.forfeited_by, r.forfeit_reason) for n, r in existing.items() if r.forfeited_by
         }
-        if forfeits is None:
-            forfeits = {
-                n: (r.forfeited_by, r.forfeit_reason) for n, r in existing.items() if r.forfeited_by
-            }
-        try:
-            checked = read_rounds(rounds, rules)
-            if forfeits:
-                checked = _with_forfeits(checked, forfeits, rules)
-            judge_game(checked, rules)
-        except EngineInputError as error:
-            label = _("game %(number)s (%(match)s)") % {"number": game.number, "match": game.match}
-            raise ResultError(f"{label}, {error}", round=error.round) from None
-        built = [_stored(game, number, r, rules.discs) for number, r in enumerate(checked, 1)]
-        for obj in built:
-            obj.forfeited_by, obj.forfeit_reason = forfeits.get(obj.number, ("", ""))
-        if not existing:
-            # A game's first result (the usual case): its rounds and their history in two
-            # statements, not two a round. Bulk writes send no signal: the live version is
-            # bumped here.
-            bulk_create_with_history(built, Round)
-            live.touch("game", [game.pk])
-            return built
-        saved = []
-        for obj in built:
-            # Update rounds in place so their history reads as a sequence of versions.
-            current = existing.pop(obj.number, None)
-            if current is not None and all(
-                getattr(current, name) == getattr(obj, name) for name in fields
-            ):
-                # Both cards of a game record the same result: nothing to write, no new version.
-                saved.append(current)
-                continue
-            if current is not None:
-                for name in fields:
-                    setattr(current, name, getattr(obj, name))
-                obj = current
-            obj.save()
-            saved.append(obj)
-        for stale in existing.values():
-            stale.delete()
-        return saved
+    try:
+        checked = read_rounds(rounds, rules)
+        if forfeits:
+            checked = _with_forfeits(checked, forfeits, rules)
+        judge_game(checked, rules)
+    except EngineInputError as error:
+        label = _("game %(number)s (%(match)s)") % {"number": game.number, "match": game.match}
+        raise ResultError(f"{label}, {error}", round=error.round) from None
+    built = [_stored(game, number, r, rules.discs) for number, r in enumerate(checked, 1)]
+    for obj in built:
+        obj.forfeited_by, obj.forfeit_reason = forfeits.get(obj.number, ("", ""))
+    if not existing:
+        # A game's first result (the usual case): its rounds and their history in two
+        # statements, not two a round. Bulk writes send no signal: the live version is
+        # bumped here.
+        bulk_create_with_history(built, Round)
+        live.touch("game", [game.pk])
+        return built
+    saved = []
+    for obj in built:
+        # Update rounds in place so their history reads as a sequence of versions.
+        current = existing.pop(obj.number, None)
+        if current is not None and all(
+            getattr(current, name) == getattr(obj, name) for name in fields
+        ):
+            # Both cards of a game record the same result: nothing to write, no new version.
+            saved.append(current)
+            continue
+        if current is not None:
+            for name in fields:
+                setattr(current, name, getattr(obj, name))
+            obj = current
+        obj.save()
+        saved.append(obj)
+    for stale in existing.values():
+        stale.delete()
+    return saved
 
 
 def check_round_forfeits(rules: GameRules, label: str) -> None:

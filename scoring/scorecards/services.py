@@ -31,7 +31,7 @@ from scoring.models import CardRow, ScoreCard
 from scoring.progression.locks import ensure_open
 from scoring.progression.services import advance_knockout
 from scoring.results.rules import game_rules
-from scoring.results.services import record_game
+from scoring.results.services import record_locked_game
 from tournaments.models import Entry, Game, Stage
 from tournaments.services.game_locks import lock_games
 
@@ -145,14 +145,11 @@ def _check_version(row: CardRow, version: int | None) -> None:
 
 
 def _refuse_stale(card: ScoreCard, game: Game, version: int | None) -> None:
-    """Refuse a change made on a row its writer no longer sees, for a read of one column.
-
-    Called twice by a fill. First before taking any lock: a row's version only goes up, so one
-    already past the version read is stale whatever happens next. Then again right after taking
-    the game's lock, before anything else is read: when fifty phones send the same row at once,
-    they all pass the first check together and queue for the lock, and each of the forty-nine
-    that find the row changed gives the lock up again at once, instead of holding it while it
-    reads the game's context."""
+    """Refuse a change made on a row its writer no longer sees, for a read of one column,
+    before taking any lock: a row's version only goes up, so one already past the version read
+    is stale whatever happens next. When fifty phones send the same row at once, most of the
+    forty-nine late ones are refused here without queueing for the game's lock; those that
+    queued meet the version check right after the locked read."""
     if version is None:
         return
     # Ordered by id, not by the model's order, which joins the game and its match to sort.
@@ -209,11 +206,13 @@ def fill_row(
     _require(user, "scoring.fill_row", CardRow(card=card, game=game), _("fill this scorecard"))
     _refuse_stale(card, game, version)
     lock_games([game])
-    _refuse_stale(card, game, version)
     # The game's rows under the lock, with what the checks read of the game: this card's row
-    # (if filled before) and the others it is compared with once it changes.
+    # (if filled before) and the others it is compared with once it changes. A row changed
+    # while this fill waited for the lock is refused before anything else is looked at.
     game_rows = _locked_rows([game.pk])
     row = next((r for r in game_rows if r.card_id == card.pk), None)
+    if row is not None:
+        _check_version(row, version)
     if game_rows:
         game = game_rows[0].game
     else:
@@ -236,7 +235,6 @@ def fill_row(
             version=0,
         )
         return _after_change(_save(row, _("filled")), others=_compared_with(row, game_rows))
-    _check_version(row, version)
     if row.status == Status.AWAITING:
         raise ScorecardError(
             _(
@@ -606,10 +604,12 @@ def resolve_dispute(
     to version) are the disputed rows as the head referee saw them side by side.
     """
     lock_games([game])
+    # Read again under the lock: a forfeit recorded since the caller read it is seen.
+    game = Game.objects.select_related(*GAME_CONTEXT).get(pk=game.pk)
     current = list(
         CardRow.objects.select_for_update(of=("self",))
         .filter(game=game)
-        .select_related("card", "game__match")
+        .select_related("card")
         .order_by("pk")
     )
     probe = current[0] if current else None
@@ -753,9 +753,11 @@ def _record_official(game: Game, rounds_a: Sequence[RoundData]) -> None:
 
 
 def _write_official(game: Game, rounds_a: Sequence[RoundData]) -> None:
-    if Game.objects.filter(pk=game.pk).exclude(forfeited_by="").exists():
+    """Every writer here read ``game`` under its lock and checked its stage is open first, so
+    what it says of a forfeit is current."""
+    if game.forfeited_by:
         return  # forfeited since the row was signed: the ruling stands, the row stays as written
-    record_game(game, rounds_a)
+    record_locked_game(game, rounds_a)
 
 
 def _refuse_forfeited(game: Game) -> None:

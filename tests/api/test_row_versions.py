@@ -128,3 +128,33 @@ def test_a_stranger_gets_404_for_a_stale_fill_too(world, client_for, row):
     answer = client_for("cid").post(f"/api/scorecards/{card_id}/fill/", body, format="json")
     assert answer.status_code == 404
     assert CardRow.objects.get().version == 1
+
+
+def test_a_verification_writes_the_official_result_without_reading_the_game_again(
+    world, client_for, row
+):
+    """The table's verify holds the game's lock and read the game under it: the official
+    result it writes takes no second read of the game, no second look at the stage and no
+    savepoint of its own."""
+    card_id, first = row
+    bob = client_for("bob")
+    signed = bob.post(
+        f"/api/card-rows/{first['id']}/validate/",
+        {"opponent_number": str(world.b.player.number), "initials": "BS", "version": 1},
+        format="json",
+    )
+    assert signed.status_code == 200, signed.json()
+    seen = {"versions": [{"row": first["id"], "version": signed.json()["version"]}]}
+    code, verified = _statements(
+        client_for("table"), "post", f"/api/scorecards/{card_id}/verify/", seen
+    )
+    assert code == 200
+    games = [sql for sql in verified if 'FROM "tournaments_game"' in sql.split("WHERE")[0]]
+    # The card's games locked (FOR UPDATE where the database has it), once: the game itself
+    # comes with the locked rows.
+    assert len(games) == 1 and games[0].startswith('SELECT "tournaments_game"."id" AS'), games
+    assert len([sql for sql in verified if sql.startswith("SAVEPOINT")]) == 1, verified
+    inserted = [sql for sql in verified if sql.startswith('INSERT INTO "tournaments_round"')]
+    assert len(inserted) == 1, verified
+    official = world.game.rounds.order_by("number")
+    assert [(r.points_a, r.points_b) for r in official] == [(2, 0)] * 3 + [(0, 2)]
