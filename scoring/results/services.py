@@ -78,9 +78,7 @@ def record_locked_game(
     fields = [f.name for f in Round._meta.concrete_fields if f.name not in ("id", "game", "number")]
     # The stored rounds, read once under their lock: what is replaced, and the rounds the
     # head referee forfeited when the caller does not say.
-    existing = {
-        r.number: r for r in game.rounds.order_by("number").select_for_update(of=("self",))
-    }
+    existing = {r.number: r for r in game.rounds.order_by("number").select_for_update(of=("self",))}
     if forfeits is None:
         forfeits = {
             n: (r.forfeited_by, r.forfeit_reason) for n, r in existing.items() if r.forfeited_by
