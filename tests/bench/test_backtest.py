@@ -1,0 +1,60 @@
+"""The backtest's forecaster: what a player's record says of them, and the prediction read from
+the simulation's grid over both players' beliefs (``bench/backtest.py``)."""
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+PATH = Path(__file__).resolve().parents[2] / "bench" / "backtest.py"
+spec = importlib.util.spec_from_file_location("backtest", PATH)
+backtest = importlib.util.module_from_spec(spec)
+sys.modules.setdefault("backtest", backtest)  # its dataclasses look their module up
+spec.loader.exec_module(backtest)
+
+SPREAD = backtest.Spread(game=3.0, field=2.3, form=1.2)
+
+
+def test_a_player_without_games_is_the_field_with_its_whole_spread():
+    mean, sd = backtest.belief([], 6.0, SPREAD)
+    assert mean == pytest.approx(6.0)
+    assert sd == pytest.approx(math.hypot(SPREAD.field, SPREAD.form))
+
+
+def test_games_pull_the_belief_to_the_player_and_leave_the_form_unknown():
+    few = backtest.belief([9.0] * 3, 6.0, SPREAD)
+    many = backtest.belief([9.0] * 300, 6.0, SPREAD)
+    assert 6.0 < few[0] < many[0] < 9.0
+    assert many[0] == pytest.approx(9.0, abs=0.05)
+    assert SPREAD.form < many[1] < few[1]
+    assert many[1] == pytest.approx(SPREAD.form, abs=0.05)
+
+
+def _grid(steepness: float) -> dict[tuple[float, float], float]:
+    """A symmetric grid: the better level wins the more often, the larger the gap."""
+    return {
+        (a, b): 1 / (1 + math.exp(-steepness * (a - b)))
+        for a in backtest.LEVELS
+        for b in backtest.LEVELS
+    }
+
+
+def test_uncertainty_makes_a_favourite_less_sure_and_sides_add_up():
+    grid = _grid(1.0)
+    sure = backtest.expected_score(grid, (7.0, 0.0), (5.0, 0.0))
+    unsure = backtest.expected_score(grid, (7.0, 2.0), (5.0, 2.0))
+    assert sure == pytest.approx(backtest.interpolate(grid, 7.0, 5.0))
+    assert 0.5 < unsure < sure
+    other_side = backtest.expected_score(grid, (5.0, 2.0), (7.0, 2.0))
+    assert unsure + other_side == pytest.approx(1.0)
+
+
+def test_the_spreads_of_the_record_are_measured_from_it():
+    games = backtest.read_games()
+    spread = backtest.spread_of(games)
+    # A game's luck is larger than a player's swing from event to event, and players differ.
+    assert 2.0 < spread.game < 4.0
+    assert 0.0 < spread.form < spread.game
+    assert 1.0 < spread.field < 4.0
