@@ -68,6 +68,48 @@ def test_bulk_writes_of_the_schedule_bump_too():
     assert version(event) == before + 1
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_bump_under_way_is_not_queued_behind():
+    """Fifty writes at the end of a round bump one tournament row: a bump that finds another
+    under way skips it (that one commits after this writer's data) instead of waiting."""
+    if not connection.features.has_select_for_update_skip_locked:
+        pytest.skip("SQLite has one writer at a time: no single row is ever locked there")
+    import threading
+
+    from django.db import connections
+
+    event = build_small_event()
+    before = version(event)
+    holding, release = threading.Event(), threading.Event()
+
+    def other_bump() -> None:
+        try:
+            with transaction.atomic():
+                Tournament.objects.select_for_update().filter(pk=event.tournament.pk).update(
+                    live_version=F("live_version") + 1
+                )
+                holding.set()
+                release.wait(10)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=other_bump)
+    thread.start()
+    try:
+        assert holding.wait(10)
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '1s'")  # a wait would fail the bump
+        try:
+            live.touch("tournament", [event.tournament.pk])
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("RESET lock_timeout")
+    finally:
+        release.set()
+        thread.join(10)
+    assert version(event) == before + 1  # the bump under way, committed after this one's data
+
+
 def test_the_poll_costs_one_query_and_asks_for_a_reload_only_when_behind(client, small_event):
     url = reverse("tournaments:live", args=[small_event.tournament.slug])
     current = version(small_event)
