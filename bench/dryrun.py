@@ -7,7 +7,12 @@ Measurements, each a function (the tournament dry run through Django is to be ad
 - physics shots per second during play (the noisy executions the searches simulate, per second of
   play);
 - games per second for best v novice;
-- the baseline, in the same run: a naive player that gives every candidate the same number of
+- the old search, in the same run: the numpy search of ``simulation.players.reference`` (what the
+  players ran before their decisions were compiled) playing the same seeded competitive games,
+  game by game in turn with the current one, and the ratio of the rates of decision, counting the
+  CPU time spent deciding (``AIPlayer.decide``: the search and what it needs) and, beside it, the
+  time of the whole play;
+- the naive baseline, in the same run: a player that gives every candidate the same number of
   samples (as many as the halving search gives its finalists) without halving; the ratio of the
   decision rates;
 - the estimated wall time of an 88-player WCC singles dry run (about 500 games x 4 rounds x 16
@@ -19,15 +24,17 @@ process writes it), the per-game scorecard workflow's writes of the same games b
 writes, and the play on one process against two.
 
 Run: ``python bench/dryrun.py [--games N] [--wcc] [--no-event]``. Prints readable figures and
-ends with one ``RESULT`` line.
+ends with one ``RESULT`` line (``ratio_vs_old``: the rate of decision against the old search's,
+competitive level, CPU time deciding; ``ratio_vs_old_play``: the same over the whole play).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +67,29 @@ def _decisions(game: dict[str, Any]) -> int:
     return sum(len(r["shots"]) for r in game["rounds"])
 
 
+@contextlib.contextmanager
+def _deciding() -> Iterator[list[float]]:
+    """Counts the CPU time spent in ``AIPlayer.decide`` (the search alone, without the game's
+    bookkeeping: the ruling, the chosen shot re-simulated with its events) while in the block."""
+    from simulation.players.player import AIPlayer
+
+    spent = [0.0]
+    original = AIPlayer.decide
+
+    def decide(self: Any, sit: Any, rng: Any) -> Any:
+        start = time.process_time()
+        try:
+            return original(self, sit, rng)
+        finally:
+            spent[0] += time.process_time() - start
+
+    AIPlayer.decide = decide  # type: ignore[method-assign]
+    try:
+        yield spent
+    finally:
+        AIPlayer.decide = original  # type: ignore[method-assign]
+
+
 def measure_level(level: str, games: int, seed: int = 1000) -> dict[str, float]:
     """Decisions per CPU second and physics shots per second in ``level`` v ``level`` games."""
     from simulation.players.player import AIPlayer
@@ -73,15 +103,18 @@ def measure_level(level: str, games: int, seed: int = 1000) -> dict[str, float]:
         return player
 
     decisions = 0
-    wall, cpu = time.perf_counter(), time.process_time()
-    for k in range(games):
-        decisions += _decisions(_play([level, level], seed + k, tracked))
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    with _deciding() as deciding:
+        wall, cpu = time.perf_counter(), time.process_time()
+        for k in range(games):
+            decisions += _decisions(_play([level, level], seed + k, tracked))
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     shots = sum(p.shots_simulated for p in made)
     return {
         "decisions": decisions,
         "decisions_per_s": decisions / cpu,
+        "decide_per_s": decisions / deciding[0],
         "ms_per_decision": 1000.0 * cpu / decisions,
+        "decide_ms": 1000.0 * deciding[0] / decisions,
         "shots_per_decision": shots / decisions,
         "shots_per_s": shots / wall,
     }
@@ -117,9 +150,51 @@ def measure_naive(level: str, games: int, seed: int = 1000) -> dict[str, float]:
     return {"decisions_per_s": decisions / cpu}
 
 
+def measure_old(level: str, games: int, seed: int = 1000) -> dict[str, float]:
+    """The old search against the current one: the same seeded games played by both, game by game
+    in turn (so that a change in the machine's load falls on both alike), every seat of the old
+    ones deciding by the numpy search of ``simulation.players.reference``. Decisions per second
+    of CPU spent deciding, and of the whole play, for each."""
+    from simulation.players.player import AIPlayer
+
+    original = AIPlayer.of
+
+    def old(spec: Any, **options: Any) -> AIPlayer:
+        return original(spec, reference=True, **options)
+
+    decisions = {"new": 0, "old": 0}
+    deciding = {"new": 0.0, "old": 0.0}
+    playing = {"new": 0.0, "old": 0.0}
+    for k in range(games):
+        for name, make in (("new", None), ("old", old)):
+            with _deciding() as spent:
+                cpu = time.process_time()
+                decisions[name] += _decisions(_play([level, level], seed + k, make))
+                playing[name] += time.process_time() - cpu
+            deciding[name] += spent[0]
+    return {
+        f"{name}_{field}": value
+        for name in ("new", "old")
+        for field, value in (
+            ("decisions_per_s", decisions[name] / playing[name]),
+            ("decide_per_s", decisions[name] / deciding[name]),
+            ("decide_ms", 1000.0 * deciding[name] / decisions[name]),
+        )
+    }
+
+
 def warm_up() -> None:
-    """Load (or compile) the physics and the evaluator before anything is timed."""
+    """Load (or compile) the physics, the evaluator and both searches before anything is
+    timed."""
+    from simulation.players.player import AIPlayer
+
+    original = AIPlayer.of
+
+    def old(spec: Any, **options: Any) -> AIPlayer:
+        return original(spec, reference=True, **options)
+
     _play(["best", "novice"], 0)
+    _play(["best", "novice"], 0, old)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -154,12 +229,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         shots_per_s.append(m["shots_per_s"])
         print(
             f"  {level:13s} {m['decisions_per_s']:7.0f} decisions/s  "
-            f"{m['ms_per_decision']:5.2f} ms/decision  "
+            f"{m['ms_per_decision']:5.2f} ms/decision "
+            f"(deciding {m['decide_ms']:5.2f} ms)  "
             f"{m['shots_per_decision']:5.0f} physics shots/decision  "
             f"{m['shots_per_s']:7.0f} physics shots simulated per s of play"
         )
     mixed = len(rates) / sum(1.0 / r for r in rates.values())
     physics = sum(shots_per_s) / len(shots_per_s)
+
+    old = measure_old("competitive", games)
+    ratio_old = old["new_decide_per_s"] / old["old_decide_per_s"]
+    ratio_old_play = old["new_decisions_per_s"] / old["old_decisions_per_s"]
+    print(
+        f"old search (numpy, simulation.players.reference), competitive, the same games in turn: "
+        f"deciding {old['old_decide_ms']:.2f} ms against {old['new_decide_ms']:.2f} ms, "
+        f"{old['old_decisions_per_s']:.0f} decisions/s of play against "
+        f"{old['new_decisions_per_s']:.0f}; decisions are {ratio_old:.2f}x faster, the whole play "
+        f"{ratio_old_play:.2f}x"
+    )
 
     naive = measure_naive("competitive", games)["decisions_per_s"]
     ratio = rates["competitive"] / naive
@@ -203,6 +290,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"RESULT {fields} decisions_per_s_mixed={mixed:.0f} shots_per_s={physics:.0f} "
         f"games_per_s={g['games_per_s']:.2f} best_win_rate={g['best_win_rate']:.3f} "
         f"naive_decisions_per_s={naive:.0f} ratio_vs_naive={ratio:.2f} "
+        f"decide_per_s_competitive={old['new_decide_per_s']:.0f} "
+        f"old_decide_per_s={old['old_decide_per_s']:.0f} "
+        f"old_decisions_per_s={old['old_decisions_per_s']:.0f} ratio_vs_old={ratio_old:.2f} "
+        f"ratio_vs_old_play={ratio_old_play:.2f} "
         f"wcc_dryrun_est_s={estimate:.0f}{event}"
     )
     return 0

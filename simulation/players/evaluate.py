@@ -21,6 +21,7 @@ the ditch is not modelled here (the real ruling, applied to the chosen shot, is 
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -30,7 +31,7 @@ from numba import njit
 from simulation.physics import codes
 from simulation.players.situation import FIGURES, BoardFigures, Situation
 from simulation.rules.seats import seat_angle
-from simulation.rules.variants import RemovalScope
+from simulation.rules.variants import RemovalScope, RuleSet
 
 SCOPES = {RemovalScope.ALL_STRUCK: 0, RemovalScope.OWN_STRUCK: 1, RemovalScope.OWN_TOUCHED: 2}
 
@@ -93,30 +94,68 @@ def figures_array(fig: BoardFigures = FIGURES) -> np.ndarray:
 _FIG = figures_array()
 
 
+PATH_BLOCKED, PATH_CLEAR, PATH_DISCS = 0, 1, 2
+"""What the fixed bodies say of a straight line to a disc: blocked (or no line), clear whatever the
+other discs do, or clear of the pegs, the other discs still to check."""
+
+
 @njit(cache=True)
-def _clear_path(sx, sy, tx, ty, skip, px, py, alive, n, pegs, r, rp):  # pragma: no cover
-    """Whether a disc from (sx, sy) reaches the disc at (tx, ty) in a straight line."""
+def _ghost(sx, sy, tx, ty, r):  # pragma: no cover - compiled
+    """Where the shooter's centre meets the disc at (tx, ty) coming from (sx, sy), and the path
+    there: (gx, gy, dx, dy, squared length); a zero direction when the two coincide."""
     dx = tx - sx
     dy = ty - sy
     length = math.sqrt(dx * dx + dy * dy)
     if length < 1e-9:
-        return False
+        return 0.0, 0.0, 0.0, 0.0, -1.0
     gx = tx - 2.0 * r * dx / length
     gy = ty - 2.0 * r * dy / length
     dx = gx - sx
     dy = gy - sy
-    l2 = dx * dx + dy * dy
+    return gx, gy, dx, dy, dx * dx + dy * dy
+
+
+@njit(cache=True)
+def _fixed_path(sx, sy, tx, ty, pegs, r, rp):  # pragma: no cover - compiled
+    """The pegs' say on the line from (sx, sy) to the disc at (tx, ty): ``PATH_*``. It depends on
+    the two points alone, so a disc that did not move is asked once per batch."""
+    gx, gy, dx, dy, l2 = _ghost(sx, sy, tx, ty, r)
+    if l2 < 0.0:
+        return PATH_BLOCKED
     if l2 < 1e-12:
-        return True
+        return PATH_CLEAR
+    # A body outside the path's bounding box grown by the contact distance cannot touch it:
+    # skipping it leaves the answer as it is and spares most of the distance computations.
+    reach = r + rp
+    lo_x = min(sx, gx) - reach
+    hi_x = max(sx, gx) + reach
+    lo_y = min(sy, gy) - reach
+    hi_y = max(sy, gy) + reach
     for k in range(pegs.shape[0]):
+        if not (lo_x <= pegs[k, 0] <= hi_x and lo_y <= pegs[k, 1] <= hi_y):
+            continue
         t = ((pegs[k, 0] - sx) * dx + (pegs[k, 1] - sy) * dy) / l2
         t = min(max(t, 0.0), 1.0)
         cx = sx + t * dx - pegs[k, 0]
         cy = sy + t * dy - pegs[k, 1]
         if cx * cx + cy * cy < (r + rp) * (r + rp):
-            return False
+            return PATH_BLOCKED
+    return PATH_DISCS
+
+
+@njit(cache=True)
+def _discs_clear(sx, sy, tx, ty, skip, px, py, alive, n, r):  # pragma: no cover - compiled
+    """Whether the line from (sx, sy) to the disc at (tx, ty) passes clear of the other discs
+    (once the pegs have let it through: :func:`_fixed_path`)."""
+    gx, gy, dx, dy, l2 = _ghost(sx, sy, tx, ty, r)
+    lo_x = min(sx, gx) - 2.0 * r
+    hi_x = max(sx, gx) + 2.0 * r
+    lo_y = min(sy, gy) - 2.0 * r
+    hi_y = max(sy, gy) + 2.0 * r
     for j in range(n):
         if j == skip or not alive[j]:
+            continue
+        if not (lo_x <= px[j] <= hi_x and lo_y <= py[j] <= hi_y):
             continue
         t = ((px[j] - sx) * dx + (py[j] - sy) * dy) / l2
         t = min(max(t, 0.0), 1.0)
@@ -125,6 +164,18 @@ def _clear_path(sx, sy, tx, ty, skip, px, py, alive, n, pegs, r, rp):  # pragma:
         if cx * cx + cy * cy < 4.0 * r * r:
             return False
     return True
+
+
+@njit(cache=True)
+def _sources(threats, starts, shoot_r):  # pragma: no cover - compiled
+    """Centres (A, P, 2) of discs set on the shooting line at each threat seat and start."""
+    out = np.empty((threats.shape[0], starts.shape[0], 2))
+    for a in range(threats.shape[0]):
+        for p in range(starts.shape[0]):
+            theta = (threats[a] + starts[p]) * math.pi / 180.0
+            out[a, p, 0] = shoot_r * math.cos(theta)
+            out[a, p, 1] = shoot_r * math.sin(theta)
+    return out
 
 
 @njit(cache=True)
@@ -176,6 +227,10 @@ def evaluate_kernel(  # pragma: no cover - compiled; exercised through evaluate(
     )
     left = my_left + opp_left
     sigma = sig0 + sig1 * math.sqrt(left)
+    # Where the threats come from: the same start points for every outcome, computed once.
+    my_sources = _sources(my_threats, starts, shoot_r)
+    opp_sources = _sources(opp_threats, starts, shoot_r)
+    fixed = np.full((n, max(my_threats.shape[0], opp_threats.shape[0]), starts.shape[0]), -1)
     alive = np.empty(n, dtype=np.bool_)
     value = np.empty(n)
     px = np.empty(n)
@@ -265,25 +320,26 @@ def evaluate_kernel(  # pragma: no cover - compiled; exercised through evaluate(
             threats = opp_threats if mine else my_threats
             shots = opp_left if mine else my_left
             count = n_my if mine else n_opp
+            sources = opp_sources if mine else my_sources
             exposure = 0.0
             if shots > 0 and threats.shape[0] > 0:
+                # A disc the shot did not move lies where it lay: the pegs' say on its lines is
+                # the same in every outcome of the batch, found once.
+                still = k != shooter and (flags[b, k] & codes.F_MOVED) == 0
                 clear = 0
                 for a in range(threats.shape[0]):
                     for p in range(starts.shape[0]):
-                        theta = (threats[a] + starts[p]) * math.pi / 180.0
-                        if _clear_path(
-                            shoot_r * math.cos(theta),
-                            shoot_r * math.sin(theta),
-                            px[k],
-                            py[k],
-                            k,
-                            px,
-                            py,
-                            alive,
-                            n,
-                            pegs,
-                            r,
-                            rp,
+                        sx = sources[a, p, 0]
+                        sy = sources[a, p, 1]
+                        if still:
+                            if fixed[k, a, p] < 0:
+                                fixed[k, a, p] = _fixed_path(sx, sy, px[k], py[k], pegs, r, rp)
+                            code = fixed[k, a, p]
+                        else:
+                            code = _fixed_path(sx, sy, px[k], py[k], pegs, r, rp)
+                        if code == PATH_CLEAR or (
+                            code == PATH_DISCS
+                            and _discs_clear(sx, sy, px[k], py[k], k, px, py, alive, n, r)
                         ):
                             clear += 1
                 exposure = clear / (threats.shape[0] * starts.shape[0])
@@ -371,3 +427,56 @@ class Evaluator:
             twenty,
         )
         return Evaluation(value, valid, twenty)
+
+
+def evaluation_arrays(
+    sit: Situation, weights: Weights = DEFAULT_WEIGHTS, fig: BoardFigures = FIGURES
+) -> tuple:
+    """The evaluator's inputs for one situation, for a compiled caller: :func:`evaluate_kernel`'s
+    arguments from ``no_hit_scope`` to ``weights`` (the caller adds the sides, which it has).
+    What :class:`Evaluator` holds, built from cached pieces: it is asked for at every decision."""
+    w = _weights_array(weights).copy()
+    w[1] += weights.open_skill * (sit.opp_open_20 - sit.my_open_20)
+    mine = sit.twenties[sit.side]
+    no_hit, no_hiding, line_strike = _rule_codes(sit.rules)
+    return (
+        no_hit,
+        no_hiding,
+        line_strike,
+        float(mine),
+        float(sum(sit.twenties) - mine),
+        int(sit.my_left),
+        int(sit.opp_left),
+        _seat_angles(sit.my_seats_next),
+        _seat_angles(sit.opp_seats_next),
+        EXPOSURE_STARTS,
+        _PEGS if fig is FIGURES else np.ascontiguousarray(fig.pegs, dtype=np.float64),
+        _FIG if fig is FIGURES else figures_array(fig),
+        w,
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _weights_array(weights: Weights) -> np.ndarray:
+    """``weights.to_array()`` (cached: never written to; copy before changing)."""
+    return weights.to_array()
+
+
+@functools.lru_cache(maxsize=64)
+def _rule_codes(rules: RuleSet) -> tuple[int, int, bool]:
+    """What an invalid shot removes (with no hit, with no hiding) and whether a disc struck
+    beyond the line after touching it is out, as the kernel reads them."""
+    return (
+        SCOPES[rules.no_hit_removal],
+        SCOPES[rules.no_hiding_removal],
+        bool(rules.line_strike_puts_out),
+    )
+
+
+_PEGS = np.ascontiguousarray(FIGURES.pegs, dtype=np.float64)
+
+
+@functools.lru_cache(maxsize=64)
+def _seat_angles(seats: tuple[int, ...]) -> np.ndarray:
+    """The directions (degrees) of these seats (cached: never written to)."""
+    return np.array([seat_angle(s) for s in seats], dtype=np.float64)

@@ -7,6 +7,7 @@ Everything random comes from the generator handed in, so a seeded game replays e
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -17,6 +18,7 @@ from simulation.players.candidates import KINDS
 from simulation.players.evaluate import DEFAULT_WEIGHTS, Weights
 from simulation.players.noise import execute
 from simulation.players.profiles import SkillProfile, get_profile
+from simulation.players.reference import choose as reference_choose
 from simulation.players.search import DEFAULT_BUDGET, Budget, Choice, budget_for, choose
 from simulation.players.situation import Situation
 
@@ -30,6 +32,9 @@ class AIPlayer:
     weights: Weights = DEFAULT_WEIGHTS
     uniform: bool = False
     """Use the naive baseline search (every candidate sampled alike); for benchmarks."""
+    reference: bool = False
+    """Decide with the numpy search of :mod:`reference` (the same decisions, several times
+    slower); for benchmarks and checks."""
     decisions: int = field(default=0, init=False)
     shots_simulated: int = field(default=0, init=False)
     hand: SkillProfile = field(init=False)
@@ -48,9 +53,7 @@ class AIPlayer:
     def shot_weights(self) -> Weights:
         """The value function's weights, with the profile's own open-board value when it has one
         (the weight fitted per level to real 20s counts)."""
-        if self.profile.open_board is None:
-            return self.weights
-        return replace(self.weights, open_board=self.profile.open_board)
+        return _profile_weights(self.weights, self.profile.open_board)
 
     @classmethod
     def of(cls, spec: str | Mapping[str, Any] | SkillProfile, **options: Any) -> AIPlayer:
@@ -70,7 +73,8 @@ class AIPlayer:
 
     def decide(self, sit: Situation, rng: np.random.Generator) -> Choice:
         """The shot this player means to play."""
-        choice = choose(sit, self.hand, rng, self.search_budget, self.shot_weights, self.uniform)
+        search = reference_choose if self.reference else choose
+        choice = search(sit, self.hand, rng, self.search_budget, self.shot_weights, self.uniform)
         self.decisions += 1
         self.shots_simulated += choice.shots_simulated
         return choice
@@ -98,3 +102,11 @@ def aim_record(choice: Choice) -> dict[str, Any]:
         "speed": choice.speed,
         "expected": round(choice.value, 3),
     }
+
+
+@functools.lru_cache(maxsize=256)
+def _profile_weights(weights: Weights, open_board: float | None) -> Weights:
+    """``weights`` with a profile's own open-board value (cached: asked for at every decision)."""
+    if open_board is None:
+        return weights
+    return replace(weights, open_board=open_board)
