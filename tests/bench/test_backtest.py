@@ -6,6 +6,7 @@ import math
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 PATH = Path(__file__).resolve().parents[2] / "bench" / "backtest.py"
@@ -51,10 +52,30 @@ def test_uncertainty_makes_a_favourite_less_sure_and_sides_add_up():
     assert unsure + other_side == pytest.approx(1.0)
 
 
-def test_the_spreads_of_the_record_are_measured_from_it():
-    games = backtest.read_games()
-    spread = backtest.spread_of(games)
-    # A game's luck is larger than a player's swing from event to event, and players differ.
-    assert 2.0 < spread.game < 4.0
-    assert 0.0 < spread.form < spread.game
-    assert 1.0 < spread.field < 4.0
+def test_the_spreads_are_measured_from_the_games():
+    """On a record drawn with known spreads (each player's true average, their form at each
+    event, each game's luck), ``spread_of`` finds them again."""
+    rng = np.random.default_rng(11)
+    truth = backtest.Spread(game=3.0, field=2.3, form=1.2)
+    games, opponent = [], 0
+    for player in range(80):
+        average = 12.0 + truth.field * rng.standard_normal()
+        for event in range(6):
+            form = truth.form * rng.standard_normal()
+            for _ in range(6):
+                twenties = round(average + form + truth.game * rng.standard_normal())
+                opponent += 1  # one game each: no spread of their own
+                games.append(
+                    backtest.RealGame(
+                        f"2010-01-{event + 1:02}",
+                        f"p{player}",
+                        f"x{opponent}",
+                        1.0,
+                        (twenties, 0),
+                        4,
+                    )
+                )
+    found = backtest.spread_of(games)
+    assert found.game == pytest.approx(truth.game, rel=0.1)
+    assert found.field == pytest.approx(truth.field, rel=0.2)
+    assert found.form == pytest.approx(truth.form, rel=0.3)
