@@ -380,20 +380,7 @@ class Evaluator:
     ) -> None:
         self.sit = sit
         self.sides = np.append(sit.sides, sit.side).astype(np.int64)
-        self.my_threats = np.array([seat_angle(s) for s in sit.my_seats_next], dtype=np.float64)
-        self.opp_threats = np.array([seat_angle(s) for s in sit.opp_seats_next], dtype=np.float64)
-        self.weights = weights.to_array()
-        # The tempo term, with the two sides' open-20 rates folded in.
-        self.weights[1] += weights.open_skill * (sit.opp_open_20 - sit.my_open_20)
-        self.fig = figures_array(fig)
-        self.pegs = fig.pegs
-        rules = sit.rules
-        self.no_hit = SCOPES[rules.no_hit_removal]
-        self.no_hiding = SCOPES[rules.no_hiding_removal]
-        self.line_strike = bool(rules.line_strike_puts_out)
-        mine = sit.twenties[sit.side]
-        self.tw_my = float(mine)
-        self.tw_opp = float(sum(sit.twenties) - mine)
+        self.arrays = evaluation_arrays(sit, weights, fig)
 
     def __call__(self, batch) -> Evaluation:
         nb = batch.positions.shape[0]
@@ -409,19 +396,7 @@ class Evaluator:
             self.sides,
             sit.side,
             sit.opponents_in_play,
-            self.no_hit,
-            self.no_hiding,
-            self.line_strike,
-            self.tw_my,
-            self.tw_opp,
-            sit.my_left,
-            sit.opp_left,
-            self.my_threats,
-            self.opp_threats,
-            EXPOSURE_STARTS,
-            self.pegs,
-            self.fig,
-            self.weights,
+            *self.arrays,
             value,
             valid,
             twenty,
