@@ -5,7 +5,8 @@ players sit at seats 0 and 2 and alternate starting each round (NCA 4b); doubles
 opposite each other and the start moves one seat clockwise each round (NCA 5b). The hammer is the
 seat that shoots last. Each shot is chosen by the seat's AI player, released with that player's
 execution error, and simulated and ruled on by :func:`simulation.api.simulate_shot`, so the record
-holds every outcome exactly as that function returns it, events included, ready for replays. The
+holds every outcome exactly as that function returns it, events included, ready for replays (a
+caller that keeps only the results may leave the events out). The
 board is counted at the end of each round with the rules' tally (NCA 2a(iii)-(iv)).
 
 The family rulebook's three-player games are played too: two versus one (the lone player takes
@@ -177,6 +178,8 @@ def play_game(
     three_player: str = "alone",
     time_limit: float | None = None,
     shot_seconds: float | Sequence[float] | None = None,
+    *,
+    events: bool = True,
 ) -> dict[str, Any]:
     """Play a game between AI players and return its record.
 
@@ -220,6 +223,8 @@ def play_game(
     (how many rounds the buzzer cut short: the round in play when it sounded, if discs were left
     unshot, and the rounds not begun), per round ``"cut_short"`` and ``"unshot"`` (discs left
     unshot), and per shot ``"seconds"`` (its time) and ``"equalising"`` (shot after the buzzer).
+    ``events=False`` leaves the physics events out of every outcome (``simulate_shot``'s
+    ``events``): the same game, shot for shot, at less cost, when only its results are kept.
     Raises ``ValueError`` for bad arguments.
     """
     # On first use: these load the compiled physics.
@@ -333,7 +338,7 @@ def play_game(
             choice = player.decide(sit, rng)
             numbered[side] += 1
             shot = player.release(choice, seat, f"{SIDE_LETTERS[side]}{numbered[side]}", rng)
-            outcome = simulate_shot(state, shot, rules=rule_set.name)
+            outcome = simulate_shot(state, shot, rules=rule_set.name, events=events)
             for twenty in outcome["twenties"]:
                 made[twenty["side"]] += 1
             state = {"discs": outcome["discs"], "seats": seats_json}

@@ -127,7 +127,10 @@ def card_rounds(record: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def _play(spec: Mapping[str, Any], playoff: bool, opener: int, seed: int) -> dict[str, Any]:
+def _play(
+    spec: Mapping[str, Any], playoff: bool, opener: int, seed: int, events: bool = True
+) -> dict[str, Any]:
+    """One game of the spec; ``events`` keeps the physics events for replays."""
     from simulation.game import play_game  # on first use: it loads the compiled physics
 
     return play_game(
@@ -141,6 +144,7 @@ def _play(spec: Mapping[str, Any], playoff: bool, opener: int, seed: int) -> dic
         scoring=spec.get("scoring", "nca"),
         target=spec.get("target"),
         time_limit=spec.get("time_limit"),
+        events=events,
     )
 
 
@@ -224,7 +228,8 @@ def play_summaries(spec: Mapping[str, Any], seeds: Iterable[int]) -> list[list[i
     for index, seed in enumerate(seeds):
         # Alternate who opens, as a best-of-N does game by game (NCA 4b, 5b).
         opener = first_seat("a" if (seed + index) % 2 == 0 else "b", seats)
-        record = _play(spec, spec.get("playoff", False), opener, seed)
+        # A preview keeps five numbers of each game: no event record is made.
+        record = _play(spec, spec.get("playoff", False), opener, seed, events=False)
         shots = sum(len(r["shots"]) for r in record["rounds"])
         out.append([*record["points"], *record["twenties"], shots])
     return out

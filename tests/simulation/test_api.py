@@ -71,6 +71,17 @@ def test_the_rules_measure_the_board_the_physics_simulates():
     )
 
 
+def test_a_shot_without_events_is_ruled_on_alike():
+    """``events=False`` gives the same ruling and board, without the event record."""
+    state = {"discs": [{"id": "b1", "side": 1, "x": 0.03, "y": 0.12}], "seats": {"0": 0, "2": 1}}
+    shot = {"seat": 0, "position": 2.0, "angle": -1.0, "speed": 1.6, "id": "a1"}
+    full = simulate_shot(state, shot)
+    lean = simulate_shot(state, shot, events=False)
+    assert len(full["events"]) > 2  # the release, and what the shot did
+    assert "events" not in lean
+    assert lean == {k: v for k, v in full.items() if k != "events"}
+
+
 def test_opening_shot_into_the_20_is_valid_and_credited():
     """NCA 3a(ii): a 20 "is considered within the 15 line"; NCA 2a(ii): it is set aside for its
     owner. A disc stopping dead centre drops in."""

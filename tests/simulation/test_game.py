@@ -100,6 +100,21 @@ def test_same_seed_same_game(singles):
     assert other["rounds"][0]["shots"] != singles["rounds"][0]["shots"]
 
 
+def test_a_game_without_events_is_the_same_game(singles):
+    """``events=False`` (a preview's games) plays the same game, shot for shot, and only leaves
+    the physics events out of the outcomes."""
+    lean = play_game(["best", "novice"], seed=1, events=False)
+
+    def without_events(record):
+        for r in record["rounds"]:
+            for shot in r["shots"]:
+                shot["outcome"] = {k: v for k, v in shot["outcome"].items() if k != "events"}
+        return record
+
+    assert all("events" not in s["outcome"] for r in lean["rounds"] for s in r["shots"])
+    assert lean == without_events(json.loads(json.dumps(singles)))
+
+
 def test_fewer_discs_for_cue_categories():
     game = play_game(["competitive", "competitive"], seed=4, rounds=1, discs_per_player=5)
     check_record(game, {"0": 0, "2": 1}, 5)
