@@ -205,9 +205,7 @@ def _simulate(
     velocities = [(0.0, 0.0)] * len(board.discs) + [(placement.vx, placement.vy)]
     status = [codes.LEANER if disc.leaner else codes.SURFACE for disc in board.discs]
     status.append(codes.SURFACE)
-    result = simulate(
-        positions, velocities, None, status, _physics_params(), record_events=events
-    )
+    result = simulate(positions, velocities, None, status, _physics_params(), record_events=events)
     ruling = judge_shot(board, _facts(ids, sides, result), rules, geometry)
     return ruling, _events(ids, result, placement) if events else None
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from simulation.players.profiles import SkillProfile
 
-ROUND_FORM_SD = 0.3
+ROUND_FORM_SD = 0.2
 """The spread of a round's shared form: every player's direction and speed errors in a round are
 multiplied by ``exp(ROUND_FORM_SD * z)``, ``z`` one standard-normal draw per round shared by
 everyone at the board (:func:`round_form`). Real rounds come in kinds: in some both players keep
@@ -23,10 +23,10 @@ players' 20s in a round go together (a correlation of about 0.45, implied by the
 
 Chosen on those tables (``python -m simulation.players.calibrate --games N`` prints both against
 the simulation), then the open-20 rates and the open-board weights refitted with it (a profile's
-open-20 rate is its mean over rounds). Measured over 300 seeded competitive games: before, 0.01
-correlation and a largest gap of 5.8 points in a share; with 0.3 and the refit, 0.49 and 3.8.
-With the refitted weights alone (form 0) the correlation is 0.37 and the 20s per round 1.57, not
-1.66: the weights do part of it, and a smaller form with its own refit may fit better still."""
+open-20 rate is its mean over rounds). Measured over seeded competitive games: without it, a
+correlation of 0.01 and a largest gap of 5.8 points in a share; at 0.3 with its refit, 0.48 and
+3.8 to 4.1 (too many rounds with no 20 and too few with two: rounds too unlike each other); at
+0.2 with its refit, 0.44 and about 2.3; at 0.12, 0.38 and 2.3. 0.2 fits the correlation too."""
 
 
 def round_form(rng: np.random.Generator, n: int | None = None) -> float | np.ndarray:

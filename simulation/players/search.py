@@ -18,7 +18,8 @@ physics, the values and the halving all in numba, about 5.3 times faster than th
 numpy (competitive self-play, ``bench/dryrun.py``; the physics is now most of the time), which is
 kept as :mod:`reference` (the readable statement of the method, and the baseline the benchmark
 measures against). The two make the same decisions (without the optional early stop), drawing
-the same numbers from the player's generator: seeded games are played shot for shot alike.
+the same numbers from the player's generator: seeded games are played shot for shot alike, up to
+round-off in the last bits.
 """
 
 from __future__ import annotations

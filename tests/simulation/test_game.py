@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from scoring.engine import GameRules
 from simulation.cli import main
 from simulation.game import play_game
 
@@ -255,6 +256,9 @@ def test_a_game_is_played_until_its_scoring_system_ends_it(scoring, target):
     )
     points = record["points"]
     assert max(points) >= target and points[0] != points[1]
+    system = GameRules(
+        system=scoring, target=target if scoring == "first-to-N" else None
+    ).scoring_system()
     for number, round_ in enumerate(record["rounds"], 1):
         a, b = round_["score"]
         if scoring == "difference-to-100":
@@ -262,8 +266,11 @@ def test_a_game_is_played_until_its_scoring_system_ends_it(scoring, target):
         else:
             assert round_["points"] == ([2, 0] if a > b else [0, 2] if a < b else [1, 1])
         if number < len(record["rounds"]):
-            totals = [sum(r["points"][side] for r in record["rounds"][:number]) for side in (0, 1)]
-            assert max(totals) < target or totals[0] == totals[1]  # not over before the end
+            # Not over before the end, as the scoring engine judges it (first-to-N goes on by
+            # pairs of rounds once both sides reach N - 1).
+            played = [tuple(r["points"]) for r in record["rounds"][:number]]
+            assert not system.tally(played).over, played
+    assert system.tally([tuple(r["points"]) for r in record["rounds"]]).over
 
 
 def test_a_game_of_an_unknown_or_three_sided_system_is_refused():

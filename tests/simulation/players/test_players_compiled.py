@@ -167,8 +167,22 @@ def test_a_seeded_game_is_played_alike_by_both_searches(monkeypatch):
     for make in (compiled, numpy):
         monkeypatch.setattr(player_module.AIPlayer, "of", make)
         games.append(game_module.play_game(["competitive", "novice"], seed=42))
-    assert games[0]["rounds"] == games[1]["rounds"]
+    # Every shot the same, of the same kind, on the same board; the numbers to round-off (the
+    # two searches' arithmetic differs in the last bits, and the physics carries it on).
+    assert _alike(games[0]["rounds"], games[1]["rounds"])
     assert games[0]["points"] == games[1]["points"]
+    assert games[0]["twenties"] == games[1]["twenties"]
+
+
+def _alike(a, b) -> bool:
+    """Equal, floats within a millionth."""
+    if isinstance(a, float) and isinstance(b, float):
+        return a == pytest.approx(b, rel=1e-6, abs=1e-9)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_alike(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_alike(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
 
 
 def test_early_stop_mostly_chooses_as_every_stage_does():
