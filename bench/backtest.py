@@ -24,6 +24,14 @@ forecaster that sees only the players' results can know. The aim: at least as sh
 calibrated within 5 points in every tenth with enough games. Real games after 2017 are kept apart
 for the same check later.
 
+Two figures say how to read the table. The worst gap a perfectly calibrated forecaster would
+show on these same games (outcomes drawn from its own chances, ties at the record's rate): the
+table's noise at this size, about 4 points at the median for 646 games, so a gap well beyond it
+is the simulation's. And, as a diagnostic only (never the forecast), the same simulated games
+read with a wider spread of a player's level on the day than the record measures: how much more
+uncertain the simulated games between two described players would have to be to match the real
+ones.
+
 Run: ``python bench/backtest.py [--games-per-cell N] [--workers 2]``; ends with a ``RESULT`` line.
 """
 
@@ -258,6 +266,37 @@ def calibration(predicted: Sequence[float], observed: Sequence[float]) -> list[t
     return rows
 
 
+def worst_gap(predicted: Sequence[float], observed: Sequence[float]) -> float:
+    """The widest gap (points) between mean prediction and outcome among the tenths with enough
+    games, every game counted from both sides."""
+    p, y = np.asarray(predicted, dtype=float), np.asarray(observed, dtype=float)
+    rows = calibration(np.concatenate([p, 1 - p]), np.concatenate([y, 1 - y]))
+    return max((abs(mp - my) * 100 for _, n, mp, my in rows if n >= ENOUGH), default=0.0)
+
+
+def perfect_forecaster_gaps(
+    predicted: Sequence[float], tie_rate: float, draws: int = 400, seed: int = 1
+) -> np.ndarray:
+    """The worst-tenth gaps a perfectly calibrated forecaster would show on games like these:
+    outcomes drawn from the predictions themselves (a tie at the record's rate where the
+    prediction leaves room for it, counted half), ``draws`` times. The aim of 5 points means
+    something only where this is well under 5: it is the noise of the table at this size."""
+    rng = np.random.default_rng(seed)
+    p = np.asarray(predicted, dtype=float)
+    tie = np.minimum(tie_rate, 2 * np.minimum(p, 1 - p))
+    gaps = np.empty(draws)
+    for k in range(draws):
+        u = rng.random(p.shape[0])
+        outcome = np.where(u < p - tie / 2, 1.0, np.where(u < p + tie / 2, 0.5, 0.0))
+        gaps[k] = worst_gap(p, outcome)
+    return gaps
+
+
+#: The spreads of a player's level on the day that the diagnostic tries (standard deviations,
+#: 20s per game), beside the one measured on the record.
+FORM_TRIALS = (1.6, 2.0, 2.5)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games-per-cell", type=int, default=24)
@@ -289,12 +328,30 @@ def main() -> None:
     worst_listed = _print_calibration(mine, observed)
     print("\n... for every player of every game (each game from both sides)")
     worst = _print_calibration(mine + [1 - p for p in mine], observed + [1 - y for y in observed])
+    ties = sum(g.score_a == 0.5 for g in games) / len(games)
+    noise = perfect_forecaster_gaps(mine, ties)
+    print(
+        f"\na perfectly calibrated forecaster of these games ({ties:.0%} ties) would show a worst "
+        f"gap of {np.median(noise):.1f} points (median of {len(noise)} draws; 90 % under "
+        f"{np.percentile(noise, 90):.1f}): the table's own noise at this size"
+    )
+    print(
+        "\ndiagnostic, not a forecast: the same simulated games with a wider spread of a "
+        "player's level on the day (measured: \u00b1" + f"{spread.form:.2f})"
+    )
+    for form in FORM_TRIALS:
+        trial = forecasts(games, grid, Spread(spread.game, spread.field, form))["simulation"]
+        print(
+            f"  \u00b1{form:.2f}: Brier {brier(trial, observed):.4f}, worst gap "
+            f"{worst_gap(trial, observed):.1f} points"
+        )
     print(
         "RESULT "
         f"games={len(games)} brier_simulation={scores['simulation']:.4f} "
         f"brier_elo={scores['elo']:.4f} brier_coin={scores['coin']:.4f} "
         f"sharper_than_elo={int(scores['simulation'] <= scores['elo'])} "
-        f"worst_calibration_gap_pts={worst:.1f} worst_gap_as_listed_pts={worst_listed:.1f}"
+        f"worst_calibration_gap_pts={worst:.1f} worst_gap_as_listed_pts={worst_listed:.1f} "
+        f"perfect_forecaster_worst_gap_pts={np.median(noise):.1f}"
     )
 
 

@@ -79,3 +79,18 @@ def test_the_spreads_are_measured_from_the_games():
     assert found.game == pytest.approx(truth.game, rel=0.1)
     assert found.field == pytest.approx(truth.field, rel=0.2)
     assert found.form == pytest.approx(truth.form, rel=0.3)
+
+
+def test_the_table_noise_is_that_of_a_forecaster_who_is_right():
+    """A forecaster whose chances are the true ones shows only the table's noise, which shrinks
+    with the number of games; one too sure of the favourite shows a gap well beyond it."""
+    rng = np.random.default_rng(3)
+    true = rng.uniform(0.05, 0.95, 4000)
+    few = backtest.perfect_forecaster_gaps(true[:300], tie_rate=0.25, draws=60)
+    many = backtest.perfect_forecaster_gaps(true, tie_rate=0.25, draws=60)
+    assert np.median(many) < np.median(few)
+    assert np.median(many) < 3.0
+    outcome = (rng.random(true.size) < true).astype(float)
+    assert backtest.worst_gap(true, outcome) < 5.0
+    too_sure = np.clip(0.5 + 1.6 * (true - 0.5), 0.01, 0.99)
+    assert backtest.worst_gap(too_sure, outcome) > 8.0
