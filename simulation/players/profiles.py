@@ -73,16 +73,16 @@ SEARCH: Mapping[str, tuple[int, str]] = MappingProxyType(
 """Physics shots per decision and repertoire of each level: set by hand."""
 
 OPEN_BOARD: Mapping[str, float] = MappingProxyType(
-    {"novice": -29.2, "recreational": -30.0, "competitive": -14.34, "top": -9.36, "best": -2.69}
+    {"novice": -29.2, "recreational": -30.0, "competitive": -14.34, "top": -9.97, "best": -2.69}
 )
 """Each level's open-board weight (``SkillProfile.open_board``), fitted so that the level makes its
 real 20s per game against itself (``python -m simulation.players.calibrate --fit --jobs 2``; 120
-seeded games a trial), with the rounds' shared form (``noise.ROUND_FORM_SD``) in play. Below the
-value function's default (+9, an empty board a gift to the opponent) a level clears the board and
-shoots the open 20 more often, as real players do; at the default every level sticks on nearly
-every take-out and a competitive game makes about half the real 20s. The best need the least push
-(-2.69): their open 20s rarely miss. Recreational sits at the low end of its bracket (-30), the
-fewest 20s the weight gives it, within 0.02 of its target."""
+seeded games a trial, 300 for top), with the rounds' shared form
+(``noise.ROUND_FORM_SD``) in play. Below the value function's default (+9, an empty board a gift
+to the opponent) a level clears the board and shoots the open 20 more often, as real players do;
+at the default every level sticks on nearly every take-out and a competitive game makes about half
+the real 20s. The best need the least push (-2.69): their open 20s rarely miss. Recreational sits
+at the low end of its bracket (-30), where it came closest to its target in the fit."""
 
 
 def level_label(level: str) -> str:
