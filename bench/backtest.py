@@ -5,7 +5,8 @@ games only, by three forecasters side by side:
 - the simulation: each player described by their record so far, as what it tells of their 20s
   per 4-round game on the day: a normal belief whose mean is their average shrunk towards the
   field's average of the games so far, and whose spread is what that average does not know yet
-  (few games) plus how much a player's level moves from one event to the next (:func:`belief`);
+  (few games) plus how much a player's level moves from one event to the next
+  (:func:`simulation.players.belief.belief`, the app's previews' own);
   P(A wins) + P(tie)/2 is read from simulated games between players so described (a grid of
   20s-per-game levels played once, in a process pool, interpolated between its points) and
   averaged over both beliefs (Gauss-Hermite quadrature). Describing a player by a single number
@@ -52,6 +53,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from simulation.players.belief import Spread, belief  # noqa: E402 (the path above first)
 
 DATA = ROOT.parent / "shared" / "data" / "competitive-singles-2009-2017.csv"
 #: The 20s-per-game levels the simulation is played at; a player between two is interpolated.
@@ -156,18 +159,6 @@ def interpolate(grid: dict[tuple[float, float], float], x_a: float, x_b: float) 
 # --- what the record says of a player -----------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Spread:
-    """How 20s per game vary in the record (standard deviations, 20s per 4-round game)."""
-
-    game: float
-    """One player's games about their own average, within an event: the luck of a game."""
-    field: float
-    """Players' true averages about the field's: how different the players are."""
-    form: float
-    """A player's average from one event to the next: the level they bring on the day."""
-
-
 def per_four(g: RealGame) -> tuple[float, float]:
     """Both players' 20s of the game per 4 rounds (the levels' unit)."""
     return g.twenties[0] * 4.0 / g.rounds, g.twenties[1] * 4.0 / g.rounds
@@ -201,16 +192,6 @@ def spread_of(games: Sequence[RealGame]) -> Spread:
     return Spread(game_var**0.5, max(field_var, 0.0) ** 0.5, form_var**0.5)
 
 
-def belief(seen: Sequence[float], field_mean: float, spread: Spread) -> tuple[float, float]:
-    """What a player's earlier games (``seen``, 20s per game) say of their 20s per game today:
-    (mean, standard deviation) of a normal belief. The mean is their average shrunk towards the
-    field's, the more the fewer their games (normal prior, normal luck); the spread is what is
-    still unknown of their true average plus how far today's form may be from it."""
-    precision = len(seen) / spread.game**2 + 1.0 / spread.field**2
-    mean = (sum(seen) / spread.game**2 + field_mean / spread.field**2) / precision
-    return mean, (1.0 / precision + spread.form**2) ** 0.5
-
-
 def expected_score(grid, a: tuple[float, float], b: tuple[float, float]) -> float:
     """P(A wins) + P(tie)/2 averaged over both players' beliefs (mean, sd)."""
     nodes, weights = np.polynomial.hermite_e.hermegauss(QUADRATURE)
@@ -233,7 +214,10 @@ def forecasts(games: Sequence[RealGame], grid, spread: Spread) -> dict[str, list
     out: dict[str, list[float]] = {"simulation": [], "elo": [], "coin": []}
     for g in games:
         field_mean = field[0] / field[1]
-        a, b = (belief(twenties[name], field_mean, spread) for name in (g.a, g.b))
+        a, b = (
+            belief(_mean(twenties[name]), len(twenties[name]), field_mean, spread)
+            for name in (g.a, g.b)
+        )
         out["simulation"].append(expected_score(grid, a, b))
         expected = 1.0 / (1.0 + 10 ** ((elo[g.b] - elo[g.a]) / 400.0))
         out["elo"].append(expected)
@@ -247,6 +231,10 @@ def forecasts(games: Sequence[RealGame], grid, spread: Spread) -> dict[str, list
         elo[g.a] += ELO_K * (g.score_a - expected)
         elo[g.b] -= ELO_K * (g.score_a - expected)
     return out
+
+
+def _mean(seen: Sequence[float]) -> float:
+    return sum(seen) / len(seen) if seen else 0.0
 
 
 def brier(predicted: Sequence[float], observed: Sequence[float]) -> float:

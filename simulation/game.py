@@ -93,6 +93,30 @@ CLOCK_STREAM = 0x5EC
 FORM_STREAM = 0xF0E
 """Mixed into the seed for the rounds' form, a stream of its own like the shot times."""
 
+LEVEL_STREAM = 0x1E7
+"""The stream (derived from the game's seed) that draws the day's level of each player described
+by their record with a spread: its own, so that the rest of the game draws as it would."""
+
+
+def _on_the_day(players: object, seed: int | None) -> object:
+    """The players of this game, each one described by their record with a ``spread`` at a level
+    drawn from it (a normal belief over their 20s per game: :mod:`simulation.players.belief`),
+    so that over many games a preview averages over what the record does not know of them.
+    Anything else, malformed entries included, goes on as it is (``_players`` judges it)."""
+    from simulation.players.profiles import get_profile, record_spread  # loads the physics
+
+    if isinstance(players, str | bytes | Mapping) or not isinstance(players, Sequence):
+        return players
+    rng = np.random.default_rng(None if seed is None else [seed, LEVEL_STREAM])
+    out: list[Any] = []
+    for spec in players:
+        if isinstance(spec, Mapping) and "spread" in spec and "twenties_per_game" in spec:
+            get_profile(spec)  # refuses a malformed record or spread, saying which
+            level = spec["twenties_per_game"] + record_spread(spec) * rng.standard_normal()
+            spec = {"twenties_per_game": max(float(level), 0.0)}
+        out.append(spec)
+    return out
+
 
 def _players(players: object) -> list[Any]:
     from simulation.players.player import AIPlayer  # on first use: it loads the compiled physics
@@ -186,9 +210,11 @@ def play_game(
     ``players``: one skill profile per seat in play (a level name — ``"novice"``,
     ``"recreational"``, ``"competitive"``, ``"top"``, ``"best"`` —, a dict with ``angle_sd`` and
     ``speed_sd``, or a player described by their record, ``{"twenties_per_game": x}``, who makes
-    about x 20s per 4-round game against a like opponent): two for singles (seats 0 and 2, sides
-    0 and 1), four for doubles (seats 0-3; seats 0 and 2 play side 0), three for the family
-    rulebook's three-player game (seats 0-2).
+    about x 20s per 4-round game against a like opponent; with ``"spread": s`` their level on
+    the day is uncertain, and each game is played at a level drawn from a normal of mean x and
+    standard deviation s, from a stream of its own derived from the seed): two for singles
+    (seats 0 and 2, sides 0 and 1), four for doubles (seats 0-3; seats 0 and 2 play side 0),
+    three for the family rulebook's three-player game (seats 0-2).
     ``three_player`` says which: ``"alone"`` (Option Two: sides 0, 1, 2, no friendly discs,
     scored 2-1-0 by rank by the ``"three-player"`` system, 12 discs each) or ``"two-v-one"``
     (Option One: seats 0 and 2 are partners on side 0 with 6 discs each, seat 1 plays side 1
@@ -242,7 +268,7 @@ def play_game(
     rounds = _check_count("rounds", rounds, 1, 20)
     if not isinstance(playoff, bool):
         raise ValueError(_("playoff must be true or false, not %(playoff)r") % {"playoff": playoff})
-    seated = _players(players)
+    seated = _players(_on_the_day(players, seed))
     seats = _seating(len(seated), three_player)
     kind = seating_kind(seats)
     sides = len(set(seats.values()))

@@ -208,11 +208,30 @@ PROFILES: Mapping[str, SkillProfile] = MappingProxyType(
 PROFILE_KEYS = ("name", "angle_sd", "speed_sd", "shots", "repertoire", "open_board")
 
 
+def record_spread(spec: Mapping[str, Any]) -> float:
+    """The ``spread`` of a player described by their record (``{"twenties_per_game": x,
+    "spread": s}``): how uncertain their 20s per game on the day are (a standard deviation, 20s
+    per game; see :mod:`simulation.players.belief`). 0 when not given. Raises ``ValueError``."""
+    value = spec.get("spread", 0.0)
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or not 0 <= value <= 10
+    ):
+        raise ValueError(
+            _("spread must be a number of 20s per game from 0 to 10, not %(value)r")
+            % {"value": value}
+        )
+    return float(value)
+
+
 def get_profile(spec: str | Mapping[str, Any] | SkillProfile) -> SkillProfile:
     """The profile named ``spec``, or built from a dict ``{"angle_sd", "speed_sd", "name"?,
     "shots"?, "repertoire"?, "open_board"?}`` (a custom profile searches like the best by
     default), or estimated from a player's record ``{"twenties_per_game": x}`` (see
-    :func:`simulation.players.estimate.profile_from_twenties`).
+    :func:`simulation.players.estimate.profile_from_twenties`; with ``"spread"``, the profile of
+    the mean: ``play_game`` draws each game's level from the spread).
 
     Raises ``ValueError`` naming the known levels or the offending key.
     """
@@ -229,12 +248,17 @@ def get_profile(spec: str | Mapping[str, Any] | SkillProfile) -> SkillProfile:
         # A player described by their record; the estimator needs the profiles, hence here.
         from simulation.players.estimate import profile_from_twenties
 
-        extra = sorted(set(spec) - {"twenties_per_game"})
+        extra = sorted(set(spec) - {"twenties_per_game", "spread"})
         if extra:
             raise ValueError(
-                _("a player described by twenties_per_game takes no other keys, not %(extra)s")
+                _(
+                    "a player described by twenties_per_game takes only a spread besides, "
+                    "not %(extra)s"
+                )
                 % {"extra": extra}
             )
+        if "spread" in spec:
+            record_spread(spec)
         return get_profile(profile_from_twenties(spec["twenties_per_game"]))
     if isinstance(spec, Mapping):
         unknown = sorted(set(spec) - set(PROFILE_KEYS))

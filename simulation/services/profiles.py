@@ -2,9 +2,10 @@
 
 In order: a profile set for the entry (``EntryProfile``: a dry run's generated players, or an
 organizer's choice), else one estimated from the 20s per game the entry's players have recorded
-in games people played at this tournament (``simulation.players.estimate``), else the level its
-category stands for (competitive categories play "competitive", and so on). A preview or an
-auto-played match may override both sides for that one job.
+in games people played at this tournament (``simulation.players.estimate``: a belief over their
+level on the day, ``simulation.players.belief``, which each simulated game draws from), else the
+level its category stands for (competitive categories play "competitive", and so on). A preview or
+an auto-played match may override both sides for that one job.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from simulation.models import EntryProfile
-from simulation.players.estimate import profile_from_twenties
+from simulation.players.belief import belief
+from simulation.players.calibrate import LADDER
 from simulation.players.profiles import LEVELS, get_profile, level_label
 from tournaments.models import Category, Entry, Round
 
@@ -134,15 +136,21 @@ def entry_players(
                 pass  # a stored profile that no longer fits falls back to the estimate
         if entry.id in recorded:
             per_game, games = recorded[entry.id]
-            profile = profile_from_twenties(per_game)
+            # What the games say of the player on the day: their average shrunk towards the
+            # category's level, with what it does not know (each game of a preview is played
+            # at a level drawn from it).
+            mean, spread = belief(per_game, games, LADDER[default])
+            player = {"twenties_per_game": round(mean, 2), "spread": round(spread, 2)}
             out[entry.id] = EntryPlayers(
-                [profile] * per_side,
+                [player] * per_side,
                 ngettext(
-                    "estimated from %(twenties).1f 20s per game in %(games)s game",
-                    "estimated from %(twenties).1f 20s per game in %(games)s games",
+                    "estimated from %(twenties).1f 20s per game in %(games)s game: "
+                    "%(mean).1f \u00b1 %(spread).1f on the day",
+                    "estimated from %(twenties).1f 20s per game in %(games)s games: "
+                    "%(mean).1f \u00b1 %(spread).1f on the day",
                     games,
                 )
-                % {"twenties": per_game, "games": games},
+                % {"twenties": per_game, "games": games, "mean": mean, "spread": spread},
             )
             continue
         out[entry.id] = EntryPlayers(

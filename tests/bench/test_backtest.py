@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from simulation.players.belief import belief
+
 PATH = Path(__file__).resolve().parents[2] / "bench" / "backtest.py"
 spec = importlib.util.spec_from_file_location("backtest", PATH)
 backtest = importlib.util.module_from_spec(spec)
@@ -19,14 +21,14 @@ SPREAD = backtest.Spread(game=3.0, field=2.3, form=1.2)
 
 
 def test_a_player_without_games_is_the_field_with_its_whole_spread():
-    mean, sd = backtest.belief([], 6.0, SPREAD)
+    mean, sd = belief(0.0, 0, 6.0, SPREAD)
     assert mean == pytest.approx(6.0)
     assert sd == pytest.approx(math.hypot(SPREAD.field, SPREAD.form))
 
 
 def test_games_pull_the_belief_to_the_player_and_leave_the_form_unknown():
-    few = backtest.belief([9.0] * 3, 6.0, SPREAD)
-    many = backtest.belief([9.0] * 300, 6.0, SPREAD)
+    few = belief(9.0, 3, 6.0, SPREAD)
+    many = belief(9.0, 300, 6.0, SPREAD)
     assert 6.0 < few[0] < many[0] < 9.0
     assert many[0] == pytest.approx(9.0, abs=0.05)
     assert SPREAD.form < many[1] < few[1]

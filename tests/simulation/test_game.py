@@ -116,6 +116,27 @@ def test_a_game_without_events_is_the_same_game(singles):
     assert lean == without_events(json.loads(json.dumps(singles)))
 
 
+def test_a_player_with_a_spread_plays_each_game_at_a_level_drawn_from_it():
+    """A player described by their record with a spread plays the game at a level drawn from
+    it, seeded: the same seed gives the same level and game; another seed another level; no
+    spread plays the mean itself."""
+    uncertain = {"twenties_per_game": 6.0, "spread": 2.0}
+    levels = []
+    for seed in range(6):
+        record = play_game([uncertain, "competitive"], seed=seed, rounds=1, events=False)
+        levels.append(record["players"][0]["name"])
+        again = play_game([uncertain, "competitive"], seed=seed, rounds=1, events=False)
+        assert again == record
+    assert len(set(levels)) == 6  # six draws, six levels
+    sure = play_game([{"twenties_per_game": 6.0, "spread": 0}, "competitive"], seed=1, rounds=1)
+    plain = play_game([{"twenties_per_game": 6.0}, "competitive"], seed=1, rounds=1)
+    assert sure == plain
+    with pytest.raises(ValueError, match="spread must be a number"):
+        play_game([{"twenties_per_game": 6.0, "spread": "wide"}, "competitive"], seed=1)
+    with pytest.raises(ValueError, match="spread must be a number"):
+        play_game([{"twenties_per_game": 6.0, "spread": -1}, "competitive"], seed=1)
+
+
 def test_fewer_discs_for_cue_categories():
     game = play_game(["competitive", "competitive"], seed=4, rounds=1, discs_per_player=5)
     check_record(game, {"0": 0, "2": 1}, 5)

@@ -33,7 +33,13 @@ def test_profiles_come_from_the_entry_then_its_record_then_the_category():
     profiles = entry_players([a, b, c, d], category)
 
     assert profiles[a.id].source.startswith("estimated from 8.0 20s per game")
-    assert profiles[b.id].players[0]["angle_sd"] > profiles[a.id].players[0]["angle_sd"]
+    # One game says little: A's 8 20s are shrunk towards the competitive level (6.64), B's 0
+    # further up from 0, and both keep a wide spread of their level on the day.
+    player_a, player_b = profiles[a.id].players[0], profiles[b.id].players[0]
+    assert 6.64 < player_a["twenties_per_game"] < 8.0
+    assert 0.0 < player_b["twenties_per_game"] < player_a["twenties_per_game"]
+    assert player_a["spread"] == player_b["spread"] > 2.0
+    assert "on the day" in profiles[a.id].source
     assert profiles[c.id].players == ["competitive"]  # no game by people: the category's level
     assert profiles[d.id].players == ["best"] and "organizer's choice" in profiles[d.id].label
 
