@@ -62,17 +62,20 @@ def _check_seed(seed: object) -> int | None:
     return seed
 
 
-def _status(code: int) -> EndStatus:
+@lru_cache(maxsize=1)
+def _end_statuses() -> dict[int, EndStatus]:
     from simulation.physics import codes  # on first use: it loads the compiled physics
 
-    if code == codes.SURFACE:
-        return EndStatus.SURFACE
-    if code == codes.CAPTURED:
-        return EndStatus.HOLE
-    if code == codes.LEANER:
-        return EndStatus.LEANER
+    return {
+        codes.SURFACE: EndStatus.SURFACE,
+        codes.CAPTURED: EndStatus.HOLE,
+        codes.LEANER: EndStatus.LEANER,
+    }
+
+
+def _status(code: int) -> EndStatus:
     # In the ditch, or still over it when the event cap cut the shot short: off the surface.
-    return EndStatus.DITCH
+    return _end_statuses().get(code, EndStatus.DITCH)
 
 
 def _time(value: float) -> float | None:
@@ -80,24 +83,32 @@ def _time(value: float) -> float | None:
 
 
 def _facts(ids: list[str], sides: list[int], result: ShotResult) -> ShotFacts:
-    """The facts of the shot, as the rules want them, from the physics result."""
+    """The facts of the shot, as the rules want them, from the physics result (its arrays
+    read once each, as Python lists: a shot has a few dozen discs at most)."""
+    position = result.positions.tolist()
+    status = result.status.tolist()
+    touched = result.touched_line.tolist()
+    beyond = result.struck_beyond_line.tolist()
+    left = result.left_surface_at.tolist()
+    back = result.returned_at.tolist()
+    moved_by = result.moved_by.tolist()
     discs = tuple(
         DiscFacts(
             id=ids[k],
             side=sides[k],
-            x=float(result.positions[k, 0]),
-            y=float(result.positions[k, 1]),
-            status=_status(int(result.status[k])),
-            touched_line=bool(result.touched_line[k]),
-            struck_beyond_line=bool(result.struck_beyond_line[k]),
-            left_surface_at=_time(result.left_surface_at[k]),
-            returned_at=_time(result.returned_at[k]),
+            x=position[k][0],
+            y=position[k][1],
+            status=_status(status[k]),
+            touched_line=touched[k],
+            struck_beyond_line=beyond[k],
+            left_surface_at=_time(left[k]),
+            returned_at=_time(back[k]),
         )
         for k in range(len(ids))
     )
     contacts = tuple(
         # The striker first: the disc that set the other moving, where the physics says so.
-        Contact(t=t, a=ids[j], b=ids[i]) if result.moved_by[i] == j else Contact(t, ids[i], ids[j])
+        Contact(t=t, a=ids[j], b=ids[i]) if moved_by[i] == j else Contact(t, ids[i], ids[j])
         for t, i, j in result.contact_log
     )
     return ShotFacts(shooter=ids[-1], discs=discs, contacts=contacts)

@@ -36,8 +36,12 @@ def _packed(params: PhysicsParams) -> tuple[np.ndarray, np.ndarray]:
 def _carray(a: ArrayLike, dtype: type, shape: tuple[int, ...]) -> np.ndarray:
     """A C-contiguous, writeable array of exactly this dtype and shape (what the compiled
     signatures accept), broadcasting where the input is smaller."""
-    arr = np.broadcast_to(np.asarray(a, dtype=dtype), shape)
-    return np.require(arr, dtype=dtype, requirements=["C", "W", "A"])
+    if a is None:
+        return np.zeros(shape, dtype=dtype)
+    arr = np.array(a, dtype=dtype)  # a fresh C-contiguous copy: what a full-size input needs
+    if arr.shape == shape:
+        return arr
+    return np.require(np.broadcast_to(arr, shape), dtype=dtype, requirements=["C", "W", "A"])
 
 
 @dataclass(frozen=True)
@@ -399,8 +403,8 @@ def simulate(
         np.asarray(positions, dtype=np.float64).reshape(-1, 2), requirements=["C", "W", "O"]
     )
     n = pos.shape[0]
-    vel = _carray(0.0 if velocities is None else velocities, np.float64, (n, 2))
-    spin = _carray(0.0 if spins is None else spins, np.float64, (n,))
+    vel = _carray(velocities, np.float64, (n, 2))
+    spin = _carray(spins, np.float64, (n,))
     stat = _as_status(status, n)
     if not (np.isfinite(pos).all() and np.isfinite(vel).all() and np.isfinite(spin).all()):
         raise ValueError(_("positions, velocities and spins must be finite"))
@@ -421,12 +425,13 @@ def simulate(
             )
             for k in range(n_ev)
         ]
-    first_t = raw.contacts[0]
-    iu, ju = np.nonzero(np.isfinite(first_t) & np.triu(np.ones((n, n), dtype=np.bool_), 1))
-    order = np.lexsort((ju, iu, first_t[iu, ju]))
-    contacts = [(int(iu[k]), int(ju[k])) for k in order]
+    # The log holds every contact (a contact is an event, and events stop at the log's size),
+    # in the events' order: by time, then the pair (i < j). Its first sighting of each pair is
+    # the list of pairs that touched, in the order of their first contact.
     n_log = min(int(raw.n_contacts[0]), max_events)
-    contact_log = [(float(raw.cl_t[k]), int(raw.cl_i[k]), int(raw.cl_j[k])) for k in range(n_log)]
+    log = (raw.cl_t[:n_log].tolist(), raw.cl_i[:n_log].tolist(), raw.cl_j[:n_log].tolist())
+    contact_log = list(zip(*log, strict=True))
+    contacts = list(dict.fromkeys((i, j) for _, i, j in contact_log))
     return ShotResult(
         positions=raw.positions[0],
         velocities=raw.velocities[0],
