@@ -109,9 +109,14 @@ def _on_the_day(players: object, seed: int | None) -> object:
         return players
     rng = np.random.default_rng(None if seed is None else [seed, LEVEL_STREAM])
     out: list[Any] = []
-    for spec in players:
+    for index, spec in enumerate(players):
         if isinstance(spec, Mapping) and "spread" in spec and "twenties_per_game" in spec:
-            get_profile(spec)  # refuses a malformed record or spread, saying which
+            try:
+                get_profile(spec)  # refuses a malformed record or spread, saying which
+            except ValueError as error:
+                raise ValueError(
+                    _("player %(number)s: %(error)s") % {"number": index + 1, "error": error}
+                ) from None
             level = spec["twenties_per_game"] + record_spread(spec) * rng.standard_normal()
             spec = {"twenties_per_game": max(float(level), 0.0)}
         out.append(spec)

@@ -131,10 +131,12 @@ def test_a_player_with_a_spread_plays_each_game_at_a_level_drawn_from_it():
     sure = play_game([{"twenties_per_game": 6.0, "spread": 0}, "competitive"], seed=1, rounds=1)
     plain = play_game([{"twenties_per_game": 6.0}, "competitive"], seed=1, rounds=1)
     assert sure == plain
-    with pytest.raises(ValueError, match="spread must be a number"):
+    with pytest.raises(ValueError, match="player 1: spread must be a number"):
         play_game([{"twenties_per_game": 6.0, "spread": "wide"}, "competitive"], seed=1)
-    with pytest.raises(ValueError, match="spread must be a number"):
-        play_game([{"twenties_per_game": 6.0, "spread": -1}, "competitive"], seed=1)
+    with pytest.raises(ValueError, match="player 2: spread must be a number"):
+        play_game(["competitive", {"twenties_per_game": 6.0, "spread": -1}], seed=1)
+    with pytest.raises(ValueError, match="player 1: 20s per game must be a number"):
+        play_game([{"twenties_per_game": "many", "spread": 1.0}, "competitive"], seed=1)
 
 
 def test_fewer_discs_for_cue_categories():
