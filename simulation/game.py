@@ -98,32 +98,22 @@ LEVEL_STREAM = 0x1E7
 by their record with a spread: its own, so that the rest of the game draws as it would."""
 
 
-def _on_the_day(players: object, seed: int | None) -> object:
-    """The players of this game, each one described by their record with a ``spread`` at a level
-    drawn from it (a normal belief over their 20s per game: :mod:`simulation.players.belief`),
-    so that over many games a preview averages over what the record does not know of them.
-    Anything else, malformed entries included, goes on as it is (``_players`` judges it)."""
+def _on_the_day(spec: Any, rng: np.random.Generator) -> Any:
+    """A player described by their record with a ``spread``, at a level drawn from it (a normal
+    belief over their 20s per game: :mod:`simulation.players.belief`), so that over many games a
+    preview averages over what the record does not know of them; any other player as given."""
     from simulation.players.profiles import get_profile, record_spread  # loads the physics
 
-    if isinstance(players, str | bytes | Mapping) or not isinstance(players, Sequence):
-        return players
-    rng = np.random.default_rng(None if seed is None else [seed, LEVEL_STREAM])
-    out: list[Any] = []
-    for index, spec in enumerate(players):
-        if isinstance(spec, Mapping) and "spread" in spec and "twenties_per_game" in spec:
-            try:
-                get_profile(spec)  # refuses a malformed record or spread, saying which
-            except ValueError as error:
-                raise ValueError(
-                    _("player %(number)s: %(error)s") % {"number": index + 1, "error": error}
-                ) from None
-            level = spec["twenties_per_game"] + record_spread(spec) * rng.standard_normal()
-            spec = {"twenties_per_game": max(float(level), 0.0)}
-        out.append(spec)
-    return out
+    if not (isinstance(spec, Mapping) and "spread" in spec and "twenties_per_game" in spec):
+        return spec
+    get_profile(spec)  # refuses a malformed record or spread, saying which
+    level = spec["twenties_per_game"] + record_spread(spec) * rng.standard_normal()
+    return {"twenties_per_game": max(float(level), 0.0)}
 
 
-def _players(players: object) -> list[Any]:
+def _players(players: object, seed: int | None) -> list[Any]:
+    """One AI player per seat; a player with a spread plays at a level drawn for this game, from
+    a stream of the seed's own (``LEVEL_STREAM``)."""
     from simulation.players.player import AIPlayer  # on first use: it loads the compiled physics
 
     if isinstance(players, str | bytes | Mapping) or not isinstance(players, Sequence):
@@ -142,10 +132,11 @@ def _players(players: object) -> list[Any]:
             )
             % {"count": len(players)}
         )
+    rng = np.random.default_rng(None if seed is None else [seed, LEVEL_STREAM])
     out = []
     for index, spec in enumerate(players):
         try:
-            out.append(AIPlayer.of(spec))
+            out.append(AIPlayer.of(_on_the_day(spec, rng)))
         except ValueError as error:
             raise ValueError(
                 _("player %(number)s: %(error)s") % {"number": index + 1, "error": error}
@@ -273,7 +264,7 @@ def play_game(
     rounds = _check_count("rounds", rounds, 1, 20)
     if not isinstance(playoff, bool):
         raise ValueError(_("playoff must be true or false, not %(playoff)r") % {"playoff": playoff})
-    seated = _players(_on_the_day(players, seed))
+    seated = _players(players, seed)
     seats = _seating(len(seated), three_player)
     kind = seating_kind(seats)
     sides = len(set(seats.values()))

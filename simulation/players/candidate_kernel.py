@@ -38,7 +38,7 @@ from simulation.players.candidates import (
     Breadth,
     Candidates,
 )
-from simulation.players.situation import FIGURES, BoardFigures, Situation
+from simulation.players.situation import FIGURES, BoardFigures, Situation, seat_angles
 from simulation.rules.seats import seat_angle
 
 BREADTH_FIELDS = (
@@ -733,12 +733,6 @@ def situation_arrays(sit: Situation) -> tuple:
         seat_angle(sit.seat),
         seat_angles(sit.opp_seats_next),
     )
-
-
-@functools.lru_cache(maxsize=64)
-def seat_angles(seats: tuple[int, ...]) -> np.ndarray:
-    """The directions (degrees) of these seats (cached: never written to)."""
-    return np.array([seat_angle(s) for s in seats], dtype=np.float64)
 
 
 def board_arrays(fig: BoardFigures = FIGURES) -> tuple:

@@ -29,8 +29,7 @@ import numpy as np
 from numba import njit
 
 from simulation.physics import codes
-from simulation.players.situation import FIGURES, BoardFigures, Situation
-from simulation.rules.seats import seat_angle
+from simulation.players.situation import FIGURES, BoardFigures, Situation, seat_angles
 from simulation.rules.variants import RemovalScope, RuleSet
 
 SCOPES = {RemovalScope.ALL_STRUCK: 0, RemovalScope.OWN_STRUCK: 1, RemovalScope.OWN_TOUCHED: 2}
@@ -422,8 +421,8 @@ def evaluation_arrays(
         float(sum(sit.twenties) - mine),
         int(sit.my_left),
         int(sit.opp_left),
-        _seat_angles(sit.my_seats_next),
-        _seat_angles(sit.opp_seats_next),
+        seat_angles(sit.my_seats_next),
+        seat_angles(sit.opp_seats_next),
         EXPOSURE_STARTS,
         _PEGS if fig is FIGURES else np.ascontiguousarray(fig.pegs, dtype=np.float64),
         _FIG if fig is FIGURES else figures_array(fig),
@@ -449,9 +448,3 @@ def _rule_codes(rules: RuleSet) -> tuple[int, int, bool]:
 
 
 _PEGS = np.ascontiguousarray(FIGURES.pegs, dtype=np.float64)
-
-
-@functools.lru_cache(maxsize=64)
-def _seat_angles(seats: tuple[int, ...]) -> np.ndarray:
-    """The directions (degrees) of these seats (cached: never written to)."""
-    return np.array([seat_angle(s) for s in seats], dtype=np.float64)

@@ -10,6 +10,7 @@ Board figures come from the physics parameters, so the player plans on the board
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -116,6 +117,13 @@ class Situation:
     def seat_angle(self) -> float:
         """The shooter's seat direction seen from the centre, degrees."""
         return seat_angle(self.seat)
+
+
+@functools.lru_cache(maxsize=64)
+def seat_angles(seats: tuple[int, ...]) -> np.ndarray:
+    """The directions (degrees) of these seats, as the compiled players read them (cached: never
+    written to)."""
+    return np.array([seat_angle(s) for s in seats], dtype=np.float64)
 
 
 def situation_from_state(
