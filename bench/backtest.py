@@ -254,12 +254,16 @@ def calibration(predicted: Sequence[float], observed: Sequence[float]) -> list[t
     return rows
 
 
-def worst_gap(predicted: Sequence[float], observed: Sequence[float]) -> float:
-    """The widest gap (points) between mean prediction and outcome among the tenths with enough
-    games, every game counted from both sides."""
-    p, y = np.asarray(predicted, dtype=float), np.asarray(observed, dtype=float)
-    rows = calibration(np.concatenate([p, 1 - p]), np.concatenate([y, 1 - y]))
+def widest(rows: Sequence[tuple]) -> float:
+    """The widest gap (points) between mean prediction and outcome in a calibration table, among
+    the tenths with enough games."""
     return max((abs(mp - my) * 100 for _, n, mp, my in rows if n >= ENOUGH), default=0.0)
+
+
+def worst_gap(predicted: Sequence[float], observed: Sequence[float]) -> float:
+    """:func:`widest` of the table that counts every game from both sides."""
+    p, y = np.asarray(predicted, dtype=float), np.asarray(observed, dtype=float)
+    return widest(calibration(np.concatenate([p, 1 - p]), np.concatenate([y, 1 - y])))
 
 
 def perfect_forecaster_gaps(
@@ -344,17 +348,14 @@ def main() -> None:
 
 
 def _print_calibration(predicted: Sequence[float], observed: Sequence[float]) -> float:
-    """Print the table; returns the widest gap (points) among the tenths with enough games."""
-    worst = 0.0
-    for t, n, mean_p, mean_y in calibration(predicted, observed):
+    """Print the table; returns its :func:`widest` gap."""
+    rows = calibration(predicted, observed)
+    for t, n, mean_p, mean_y in rows:
         gap = abs(mean_p - mean_y) * 100
-        counted = n >= ENOUGH
-        if counted:
-            worst = max(worst, gap)
-        mark = "" if counted else "  (too few games to judge)"
+        mark = "" if n >= ENOUGH else "  (too few games to judge)"
         span = f"{t / 10:.1f}-{(t + 1) / 10:.1f}"
         print(f"  {span} {n:5} {mean_p:8.3f} {mean_y:9.3f}  {gap:4.1f} pts{mark}")
-    return worst
+    return widest(rows)
 
 
 if __name__ == "__main__":
