@@ -573,16 +573,25 @@ def simulate_kernel(
                     bk = sgl_k[i]
                     bi = i
                     bj = sgl_o[i]
+            # A pair's contact is predicted only while one of the two moves (two resting discs
+            # never meet, and a disc that stops has its pairs predicted again), so only the rows
+            # of the moving discs need a look: a few rows, not the whole triangle. Each pair is
+            # compared under its (lower, higher) indices, so the order is that of the full scan.
             for i in range(n):
-                for j in range(i + 1, n):
+                if st[i, S_V] <= 0.0:
+                    continue
+                for j in range(n):
+                    if j == i or (j < i and st[j, S_V] > 0.0):
+                        continue  # itself, or a pair of two movers already seen from j's row
                     tij = pair_t[i, j]
-                    if tij < bt or (
-                        tij == bt and tij < INF and _before(tij, EV_DISC_DISC, i, j, bt, bk, bi, bj)
-                    ):
-                        bt = tij
-                        bk = EV_DISC_DISC
-                        bi = i
-                        bj = j
+                    if tij < bt or (tij == bt and tij < INF):
+                        lo = min(i, j)
+                        hi = max(i, j)
+                        if tij < bt or _before(tij, EV_DISC_DISC, lo, hi, bt, bk, bi, bj):
+                            bt = tij
+                            bk = EV_DISC_DISC
+                            bi = lo
+                            bj = hi
             if bt == INF:
                 break
             if n_ev >= max_events:
