@@ -5,7 +5,7 @@ games only, by three forecasters side by side:
 - the simulation: each player described by their record so far, as what it tells of their 20s
   per 4-round game on the day: a normal belief whose mean is their average shrunk towards the
   field's average of the games so far, and whose spread is what that average does not know yet
-  (few games) plus how much a player's level moves from one event to the next
+  (few games) plus how far the player's level on the day may be from it (below)
   (:func:`simulation.players.belief.belief`, the app's previews' own);
   P(A wins) + P(tie)/2 is read from simulated games between players so described (a grid of
   20s-per-game levels played once, in a process pool, interpolated between its points) and
@@ -25,13 +25,20 @@ forecaster that sees only the players' results can know. The aim: at least as sh
 calibrated within 5 points in every tenth with enough games. Real games after 2017 are kept apart
 for the same check later.
 
-Two figures say how to read the table. The worst gap a perfectly calibrated forecaster would
-show on these same games (outcomes drawn from its own chances, ties at the record's rate): the
-table's noise at this size, about 4 points at the median for 646 games, so a gap well beyond it
-is the simulation's. And, as a diagnostic only (never the forecast), the same simulated games
-read with a wider spread of a player's level on the day than the record measures: how much more
-uncertain the simulated games between two described players would have to be to match the real
-ones.
+How far a player's level on the day may be from their average is the one spread that the 20s
+counts alone do not settle: from event to event a player's 20s per game move by about ±1.2, but
+their results move more (a day's level is more than its 20s), and read with ±1.2 the simulated
+games between two described players are too sure of the favourite (a worst gap of 8 to 10
+points). So the forecast fits it on the results, walking forward: each game is predicted with
+the day's spread (of ``FORM_GRID``) that best predicted the games before it (the lowest Brier
+score), the one the 20s measure until ``FORM_WARM_UP`` games are seen; nothing of a game or of
+the games after it goes into its prediction. The fit over the whole record is printed beside the
+app's own spread (``belief.RECORD_SPREAD.form``), which should be that figure.
+
+The worst gap a perfectly calibrated forecaster would show on these same games (outcomes drawn
+from its own chances, ties at the record's rate) says how to read the table: its noise at this
+size, about 4 points at the median for 646 games (and under 7 in 90 % of draws), so a gap well
+beyond it is the simulation's.
 
 Run: ``python bench/backtest.py [--games-per-cell N] [--workers 2]``; ends with a ``RESULT`` line.
 """
@@ -45,7 +52,7 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -54,7 +61,11 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from simulation.players.belief import Spread, belief  # noqa: E402 (the path above first)
+from simulation.players.belief import (  # noqa: E402 (the path above first)
+    RECORD_SPREAD,
+    Spread,
+    belief,
+)
 
 DATA = ROOT.parent / "shared" / "data" / "competitive-singles-2009-2017.csv"
 #: The 20s-per-game levels the simulation is played at; a player between two is interpolated.
@@ -284,9 +295,51 @@ def perfect_forecaster_gaps(
     return gaps
 
 
-#: The spreads of a player's level on the day that the diagnostic tries (standard deviations,
-#: 20s per game), beside the one measured on the record.
-FORM_TRIALS = (1.6, 2.0, 2.5)
+#: The spreads of a player's level on the day the forecast chooses from (standard deviations,
+#: 20s per game), walking forward.
+FORM_GRID = (1.2, 1.4, 1.6, 1.8, 2.0, 2.2, 2.4, 2.6, 2.8, 3.0)
+#: Games seen before the results choose the day's spread (until then, the 20s' own measure).
+FORM_WARM_UP = 100
+
+
+@dataclass(frozen=True)
+class FormFit:
+    """The walk-forward forecast and what it chose."""
+
+    predicted: list[float]
+    """Each game's prediction, with the spread chosen on the games before it."""
+    chosen: list[float]
+    """The spread each game was predicted with."""
+    brier_by_form: dict[float, float]
+    """Each spread's Brier score over the whole record (what a fit on all of it would see)."""
+
+    @property
+    def whole_record(self) -> float:
+        """The spread a fit over the whole record chooses."""
+        return min(self.brier_by_form, key=self.brier_by_form.__getitem__)
+
+
+def walk_forward(
+    by_form: dict[float, Sequence[float]],
+    observed: Sequence[float],
+    first: float,
+    warm_up: int = FORM_WARM_UP,
+) -> FormFit:
+    """Each game predicted with the spread whose predictions of the games before it scored
+    best (Brier), ``first`` for the first ``warm_up`` games. ``by_form`` holds every game's
+    prediction under each spread (``first`` among them)."""
+    forms = list(by_form)
+    p = {form: np.asarray(by_form[form], dtype=float) for form in forms}
+    y = np.asarray(observed, dtype=float)
+    # Running sums of squared errors: the Brier score of the games before game i, for each form.
+    seen = {form: np.concatenate([[0.0], np.cumsum((p[form] - y) ** 2)]) for form in forms}
+    predicted, chosen = [], []
+    for i in range(y.size):
+        form = first if i < warm_up else min(forms, key=lambda f: (seen[f][i], f))
+        chosen.append(form)
+        predicted.append(float(p[form][i]))
+    brier_by_form = {form: float(seen[form][-1] / max(y.size, 1)) for form in forms}
+    return FormFit(predicted, chosen, brier_by_form)
 
 
 def main() -> None:
@@ -312,7 +365,16 @@ def main() -> None:
     )
     predicted = forecasts(games, grid, spread)
     observed = [g.score_a for g in games]
+    forms = {spread.form: predicted["simulation"]}
+    for form in FORM_GRID:
+        forms[form] = forecasts(games, grid, replace(spread, form=form))["simulation"]
+    fit = walk_forward(forms, observed, first=spread.form)
+    predicted["simulation"] = fit.predicted
     scores = {name: brier(p, observed) for name, p in predicted.items()}
+    print(
+        f"the day's spread fitted on the results, walking forward (\u00b1{spread.form:.2f} for "
+        f"the first {FORM_WARM_UP} games): it ended at \u00b1{fit.chosen[-1]:.2f}"
+    )
     for name, score in scores.items():
         print(f"Brier {name:11} {score:.4f}")
     mine = predicted["simulation"]
@@ -327,23 +389,27 @@ def main() -> None:
         f"gap of {np.median(noise):.1f} points (median of {len(noise)} draws; 90 % under "
         f"{np.percentile(noise, 90):.1f}): the table's own noise at this size"
     )
-    print(
-        "\ndiagnostic, not a forecast: the same simulated games with a wider spread of a "
-        "player's level on the day (measured: \u00b1" + f"{spread.form:.2f})"
-    )
-    for form in FORM_TRIALS:
-        trial = forecasts(games, grid, Spread(spread.game, spread.field, form))["simulation"]
+    print("\neach spread of the day over the whole record (a fit on all of it, after the fact):")
+    for form, score in sorted(fit.brier_by_form.items()):
+        mark = "  <- the 20s' own measure" if form == spread.form else ""
+        mark += "  <- the app's (belief.RECORD_SPREAD)" if form == RECORD_SPREAD.form else ""
         print(
-            f"  \u00b1{form:.2f}: Brier {brier(trial, observed):.4f}, worst gap "
-            f"{worst_gap(trial, observed):.1f} points"
+            f"  \u00b1{form:.2f}: Brier {score:.4f}, worst gap "
+            f"{worst_gap(forms[form], observed):.1f} points{mark}"
         )
+    print(
+        f"the whole record chooses \u00b1{fit.whole_record:.2f}; the app's previews use "
+        f"\u00b1{RECORD_SPREAD.form:.2f}"
+    )
     print(
         "RESULT "
         f"games={len(games)} brier_simulation={scores['simulation']:.4f} "
         f"brier_elo={scores['elo']:.4f} brier_coin={scores['coin']:.4f} "
         f"sharper_than_elo={int(scores['simulation'] <= scores['elo'])} "
         f"worst_calibration_gap_pts={worst:.1f} worst_gap_as_listed_pts={worst_listed:.1f} "
-        f"perfect_forecaster_worst_gap_pts={np.median(noise):.1f}"
+        f"perfect_forecaster_worst_gap_pts={np.median(noise):.1f} "
+        f"form_measured={spread.form:.2f} form_fitted={fit.whole_record:.2f} "
+        f"form_app={RECORD_SPREAD.form:.2f}"
     )
 
 

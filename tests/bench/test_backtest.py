@@ -96,3 +96,31 @@ def test_the_table_noise_is_that_of_a_forecaster_who_is_right():
     assert backtest.worst_gap(true, outcome) < 5.0
     too_sure = np.clip(0.5 + 1.6 * (true - 0.5), 0.01, 0.99)
     assert backtest.worst_gap(too_sure, outcome) > 8.0
+
+
+def test_the_day_spread_is_chosen_on_earlier_games_only():
+    """Walking forward, each game is predicted with the spread that scored best on the games
+    before it (the first one during the warm-up), so no outcome reaches back into an earlier
+    prediction; the whole record's choice is the lowest Brier over all of it."""
+    rng = np.random.default_rng(5)
+    truth = rng.uniform(0.2, 0.8, 400)
+    observed = (rng.random(truth.size) < truth).astype(float)
+    by_form = {
+        1.2: np.clip(0.5 + 1.8 * (truth - 0.5), 0.01, 0.99),  # too sure of the favourite
+        2.0: truth,
+        3.0: np.full(truth.size, 0.5),  # knows nothing
+    }
+    fit = backtest.walk_forward(by_form, observed, first=1.2, warm_up=50)
+    assert fit.chosen[:50] == [1.2] * 50
+    assert fit.chosen[-1] == 2.0
+    assert fit.whole_record == 2.0
+    assert fit.predicted[-1] == by_form[2.0][-1]
+    for i in (60, 200, 399):
+        earlier = {f: np.mean((p[:i] - observed[:i]) ** 2) for f, p in by_form.items()}
+        assert fit.chosen[i] == min(earlier, key=earlier.get)
+    # The later outcomes turned upside down: the first 300 predictions do not move.
+    flipped = observed.copy()
+    flipped[300:] = 1.0 - flipped[300:]
+    again = backtest.walk_forward(by_form, flipped, first=1.2, warm_up=50)
+    assert again.predicted[:301] == fit.predicted[:301]
+    assert again.chosen[:301] == fit.chosen[:301]
