@@ -4,7 +4,7 @@ is read by ``scoring.results``, which builds on these."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -53,12 +53,16 @@ MATCH_RELATED = (
 )
 
 
-def stage_matches(stage: Stage) -> list[Match]:
-    """Every match of the stage with what the pages print (one query)."""
+def stage_matches(stage: Stage, ids: Collection[int] | None = None) -> list[Match]:
+    """Every match of the stage (or those of ``ids`` among them) with what the pages print
+    (one query)."""
+    matches = Match.objects.filter(stage=stage)
+    if ids is not None:
+        matches = matches.filter(pk__in=list(ids))
     return list(
-        Match.objects.filter(stage=stage)
-        .select_related(*MATCH_RELATED)
-        .order_by("round_of_play", "board__number", "bracket_slot", "id")
+        matches.select_related(*MATCH_RELATED).order_by(
+            "round_of_play", "board__number", "bracket_slot", "id"
+        )
     )
 
 

@@ -50,7 +50,7 @@ from scoring.progression.services import (
     draw_next_swiss_round,
     record_shootout,
 )
-from scoring.results.outcomes import stage_outcomes
+from scoring.results.outcomes import match_outcomes, stage_outcomes
 from scoring.results.shootouts import ties_awaiting_shootout
 from scoring.scorecards.services import (
     card_for,
@@ -278,9 +278,15 @@ def _stage_batch(run: AutoPlay, stage: Stage) -> Batch | None:
 
 
 def _unfinished(stage: Stage) -> list[Match]:
-    matches = stage_matches(stage)
-    outcomes = stage_outcomes(stage, matches)
-    return [m for m in matches if not outcomes[m.id].complete]
+    """The stage's matches still to finish, with what a batch needs of them (in the order of
+    :func:`stage_matches`). Asked before every batch, so the whole stage is judged on its
+    matches alone (what the judge reads of them: their sides, best-of and category), and only
+    the unfinished ones are read with their entries and players: in a preliminary stage of 352
+    matches that is a round's 44, not every match of the stage each time."""
+    judged = Match.objects.filter(stage=stage).select_related("stage__category")
+    outcomes = stage_outcomes(stage, judged)
+    unfinished = [pk for pk, outcome in outcomes.items() if not outcome.complete]
+    return stage_matches(stage, ids=unfinished) if unfinished else []
 
 
 def _drawn(stage: Stage) -> bool:
@@ -303,7 +309,7 @@ def _batch(run: AutoPlay, stage: Stage, matches: Sequence[Match]) -> Batch | Non
     if not matches:
         return None
     category = stage.category
-    outcomes = stage_outcomes(stage, matches)
+    outcomes = match_outcomes(matches, Game.objects.filter(match__in=matches))
     games = (
         Game.objects.filter(match__in=matches)
         .annotate(played=Count("rounds", distinct=True), rows=Count("card_rows", distinct=True))
