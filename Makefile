@@ -71,4 +71,4 @@ bench: $(STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache .import_linter_cache
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache .import_linter_cache var/numba

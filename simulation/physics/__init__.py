@@ -10,6 +10,11 @@ compiled with numba (``engine``), one module per kind of event (``events``). Pub
 * :mod:`.codes` status, event and flag codes with their names.
 """
 
+# First, before anything compiled is defined: where numba keeps the compiled code (the module
+# sets it when imported).
+from simulation.physics import compiled_cache  # noqa: F401
+
+# isort: split
 from simulation.physics import codes, geometry
 from simulation.physics.api import (
     DEFAULT_MAX_EVENTS,
