@@ -584,14 +584,17 @@ def simulate_kernel(
                     if j == i or (j < i and st[j, S_V] > 0.0):
                         continue  # itself, or a pair of two movers already seen from j's row
                     tij = pair_t[i, j]
-                    if tij < bt or (tij == bt and tij < INF):
-                        lo = min(i, j)
-                        hi = max(i, j)
-                        if tij < bt or _before(tij, EV_DISC_DISC, lo, hi, bt, bk, bi, bj):
-                            bt = tij
-                            bk = EV_DISC_DISC
-                            bi = lo
-                            bj = hi
+                    lo = min(i, j)
+                    hi = max(i, j)
+                    if tij < bt or (
+                        tij == bt
+                        and tij < INF
+                        and _before(tij, EV_DISC_DISC, lo, hi, bt, bk, bi, bj)
+                    ):
+                        bt = tij
+                        bk = EV_DISC_DISC
+                        bi = lo
+                        bj = hi
             if bt == INF:
                 break
             if n_ev >= max_events:
