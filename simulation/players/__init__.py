@@ -10,10 +10,6 @@ real open-20 rates, with how readily each level clears the board fitted to real 
 Whole games: :func:`simulation.game.play_game`.
 """
 
-# The physics first: it sets where numba keeps the compiled code before the players' kernels are
-# defined (simulation.physics.compiled_cache).
-import simulation.physics  # noqa: F401, I001
-
 from simulation.players.candidates import KINDS, OPEN_20_SPEED, Candidates, generate
 from simulation.players.estimate import TWENTIES_PER_GAME, open_20_rate_of, profile_from_twenties
 from simulation.players.evaluate import DEFAULT_WEIGHTS, Weights

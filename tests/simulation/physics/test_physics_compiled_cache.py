@@ -53,7 +53,13 @@ def test_this_process_caches_under_the_digest_of_its_sources():
 
 
 def test_a_fresh_process_picks_the_folder_unless_the_environment_names_one(tmp_path):
-    code = "import numba, simulation.physics; print(numba.config.CACHE_DIR)"
+    # The players' search first, not the physics package: the folder is set before its kernel
+    # is defined all the same (the kernel reads it when decorated), and that is where it caches.
+    code = (
+        "import numba, os, simulation.players.search_kernel as k; "
+        "assert k.choose_kernel._cache._cache_path.startswith(numba.config.CACHE_DIR + os.sep); "
+        "print(numba.config.CACHE_DIR)"
+    )
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["DJANGO_SETTINGS_MODULE"] = ""
     run = [sys.executable, "-c", code]
