@@ -133,7 +133,7 @@ def create_autoplay(
             raise AutoPlayError(
                 _("%(match)s is a bye: there is nothing to play.") % {"match": match}
             )
-        if stage_outcomes(stage, [match])[match.id].complete:
+        if match_outcomes([match], Game.objects.filter(match=match))[match.id].complete:
             raise AutoPlayError(_("%(match)s is already decided.") % {"match": match})
     if scope == Scope.ROUND and (
         round_of_play is None or not stage.matches.filter(round_of_play=round_of_play).exists()
