@@ -30,7 +30,7 @@ from tournaments.translation import _
 if TYPE_CHECKING:
     from simulation.physics import PhysicsParams, ShotResult
 
-__all__ = ["run_round", "simulate_shot"]
+__all__ = ["play_shot", "run_round", "simulate_shot"]
 
 RELEASE = "release"
 """Kind of the first event of every shot: the disc leaves the finger."""
@@ -274,10 +274,22 @@ def simulate_shot(
     """
     rule_set = get_rules(rules)
     _check_seed(seed)
-    geometry = _geometry()
-    board = parse_state(state, geometry)
-    ruling, record = _simulate(board, parse_shot(shot), rule_set, geometry, events=bool(events))
-    return _outcome(ruling, record)
+    board = parse_state(state, _geometry())
+    return play_shot(board, shot, rule_set, events=bool(events))[0]
+
+
+def play_shot(
+    board: BoardState, shot: Mapping[str, Any], rules: RuleSet, *, events: bool = True
+) -> tuple[dict[str, Any], BoardState]:
+    """:func:`simulate_shot` from a board already parsed: the outcome, as ``simulate_shot``
+    returns it, and the board for the next shot.
+
+    For a game in play (``play_game``): its board is the one the previous ruling left, which
+    needs no checking again, and reading it back from the outcome's JSON cost more than the
+    rules' whole judgement of the shot.
+    """
+    ruling, record = _simulate(board, parse_shot(shot), rules, _geometry(), events=events)
+    return _outcome(ruling, record), ruling.state_after(board)
 
 
 DEFAULT_SHOT_SECONDS = 11.0

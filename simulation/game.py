@@ -4,10 +4,11 @@ Seating, turn order and who starts come from the rules (:mod:`simulation.rules.s
 players sit at seats 0 and 2 and alternate starting each round (NCA 4b); doubles partners sit
 opposite each other and the start moves one seat clockwise each round (NCA 5b). The hammer is the
 seat that shoots last. Each shot is chosen by the seat's AI player, released with that player's
-execution error, and simulated and ruled on by :func:`simulation.api.simulate_shot`, so the record
-holds every outcome exactly as that function returns it, events included, ready for replays (a
-caller that keeps only the results may leave the events out). The
-board is counted at the end of each round with the rules' tally (NCA 2a(iii)-(iv)).
+execution error, and simulated and ruled on by :func:`simulation.api.play_shot` (what
+``simulate_shot`` does, from the board the game holds), so the record holds every outcome exactly
+as ``simulate_shot`` returns it, events included, ready for replays (a caller that keeps only the
+results may leave the events out). The board is counted at the end of each round with the
+rules' tally (NCA 2a(iii)-(iv)).
 
 The family rulebook's three-player games are played too: two versus one (the lone player takes
 every other turn) and three players alone, scored 2-1-0 by rank by the scoring engine's
@@ -25,6 +26,7 @@ their own, derived from the same seed, so that a time limit changes nothing but 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -48,7 +50,7 @@ from simulation.rules.seats import (
     turn_cycle,
     turn_order,
 )
-from simulation.rules.state import Disc
+from simulation.rules.state import BoardState
 from simulation.rules.tally import board_scores, round_points
 from simulation.rules.timing import GameClock, check_shot_seconds, equalising_shot_due
 from simulation.rules.variants import DEFAULT_RULES, get_rules
@@ -176,13 +178,13 @@ def _shot_means(shot_seconds: object, profiles: Sequence[Any]) -> list[float]:
     )
 
 
-def _view(state: dict[str, Any], seats: Mapping[int, int], side: int) -> dict[str, Any]:
+def _view(board: BoardState, side: int) -> BoardState:
     """The board as the player of ``side`` sees it in the three-player game alone: their own
     discs side 0, every other disc side 1 ("no opponent's disk is considered friendly")."""
-    return {
-        "discs": [{**d, "side": 0 if d["side"] == side else 1} for d in state["discs"]],
-        "seats": {str(s): 0 if v == side else 1 for s, v in sorted(seats.items())},
-    }
+    return BoardState(
+        discs=tuple(replace(d, side=0 if d.side == side else 1) for d in board.discs),
+        seats={s: 0 if v == side else 1 for s, v in sorted(board.seats.items())},
+    )
 
 
 def play_game(
@@ -250,11 +252,11 @@ def play_game(
     Raises ``ValueError`` for bad arguments.
     """
     # On first use: these load the compiled physics.
-    from simulation.api import simulate_shot
+    from simulation.api import play_shot
     from simulation.players.estimate import open_20_rate_of
     from simulation.players.noise import round_form
     from simulation.players.player import aim_record
-    from simulation.players.situation import situation_from_state
+    from simulation.players.situation import situation_from_board
 
     rule_set = get_rules(rules)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
@@ -331,7 +333,7 @@ def play_game(
         turn = round_first_turn(seats, first_seat, index)
         first = turn_cycle(seats)[turn]
         order = turn_order(seats, first, discs_per_player, turn)
-        state: dict[str, Any] = {"discs": [], "seats": seats_json}
+        board = BoardState(seats={seat: side for seat, side in sorted(seats.items())})
         form = round_form(form_rng)
         for player in seated:
             player.in_form(form)
@@ -349,31 +351,25 @@ def play_game(
                     clock.equalise(seconds)
                     equalising = True
             if alone:
-                view = _view(state, seats, side)
                 seen_made = [made[side], sum(made) - made[side]]
-                sit = situation_from_state(
-                    view, seat, order[number + 1 :], seen_made, rule_set, rates
+                sit = situation_from_board(
+                    _view(board, side), seat, order[number + 1 :], seen_made, rule_set, rates
                 )
             else:
-                sit = situation_from_state(state, seat, order[number + 1 :], made, rule_set, rates)
+                sit = situation_from_board(board, seat, order[number + 1 :], made, rule_set, rates)
             player = by_seat[seat]
             choice = player.decide(sit, rng)
             numbered[side] += 1
             shot = player.release(choice, seat, f"{SIDE_LETTERS[side]}{numbered[side]}", rng)
-            outcome = simulate_shot(state, shot, rules=rule_set.name, events=events)
+            outcome, board = play_shot(board, shot, rule_set, events=events)
             for twenty in outcome["twenties"]:
                 made[twenty["side"]] += 1
-            state = {"discs": outcome["discs"], "seats": seats_json}
             entry = {"seat": seat, "shot": shot, "outcome": outcome, "aim": aim_record(choice)}
             if clock.limit is not None:
                 entry["seconds"] = round(seconds, 3)
                 entry["equalising"] = equalising
             shots.append(entry)
-        board = [
-            Disc(d["id"], d["side"], d["x"], d["y"], bool(d.get("leaner", False)))
-            for d in state["discs"]
-        ]
-        score = board_scores(board, made)
+        score = board_scores(list(board.discs), made)
         round_pts = round_points(score, len(shots))
         if difference and shots:
             round_pts = difference_points((score[0], score[1]))

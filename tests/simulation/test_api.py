@@ -406,3 +406,23 @@ def test_importing_the_package_loads_neither_django_nor_the_physics():
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_play_shot_rules_as_simulate_shot_and_leaves_the_board_its_outcome_names() -> None:
+    """A game holds its board parsed between shots (``play_shot``): the outcome is the one
+    ``simulate_shot`` gives on the same board's JSON, and the next board is the outcome's discs."""
+    from simulation.api import play_shot
+    from simulation.rules.state import parse_state
+    from simulation.rules.variants import get_rules
+
+    state = board(
+        disc("b1", 1, 0.0, 0.09),
+        disc("a1", 0, 0.05, -0.12),
+        {"id": "a2", "side": 0, "x": 0.0, "y": 0.0, "leaner": True},
+    )
+    shot = straight(speed=1.3, id="a3")
+    for rules in ("nca", "family"):
+        outcome, after = play_shot(parse_state(state), shot, get_rules(rules), events=False)
+        assert outcome == simulate_shot(state, shot, rules=rules, events=False)
+        assert after == parse_state({"discs": outcome["discs"], "seats": state["seats"]})
+        assert outcome["removed"] or outcome["twenties"] or len(after.discs) == 4

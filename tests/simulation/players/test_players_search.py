@@ -105,3 +105,24 @@ def test_evaluator_rules_on_validity_and_20s_like_the_rules(rules):
     assert len(angle) >= 40
     assert not evaluation.valid.all()
     assert agree == len(angle)
+
+
+def test_a_game_s_board_gives_the_situation_its_json_gives() -> None:
+    """``play_game`` builds each situation from the board it holds (``situation_from_board``):
+    the same arrays, counts and rates as from the board's JSON."""
+    from simulation.players.situation import situation_from_board
+
+    discs = [*BOARD, {"id": "a2", "side": 0, "x": 0.0, "y": 0.0, "leaner": True}]
+    state = {"discs": discs, "seats": {"0": 0, "1": 1, "2": 0, "3": 1}}
+    rates = {0: 0.5, 1: 0.6, 2: 0.7, 3: 0.8}
+    args = (1, [2, 3, 0, 1, 2], (1, 0), get_rules("nca"), rates)
+    from_json = situation_from_state(state, *args)
+    from_board = situation_from_board(parse_state(state), *args)
+    for name in ("positions", "sides", "leaners"):
+        assert np.array_equal(getattr(from_board, name), getattr(from_json, name))
+        assert getattr(from_board, name).dtype == getattr(from_json, name).dtype
+    same = ("seat", "side", "seats", "ids", "my_left", "opp_left", "my_seats_next")
+    same += ("opp_seats_next", "twenties", "my_open_20", "opp_open_20")
+    for name in same:
+        assert getattr(from_board, name) == getattr(from_json, name), name
+    assert from_board.leaners.tolist() == [False, False, True]
