@@ -208,15 +208,32 @@ def _simulate(
         discs=board.discs,
         geometry=geometry,
     )
-    from simulation.physics import codes, simulate  # on first use: it loads the compiled physics
+    import numpy as np
+
+    from simulation.physics import codes, simulate_checked  # on first use: loads the physics
 
     ids = [disc.id for disc in board.discs] + [request.id]
     sides = [disc.side for disc in board.discs] + [board.side_of(request.seat)]
-    positions = [(disc.x, disc.y) for disc in board.discs] + [(placement.x, placement.y)]
-    velocities = [(0.0, 0.0)] * len(board.discs) + [(placement.vx, placement.vy)]
-    status = [codes.LEANER if disc.leaner else codes.SURFACE for disc in board.discs]
-    status.append(codes.SURFACE)
-    result = simulate(positions, velocities, None, status, _physics_params(), record_events=events)
+    # The board's discs were checked when it was parsed (or left by a ruling), the shot when it
+    # was placed: the physics takes them as they are.
+    positions = np.array(
+        [(disc.x, disc.y) for disc in board.discs] + [(placement.x, placement.y)],
+        dtype=np.float64,
+    )
+    velocities = np.zeros_like(positions)
+    velocities[-1] = (placement.vx, placement.vy)
+    status = np.array(
+        [codes.LEANER if disc.leaner else codes.SURFACE for disc in board.discs] + [codes.SURFACE],
+        dtype=np.int8,
+    )
+    result = simulate_checked(
+        positions,
+        velocities,
+        np.zeros(len(ids)),
+        status,
+        _physics_params(),
+        record_events=events,
+    )
     ruling = judge_shot(board, _facts(ids, sides, result), rules, geometry)
     return ruling, _events(ids, result, placement) if events else None
 

@@ -24,6 +24,7 @@ from simulation.physics.api import (
     advance,
     simulate,
     simulate_batch,
+    simulate_checked,
 )
 from simulation.physics.params import DEFAULT_PARAMS, PhysicsParams
 
@@ -39,4 +40,5 @@ __all__ = [
     "geometry",
     "simulate",
     "simulate_batch",
+    "simulate_checked",
 ]
