@@ -82,9 +82,11 @@ def _time(value: float) -> float | None:
     return None if math.isnan(value) else float(value)
 
 
-def _facts(ids: list[str], sides: list[int], result: ShotResult) -> ShotFacts:
+def _facts(ids: list[str], sides: list[int], result: ShotResult, board: BoardState) -> ShotFacts:
     """The facts of the shot, as the rules want them, from the physics result (its arrays
-    read once each, as Python lists: a shot has a few dozen discs at most)."""
+    read once each, as Python lists: a shot has a few dozen discs at most), each disc of the
+    board with where it lay before the shot (the shot disc, last, lay nowhere)."""
+    start = [(d.x, d.y, d.leaner) for d in board.discs] + [(None, None, False)]
     position = result.positions.tolist()
     status = result.status.tolist()
     touched = result.touched_line.tolist()
@@ -103,6 +105,9 @@ def _facts(ids: list[str], sides: list[int], result: ShotResult) -> ShotFacts:
             struck_beyond_line=beyond[k],
             left_surface_at=_time(left[k]),
             returned_at=_time(back[k]),
+            start_x=start[k][0],
+            start_y=start[k][1],
+            start_leaner=start[k][2],
         )
         for k in range(len(ids))
     )
@@ -234,7 +239,7 @@ def _simulate(
         _physics_params(),
         record_events=events,
     )
-    ruling = judge_shot(board, _facts(ids, sides, result), rules, geometry)
+    ruling = judge_shot(board, _facts(ids, sides, result, board), rules, geometry)
     return ruling, _events(ids, result, placement) if events else None
 
 

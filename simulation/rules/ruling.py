@@ -88,7 +88,9 @@ def _complete(facts: ShotFacts, state: BoardState) -> dict[str, DiscFacts]:
             )
         elif given.side != disc.side:
             raise ValueError(_("disc %(disc)r changed sides during the shot") % {"disc": disc.id})
-        complete[disc.id] = replace(given, start_x=disc.x, start_y=disc.y, start_leaner=disc.leaner)
+        if (given.start_x, given.start_y, given.start_leaner) != (disc.x, disc.y, disc.leaner):
+            given = replace(given, start_x=disc.x, start_y=disc.y, start_leaner=disc.leaner)
+        complete[disc.id] = given
     for disc_id, given in known.items():
         if disc_id not in complete:
             if disc_id != facts.shooter:
