@@ -252,6 +252,31 @@ class JudgedMatch(Protocol):
     def stage(self) -> Stage: ...
 
 
+class MatchRow(NamedTuple):
+    """What the judge (:func:`outcome_of`) and the standings read of a match, without building a
+    model instance per match (and its stage and category again per match): a stage of 440
+    matches is judged before every batch an auto-play sends."""
+
+    id: int
+    stage: Stage
+    round_of_play: int
+    best_of: int
+    entry_a_id: int
+    entry_b_id: int | None
+    entry_c_id: int | None
+
+
+#: The columns of a :class:`MatchRow` after its stage, as ``values_list`` reads them.
+MATCH_ROW_COLUMNS = ("id", "round_of_play", "best_of", "entry_a_id", "entry_b_id", "entry_c_id")
+
+
+def match_rows(stage: Stage) -> list[MatchRow]:
+    """Every match of ``stage`` as a :class:`MatchRow` (one query, in id order); ``stage`` is
+    the one each row names, so load its category once beforehand."""
+    rows = Match.objects.filter(stage=stage).order_by("id").values_list(*MATCH_ROW_COLUMNS)
+    return [MatchRow(row[0], stage, *row[1:]) for row in rows]
+
+
 def outcome_of(match: JudgedMatch, games: Sequence[GameRounds]) -> MatchOutcome:
     """Judge one match from its games (see :func:`games_with_rounds`) with the one judge.
 
@@ -307,14 +332,18 @@ def _decided(verdicts: Sequence[engine.GameVerdict], best_of: int) -> bool:
         return False
 
 
-def match_outcomes(matches: Sequence[Match], games: QuerySet[Game]) -> dict[int, MatchOutcome]:
+def match_outcomes(
+    matches: Sequence[JudgedMatch], games: QuerySet[Game]
+) -> dict[int, MatchOutcome]:
     """Outcomes of ``matches`` (their stage and category loaded) from ``games``, a queryset that
     covers at least their games (one query)."""
     by_match = games_with_rounds(games)
     return {m.id: outcome_of(m, by_match.get(m.id, ())) for m in matches}
 
 
-def stage_outcomes(stage: Stage, matches: Sequence[Match] | None = None) -> dict[int, MatchOutcome]:
+def stage_outcomes(
+    stage: Stage, matches: Sequence[JudgedMatch] | None = None
+) -> dict[int, MatchOutcome]:
     """Outcomes of every match of the stage (two queries, one if ``matches`` is given)."""
     if matches is None:
         matches = stage_matches(stage)

@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache
@@ -32,7 +31,14 @@ from scoring import engine
 from scoring.engine.judge import AnyRound
 from scoring.models import ShootOutScore
 from scoring.results.knockout import bracket_rounds, knockout_state
-from scoring.results.outcomes import GameRounds, MatchOutcome, forfeit_words, outcome_of
+from scoring.results.outcomes import (
+    MATCH_ROW_COLUMNS,
+    GameRounds,
+    MatchOutcome,
+    MatchRow,
+    forfeit_words,
+    outcome_of,
+)
 from scoring.results.rules import ROUND_VALUES, values_round
 from scoring.standings.charts import BarChart, phone_chart, standings_chart
 from tournaments import formats
@@ -87,25 +93,12 @@ class StageStandings:
         return [(x.rank, x.entry.name, x.points, x.twenties, x.advances) for x in self.lines]
 
 
-class _MatchRow(NamedTuple):
-    """What the standings read of a match: enough for the judge (:func:`outcome_of`) and for
-    crediting byes, without building a model instance per match."""
-
-    id: int
-    stage: Stage
-    round_of_play: int
-    best_of: int
-    entry_a_id: int
-    entry_b_id: int | None
-    entry_c_id: int | None
-
-
 @dataclass(frozen=True)
 class _StageRead:
     """A stage's (or pool's) matches, games and official rounds, read once: the engine games
     the table ranks and the games the judge decides each match from come from the same rows."""
 
-    matches: list[_MatchRow]
+    matches: list[MatchRow]
     #: Per match id, its games in order with their rounds' points and 20s, as
     #: ``scoring.results.outcomes.games_with_rounds`` lists them.
     games: dict[int, list[GameRounds]]
@@ -115,7 +108,6 @@ class _StageRead:
 
 #: The columns :func:`_read_stage` reads, one row per official round (or per game without
 #: rounds, or per match without games: a bye).
-_MATCH_COLUMNS = ("id", "round_of_play", "best_of", "entry_a_id", "entry_b_id", "entry_c_id")
 _GAME_COLUMNS = (
     "games__id",
     "games__number",
@@ -134,9 +126,9 @@ def _read_stage(stage: Stage, pool: Pool | None = None) -> _StageRead:
     if pool is not None:
         matches = matches.filter(pool=pool)
     rows = matches.order_by("id", "games__number", "games__rounds__number").values_list(
-        *_MATCH_COLUMNS, *_GAME_COLUMNS, *_ROUND_COLUMNS
+        *MATCH_ROW_COLUMNS, *_GAME_COLUMNS, *_ROUND_COLUMNS
     )
-    read: list[_MatchRow] = []
+    read: list[MatchRow] = []
     games: dict[int, dict[int, GameRounds]] = defaultdict(dict)
     by_game: dict[int, engine.Game] = {}
     # Engine rounds are immutable and checked when built; a stage repeats the same few stored
@@ -146,7 +138,7 @@ def _read_stage(stage: Stage, pool: Pool | None = None) -> _StageRead:
     for row in rows:
         if row[0] != match_id:
             match_id, round_of_play, best_of, a, b, c = row[:6]
-            read.append(_MatchRow(match_id, stage, round_of_play, best_of, a, b, c))
+            read.append(MatchRow(match_id, stage, round_of_play, best_of, a, b, c))
         game_id, number, playoff, lost, kind, reason = row[6:12]
         if game_id is None:  # a match without games (a bye)
             continue
@@ -285,7 +277,7 @@ def _progress(stage: Stage, read: _StageRead) -> StageProgress:
 
 
 def _walkover_credits(
-    stage: Stage, matches: Sequence[_MatchRow], outcomes: dict[int, MatchOutcome]
+    stage: Stage, matches: Sequence[MatchRow], outcomes: dict[int, MatchOutcome]
 ) -> tuple[dict[str, engine.Credit], dict[str, int]]:
     """What the walkovers of ``matches`` credit each entry (the games forfeited count as games
     for both sides; the side present gets the bye score of each, as ``outcomes`` scored it), and

@@ -50,7 +50,7 @@ from scoring.progression.services import (
     draw_next_swiss_round,
     record_shootout,
 )
-from scoring.results.outcomes import match_outcomes, stage_outcomes
+from scoring.results.outcomes import match_outcomes, match_rows, stage_outcomes
 from scoring.results.shootouts import ties_awaiting_shootout
 from scoring.scorecards.services import (
     card_for,
@@ -282,9 +282,9 @@ def _unfinished(stage: Stage) -> list[Match]:
     :func:`stage_matches`). Asked before every batch, so the whole stage is judged on its
     matches alone (what the judge reads of them: their sides, best-of and category), and only
     the unfinished ones are read with their entries and players: in a preliminary stage of 352
-    matches that is a round's 44, not every match of the stage each time."""
-    judged = Match.objects.filter(stage=stage).select_related("stage__category")
-    outcomes = stage_outcomes(stage, judged)
+    matches that is a round's 44, not every match of the stage each time. The judged matches are
+    plain rows (``match_rows``) sharing ``stage``, not a model instance per match."""
+    outcomes = stage_outcomes(stage, match_rows(stage))
     unfinished = [pk for pk, outcome in outcomes.items() if not outcome.complete]
     return stage_matches(stage, ids=unfinished) if unfinished else []
 
