@@ -428,8 +428,9 @@ def simulate_checked(
     status codes (N,) among ``codes``'.
 
     For a caller that builds the state from a board it has checked itself (the rules' board of
-    a game in play, ``simulation.api``): checking it again here cost four times the kernel's own
-    time on a shot of a few discs.
+    a game in play, ``simulation.api``): on a shot among six discs, converting and checking the
+    input again made :func:`simulate` take two to three times as long as this (70-110 µs
+    against 30).
     """
     raw = _run(pos[None], vel[None], spin[None], stat[None], params, max_events, record_events)
     n_ev = int(raw.n_events[0])
