@@ -314,3 +314,20 @@ def test_a_forfeited_round_is_2_0_against_the_offender_in_the_database(small_eve
     first.forfeited_by = "a"  # still 2-0 for A: refused
     with pytest.raises(IntegrityError), transaction.atomic():
         first.save()
+
+
+def test_match_rows_are_judged_as_the_matches_they_read(small_event):
+    """Auto-play judges a stage from plain rows (``match_rows``) before each batch: the judge
+    gives them the outcomes it gives the stored matches, finished, started and forfeited."""
+    from scoring.results.outcomes import match_rows
+
+    stage, entries = knockout(small_event, 4, best_of=3)
+    semis = list(Match.objects.filter(stage=stage).order_by("id"))
+    play(semis[0])
+    record_game(semis[1].games.get(number=1), B_WINS)
+    rulings.withdraw(entry=entries[2], user=small_event.users["organizer"])
+    rows = match_rows(stage)
+    assert [r.id for r in rows] == sorted(m.id for m in Match.objects.filter(stage=stage))
+    judged = stage_outcomes(stage, rows)
+    assert judged == stage_outcomes(stage)
+    assert {o.complete for o in judged.values()} == {True, False}
