@@ -256,7 +256,7 @@ def play_game(
     from simulation.players.estimate import open_20_rate_of
     from simulation.players.noise import round_form
     from simulation.players.player import aim_record
-    from simulation.players.situation import situation_from_board
+    from simulation.players.situation import situation_from_state
 
     rule_set = get_rules(rules)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
@@ -352,11 +352,11 @@ def play_game(
                     equalising = True
             if alone:
                 seen_made = [made[side], sum(made) - made[side]]
-                sit = situation_from_board(
+                sit = situation_from_state(
                     _view(board, side), seat, order[number + 1 :], seen_made, rule_set, rates
                 )
             else:
-                sit = situation_from_board(board, seat, order[number + 1 :], made, rule_set, rates)
+                sit = situation_from_state(board, seat, order[number + 1 :], made, rule_set, rates)
             player = by_seat[seat]
             choice = player.decide(sit, rng)
             numbered[side] += 1

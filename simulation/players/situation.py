@@ -2,8 +2,8 @@
 
 The shot-selection code works on numpy arrays, never on the JSON state, so that generating and
 scoring hundreds of candidate shots costs no per-disc Python. :class:`Situation` is built once per
-decision (by :func:`situation_from_state`, or :func:`situation_from_board` in a game) and handed
-to the candidate generator, the evaluator and the search.
+decision (by :func:`situation_from_state`) and handed to the candidate generator, the evaluator and
+the search.
 
 Board figures come from the physics parameters, so the player plans on the board it plays on.
 """
@@ -21,7 +21,7 @@ import numpy as np
 from simulation.physics import DEFAULT_PARAMS, PhysicsParams
 from simulation.physics.geometry import peg_positions
 from simulation.rules.seats import seat_angle
-from simulation.rules.state import BoardState
+from simulation.rules.state import BoardState, Disc
 from simulation.rules.variants import RuleSet
 
 
@@ -128,81 +128,33 @@ def seat_angles(seats: tuple[int, ...]) -> np.ndarray:
 
 
 def situation_from_state(
-    state: Mapping[str, Any],
+    state: Mapping[str, Any] | BoardState,
     seat: int,
     remaining_order: Sequence[int],
     twenties: Sequence[int],
     rules: RuleSet,
     open_20: Mapping[int, float] | None = None,
 ) -> Situation:
-    """The situation of ``seat`` about to shoot from a JSON ``state``.
+    """The situation of ``seat`` about to shoot from a JSON ``state`` (read as it is: the rules'
+    ``parse_state`` is what checks one) or from the rules' board (a game in play holds one).
 
     ``remaining_order`` is the seat of every shot still to come in the round after this one;
     ``open_20`` the open-20 rate of the player in each seat (default 0.55 each).
     """
-    seats = {int(k): int(v) for k, v in state.get("seats", {"0": 0, "2": 1}).items()}
-    discs = state.get("discs", [])
-    return _situation(
-        seats,
-        seat,
-        tuple(d["id"] for d in discs),
-        [(d["x"], d["y"]) for d in discs],
-        [d["side"] for d in discs],
-        [bool(d.get("leaner", False)) for d in discs],
-        remaining_order,
-        twenties,
-        rules,
-        open_20,
-    )
-
-
-def situation_from_board(
-    board: BoardState,
-    seat: int,
-    remaining_order: Sequence[int],
-    twenties: Sequence[int],
-    rules: RuleSet,
-    open_20: Mapping[int, float] | None = None,
-) -> Situation:
-    """:func:`situation_from_state` from the rules' parsed board (a game in play holds one)."""
-    discs = board.discs
-    return _situation(
-        {int(k): int(v) for k, v in sorted(board.seats.items())},
-        seat,
-        tuple(d.id for d in discs),
-        [(d.x, d.y) for d in discs],
-        [d.side for d in discs],
-        [d.leaner for d in discs],
-        remaining_order,
-        twenties,
-        rules,
-        open_20,
-    )
-
-
-def _situation(
-    seats: dict[int, int],
-    seat: int,
-    ids: tuple[str, ...],
-    xy: list[tuple[float, float]],
-    disc_sides: list[int],
-    disc_leaners: list[bool],
-    remaining_order: Sequence[int],
-    twenties: Sequence[int],
-    rules: RuleSet,
-    open_20: Mapping[int, float] | None,
-) -> Situation:
+    board = state if isinstance(state, BoardState) else _board(state)
+    seats = {int(k): int(v) for k, v in sorted(board.seats.items())}
     side = seats[seat]
+    discs = board.discs
     mine = [s for s in remaining_order if seats[s] == side]
     theirs = [s for s in remaining_order if seats[s] != side]
     return Situation(
         seat=seat,
         side=side,
         seats=seats,
-        ids=ids,
-        positions=np.array(xy, dtype=np.float64).reshape(-1, 2),
-        sides=np.array(disc_sides, dtype=np.int64),
-        leaners=np.array(disc_leaners, dtype=np.bool_),
+        ids=tuple(d.id for d in discs),
+        positions=np.array([(d.x, d.y) for d in discs], dtype=np.float64).reshape(-1, 2),
+        sides=np.array([d.side for d in discs], dtype=np.int64),
+        leaners=np.array([d.leaner for d in discs], dtype=np.bool_),
         my_left=len(mine),
         opp_left=len(theirs),
         my_seats_next=tuple(sorted(set(mine))),
@@ -212,6 +164,16 @@ def _situation(
         my_open_20=_side_rate(open_20, seats, side, True),
         opp_open_20=_side_rate(open_20, seats, side, False),
     )
+
+
+def _board(state: Mapping[str, Any]) -> BoardState:
+    """The board of a JSON state, unchecked."""
+    discs = tuple(
+        Disc(d["id"], d["side"], d["x"], d["y"], bool(d.get("leaner", False)))
+        for d in state.get("discs", [])
+    )
+    seats = {int(k): int(v) for k, v in state.get("seats", {"0": 0, "2": 1}).items()}
+    return BoardState(discs=discs, seats=seats)
 
 
 def _side_rate(

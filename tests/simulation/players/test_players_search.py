@@ -108,16 +108,14 @@ def test_evaluator_rules_on_validity_and_20s_like_the_rules(rules):
 
 
 def test_a_game_s_board_gives_the_situation_its_json_gives() -> None:
-    """``play_game`` builds each situation from the board it holds (``situation_from_board``):
-    the same arrays, counts and rates as from the board's JSON."""
-    from simulation.players.situation import situation_from_board
-
+    """``play_game`` builds each situation from the board it holds: the same arrays, counts and
+    rates as from the board's JSON."""
     discs = [*BOARD, {"id": "a2", "side": 0, "x": 0.0, "y": 0.0, "leaner": True}]
     state = {"discs": discs, "seats": {"0": 0, "1": 1, "2": 0, "3": 1}}
     rates = {0: 0.5, 1: 0.6, 2: 0.7, 3: 0.8}
     args = (1, [2, 3, 0, 1, 2], (1, 0), get_rules("nca"), rates)
     from_json = situation_from_state(state, *args)
-    from_board = situation_from_board(parse_state(state), *args)
+    from_board = situation_from_state(parse_state(state), *args)
     for name in ("positions", "sides", "leaners"):
         assert np.array_equal(getattr(from_board, name), getattr(from_json, name))
         assert getattr(from_board, name).dtype == getattr(from_json, name).dtype
