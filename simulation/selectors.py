@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from scoring.results.knockout import bracket_rounds
-from scoring.results.outcomes import MatchOutcome, match_outcomes, stage_outcomes
+from scoring.results.outcomes import MatchOutcome, match_outcome, stage_outcomes
 from scoring.standings.selectors import standings_blocks
 from simulation.models import AutoPlay, DryRun, MatchPreview, SimulatedGame
 from simulation.render import (
@@ -185,7 +185,7 @@ class MatchPage:
 
 def match_page(match: Match, replay_game_id: int | None = None) -> MatchPage:
     """Everything the match page shows (a fixed number of queries)."""
-    outcome = match_outcomes([match], Game.objects.filter(match=match))[match.id]
+    outcome = match_outcome(match)
     games = list(Game.objects.filter(match=match).prefetch_related("rounds").order_by("number"))
     with_record = set(
         SimulatedGame.objects.filter(game__match=match).values_list("game_id", flat=True)

@@ -341,6 +341,11 @@ def match_outcomes(
     return {m.id: outcome_of(m, by_match.get(m.id, ())) for m in matches}
 
 
+def match_outcome(match: Match) -> MatchOutcome:
+    """One match's outcome (its stage and category loaded), from its own games (one query)."""
+    return match_outcomes([match], Game.objects.filter(match=match))[match.id]
+
+
 def stage_outcomes(
     stage: Stage, matches: Sequence[JudgedMatch] | None = None
 ) -> dict[int, MatchOutcome]:

@@ -50,7 +50,7 @@ from scoring.progression.services import (
     draw_next_swiss_round,
     record_shootout,
 )
-from scoring.results.outcomes import match_outcomes, match_rows, stage_outcomes
+from scoring.results.outcomes import match_outcome, match_outcomes, match_rows, stage_outcomes
 from scoring.results.shootouts import ties_awaiting_shootout
 from scoring.scorecards.services import (
     card_for,
@@ -133,7 +133,7 @@ def create_autoplay(
             raise AutoPlayError(
                 _("%(match)s is a bye: there is nothing to play.") % {"match": match}
             )
-        if match_outcomes([match], Game.objects.filter(match=match))[match.id].complete:
+        if match_outcome(match).complete:
             raise AutoPlayError(_("%(match)s is already decided.") % {"match": match})
     if scope == Scope.ROUND and (
         round_of_play is None or not stage.matches.filter(round_of_play=round_of_play).exists()
