@@ -281,7 +281,7 @@ def _unfinished(stage: Stage) -> list[Match]:
     """The stage's matches still to finish, with what a batch needs of them (in the order of
     :func:`stage_matches`). Asked before every batch, so the whole stage is judged on its
     matches alone (what the judge reads of them: their sides, best-of and category), and only
-    the unfinished ones are read with their entries and players: in a preliminary stage of 352
+    the unfinished ones are read with their entries and players: in a preliminary stage of 440
     matches that is a round's 44, not every match of the stage each time. The judged matches are
     plain rows (``match_rows``) sharing ``stage``, not a model instance per match."""
     outcomes = stage_outcomes(stage, match_rows(stage))
