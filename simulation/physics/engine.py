@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, types
+from numba import types
 
 from simulation.physics.codes import (
     AIRBORNE,
@@ -84,6 +84,7 @@ from simulation.physics.nbtypes import (
     b1,
     f8,
     i8,
+    njit,
 )
 from simulation.physics.params import (
     P_DECEL,
@@ -111,7 +112,7 @@ INF = np.inf
 NO_KIND = 1 << 20
 
 
-@njit(b1(f8, i8, i8, i8, f8, i8, i8, i8), cache=True, no_cpython_wrapper=True)
+@njit(b1(f8, i8, i8, i8, f8, i8, i8, i8), no_cpython_wrapper=True)
 def _before(t: float, k: int, a: int, b: int, bt: float, bk: int, ba: int, bb: int) -> bool:
     """Fixed order of events: time, then kind code, then disc index, then other index."""
     if t != bt:
@@ -123,13 +124,13 @@ def _before(t: float, k: int, a: int, b: int, bt: float, bk: int, ba: int, bb: i
     return b < bb
 
 
-@njit(b1(i8), cache=True, no_cpython_wrapper=True)
+@njit(b1(i8), no_cpython_wrapper=True)
 def _active(s: int) -> bool:
     """Discs that can touch each other: on the surface (moving, resting or leaning) or flying."""
     return s in (SURFACE, LEANER, AIRBORNE)
 
 
-@njit(f8(F2, i8, I8_1, f8), cache=True, no_cpython_wrapper=True)
+@njit(f8(F2, i8, I8_1, f8), no_cpython_wrapper=True)
 def _end_time(st: np.ndarray, i: int, status: np.ndarray, t_fall: float) -> float:
     """When disc ``i``'s current motion law ends by itself: its stop, or its fall into the ditch."""
     if status[i] == AIRBORNE:
@@ -139,7 +140,6 @@ def _end_time(st: np.ndarray, i: int, status: np.ndarray, t_fall: float) -> floa
 
 @njit(
     types.none(F2, i8, f8, I8_1, I8_1, I8_1, F1, F2, F1, I1, I1),
-    cache=True,
     no_cpython_wrapper=True,
 )
 def _predict_single(
@@ -193,7 +193,7 @@ def _predict_single(
     sgl_o[i] = bo
 
 
-@njit(f8(F2, i8, i8, f8, I8_1, F1), cache=True, no_cpython_wrapper=True)
+@njit(f8(F2, i8, i8, f8, I8_1, F1), no_cpython_wrapper=True)
 def _predict_pair(
     st: np.ndarray, i: int, j: int, t: float, status: np.ndarray, prm: np.ndarray
 ) -> float:
@@ -219,7 +219,7 @@ def _predict_pair(
     return next_pair_resting(st, mover, rest, t, dist, s_limit)
 
 
-@njit(types.none(F2, i8, f8, I8_1, F1, F2), cache=True, no_cpython_wrapper=True)
+@njit(types.none(F2, i8, f8, I8_1, F1, F2), no_cpython_wrapper=True)
 def _repredict_pairs(
     st: np.ndarray, i: int, t: float, status: np.ndarray, prm: np.ndarray, pair_t: np.ndarray
 ) -> None:
@@ -252,7 +252,7 @@ def _repredict_pairs(
         pair_t[k, i] = tk
 
 
-@njit(types.none(F2, i8, f8, f8, f8, f8, I8_1, F1), cache=True, no_cpython_wrapper=True)
+@njit(types.none(F2, i8, f8, f8, f8, f8, I8_1, F1), no_cpython_wrapper=True)
 def _rebase(
     st: np.ndarray,
     i: int,
@@ -271,7 +271,7 @@ def _rebase(
         set_motion(st, i, t, x, y, vx, vy, w, prm[P_DECEL], prm[P_SPIN_DECEL])
 
 
-@njit(types.none(F2, i8, f8, I32_1, f8, b1), cache=True, no_cpython_wrapper=True)
+@njit(types.none(F2, i8, f8, I32_1, f8, b1), no_cpython_wrapper=True)
 def _struck(
     st: np.ndarray, i: int, t: float, flags: np.ndarray, touch_r: float, rail_or_ditch: bool
 ) -> None:
@@ -286,7 +286,6 @@ def _struck(
 
 @njit(
     types.none(F2, i8, i8, f8, f8, f8, f8, b1, I8_1, I32_1, I32_1, F1),
-    cache=True,
     no_cpython_wrapper=True,
 )
 def _after_pair_hit(
@@ -317,9 +316,7 @@ def _after_pair_hit(
     _struck(st, k, t, flags, prm[P_TOUCH_R], False)
 
 
-@njit(
-    types.none(i8, f8, i8, i8, i8, F2, I8_1, F1, I32_1, I32_1, I32_1, F3, F3, F2, I8_2), cache=True
-)
+@njit(types.none(i8, f8, i8, i8, i8, F2, I8_1, F1, I32_1, I32_1, I32_1, F3, F3, F2, I8_2))
 def _record(
     n: int,
     t: float,
@@ -387,7 +384,6 @@ def _record(
         F2,
         I8_2,
     ),
-    cache=True,
 )
 def simulate_kernel(
     pos: np.ndarray,

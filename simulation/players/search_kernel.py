@@ -18,11 +18,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, typeof, types
+from numba import typeof, types
 
 from simulation.physics import codes
 from simulation.physics.engine import simulate_kernel
-from simulation.physics.nbtypes import B1_1, F1, F2, I1, b1, f8, i8
+from simulation.physics.nbtypes import B1_1, F1, F2, I1, b1, f8, i8, njit
 from simulation.players.candidate_kernel import generate_kernel
 from simulation.players.candidates import OPEN_20
 from simulation.players.evaluate import evaluate_kernel
@@ -38,7 +38,7 @@ CHOICE_OUT = types.Tuple((f8, f8, f8, i8, i8, f8, i8, i8, i8))
 its mean value and samples, the physics shots spent and the number of candidates."""
 
 
-@njit(I1(i8, i8, i8), cache=True)
+@njit(I1(i8, i8, i8))
 def schedule_kernel(n: int, total: int, eta: int) -> np.ndarray:
     """Samples per candidate at each halving stage (as :func:`search.schedule`)."""
     stages = max(1, math.ceil(math.log(max(n, 2)) / math.log(eta)))
@@ -51,7 +51,7 @@ def schedule_kernel(n: int, total: int, eta: int) -> np.ndarray:
     return plan
 
 
-@njit(f8(F1, i8, i8), cache=True, no_cpython_wrapper=True)
+@njit(f8(F1, i8, i8), no_cpython_wrapper=True)
 def _sum(a: np.ndarray, lo: int, n: int) -> float:
     """``a[lo:lo + n].sum()`` added in numpy's order (pairwise, in blocks of eight), to the last
     bit: outcomes are often exactly equal, so two means can tie and their round-off decides
@@ -85,7 +85,7 @@ def _sum(a: np.ndarray, lo: int, n: int) -> float:
     return _sum(a, lo, half) + _sum(a, lo + half, n - half)
 
 
-@njit(cache=True)
+@njit
 def _values(
     index,
     samples,
@@ -188,7 +188,6 @@ def _values(
 
 @njit(
     b1(I1, F1, F1, F1, I1, f8),
-    cache=True,
     no_cpython_wrapper=True,
 )
 def _settled(
@@ -256,7 +255,6 @@ EVALUATION = types.Tuple((i8, i8, b1, f8, f8, i8, i8, F1, F1, F1, F2, F1, F1))
         PHYSICS,
         EVALUATION,
     ),
-    cache=True,
 )
 def choose_kernel(
     positions,

@@ -25,14 +25,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
-from simulation.physics.nbtypes import b1, f8
+from simulation.physics.nbtypes import b1, f8, njit
 
 INF = np.inf
 
 
-@njit(f8(f8, f8, f8, f8, f8, f8, f8, b1), cache=True, no_cpython_wrapper=True)
+@njit(f8(f8, f8, f8, f8, f8, f8, f8, b1), no_cpython_wrapper=True)
 def enter_path(
     px: float, py: float, ux: float, uy: float, cx: float, cy: float, rad: float, strict: bool
 ) -> float:
@@ -57,7 +56,7 @@ def enter_path(
     return cc / s_hi
 
 
-@njit(f8(f8, f8, f8, f8, f8, f8, f8), cache=True, no_cpython_wrapper=True)
+@njit(f8(f8, f8, f8, f8, f8, f8, f8), no_cpython_wrapper=True)
 def exit_path(
     px: float, py: float, ux: float, uy: float, cx: float, cy: float, rad: float
 ) -> float:
@@ -82,7 +81,7 @@ def exit_path(
     return s_hi if s_hi > 0.0 else 0.0
 
 
-@njit(f8(f8, f8, f8, f8, f8, f8, f8), cache=True, no_cpython_wrapper=True)
+@njit(f8(f8, f8, f8, f8, f8, f8, f8), no_cpython_wrapper=True)
 def exit_normal_speed(
     px: float, py: float, ux: float, uy: float, cx: float, cy: float, rad: float
 ) -> float:

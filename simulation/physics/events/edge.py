@@ -10,17 +10,16 @@ it lands on the surface again and slides on: the case NCA rule 8f (damage stays)
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simulation.physics.events.circle import enter_path, exit_path
 from simulation.physics.events.common import time_ahead
 from simulation.physics.kinematics import S_TEDGE, S_UX, S_UY, path_length, position
-from simulation.physics.nbtypes import F2, f8, i8
+from simulation.physics.nbtypes import F2, f8, i8, njit
 
 INF = np.inf
 
 
-@njit(f8(F2, i8, f8, f8), cache=True, no_cpython_wrapper=True)
+@njit(f8(F2, i8, f8, f8), no_cpython_wrapper=True)
 def next_edge(st: np.ndarray, i: int, t_now: float, surface_r: float) -> float:
     """Time the centre of moving disc ``i`` (on the surface) passes the edge outward."""
     x, y = position(st, i, t_now)
@@ -28,7 +27,7 @@ def next_edge(st: np.ndarray, i: int, t_now: float, surface_r: float) -> float:
     return time_ahead(st, i, t_now, path_length(st, i, t_now), s, True)
 
 
-@njit(f8(F2, i8, f8, f8), cache=True, no_cpython_wrapper=True)
+@njit(f8(F2, i8, f8, f8), no_cpython_wrapper=True)
 def next_return(st: np.ndarray, i: int, t_now: float, surface_r: float) -> float:
     """Time disc ``i`` flying over the ditch comes back over the edge onto the surface."""
     x, y = position(st, i, t_now)
@@ -36,7 +35,7 @@ def next_return(st: np.ndarray, i: int, t_now: float, surface_r: float) -> float
     return time_ahead(st, i, t_now, path_length(st, i, t_now), s, True)
 
 
-@njit(f8(F2, i8, f8), cache=True, no_cpython_wrapper=True)
+@njit(f8(F2, i8, f8), no_cpython_wrapper=True)
 def fall_deadline(st: np.ndarray, i: int, t_fall: float) -> float:
     """Time the flying disc ``i`` has fallen ``ditch_drop`` and lies in the ditch."""
     return st[i, S_TEDGE] + t_fall

@@ -17,18 +17,17 @@ The events keep a per-disc flag ``in_zone`` and the time it entered:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simulation.physics.codes import EV_HOLE, EV_HOLE_ENTER, EV_HOLE_EXIT, EV_LEANER
 from simulation.physics.events.circle import enter_path, exit_path
 from simulation.physics.events.common import time_ahead
 from simulation.physics.kinematics import S_TZONE, S_UX, S_UY, path_length, position
-from simulation.physics.nbtypes import F2, F8_I8, b1, f8, i8
+from simulation.physics.nbtypes import F2, F8_I8, b1, f8, i8, njit
 
 INF = np.inf
 
 
-@njit(F8_I8(F2, i8, f8, b1, f8, f8, f8), cache=True, no_cpython_wrapper=True)
+@njit(F8_I8(F2, i8, f8, b1, f8, f8, f8), no_cpython_wrapper=True)
 def next_hole(
     st: np.ndarray,
     i: int,

@@ -17,12 +17,10 @@ is no collision.
 
 from __future__ import annotations
 
-from numba import njit
-
-from simulation.physics.nbtypes import F8x4, F8x7, f8
+from simulation.physics.nbtypes import F8x4, F8x7, f8, njit
 
 
-@njit(F8x4(f8, f8, f8, f8, f8, f8, f8, f8), cache=True)
+@njit(F8x4(f8, f8, f8, f8, f8, f8, f8, f8))
 def resolve_fixed(
     vx: float, vy: float, w: float, nx: float, ny: float, e: float, mu: float, r: float
 ) -> tuple[float, float, float, float]:
@@ -43,7 +41,7 @@ def resolve_fixed(
     return vx - jn * nx - jt * tx, vy - jn * ny - jt * ty, w - 2.0 * jt / r, jn
 
 
-@njit(F8x7(f8, f8, f8, f8, f8, f8, f8, f8, f8, f8, f8), cache=True)
+@njit(F8x7(f8, f8, f8, f8, f8, f8, f8, f8, f8, f8, f8))
 def resolve_pair(
     vix: float,
     viy: float,
