@@ -18,6 +18,8 @@ one ``RESULT`` line (shares and gaps in points of %, 20s per game, relative erro
 from __future__ import annotations
 
 import argparse
+import math
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -48,7 +50,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="competitive v competitive")
     parser.add_argument("--ladder-games", type=int, default=300, help="each other level")
-    parser.add_argument("--record-games", type=int, default=150, help="each twenties_per_game")
+    parser.add_argument(
+        "--record-games",
+        type=int,
+        default=500,
+        help="each twenties_per_game (at 500 the 10 %% band at x = 2 is about 3 standard errors; "
+        "at 150 it was 1.5, and one run read 1.76 where 500 games read 1.95)",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="processes")
     parser.add_argument("--seed", type=int, default=GAME_SEED + 100_000)
     args = parser.parse_args()
@@ -72,13 +80,20 @@ def main() -> None:
     )
 
     print("\nplayers described by their record, against a like opponent:")
-    print(f"{'twenties_per_game':>18s} {'games':>6s} {'simulated':>10s} {'error %':>8s}")
+    print(
+        f"{'twenties_per_game':>18s} {'games':>6s} {'simulated':>10s} {'std. error':>10s} "
+        f"{'error %':>8s}"
+    )
     record_errors = {}
     for x in RECORDS:
         spec = {"twenties_per_game": x}
-        made = play_games(spec, games=args.record_games, seed=args.seed, jobs=args.jobs).per_game
+        stats = play_games(spec, games=args.record_games, seed=args.seed, jobs=args.jobs)
+        made = stats.per_game
+        spread = statistics.stdev(stats.player_games) / math.sqrt(len(stats.player_games))
         record_errors[x] = 100 * (made - x) / x
-        print(f"{x:18d} {args.record_games:6d} {made:10.2f} {record_errors[x]:+8.1f}")
+        print(
+            f"{x:18d} {args.record_games:6d} {made:10.2f} {spread:10.2f} {record_errors[x]:+8.1f}"
+        )
 
     rows = compare(competitive)
     player_gap = max(abs(r.difference) for r in rows if r.target.startswith("player-rounds"))

@@ -23,7 +23,7 @@ from simulation.players.profiles import LEVELS, OPEN_20_TARGETS, PROFILES, Skill
 from tournaments.translation import _
 
 TWENTIES_PER_GAME: Mapping[str, float] = MappingProxyType(
-    {"novice": 1.85, "recreational": 3.11, "competitive": 6.86, "top": 7.54, "best": 8.99}
+    {"novice": 1.90, "recreational": 3.23, "competitive": 6.58, "top": 7.71, "best": 8.92}
 )
 """20s per player per 4-round game of each level against itself, in simulation: ``python -m
 simulation.players.calibrate --fit --games 300 --jobs 2`` (300 seeded games of each level)."""

@@ -63,26 +63,32 @@ REPERTOIRES = ("basic", "full")
 
 SEARCH: Mapping[str, tuple[int, str]] = MappingProxyType(
     {
-        "novice": (40, "basic"),
-        "recreational": (100, "basic"),
-        "competitive": (160, "full"),
-        "top": (200, "full"),
-        "best": (240, "full"),
+        "novice": (20, "basic"),
+        "recreational": (50, "basic"),
+        "competitive": (80, "full"),
+        "top": (100, "full"),
+        "best": (120, "full"),
     }
 )
-"""Physics shots per decision and repertoire of each level: set by hand."""
+"""Physics shots per decision and repertoire of each level: set by hand. The budgets are half
+what they were first set to (40 to 240): with the open-board weights fitted again, the calibration
+table fits as well or better (``python -m simulation.players.calibrate --fit``), and a decision
+costs about 0.6 of what it did. A decision spends more than its budget where it has many
+candidates: the search's first stage tries each of them once."""
+
+DEFAULT_SHOTS = SEARCH["best"][0]
+"""Physics shots per decision of a player described by their noise alone: the best's."""
 
 OPEN_BOARD: Mapping[str, float] = MappingProxyType(
-    {"novice": -29.2, "recreational": -30.0, "competitive": -14.34, "top": -9.97, "best": -2.69}
+    {"novice": -27.87, "recreational": -28.79, "competitive": -15.13, "top": -10.04, "best": -3.45}
 )
 """Each level's open-board weight (``SkillProfile.open_board``), fitted so that the level makes its
 real 20s per game against itself (``python -m simulation.players.calibrate --fit --jobs 2``; 120
-seeded games a trial, 300 for top), with the rounds' shared form
-(``noise.ROUND_FORM_SD``) in play. Below the value function's default (+9, an empty board a gift
+seeded games a trial), with the rounds' shared form (``noise.ROUND_FORM_SD``) in play and the
+search budgets of :data:`SEARCH`. Below the value function's default (+9, an empty board a gift
 to the opponent) a level clears the board and shoots the open 20 more often, as real players do;
 at the default every level sticks on nearly every take-out and a competitive game makes about half
-the real 20s. The best need the least push (-2.69): their open 20s rarely miss. Recreational sits
-at the low end of its bracket (-30), where it came closest to its target in the fit."""
+the real 20s. The best need the least push (-3.45): their open 20s rarely miss."""
 
 
 def level_label(level: str) -> str:
@@ -98,7 +104,7 @@ class SkillProfile:
     name: str
     angle_sd: float
     speed_sd: float
-    shots: int = 240
+    shots: int = DEFAULT_SHOTS
     repertoire: str = "full"
     open_board: float | None = None
     """What this player thinks a free shot at an empty board is worth to the opponent (board
@@ -279,7 +285,7 @@ def get_profile(spec: str | Mapping[str, Any] | SkillProfile) -> SkillProfile:
             name=name,
             angle_sd=spec["angle_sd"],
             speed_sd=spec["speed_sd"],
-            shots=spec.get("shots", 240),
+            shots=spec.get("shots", DEFAULT_SHOTS),
             repertoire=spec.get("repertoire", "full"),
             open_board=spec.get("open_board"),
         )

@@ -36,7 +36,7 @@ from simulation.physics.geometry import peg_positions
 from simulation.players.candidate_kernel import board_arrays, breadth_array, situation_arrays
 from simulation.players.candidates import Breadth
 from simulation.players.evaluate import DEFAULT_WEIGHTS, Weights, evaluation_arrays
-from simulation.players.profiles import SkillProfile
+from simulation.players.profiles import DEFAULT_SHOTS, SkillProfile
 from simulation.players.search_kernel import choose_kernel
 from simulation.players.situation import FIGURES, Situation
 
@@ -45,8 +45,8 @@ from simulation.players.situation import FIGURES, Situation
 class Budget:
     """How many physics shots one decision may spend, and how the halving proceeds."""
 
-    shots: int = 240
-    """Physics shots per decision with discs on the board."""
+    shots: int = DEFAULT_SHOTS
+    """Physics shots per decision with discs on the board (a player's own: :func:`budget_for`)."""
     empty_board_shots: int = 36
     """Physics shots per decision on an empty board (the open 20: only its speed to pick)."""
     eta: int = 3
