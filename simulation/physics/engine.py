@@ -85,6 +85,7 @@ from simulation.physics.nbtypes import (
     f8,
     i8,
     njit,
+    njit_inner,
 )
 from simulation.physics.params import (
     P_DECEL,
@@ -112,7 +113,7 @@ INF = np.inf
 NO_KIND = 1 << 20
 
 
-@njit(b1(f8, i8, i8, i8, f8, i8, i8, i8), no_cpython_wrapper=True)
+@njit_inner(b1(f8, i8, i8, i8, f8, i8, i8, i8))
 def _before(t: float, k: int, a: int, b: int, bt: float, bk: int, ba: int, bb: int) -> bool:
     """Fixed order of events: time, then kind code, then disc index, then other index."""
     if t != bt:
@@ -124,13 +125,13 @@ def _before(t: float, k: int, a: int, b: int, bt: float, bk: int, ba: int, bb: i
     return b < bb
 
 
-@njit(b1(i8), no_cpython_wrapper=True)
+@njit_inner(b1(i8))
 def _active(s: int) -> bool:
     """Discs that can touch each other: on the surface (moving, resting or leaning) or flying."""
     return s in (SURFACE, LEANER, AIRBORNE)
 
 
-@njit(f8(F2, i8, I8_1, f8), no_cpython_wrapper=True)
+@njit_inner(f8(F2, i8, I8_1, f8))
 def _end_time(st: np.ndarray, i: int, status: np.ndarray, t_fall: float) -> float:
     """When disc ``i``'s current motion law ends by itself: its stop, or its fall into the ditch."""
     if status[i] == AIRBORNE:
@@ -138,9 +139,8 @@ def _end_time(st: np.ndarray, i: int, status: np.ndarray, t_fall: float) -> floa
     return st[i, S_TSTOP]
 
 
-@njit(
+@njit_inner(
     types.none(F2, i8, f8, I8_1, I8_1, I8_1, F1, F2, F1, I1, I1),
-    no_cpython_wrapper=True,
 )
 def _predict_single(
     st: np.ndarray,
@@ -193,7 +193,7 @@ def _predict_single(
     sgl_o[i] = bo
 
 
-@njit(f8(F2, i8, i8, f8, I8_1, F1), no_cpython_wrapper=True)
+@njit_inner(f8(F2, i8, i8, f8, I8_1, F1))
 def _predict_pair(
     st: np.ndarray, i: int, j: int, t: float, status: np.ndarray, prm: np.ndarray
 ) -> float:
@@ -219,7 +219,7 @@ def _predict_pair(
     return next_pair_resting(st, mover, rest, t, dist, s_limit)
 
 
-@njit(types.none(F2, i8, f8, I8_1, F1, F2), no_cpython_wrapper=True)
+@njit_inner(types.none(F2, i8, f8, I8_1, F1, F2))
 def _repredict_pairs(
     st: np.ndarray, i: int, t: float, status: np.ndarray, prm: np.ndarray, pair_t: np.ndarray
 ) -> None:
@@ -252,7 +252,7 @@ def _repredict_pairs(
         pair_t[k, i] = tk
 
 
-@njit(types.none(F2, i8, f8, f8, f8, f8, I8_1, F1), no_cpython_wrapper=True)
+@njit_inner(types.none(F2, i8, f8, f8, f8, f8, I8_1, F1))
 def _rebase(
     st: np.ndarray,
     i: int,
@@ -271,7 +271,7 @@ def _rebase(
         set_motion(st, i, t, x, y, vx, vy, w, prm[P_DECEL], prm[P_SPIN_DECEL])
 
 
-@njit(types.none(F2, i8, f8, I32_1, f8, b1), no_cpython_wrapper=True)
+@njit_inner(types.none(F2, i8, f8, I32_1, f8, b1))
 def _struck(
     st: np.ndarray, i: int, t: float, flags: np.ndarray, touch_r: float, rail_or_ditch: bool
 ) -> None:
@@ -284,9 +284,8 @@ def _struck(
             flags[i] |= F_STRUCK_BEYOND_LINE
 
 
-@njit(
+@njit_inner(
     types.none(F2, i8, i8, f8, f8, f8, f8, b1, I8_1, I32_1, I32_1, F1),
-    no_cpython_wrapper=True,
 )
 def _after_pair_hit(
     st: np.ndarray,

@@ -18,7 +18,7 @@ import math
 import numpy as np
 from numba import types
 
-from simulation.physics.nbtypes import F2, F8x2, f8, i8, njit
+from simulation.physics.nbtypes import F2, F8x2, f8, i8, njit_inner
 
 S_T0 = 0  # time the current segment began
 S_PX = 1  # position then
@@ -37,21 +37,21 @@ NS = 12
 INF = np.inf
 
 
-@njit(f8(F2, i8, f8), no_cpython_wrapper=True)
+@njit_inner(f8(F2, i8, f8))
 def elapsed(st: np.ndarray, i: int, t: float) -> float:
     """Time moved on the current segment by time ``t`` (clamped at the stop)."""
     tau = min(t, st[i, S_TSTOP]) - st[i, S_T0]
     return tau if tau > 0.0 else 0.0
 
 
-@njit(f8(F2, i8, f8), no_cpython_wrapper=True)
+@njit_inner(f8(F2, i8, f8))
 def path_length(st: np.ndarray, i: int, t: float) -> float:
     """Distance travelled along the current segment by time ``t``."""
     tau = elapsed(st, i, t)
     return st[i, S_V] * tau - 0.5 * st[i, S_A] * tau * tau
 
 
-@njit(f8(F2, i8), no_cpython_wrapper=True)
+@njit_inner(f8(F2, i8))
 def stop_path(st: np.ndarray, i: int) -> float:
     """Path length at which the disc stops: v0² / (2a), infinite without friction."""
     a = st[i, S_A]
@@ -61,28 +61,28 @@ def stop_path(st: np.ndarray, i: int) -> float:
     return v * v / (2.0 * a)
 
 
-@njit(F8x2(F2, i8, f8), no_cpython_wrapper=True)
+@njit_inner(F8x2(F2, i8, f8))
 def position(st: np.ndarray, i: int, t: float) -> tuple[float, float]:
     """Centre of disc ``i`` at absolute time ``t``."""
     s = path_length(st, i, t)
     return st[i, S_PX] + st[i, S_UX] * s, st[i, S_PY] + st[i, S_UY] * s
 
 
-@njit(f8(F2, i8, f8), no_cpython_wrapper=True)
+@njit_inner(f8(F2, i8, f8))
 def speed(st: np.ndarray, i: int, t: float) -> float:
     """Speed of disc ``i`` at absolute time ``t`` (zero once stopped)."""
     v = st[i, S_V] - st[i, S_A] * elapsed(st, i, t)
     return v if v > 0.0 else 0.0
 
 
-@njit(F8x2(F2, i8, f8), no_cpython_wrapper=True)
+@njit_inner(F8x2(F2, i8, f8))
 def velocity(st: np.ndarray, i: int, t: float) -> tuple[float, float]:
     """Velocity vector of disc ``i`` at absolute time ``t``."""
     v = speed(st, i, t)
     return st[i, S_UX] * v, st[i, S_UY] * v
 
 
-@njit(f8(F2, i8, f8), no_cpython_wrapper=True)
+@njit_inner(f8(F2, i8, f8))
 def spin(st: np.ndarray, i: int, t: float) -> float:
     """Spin of disc ``i`` at time ``t``: |w| falls linearly to zero and stays there."""
     w0 = st[i, S_W]
@@ -95,7 +95,7 @@ def spin(st: np.ndarray, i: int, t: float) -> float:
     return m if w0 > 0.0 else -m
 
 
-@njit(f8(F2, i8, f8), no_cpython_wrapper=True)
+@njit_inner(f8(F2, i8, f8))
 def time_at_path(st: np.ndarray, i: int, s: float) -> float:
     """Absolute time at which the disc has travelled ``s`` on its segment (s ≤ stop path).
 
@@ -112,7 +112,7 @@ def time_at_path(st: np.ndarray, i: int, s: float) -> float:
     return st[i, S_T0] + 2.0 * s / den
 
 
-@njit(types.none(F2, i8, f8, f8, f8, f8, f8, f8, f8, f8), no_cpython_wrapper=True)
+@njit_inner(types.none(F2, i8, f8, f8, f8, f8, f8, f8, f8, f8))
 def set_motion(
     st: np.ndarray,
     i: int,

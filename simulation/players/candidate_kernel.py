@@ -19,7 +19,7 @@ import math
 import numpy as np
 from numba import types
 
-from simulation.physics.nbtypes import B1_1, F1, F2, I1, b1, f8, i8, njit
+from simulation.physics.nbtypes import B1_1, F1, F2, I1, b1, f8, i8, njit, njit_inner
 from simulation.players.candidates import (
     BUMP_20,
     CUTS,
@@ -96,14 +96,14 @@ def breadth_array(breadth: Breadth) -> np.ndarray:
     return np.array([getattr(breadth, name) for name in BREADTH_FIELDS], dtype=np.int64)
 
 
-@njit(types.UniTuple(f8, 2)(f8, f8, f8), no_cpython_wrapper=True)
+@njit_inner(types.UniTuple(f8, 2)(f8, f8, f8))
 def _start_point(seat: float, position: float, shooting_r: float) -> tuple[float, float]:
     """Centre of a disc set on the shooting line at ``position`` degrees from the seat."""
     theta = (seat + position) * _DEG
     return shooting_r * math.cos(theta), shooting_r * math.sin(theta)
 
 
-@njit(f8(f8, f8, f8, f8, F2, F1, i8), no_cpython_wrapper=True)
+@njit_inner(f8(f8, f8, f8, f8, F2, F1, i8))
 def _margin(
     sx: float,
     sy: float,
@@ -142,7 +142,7 @@ def _margin(
     return best
 
 
-@njit(b1(f8, f8, f8, f8, F2, F1), no_cpython_wrapper=True)
+@njit_inner(b1(f8, f8, f8, f8, F2, F1))
 def _clear(
     sx: float, sy: float, ex: float, ey: float, obstacles: np.ndarray, clearance: np.ndarray
 ) -> bool:
@@ -161,7 +161,7 @@ def _clear(
     return True
 
 
-@njit(types.UniTuple(f8, 2)(f8, f8, f8, f8, f8, F1), no_cpython_wrapper=True)
+@njit_inner(types.UniTuple(f8, 2)(f8, f8, f8, f8, f8, F1))
 def _aim(
     seat: float, position: float, gx: float, gy: float, impact: float, fig: np.ndarray
 ) -> tuple[float, float]:
@@ -175,7 +175,7 @@ def _aim(
     return angle, min(speed, MAX_SPEED)
 
 
-@njit(f8(f8, f8, f8, f8, f8), no_cpython_wrapper=True)
+@njit_inner(f8(f8, f8, f8, f8, f8))
 def _edge_distance(px: float, py: float, ux: float, uy: float, surface_r: float) -> float:
     """How far a disc at (px, py) travels along (ux, uy) before it leaves the surface."""
     b = px * ux + py * uy
@@ -205,7 +205,7 @@ def _best_starts(margin: np.ndarray, positions: np.ndarray, count: int) -> np.nd
     return chosen[:n].copy()
 
 
-@njit(i8(F1, F1, F1, I1, I1, i8, f8, f8, f8, i8, i8), no_cpython_wrapper=True)
+@njit_inner(i8(F1, F1, F1, I1, I1, i8, f8, f8, f8, i8, i8))
 def _put(
     out_pos: np.ndarray,
     out_angle: np.ndarray,
@@ -253,7 +253,7 @@ def _static_exposure(
     return out
 
 
-@njit(f8(f8, f8, F2), no_cpython_wrapper=True)
+@njit_inner(f8(f8, f8, F2))
 def _nearest_disc(x: float, y: float, positions: np.ndarray) -> float:
     """Distance from (x, y) to the nearest disc centre (infinite with no disc)."""
     best = np.inf
@@ -262,14 +262,14 @@ def _nearest_disc(x: float, y: float, positions: np.ndarray) -> float:
     return best
 
 
-@njit(f8(f8, f8, f8, f8), no_cpython_wrapper=True)
+@njit_inner(f8(f8, f8, f8, f8))
 def _cosine(px: float, py: float, ux: float, uy: float) -> float:
     """Cosine between the direction (px, py) and the unit vector (ux, uy)."""
     h = math.hypot(px, py)
     return (px / h) * ux + (py / h) * uy
 
 
-@njit(i8(f8, f8, f8, f8, f8, F1, F1, F2, F1, i8), no_cpython_wrapper=True)
+@njit_inner(i8(f8, f8, f8, f8, f8, F1, F1, F2, F1, i8))
 def _aimed_start(
     hx: float,
     hy: float,

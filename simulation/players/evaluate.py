@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulation.physics import codes
-from simulation.physics.nbtypes import njit
+from simulation.physics.nbtypes import njit, njit_inner
 from simulation.players.situation import FIGURES, BoardFigures, Situation, seat_angles
 from simulation.rules.variants import RemovalScope, RuleSet
 
@@ -98,7 +98,7 @@ PATH_BLOCKED, PATH_CLEAR, PATH_DISCS = 0, 1, 2
 other discs do, or clear of the pegs, the other discs still to check."""
 
 
-@njit
+@njit_inner
 def _ghost(sx, sy, tx, ty, r):  # pragma: no cover - compiled
     """Where the shooter's centre meets the disc at (tx, ty) coming from (sx, sy), and the path
     there: (gx, gy, dx, dy, squared length); a zero direction when the two coincide."""
@@ -114,7 +114,7 @@ def _ghost(sx, sy, tx, ty, r):  # pragma: no cover - compiled
     return gx, gy, dx, dy, dx * dx + dy * dy
 
 
-@njit
+@njit_inner
 def _fixed_path(sx, sy, tx, ty, pegs, r, rp):  # pragma: no cover - compiled
     """The pegs' say on the line from (sx, sy) to the disc at (tx, ty): ``PATH_*``. It depends on
     the two points alone, so a disc that did not move is asked once per batch."""
@@ -142,7 +142,7 @@ def _fixed_path(sx, sy, tx, ty, pegs, r, rp):  # pragma: no cover - compiled
     return PATH_DISCS
 
 
-@njit
+@njit_inner
 def _discs_clear(sx, sy, tx, ty, skip, px, py, alive, n, r):  # pragma: no cover - compiled
     """Whether the line from (sx, sy) to the disc at (tx, ty) passes clear of the other discs
     (once the pegs have let it through: :func:`_fixed_path`)."""

@@ -22,7 +22,7 @@ from numba import typeof, types
 
 from simulation.physics import codes
 from simulation.physics.engine import simulate_kernel
-from simulation.physics.nbtypes import B1_1, F1, F2, I1, b1, f8, i8, njit
+from simulation.physics.nbtypes import B1_1, F1, F2, I1, b1, f8, i8, njit, njit_inner
 from simulation.players.candidate_kernel import generate_kernel
 from simulation.players.candidates import OPEN_20
 from simulation.players.evaluate import evaluate_kernel
@@ -51,7 +51,7 @@ def schedule_kernel(n: int, total: int, eta: int) -> np.ndarray:
     return plan
 
 
-@njit(f8(F1, i8, i8), no_cpython_wrapper=True)
+@njit_inner(f8(F1, i8, i8))
 def _sum(a: np.ndarray, lo: int, n: int) -> float:
     """``a[lo:lo + n].sum()`` added in numpy's order (pairwise, in blocks of eight), to the last
     bit: outcomes are often exactly equal, so two means can tie and their round-off decides
@@ -186,9 +186,8 @@ def _values(
     return value.reshape(c, samples)
 
 
-@njit(
+@njit_inner(
     b1(I1, F1, F1, F1, I1, f8),
-    no_cpython_wrapper=True,
 )
 def _settled(
     alive: np.ndarray,

@@ -26,12 +26,12 @@ import math
 
 import numpy as np
 
-from simulation.physics.nbtypes import b1, f8, njit
+from simulation.physics.nbtypes import b1, f8, njit_inner
 
 INF = np.inf
 
 
-@njit(f8(f8, f8, f8, f8, f8, f8, f8, b1), no_cpython_wrapper=True)
+@njit_inner(f8(f8, f8, f8, f8, f8, f8, f8, b1))
 def enter_path(
     px: float, py: float, ux: float, uy: float, cx: float, cy: float, rad: float, strict: bool
 ) -> float:
@@ -56,7 +56,7 @@ def enter_path(
     return cc / s_hi
 
 
-@njit(f8(f8, f8, f8, f8, f8, f8, f8), no_cpython_wrapper=True)
+@njit_inner(f8(f8, f8, f8, f8, f8, f8, f8))
 def exit_path(
     px: float, py: float, ux: float, uy: float, cx: float, cy: float, rad: float
 ) -> float:
@@ -81,7 +81,7 @@ def exit_path(
     return s_hi if s_hi > 0.0 else 0.0
 
 
-@njit(f8(f8, f8, f8, f8, f8, f8, f8), no_cpython_wrapper=True)
+@njit_inner(f8(f8, f8, f8, f8, f8, f8, f8))
 def exit_normal_speed(
     px: float, py: float, ux: float, uy: float, cx: float, cy: float, rad: float
 ) -> float:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from simulation.physics.kinematics import stop_path, time_at_path
-from simulation.physics.nbtypes import F2, b1, f8, i8, njit
+from simulation.physics.nbtypes import F2, b1, f8, i8, njit_inner
 
 INF = np.inf
 
 
-@njit(f8(F2, i8, f8, f8, f8, b1), no_cpython_wrapper=True)
+@njit_inner(f8(F2, i8, f8, f8, f8, b1))
 def time_ahead(
     st: np.ndarray, i: int, t_now: float, s_now: float, s_ahead: float, inclusive: bool
 ) -> float:

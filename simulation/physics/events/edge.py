@@ -14,12 +14,12 @@ import numpy as np
 from simulation.physics.events.circle import enter_path, exit_path
 from simulation.physics.events.common import time_ahead
 from simulation.physics.kinematics import S_TEDGE, S_UX, S_UY, path_length, position
-from simulation.physics.nbtypes import F2, f8, i8, njit
+from simulation.physics.nbtypes import F2, f8, i8, njit_inner
 
 INF = np.inf
 
 
-@njit(f8(F2, i8, f8, f8), no_cpython_wrapper=True)
+@njit_inner(f8(F2, i8, f8, f8))
 def next_edge(st: np.ndarray, i: int, t_now: float, surface_r: float) -> float:
     """Time the centre of moving disc ``i`` (on the surface) passes the edge outward."""
     x, y = position(st, i, t_now)
@@ -27,7 +27,7 @@ def next_edge(st: np.ndarray, i: int, t_now: float, surface_r: float) -> float:
     return time_ahead(st, i, t_now, path_length(st, i, t_now), s, True)
 
 
-@njit(f8(F2, i8, f8, f8), no_cpython_wrapper=True)
+@njit_inner(f8(F2, i8, f8, f8))
 def next_return(st: np.ndarray, i: int, t_now: float, surface_r: float) -> float:
     """Time disc ``i`` flying over the ditch comes back over the edge onto the surface."""
     x, y = position(st, i, t_now)
@@ -35,7 +35,7 @@ def next_return(st: np.ndarray, i: int, t_now: float, surface_r: float) -> float
     return time_ahead(st, i, t_now, path_length(st, i, t_now), s, True)
 
 
-@njit(f8(F2, i8, f8), no_cpython_wrapper=True)
+@njit_inner(f8(F2, i8, f8))
 def fall_deadline(st: np.ndarray, i: int, t_fall: float) -> float:
     """Time the flying disc ``i`` has fallen ``ditch_drop`` and lies in the ditch."""
     return st[i, S_TEDGE] + t_fall

@@ -22,12 +22,12 @@ from simulation.physics.codes import EV_HOLE, EV_HOLE_ENTER, EV_HOLE_EXIT, EV_LE
 from simulation.physics.events.circle import enter_path, exit_path
 from simulation.physics.events.common import time_ahead
 from simulation.physics.kinematics import S_TZONE, S_UX, S_UY, path_length, position
-from simulation.physics.nbtypes import F2, F8_I8, b1, f8, i8, njit
+from simulation.physics.nbtypes import F2, F8_I8, b1, f8, i8, njit_inner
 
 INF = np.inf
 
 
-@njit(F8_I8(F2, i8, f8, b1, f8, f8, f8), no_cpython_wrapper=True)
+@njit_inner(F8_I8(F2, i8, f8, b1, f8, f8, f8))
 def next_hole(
     st: np.ndarray,
     i: int,

@@ -15,12 +15,12 @@ from simulation.physics.codes import EV_LINE, EV_LINE_IN
 from simulation.physics.events.circle import enter_path, exit_path
 from simulation.physics.events.common import time_ahead
 from simulation.physics.kinematics import S_UX, S_UY, path_length, position
-from simulation.physics.nbtypes import F2, F8_I8, b1, f8, i8, njit
+from simulation.physics.nbtypes import F2, F8_I8, b1, f8, i8, njit_inner
 
 INF = np.inf
 
 
-@njit(F8_I8(F2, i8, f8, b1, f8), no_cpython_wrapper=True)
+@njit_inner(F8_I8(F2, i8, f8, b1, f8))
 def next_line(
     st: np.ndarray, i: int, t_now: float, outside: bool, touch_r: float
 ) -> tuple[float, int]:

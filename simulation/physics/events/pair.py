@@ -31,13 +31,13 @@ import numpy as np
 from simulation.physics.events.circle import enter_path
 from simulation.physics.events.common import time_ahead
 from simulation.physics.kinematics import S_A, S_UX, S_UY, path_length, position, velocity
-from simulation.physics.nbtypes import F2, F8x2, b1, f8, i8, njit
+from simulation.physics.nbtypes import F2, F8x2, b1, f8, i8, njit, njit_inner
 
 INF = np.inf
 MAX_ITER = 200
 
 
-@njit(F8x2(f8, f8, f8, f8, f8, f8, f8, f8), no_cpython_wrapper=True)
+@njit_inner(F8x2(f8, f8, f8, f8, f8, f8, f8, f8))
 def _f(t: float, px: float, py: float, vx: float, vy: float, ax: float, ay: float, d2: float):
     """f(t) = |Q|² - D² and f'(t) = 2 Q·W, with W = V + A t."""
     qx = px + t * (vx + 0.5 * ax * t)
@@ -47,7 +47,7 @@ def _f(t: float, px: float, py: float, vx: float, vy: float, ax: float, ay: floa
     return qx * qx + qy * qy - d2, 2.0 * (qx * wx + qy * wy)
 
 
-@njit(F8x2(f8, f8, f8, f8, f8, f8, f8), no_cpython_wrapper=True)
+@njit_inner(F8x2(f8, f8, f8, f8, f8, f8, f8))
 def _fp(t: float, px: float, py: float, vx: float, vy: float, ax: float, ay: float):
     """f'(t) = 2 Q·W and f''(t) = 2 (|W|² + Q·A)."""
     qx = px + t * (vx + 0.5 * ax * t)
@@ -57,7 +57,7 @@ def _fp(t: float, px: float, py: float, vx: float, vy: float, ax: float, ay: flo
     return 2.0 * (qx * wx + qy * wy), 2.0 * (wx * wx + wy * wy + qx * ax + qy * ay)
 
 
-@njit(f8(b1, f8, f8, f8, f8, f8, f8, f8, f8, f8, f8), no_cpython_wrapper=True)
+@njit_inner(f8(b1, f8, f8, f8, f8, f8, f8, f8, f8, f8, f8))
 def _refine(
     deriv: bool,
     lo: float,
@@ -182,7 +182,7 @@ def first_contact(
     return INF
 
 
-@njit(f8(F2, i8, i8, f8, f8, f8), no_cpython_wrapper=True)
+@njit_inner(f8(F2, i8, i8, f8, f8, f8))
 def next_pair_resting(
     st: np.ndarray, mover: int, rest: int, t_now: float, dist: float, s_limit: float
 ) -> float:
@@ -198,7 +198,7 @@ def next_pair_resting(
     return time_ahead(st, mover, t_now, path_length(st, mover, t_now), s, False)
 
 
-@njit(f8(F2, i8, i8, f8, f8, f8), no_cpython_wrapper=True)
+@njit_inner(f8(F2, i8, i8, f8, f8, f8))
 def next_pair_moving(
     st: np.ndarray, i: int, j: int, t_now: float, t_end: float, dist: float
 ) -> float:

@@ -7,12 +7,12 @@ import numpy as np
 from simulation.physics.events.circle import enter_path
 from simulation.physics.events.common import time_ahead
 from simulation.physics.kinematics import S_UX, S_UY, path_length, position, stop_path
-from simulation.physics.nbtypes import F2, F8_I8, f8, i8, njit
+from simulation.physics.nbtypes import F2, F8_I8, f8, i8, njit_inner
 
 INF = np.inf
 
 
-@njit(F8_I8(F2, i8, f8, F2, f8, f8), no_cpython_wrapper=True)
+@njit_inner(F8_I8(F2, i8, f8, F2, f8, f8))
 def next_peg(
     st: np.ndarray, i: int, t_now: float, pegs: np.ndarray, contact_r: float, peg_ring: float
 ) -> tuple[float, int]:

@@ -15,7 +15,7 @@ from simulation.physics.codes import DITCH
 from simulation.physics.events.circle import enter_path, exit_normal_speed, exit_path
 from simulation.physics.events.common import time_ahead
 from simulation.physics.kinematics import S_PX, S_PY, S_UX, S_UY, path_length, position
-from simulation.physics.nbtypes import F2, F8_I8, I8_1, f8, i8, njit
+from simulation.physics.nbtypes import F2, F8_I8, I8_1, f8, i8, njit_inner
 
 INF = np.inf
 MIN_NORMAL = 1e-12
@@ -23,7 +23,7 @@ MIN_NORMAL = 1e-12
 no event (it would otherwise be found again at the same instant forever)."""
 
 
-@njit(f8(F2, i8, f8, f8), no_cpython_wrapper=True)
+@njit_inner(f8(F2, i8, f8, f8))
 def next_rail(st: np.ndarray, i: int, t_now: float, rail_contact_r: float) -> float:
     """Time flying disc ``i`` strikes the rail; ``inf`` if its path is tangent to it."""
     x, y = position(st, i, t_now)
@@ -35,7 +35,7 @@ def next_rail(st: np.ndarray, i: int, t_now: float, rail_contact_r: float) -> fl
     return time_ahead(st, i, t_now, path_length(st, i, t_now), s, False)
 
 
-@njit(F8_I8(F2, i8, f8, I8_1, f8), no_cpython_wrapper=True)
+@njit_inner(F8_I8(F2, i8, f8, I8_1, f8))
 def next_ditch_disc(
     st: np.ndarray, i: int, t_now: float, status: np.ndarray, contact_r: float
 ) -> tuple[float, int]:
