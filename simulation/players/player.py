@@ -44,15 +44,17 @@ class AIPlayer:
     def __post_init__(self) -> None:
         self.hand = self.profile
 
-    @property
+    @functools.cached_property
     def search_budget(self) -> Budget:
-        """The search budget: the profile's shots and repertoire within the player's budget."""
+        """The search budget: the profile's shots and repertoire within the player's budget
+        (found once: it is asked for at every decision, and looking it up in the cache hashed
+        the profile and the budget, field by field, each time)."""
         return budget_for(self.profile, self.budget)
 
-    @property
+    @functools.cached_property
     def shot_weights(self) -> Weights:
         """The value function's weights, with the profile's own open-board value when it has one
-        (the weight fitted per level to real 20s counts)."""
+        (the weight fitted per level to real 20s counts; found once, as the budget is)."""
         return _profile_weights(self.weights, self.profile.open_board)
 
     @classmethod
