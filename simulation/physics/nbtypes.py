@@ -34,7 +34,8 @@ def njit_inner(*args: Any, **options: Any) -> Any:
     call; the physics' event predictions take up to nine arrays and run several times an event,
     and the counting took about a fifth of a search's time (a profile put a quarter of a
     game's samples in numba's ``NRT_incref`` and ``NRT_decref``). The arrays such a function
-    reads belong to its caller, which holds them for the whole call. Used as ``@njit_inner`` or
+    reads belong to its caller, which holds them for the whole call; one that would make an
+    array is refused at compile time. Used as ``@njit_inner`` or
     ``@njit_inner(signature)``."""
     return njit(*args, no_cpython_wrapper=True, _nrt=False, **options)
 
