@@ -14,7 +14,7 @@ The budget adapts to the board: an empty board needs only the open 20 and its sp
 gets more candidates and more samples.
 
 A decision is one compiled call (:mod:`search_kernel`): the candidates, the noisy executions, the
-physics, the values and the halving all in numba, about 5.3 times faster than the same search in
+physics, the values and the halving all in numba, about 7 times faster than the same search in
 numpy (competitive self-play, ``bench/dryrun.py``; the physics is now most of the time), which is
 kept as :mod:`reference` (the readable statement of the method, and the baseline the benchmark
 measures against). The two make the same decisions (without the optional early stop), drawing
