@@ -315,7 +315,7 @@ def _after_pair_hit(
     _struck(st, k, t, flags, prm[P_TOUCH_R], False)
 
 
-@njit_inner(types.none(i8, f8, i8, i8, i8, F2, I8_1, F1, I32_1, I32_1, I32_1, F3, F3, F2, I8_2))
+@njit(types.none(i8, f8, i8, i8, i8, F2, I8_1, F1, I32_1, I32_1, I32_1, F3, F3, F2, I8_2))
 def _record(
     n: int,
     t: float,
@@ -349,44 +349,42 @@ def _record(
         ev_status[n, k] = status[k]
 
 
-_KERNEL_ARGS = (
-    F3,
-    F3,
-    F2,
-    I8_2,
-    F1,
-    F2,
-    i8,
-    b1,
-    F3,
-    F3,
-    F2,
-    I8_2,
-    I32_2,
-    F3,
-    I32_2,
-    F3,
-    I1,
-    B1_1,
-    F1,
-    I1,
-    F1,
-    I32_1,
-    I32_1,
-    F1,
-    I32_1,
-    I32_1,
-    I32_1,
-    F3,
-    F3,
-    F2,
-    I8_2,
+@njit(
+    types.none(
+        F3,
+        F3,
+        F2,
+        I8_2,
+        F1,
+        F2,
+        i8,
+        b1,
+        F3,
+        F3,
+        F2,
+        I8_2,
+        I32_2,
+        F3,
+        I32_2,
+        F3,
+        I1,
+        B1_1,
+        F1,
+        I1,
+        F1,
+        I32_1,
+        I32_1,
+        F1,
+        I32_1,
+        I32_1,
+        I32_1,
+        F3,
+        F3,
+        F2,
+        I8_2,
+    ),
 )
-"""The types of :func:`simulate_kernel`'s arguments, in order (see its docstring)."""
-
-
-@njit_inner(types.none(*_KERNEL_ARGS, F2, I8_1, I8_1, F1, I1, I1, F2, F1, I32_1))
-def _simulate_shots(
+def simulate_kernel(
     pos: np.ndarray,
     vel: np.ndarray,
     spin0: np.ndarray,
@@ -418,20 +416,35 @@ def _simulate_shots(
     ev_vel: np.ndarray,
     ev_spin: np.ndarray,
     ev_status: np.ndarray,
-    st: np.ndarray,
-    band: np.ndarray,
-    zone: np.ndarray,
-    sgl_t: np.ndarray,
-    sgl_k: np.ndarray,
-    sgl_o: np.ndarray,
-    pair_t: np.ndarray,
-    no_t: np.ndarray,
-    no_i: np.ndarray,
 ) -> None:
-    """:func:`simulate_kernel` with its scratch space handed in: compiled without reference
-    counting (:func:`~simulation.physics.nbtypes.njit_inner`), so the rows of each shot it takes
-    as views, a dozen a shot, cost no calls into numba's runtime."""
+    """Simulate B shots, each from its own state until every disc rests (or the event cap).
+
+    Inputs per shot b: positions (B, N, 2), velocities (B, N, 2), spins (B, N), statuses (B, N)
+    as ``codes``; the packed parameters and the peg centres (K, 2). Outputs, indexed by shot:
+    final state, flags, ``out_contact`` (B, N, N) time of each pair's first contact (inf if
+    none), ``out_moved_by``, ``out_times`` (B, N, 2) time each disc first left the surface and
+    last flew back onto it (NaN if never), the number of events, whether the cap cut the shot
+    short, the time of the last event and the number of disc-disc contacts.
+
+    Every disc-disc contact of shot 0 goes to the log ``cl_*`` while it has room, and, if
+    ``record``, every event of shot 0 to the ``ev_*`` arrays (capacity ``max_events``): the
+    single-shot entry point is this kernel with B = 1. Keeping one compiled function for both
+    entry points (rather than a per-shot function called from two wrappers) roughly halves the
+    compile time, which numba spends mostly re-optimising callees inside each caller. Scratch
+    space is allocated once per call. Single-threaded by design: callers parallelise over
+    processes.
+    """
     nb = pos.shape[0]
+    n = pos.shape[1]
+    st = np.zeros((n, NS))
+    band = np.zeros(n, dtype=np.int8)
+    zone = np.zeros(n, dtype=np.int8)
+    sgl_t = np.empty(n)
+    sgl_k = np.empty(n, dtype=np.int64)
+    sgl_o = np.empty(n, dtype=np.int64)
+    pair_t = np.empty((n, n))
+    no_t = np.empty(0)
+    no_i = np.empty(0, dtype=np.int32)
     for b in range(nb):
         first = b == 0
         rec = record and first
@@ -764,99 +777,3 @@ def _simulate_shots(
         out_hit_cap[b] = hit_cap
         out_t_end[b] = t
         out_n_contacts[b] = n_contact
-
-
-@njit(types.none(*_KERNEL_ARGS))
-def simulate_kernel(
-    pos: np.ndarray,
-    vel: np.ndarray,
-    spin0: np.ndarray,
-    status_in: np.ndarray,
-    prm: np.ndarray,
-    pegs: np.ndarray,
-    max_events: int,
-    record: bool,
-    out_pos: np.ndarray,
-    out_vel: np.ndarray,
-    out_spin: np.ndarray,
-    out_status: np.ndarray,
-    out_flags: np.ndarray,
-    out_contact: np.ndarray,
-    out_moved_by: np.ndarray,
-    out_times: np.ndarray,
-    out_n_events: np.ndarray,
-    out_hit_cap: np.ndarray,
-    out_t_end: np.ndarray,
-    out_n_contacts: np.ndarray,
-    cl_t: np.ndarray,
-    cl_i: np.ndarray,
-    cl_j: np.ndarray,
-    ev_t: np.ndarray,
-    ev_kind: np.ndarray,
-    ev_i: np.ndarray,
-    ev_j: np.ndarray,
-    ev_pos: np.ndarray,
-    ev_vel: np.ndarray,
-    ev_spin: np.ndarray,
-    ev_status: np.ndarray,
-) -> None:
-    """Simulate B shots, each from its own state until every disc rests (or the event cap).
-
-    Inputs per shot b: positions (B, N, 2), velocities (B, N, 2), spins (B, N), statuses (B, N)
-    as ``codes``; the packed parameters and the peg centres (K, 2). Outputs, indexed by shot:
-    final state, flags, ``out_contact`` (B, N, N) time of each pair's first contact (inf if
-    none), ``out_moved_by``, ``out_times`` (B, N, 2) time each disc first left the surface and
-    last flew back onto it (NaN if never), the number of events, whether the cap cut the shot
-    short, the time of the last event and the number of disc-disc contacts.
-
-    Every disc-disc contact of shot 0 goes to the log ``cl_*`` while it has room, and, if
-    ``record``, every event of shot 0 to the ``ev_*`` arrays (capacity ``max_events``): the
-    single-shot entry point is this kernel with B = 1. Keeping one compiled function for both
-    entry points (rather than a per-shot function called from two wrappers) roughly halves the
-    compile time, which numba spends mostly re-optimising callees inside each caller. Scratch
-    space is allocated once per call. Single-threaded by design: callers parallelise over
-    processes.
-    """
-    n = pos.shape[1]
-    _simulate_shots(
-        pos,
-        vel,
-        spin0,
-        status_in,
-        prm,
-        pegs,
-        max_events,
-        record,
-        out_pos,
-        out_vel,
-        out_spin,
-        out_status,
-        out_flags,
-        out_contact,
-        out_moved_by,
-        out_times,
-        out_n_events,
-        out_hit_cap,
-        out_t_end,
-        out_n_contacts,
-        cl_t,
-        cl_i,
-        cl_j,
-        ev_t,
-        ev_kind,
-        ev_i,
-        ev_j,
-        ev_pos,
-        ev_vel,
-        ev_spin,
-        ev_status,
-        np.zeros((n, NS)),
-        np.zeros(n, dtype=np.int8),
-        np.zeros(n, dtype=np.int8),
-        np.empty(n),
-        np.empty(n, dtype=np.int64),
-        np.empty(n, dtype=np.int64),
-        np.empty((n, n)),
-        np.empty(0),
-        np.empty(0, dtype=np.int32),
-    )
