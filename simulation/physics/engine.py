@@ -315,7 +315,7 @@ def _after_pair_hit(
     _struck(st, k, t, flags, prm[P_TOUCH_R], False)
 
 
-@njit(types.none(i8, f8, i8, i8, i8, F2, I8_1, F1, I32_1, I32_1, I32_1, F3, F3, F2, I8_2))
+@njit_inner(types.none(i8, f8, i8, i8, i8, F2, I8_1, F1, I32_1, I32_1, I32_1, F3, F3, F2, I8_2))
 def _record(
     n: int,
     t: float,
