@@ -142,7 +142,7 @@ def situation_from_state(
     ``open_20`` the open-20 rate of the player in each seat (default 0.55 each).
     """
     board = state if isinstance(state, BoardState) else _board(state)
-    seats = {int(k): int(v) for k, v in sorted(board.seats.items())}
+    seats = dict(sorted(board.seats.items()))  # whole numbers already: the board's, or _board's
     side = seats[seat]
     discs = board.discs
     mine = [s for s in remaining_order if seats[s] == side]
@@ -167,7 +167,7 @@ def situation_from_state(
 
 
 def _board(state: Mapping[str, Any]) -> BoardState:
-    """The board of a JSON state, unchecked."""
+    """The board of a JSON state, unchecked (its seats as whole numbers, as a board has them)."""
     discs = tuple(
         Disc(d["id"], d["side"], d["x"], d["y"], bool(d.get("leaner", False)))
         for d in state.get("discs", [])
