@@ -63,46 +63,54 @@ def _check_seed(seed: object) -> int | None:
 
 
 @lru_cache(maxsize=1)
-def _end_statuses() -> dict[int, EndStatus]:
+def _end_statuses() -> tuple[EndStatus, ...]:
+    """Each physics status code's end status, indexed by the code: in the ditch, or still over
+    it when the event cap cut the shot short, is off the surface."""
     from simulation.physics import codes  # on first use: it loads the compiled physics
 
-    return {
+    named = {
         codes.SURFACE: EndStatus.SURFACE,
         codes.CAPTURED: EndStatus.HOLE,
         codes.LEANER: EndStatus.LEANER,
     }
+    return tuple(named.get(code, EndStatus.DITCH) for code in range(max(codes.STATUS_NAMES) + 1))
 
 
-def _status(code: int) -> EndStatus:
-    # In the ditch, or still over it when the event cap cut the shot short: off the surface.
-    return _end_statuses().get(code, EndStatus.DITCH)
+@lru_cache(maxsize=1)
+def _line_bits() -> tuple[int, int]:
+    """The physics' flag bits for "touched the shooting line" and "struck beyond it"."""
+    from simulation.physics import codes  # on first use: it loads the compiled physics
+
+    return codes.F_TOUCHED_LINE, codes.F_STRUCK_BEYOND_LINE
 
 
 def _time(value: float) -> float | None:
-    return None if math.isnan(value) else float(value)
+    return None if math.isnan(value) else value
 
 
 def _facts(ids: list[str], sides: list[int], result: ShotResult, board: BoardState) -> ShotFacts:
-    """The facts of the shot, as the rules want them, from the physics result (its arrays
-    read once each, as Python lists: a shot has a few dozen discs at most), each disc of the
-    board with where it lay before the shot (the shot disc, last, lay nowhere)."""
-    start = [(d.x, d.y, d.leaner) for d in board.discs] + [(None, None, False)]
+    """The facts of the shot, as the rules want them, from the physics result, each disc of the
+    board with where it lay before the shot (the shot disc, last, lay nowhere). Each array is
+    read once, as a Python list, and the flags are tested bit by bit in Python: a shot has a few
+    dozen discs at most, and a numpy operation per flag cost more than all the discs' tests."""
+    ends = _end_statuses()
+    touched_bit, beyond_bit = _line_bits()
+    start = [(d.x, d.y, d.leaner) for d in board.discs]
+    start.append((None, None, False))
     position = result.positions.tolist()
     status = result.status.tolist()
-    touched = result.touched_line.tolist()
-    beyond = result.struck_beyond_line.tolist()
+    flags = result.flags.tolist()
     left = result.left_surface_at.tolist()
     back = result.returned_at.tolist()
-    moved_by = result.moved_by.tolist()
     discs = tuple(
         DiscFacts(
             id=ids[k],
             side=sides[k],
             x=position[k][0],
             y=position[k][1],
-            status=_status(status[k]),
-            touched_line=touched[k],
-            struck_beyond_line=beyond[k],
+            status=ends[status[k]],
+            touched_line=bool(flags[k] & touched_bit),
+            struck_beyond_line=bool(flags[k] & beyond_bit),
             left_surface_at=_time(left[k]),
             returned_at=_time(back[k]),
             start_x=start[k][0],
@@ -111,11 +119,14 @@ def _facts(ids: list[str], sides: list[int], result: ShotResult, board: BoardSta
         )
         for k in range(len(ids))
     )
-    contacts = tuple(
-        # The striker first: the disc that set the other moving, where the physics says so.
-        Contact(t=t, a=ids[j], b=ids[i]) if moved_by[i] == j else Contact(t, ids[i], ids[j])
-        for t, i, j in result.contact_log
-    )
+    contacts: tuple[Contact, ...] = ()
+    if result.contact_log:
+        moved_by = result.moved_by.tolist()
+        contacts = tuple(
+            # The striker first: the disc that set the other moving, where the physics says so.
+            Contact(t=t, a=ids[j], b=ids[i]) if moved_by[i] == j else Contact(t, ids[i], ids[j])
+            for t, i, j in result.contact_log
+        )
     return ShotFacts(shooter=ids[-1], discs=discs, contacts=contacts)
 
 
