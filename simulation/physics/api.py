@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -276,9 +276,8 @@ _ALLOWED_STATUS = np.zeros(max(_ALLOWED_STATUS_CODES) + 1, dtype=np.bool_)
 _ALLOWED_STATUS[list(_ALLOWED_STATUS_CODES)] = True
 
 
-@dataclass
-class _Raw:
-    """The kernel's output arrays for B shots."""
+class _Raw(NamedTuple):
+    """The kernel's output arrays for B shots, in the order of its parameters."""
 
     positions: np.ndarray
     velocities: np.ndarray
@@ -321,64 +320,34 @@ def _run(
     prm, pegs = _packed(params)
     m = max_events if record else 0
     c = max_events if nb else 0
+    # Made in the kernel's order and passed with a star: a shot's two dozen outputs named one
+    # by one, twice, cost as much again as the compiled shot itself.
     raw = _Raw(
-        positions=np.empty((nb, n, 2)),
-        velocities=np.empty((nb, n, 2)),
-        spins=np.empty((nb, n)),
-        status=np.empty((nb, n), dtype=np.int8),
-        flags=np.empty((nb, n), dtype=np.int32),
-        contacts=np.empty((nb, n, n)),
-        moved_by=np.empty((nb, n), dtype=np.int32),
-        times=np.empty((nb, n, 2)),
-        n_events=np.empty(nb, dtype=np.int64),
-        hit_cap=np.empty(nb, dtype=np.bool_),
-        t_end=np.empty(nb),
-        n_contacts=np.empty(nb, dtype=np.int64),
-        cl_t=np.empty(c),
-        cl_i=np.empty(c, dtype=np.int32),
-        cl_j=np.empty(c, dtype=np.int32),
-        ev_t=np.empty(m),
-        ev_kind=np.empty(m, dtype=np.int32),
-        ev_i=np.empty(m, dtype=np.int32),
-        ev_j=np.empty(m, dtype=np.int32),
-        ev_pos=np.empty((m, n, 2)),
-        ev_vel=np.empty((m, n, 2)),
-        ev_spin=np.empty((m, n)),
-        ev_status=np.empty((m, n), dtype=np.int8),
+        np.empty((nb, n, 2)),
+        np.empty((nb, n, 2)),
+        np.empty((nb, n)),
+        np.empty((nb, n), dtype=np.int8),
+        np.empty((nb, n), dtype=np.int32),
+        np.empty((nb, n, n)),
+        np.empty((nb, n), dtype=np.int32),
+        np.empty((nb, n, 2)),
+        np.empty(nb, dtype=np.int64),
+        np.empty(nb, dtype=np.bool_),
+        np.empty(nb),
+        np.empty(nb, dtype=np.int64),
+        np.empty(c),
+        np.empty(c, dtype=np.int32),
+        np.empty(c, dtype=np.int32),
+        np.empty(m),
+        np.empty(m, dtype=np.int32),
+        np.empty(m, dtype=np.int32),
+        np.empty(m, dtype=np.int32),
+        np.empty((m, n, 2)),
+        np.empty((m, n, 2)),
+        np.empty((m, n)),
+        np.empty((m, n), dtype=np.int8),
     )
-    simulate_kernel(
-        pos,
-        vel,
-        spin,
-        status,
-        prm,
-        pegs,
-        max_events,
-        record,
-        raw.positions,
-        raw.velocities,
-        raw.spins,
-        raw.status,
-        raw.flags,
-        raw.contacts,
-        raw.moved_by,
-        raw.times,
-        raw.n_events,
-        raw.hit_cap,
-        raw.t_end,
-        raw.n_contacts,
-        raw.cl_t,
-        raw.cl_i,
-        raw.cl_j,
-        raw.ev_t,
-        raw.ev_kind,
-        raw.ev_i,
-        raw.ev_j,
-        raw.ev_pos,
-        raw.ev_vel,
-        raw.ev_spin,
-        raw.ev_status,
-    )
+    simulate_kernel(pos, vel, spin, status, prm, pegs, max_events, record, *raw)
     return raw
 
 
@@ -453,9 +422,12 @@ def simulate_checked(
     # in the events' order: by time, then the pair (i < j). Its first sighting of each pair is
     # the list of pairs that touched, in the order of their first contact.
     n_log = min(int(raw.n_contacts[0]), max_events)
-    log = (raw.cl_t[:n_log].tolist(), raw.cl_i[:n_log].tolist(), raw.cl_j[:n_log].tolist())
-    contact_log = list(zip(*log, strict=True))
-    contacts = list(dict.fromkeys((i, j) for _, i, j in contact_log))
+    contact_log: list[tuple[float, int, int]] = []
+    contacts: list[tuple[int, int]] = []
+    if n_log:  # most shots touch nothing
+        log = (raw.cl_t[:n_log].tolist(), raw.cl_i[:n_log].tolist(), raw.cl_j[:n_log].tolist())
+        contact_log = list(zip(*log, strict=True))
+        contacts = list(dict.fromkeys((i, j) for _, i, j in contact_log))
     return ShotResult(
         positions=raw.positions[0],
         velocities=raw.velocities[0],
