@@ -15,6 +15,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from simulation.rules.facts import Contact, DiscFacts, EndStatus, ShotFacts
@@ -37,10 +38,16 @@ RELEASE = "release"
 
 
 @lru_cache(maxsize=1)
-def _physics_params() -> PhysicsParams:
-    from simulation.physics import DEFAULT_PARAMS  # on first use: it loads the compiled physics
+def _physics() -> ModuleType:
+    """The physics package, imported on first use: it loads the compiled physics."""
+    import simulation.physics
 
-    return DEFAULT_PARAMS
+    return simulation.physics
+
+
+@lru_cache(maxsize=1)
+def _physics_params() -> PhysicsParams:
+    return _physics().DEFAULT_PARAMS
 
 
 def _geometry() -> BoardGeometry:
@@ -226,27 +233,27 @@ def _simulate(
     )
     import numpy as np
 
-    from simulation.physics import codes, simulate_checked  # on first use: loads the physics
-
-    ids = [disc.id for disc in board.discs] + [request.id]
-    sides = [disc.side for disc in board.discs] + [board.side_of(request.seat)]
+    physics = _physics()
+    codes = physics.codes
+    discs = board.discs
+    ids = [disc.id for disc in discs]
+    ids.append(request.id)
+    sides = [disc.side for disc in discs]
+    sides.append(board.side_of(request.seat))
     # The board's discs were checked when it was parsed (or left by a ruling), the shot when it
     # was placed: the physics takes them as they are.
-    positions = np.array(
-        [(disc.x, disc.y) for disc in board.discs] + [(placement.x, placement.y)],
-        dtype=np.float64,
-    )
-    velocities = np.zeros_like(positions)
+    spots = [(disc.x, disc.y) for disc in discs]
+    spots.append((placement.x, placement.y))
+    positions = np.array(spots, dtype=np.float64)
+    velocities = np.zeros((len(ids), 2))
     velocities[-1] = (placement.vx, placement.vy)
-    status = np.array(
-        [codes.LEANER if disc.leaner else codes.SURFACE for disc in board.discs] + [codes.SURFACE],
-        dtype=np.int8,
-    )
-    result = simulate_checked(
+    lying = [codes.LEANER if disc.leaner else codes.SURFACE for disc in discs]
+    lying.append(codes.SURFACE)
+    result = physics.simulate_checked(
         positions,
         velocities,
         np.zeros(len(ids)),
-        status,
+        np.array(lying, dtype=np.int8),
         _physics_params(),
         record_events=events,
     )

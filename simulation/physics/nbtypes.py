@@ -40,6 +40,17 @@ def njit_inner(*args: Any, **options: Any) -> Any:
     return njit(*args, no_cpython_wrapper=True, _nrt=False, **options)
 
 
+def entry_point(dispatcher: Any) -> Any:
+    """The compiled code of a function of one explicit signature, to call from Python without
+    numba's dispatch: a call through the dispatcher types every argument to pick the code, and
+    an argument numba cannot type in C (a numpy ``Generator``) is typed in Python, about 2 µs,
+    with as much again of the dispatcher's own bookkeeping; a decision of the players' search
+    paid it every time. The code unboxes each argument as its signature says, and refuses one of
+    another type as the dispatcher would (``TypeError``)."""
+    (compiled,) = dispatcher.overloads.values()
+    return compiled.entry_point
+
+
 f8 = types.float64
 i8 = types.int64
 b1 = types.boolean

@@ -57,10 +57,11 @@ def perturb(
 def execute(
     shot: dict[str, float], profile: SkillProfile, rng: np.random.Generator
 ) -> dict[str, float]:
-    """The shot actually released for the chosen ``shot`` (seat, position, angle, speed, id)."""
-    z = draws(rng, 1)[0]
-    angle, speed = perturb(np.float64(shot["angle"]), np.float64(shot["speed"]), profile, z)
+    """The shot actually released for the chosen ``shot`` (seat, position, angle, speed, id):
+    :func:`perturb` for one shot, in plain floats (the same numbers from the same two draws; a
+    numpy scalar per step cost more than the rest of the release)."""
+    z_angle, z_speed = rng.standard_normal(2).tolist()
     released = dict(shot)
-    released["angle"] = float(angle)
-    released["speed"] = float(speed)
+    released["angle"] = shot["angle"] + profile.angle_sd * z_angle
+    released["speed"] = max(shot["speed"] * (1.0 + profile.speed_sd * z_speed), 0.0)
     return released

@@ -33,6 +33,7 @@ import numpy as np
 from simulation.physics import DEFAULT_PARAMS, PhysicsParams
 from simulation.physics.api import DEFAULT_MAX_EVENTS
 from simulation.physics.geometry import peg_positions
+from simulation.physics.nbtypes import entry_point
 from simulation.players.candidate_kernel import board_arrays, breadth_array, situation_arrays
 from simulation.players.candidates import Breadth
 from simulation.players.evaluate import DEFAULT_WEIGHTS, Weights, evaluation_arrays
@@ -113,7 +114,7 @@ def choose(
     every candidate gets as many samples as halving gives its finalists, in one stage; see
     :func:`schedule`). One compiled call (:func:`search_kernel.choose_kernel`)."""
     total = budget.empty_board_shots if sit.n_discs == 0 else budget.shots
-    out = choose_kernel(
+    out = _CHOOSE(
         *situation_arrays(sit),
         breadth_array(budget.breadth),
         _BOARD,
@@ -134,6 +135,7 @@ def choose(
 
 
 _BOARD = board_arrays(FIGURES)
+_CHOOSE = entry_point(choose_kernel)
 
 
 @functools.lru_cache(maxsize=8)
