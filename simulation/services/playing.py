@@ -212,13 +212,29 @@ PREVIEW_MIN_PARTS = 8
 #: ... and of at most this many games each: each part's figures reach the preview's page as it
 #: comes back, so that a 1,000-game preview shows its chances firming up about every 50 games.
 PREVIEW_PART_GAMES = 50
+#: Towards the end the parts shrink to a quarter of the games still to hand out, down to this
+#: many: the workers then run out of games at about the same time, where with parts of one size
+#: one of them could sit idle for most of a part while the other played the last one.
+PREVIEW_TAIL_GAMES = 10
 
 
 def preview_parts(seeds: Sequence[int]) -> list[list[int]]:
-    """A preview's seeds cut into its parts, in order, of about the same size."""
+    """A preview's seeds cut into its parts, in order: parts of about the same size, then
+    smaller and smaller ones at the end (see ``PREVIEW_TAIL_GAMES``)."""
     count = max(PREVIEW_MIN_PARTS, -(-len(seeds) // PREVIEW_PART_GAMES))
     size = max(1, -(-len(seeds) // count))
-    return [list(seeds[i : i + size]) for i in range(0, len(seeds), size)]
+    parts = []
+    start = 0
+    while start < len(seeds):
+        left = len(seeds) - start
+        take = min(size, max(PREVIEW_TAIL_GAMES, -(-left // 4)))
+        if size % 2 == 0:
+            # Even parts after even parts: a game's opener alternates with its place in its part
+            # (play_summaries), so it is then the same whatever the cut.
+            take += take % 2
+        parts.append(list(seeds[start : start + take]))
+        start += take
+    return parts
 
 
 def play_summaries(spec: Mapping[str, Any], seeds: Iterable[int]) -> list[list[int]]:

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from simulation.models import MatchPreview, Status
-from simulation.services import previews
+from simulation.services import playing, previews
 from simulation.services.playing import match_win_probability
 from tests.simulation.app.support import add_stage, make_tournament, organizer_of
 from tournaments.models import Stage
@@ -126,8 +126,16 @@ def test_a_running_preview_shows_its_progress_and_the_probabilities_so_far(eager
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("games", "parts"), [(120, [15] * 8), (500, [50] * 10)])
+@pytest.mark.parametrize(
+    ("games", "parts"),
+    [
+        (120, [15] * 5 + [12, 10, 10, 10, 3]),
+        (500, [50] * 7 + [38, 28, 22, 16, 12, 10, 10, 10, 4]),
+    ],
+)
 def test_a_preview_is_played_in_parts_of_at_most_50_games(eager, monkeypatch, games, parts):
+    """Parts of at most 50 games, at least 8 of them, in the seeds' order; the last ones shrink
+    to a quarter of the games left (down to 10) so that the workers finish together."""
     from simulation import tasks
 
     _, match = _match()
@@ -142,5 +150,17 @@ def test_a_preview_is_played_in_parts_of_at_most_50_games(eager, monkeypatch, ga
     monkeypatch.setattr(tasks.preview_games, "s", spy)
     tasks.run_preview(preview.pk)
     assert sent == parts
+    assert sum(sent) == games and max(sent) <= 50 and len(sent) >= 8
     preview.refresh_from_db()
     assert preview.status == Status.DONE and preview.so_far[0] == len(parts)
+
+
+@pytest.mark.parametrize("games", [500, 1000, 2000])
+def test_a_preview_cut_in_even_parts_opens_its_games_as_one_part_would(games):
+    """A game's opener alternates with its place in its part (play_summaries): with even parts
+    every part starts at an even place, so each game is the same as in one long part."""
+    seeds = list(range(7, 7 + games))
+    parts = playing.preview_parts(seeds)
+    starts = [seeds.index(part[0]) for part in parts]
+    assert all(start % 2 == 0 for start in starts)
+    assert [seed for part in parts for seed in part] == seeds
