@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from celery import Task, shared_task
+from celery.signals import worker_init
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -36,6 +37,15 @@ from simulation.services import playing, previews, runs
 #: A batch goes out as one task per match, so that any number of worker processes share it,
 #: up to this many tasks (a bigger round is dealt out by its games: ``playing.share_out``).
 MAX_TASKS_PER_BATCH = 96
+
+
+@worker_init.connect
+def _load_the_physics(**_kwargs: Any) -> None:
+    """A worker loads the compiled physics once, before it starts its pool processes, which
+    inherit it (``playing.warm_up``). Otherwise each pool process loaded it in the first game it
+    was sent, about a second on a warm cache and far longer when it had to compile, and a
+    preview's first parts came back that much later."""
+    playing.warm_up()
 
 
 def _flatten(results: Iterable[Iterable[Any]]) -> list[Any]:
