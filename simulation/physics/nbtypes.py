@@ -45,8 +45,10 @@ def entry_point(dispatcher: Any) -> Any:
     numba's dispatch: a call through the dispatcher types every argument to pick the code, and
     an argument numba cannot type in C (a numpy ``Generator``) is typed in Python, about 2 µs,
     with as much again of the dispatcher's own bookkeeping; a decision of the players' search
-    paid it every time. The code unboxes each argument as its signature says, and refuses one of
-    another type as the dispatcher would (``TypeError``)."""
+    paid it every time. The code unboxes each argument as its signature says and refuses one of
+    another type (``TypeError``), but it does not check an array's layout: a strided view passed
+    for a C-contiguous array would be read as if it were contiguous. For callers that make every
+    argument themselves, in the signature's types and layouts."""
     (compiled,) = dispatcher.overloads.values()
     return compiled.entry_point
 

@@ -159,13 +159,15 @@ def judge_shot(
     reasons: dict[str, Reason | None] = {
         i: out_of_play_reason(d, rules, geometry) for i, d in discs.items()
     }
+    # Each disc that may stay in play, as it would lie on the next board (made once).
+    lying = {i: _as_disc(d) for i, d in discs.items() if reasons[i] is None}
     ends_in_15 = [
         i
         for i, d in discs.items()
         if reasons[i] is None
         and (
             d.status in (EndStatus.HOLE, EndStatus.LEANER)
-            or (d.status is EndStatus.SURFACE and reaches_the_15(_as_disc(d), geometry))
+            or (d.status is EndStatus.SURFACE and reaches_the_15(lying[i], geometry))
         )
     ]
     opponents_in_play = any(d.side != side for d in state.discs)
@@ -190,7 +192,7 @@ def judge_shot(
         elif disc.status is EndStatus.HOLE:
             twenties.append(Twenty(id=disc_id, side=disc.side))
         else:
-            in_play.append(_as_disc(disc))
+            in_play.append(lying[disc_id])
     return Ruling(
         valid=foul is None,
         foul=foul,
