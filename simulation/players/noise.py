@@ -47,7 +47,8 @@ def perturb(
     """The released direction (degrees) and speed for nominal ``angle`` / ``speed`` and draws ``z``.
 
     Arrays broadcast: ``angle`` and ``speed`` of shape (C, 1) against ``z`` of shape (S, 2) give
-    (C, S). The speed never goes below 0.
+    (C, S). The speed never goes below 0. The same formula for one shot, in plain floats, is
+    :func:`execute`'s, and for the search's samples, compiled, ``search_kernel._values``'.
     """
     released_angle = angle + profile.angle_sd * z[..., 0]
     released_speed = np.maximum(speed * (1.0 + profile.speed_sd * z[..., 1]), 0.0)
