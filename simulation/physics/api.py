@@ -320,32 +320,32 @@ def _run(
     prm, pegs = _packed(params)
     m = max_events if record else 0
     c = max_events if nb else 0
-    # Made in the kernel's order and passed with a star: a shot's two dozen outputs named one
-    # by one, twice, cost as much again as the compiled shot itself.
+    # Named once and passed with a star, in the kernel's order (the tuple's): a shot's two dozen
+    # outputs named one by one, twice, cost as much again as the compiled shot itself.
     raw = _Raw(
-        np.empty((nb, n, 2)),
-        np.empty((nb, n, 2)),
-        np.empty((nb, n)),
-        np.empty((nb, n), dtype=np.int8),
-        np.empty((nb, n), dtype=np.int32),
-        np.empty((nb, n, n)),
-        np.empty((nb, n), dtype=np.int32),
-        np.empty((nb, n, 2)),
-        np.empty(nb, dtype=np.int64),
-        np.empty(nb, dtype=np.bool_),
-        np.empty(nb),
-        np.empty(nb, dtype=np.int64),
-        np.empty(c),
-        np.empty(c, dtype=np.int32),
-        np.empty(c, dtype=np.int32),
-        np.empty(m),
-        np.empty(m, dtype=np.int32),
-        np.empty(m, dtype=np.int32),
-        np.empty(m, dtype=np.int32),
-        np.empty((m, n, 2)),
-        np.empty((m, n, 2)),
-        np.empty((m, n)),
-        np.empty((m, n), dtype=np.int8),
+        positions=np.empty((nb, n, 2)),
+        velocities=np.empty((nb, n, 2)),
+        spins=np.empty((nb, n)),
+        status=np.empty((nb, n), dtype=np.int8),
+        flags=np.empty((nb, n), dtype=np.int32),
+        contacts=np.empty((nb, n, n)),
+        moved_by=np.empty((nb, n), dtype=np.int32),
+        times=np.empty((nb, n, 2)),
+        n_events=np.empty(nb, dtype=np.int64),
+        hit_cap=np.empty(nb, dtype=np.bool_),
+        t_end=np.empty(nb),
+        n_contacts=np.empty(nb, dtype=np.int64),
+        cl_t=np.empty(c),
+        cl_i=np.empty(c, dtype=np.int32),
+        cl_j=np.empty(c, dtype=np.int32),
+        ev_t=np.empty(m),
+        ev_kind=np.empty(m, dtype=np.int32),
+        ev_i=np.empty(m, dtype=np.int32),
+        ev_j=np.empty(m, dtype=np.int32),
+        ev_pos=np.empty((m, n, 2)),
+        ev_vel=np.empty((m, n, 2)),
+        ev_spin=np.empty((m, n)),
+        ev_status=np.empty((m, n), dtype=np.int8),
     )
     simulate_kernel(pos, vel, spin, status, prm, pegs, max_events, record, *raw)
     return raw
