@@ -361,7 +361,8 @@ def choose_kernel(
                 k = alive[a]
                 sums[k] += _sum(values[a], 0, size)
                 counts[k] += size
-                squares[k] += (values[a] * values[a]).sum()
+                if stop_z > 0.0:  # only the early stop reads the squares
+                    squares[k] += (values[a] * values[a]).sum()
                 means[a] = sums[k] / counts[k]
             last = stage == stages - 1 and part == parts - 1
             if n_alive == 1 or last:
