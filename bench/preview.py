@@ -45,17 +45,19 @@ def _spec(profile: str) -> dict:
     }
 
 
-def _play(args: tuple[dict, list[int]]) -> list[list[int]]:
+def _play(args: tuple[dict, list[int], int]) -> list[list[int]]:
     from simulation.services.playing import play_summaries
 
-    spec, seeds = args
-    return play_summaries(spec, seeds)
+    spec, seeds, first = args
+    return play_summaries(spec, seeds, first)
 
 
-def _parts(games: int) -> list[list[int]]:
+def _parts(spec: dict, games: int) -> list[tuple[dict, list[int], int]]:
+    """The preview's parts as the app sends them: the spec, the seeds, the first game's place."""
     from simulation.services.playing import derive_seed, preview_parts
 
-    return preview_parts([derive_seed("bench-preview", n) for n in range(games)])
+    seeds = [derive_seed("bench-preview", n) for n in range(games)]
+    return [(spec, part, first) for first, part in preview_parts(seeds)]
 
 
 def main() -> None:
@@ -67,22 +69,22 @@ def main() -> None:
     from simulation.services.playing import warm_up
 
     spec = _spec(args.profile)
-    parts = _parts(args.games)
+    parts = _parts(spec, args.games)
     context = mp.get_context("spawn")
 
     with context.Pool(1, initializer=warm_up) as one:
-        one.map(_play, [(spec, [1])])  # started and warmed before the clock runs
+        one.map(_play, [(spec, [1], 0)])  # started and warmed before the clock runs
         start = time.perf_counter()
-        one.map(_play, [(spec, p) for p in parts[:BASELINE_PARTS]])
+        one.map(_play, parts[:BASELINE_PARTS])
         one_s = time.perf_counter() - start
-    baseline_games = sum(len(p) for p in parts[:BASELINE_PARTS])
+    baseline_games = sum(len(seeds) for _, seeds, _ in parts[:BASELINE_PARTS])
 
     with context.Pool(WORKERS, initializer=warm_up) as pool:
-        pool.map(_play, [(spec, [1])] * WORKERS)
+        pool.map(_play, [(spec, [1], 0)] * WORKERS)
         start = time.perf_counter()
         arrivals = []
         played = wins = 0
-        for rows in pool.imap(_play, [(spec, p) for p in parts]):
+        for rows in pool.imap(_play, parts):
             played += len(rows)
             wins += sum(1 for r in rows if r[0] > r[1])
             arrivals.append((time.perf_counter() - start, played, wins / played))

@@ -156,8 +156,8 @@ def run_preview(preview_id: int) -> None:
         return
     transport.send_chord(
         [
-            preview_games.s(job.spec, seeds, preview_id, part)
-            for part, seeds in enumerate(playing.preview_parts(job.seeds))
+            preview_games.s(job.spec, seeds, preview_id, part, first)
+            for part, (first, seeds) in enumerate(playing.preview_parts(job.seeds))
         ],
         store_preview.s(preview_id),
         preview_failed.s(preview_id),
@@ -166,12 +166,17 @@ def run_preview(preview_id: int) -> None:
 
 @shared_task
 def preview_games(
-    spec: dict[str, Any], seeds: list[int], preview_id: int | None = None, part: int = 0
+    spec: dict[str, Any],
+    seeds: list[int],
+    preview_id: int | None = None,
+    part: int = 0,
+    first: int = 0,
 ) -> list[list[int]]:
-    """Play preview games: points and 20s per game. With ``preview_id``, the part's figures are
-    also recorded on the preview (one small write), so that its page shows the probabilities
-    so far while the other parts are played."""
-    rows = playing.play_summaries(spec, seeds)
+    """Play preview games: points and 20s per game; ``first`` is the place of the part's first
+    game in the preview (``playing.play_summaries``). With ``preview_id``, the part's figures
+    are also recorded on the preview (one small write), so that its page shows the
+    probabilities so far while the other parts are played."""
+    rows = playing.play_summaries(spec, seeds, first)
     if preview_id is not None:
         previews.record_part(preview_id, part, rows)
     return rows

@@ -227,30 +227,30 @@ PREVIEW_PART_GAMES = 50
 PREVIEW_TAIL_GAMES = 10
 
 
-def preview_parts(seeds: Sequence[int]) -> list[list[int]]:
-    """A preview's seeds cut into its parts, in order: parts of about the same size, then
-    smaller and smaller ones at the end (see ``PREVIEW_TAIL_GAMES``)."""
+def preview_parts(seeds: Sequence[int]) -> list[tuple[int, list[int]]]:
+    """A preview's seeds cut into its parts, in order, each with the place of its first seed in
+    the preview (for ``play_summaries``): parts of about the same size, then smaller and smaller
+    ones at the end (see ``PREVIEW_TAIL_GAMES``)."""
     count = max(PREVIEW_MIN_PARTS, -(-len(seeds) // PREVIEW_PART_GAMES))
     size = max(1, -(-len(seeds) // count))
     parts = []
-    start = 0
-    while start < len(seeds):
-        left = len(seeds) - start
-        take = min(size, max(PREVIEW_TAIL_GAMES, -(-left // 4)))
-        if size % 2 == 0:
-            # Even parts after even parts: a game's opener alternates with its place in its part
-            # (play_summaries), so it is then the same whatever the cut.
-            take += take % 2
-        parts.append(list(seeds[start : start + take]))
-        start += take
+    first = 0
+    while first < len(seeds):
+        take = min(size, max(PREVIEW_TAIL_GAMES, -(-(len(seeds) - first) // 4)))
+        parts.append((first, list(seeds[first : first + take])))
+        first += take
     return parts
 
 
-def play_summaries(spec: Mapping[str, Any], seeds: Iterable[int]) -> list[list[int]]:
-    """Games for a preview: per seed, ``[points a, points b, 20s a, 20s b, shots]`` only."""
+def play_summaries(
+    spec: Mapping[str, Any], seeds: Iterable[int], first: int = 0
+) -> list[list[int]]:
+    """Games for a preview: per seed, ``[points a, points b, 20s a, 20s b, shots]`` only.
+    ``first`` is the place of the first seed among the preview's: a part of a preview plays
+    each game as the whole preview in one part would, however it is cut."""
     seats = len(spec["players"])
     out = []
-    for index, seed in enumerate(seeds):
+    for index, seed in enumerate(seeds, start=first):
         # Alternate who opens, as a best-of-N does game by game (NCA 4b, 5b).
         opener = first_seat("a" if (seed + index) % 2 == 0 else "b", seats)
         # A preview keeps five numbers of each game: no event record is made.

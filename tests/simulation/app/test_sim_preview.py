@@ -130,7 +130,7 @@ def test_a_running_preview_shows_its_progress_and_the_probabilities_so_far(eager
     ("games", "parts"),
     [
         (120, [15] * 5 + [12, 10, 10, 10, 3]),
-        (500, [50] * 7 + [38, 28, 22, 16, 12, 10, 10, 10, 4]),
+        (500, [50] * 7 + [38, 28, 21, 16, 12, 10, 10, 10, 5]),
     ],
 )
 def test_a_preview_is_played_in_parts_of_at_most_50_games(eager, monkeypatch, games, parts):
@@ -143,24 +143,37 @@ def test_a_preview_is_played_in_parts_of_at_most_50_games(eager, monkeypatch, ga
     sent = []
     real = tasks.preview_games.s
 
-    def spy(spec, seeds, preview_id, part):
-        sent.append(len(seeds))
-        return real(spec, seeds[:1], preview_id, part)  # one game a part keeps the test quick
+    def spy(spec, seeds, preview_id, part, first):
+        sent.append((first, len(seeds)))
+        # One game a part keeps the test quick.
+        return real(spec, seeds[:1], preview_id, part, first)
 
     monkeypatch.setattr(tasks.preview_games, "s", spy)
     tasks.run_preview(preview.pk)
-    assert sent == parts
-    assert sum(sent) == games and max(sent) <= 50 and len(sent) >= 8
+    sizes = [size for _, size in sent]
+    assert sizes == parts
+    assert sum(sizes) == games and max(sizes) <= 50 and len(sizes) >= 8
+    # Each part knows where its first game stands in the preview.
+    assert [first for first, _ in sent] == [sum(sizes[:k]) for k in range(len(sizes))]
     preview.refresh_from_db()
     assert preview.status == Status.DONE and preview.so_far[0] == len(parts)
 
 
-@pytest.mark.parametrize("games", [500, 1000, 2000])
-def test_a_preview_cut_in_even_parts_opens_its_games_as_one_part_would(games):
-    """A game's opener alternates with its place in its part (play_summaries): with even parts
-    every part starts at an even place, so each game is the same as in one long part."""
-    seeds = list(range(7, 7 + games))
-    parts = playing.preview_parts(seeds)
-    starts = [seeds.index(part[0]) for part in parts]
-    assert all(start % 2 == 0 for start in starts)
-    assert [seed for part in parts for seed in part] == seeds
+def test_a_preview_plays_each_game_alike_however_it_is_cut():
+    """A game's opener alternates with its place in the preview, not in its part: the preview's
+    games cut at an odd place are the games of one long part."""
+    spec = {
+        "players": ["competitive", "competitive"],
+        "rounds": 1,
+        "discs_per_player": 2,
+        "scoring": "nca",
+        "target": None,
+        "playoff": False,
+        "rules": "nca",
+    }
+    seeds = [playing.derive_seed("cut", n) for n in range(10)]
+    whole = playing.play_summaries(spec, seeds)
+    cut = playing.play_summaries(spec, seeds[:3], 0) + playing.play_summaries(spec, seeds[3:], 3)
+    assert cut == whole
+    # Without its place, the second part would open its games the other way round.
+    assert playing.play_summaries(spec, seeds[3:]) != whole[3:]
