@@ -73,22 +73,13 @@ def _check_seed(seed: object) -> int | None:
 def _end_statuses() -> tuple[EndStatus, ...]:
     """Each physics status code's end status, indexed by the code: in the ditch, or still over
     it when the event cap cut the shot short, is off the surface."""
-    from simulation.physics import codes  # on first use: it loads the compiled physics
-
+    codes = _physics().codes
     named = {
         codes.SURFACE: EndStatus.SURFACE,
         codes.CAPTURED: EndStatus.HOLE,
         codes.LEANER: EndStatus.LEANER,
     }
     return tuple(named.get(code, EndStatus.DITCH) for code in range(max(codes.STATUS_NAMES) + 1))
-
-
-@lru_cache(maxsize=1)
-def _line_bits() -> tuple[int, int]:
-    """The physics' flag bits for "touched the shooting line" and "struck beyond it"."""
-    from simulation.physics import codes  # on first use: it loads the compiled physics
-
-    return codes.F_TOUCHED_LINE, codes.F_STRUCK_BEYOND_LINE
 
 
 def _time(value: float) -> float | None:
@@ -101,7 +92,8 @@ def _facts(ids: list[str], sides: list[int], result: ShotResult, board: BoardSta
     read once, as a Python list, and the flags are tested bit by bit in Python: a shot has a few
     dozen discs at most, and a numpy operation per flag cost more than all the discs' tests."""
     ends = _end_statuses()
-    touched_bit, beyond_bit = _line_bits()
+    codes = _physics().codes
+    touched_bit, beyond_bit = codes.F_TOUCHED_LINE, codes.F_STRUCK_BEYOND_LINE
     start = [(d.x, d.y, d.leaner) for d in board.discs]
     start.append((None, None, False))
     position = result.positions.tolist()
@@ -146,8 +138,7 @@ def _events(ids: list[str], result: ShotResult, placement: Placement) -> list[di
     moved since the previous record or took part in it (the rest lie where they were)."""
     import numpy as np
 
-    from simulation.physics import codes  # on first use: it loads the compiled physics
-
+    codes = _physics().codes
     shooter = ids[-1]
     events: list[dict[str, Any]] = [
         {
