@@ -5,7 +5,9 @@ The preview's games are played as the app plays them (``simulation.services.play
 same spec, seeds and parts: ``playing.preview_parts``), by a pool of two worker
 processes, the parts handed out as the Celery workers take them; this process sums each part up
 as it comes back, as the preview's page does. The baseline, in the same run: the first parts
-played by one process, for the speed-up of two workers over one.
+played by one process, for the speed-up of two workers over one, with the time its players spent
+in their compiled search, which gives the floor no change outside the search can go below; and a
+plain Python loop, to compare runs of different days on a machine whose speed varies.
 
 Prints the wall time, the games per second, entry A's chance of winning as the parts arrive
 (and how far it still is from the final figure), and ends with one ``RESULT`` line. Target: 1,000
@@ -52,6 +54,38 @@ def _play(args: tuple[dict, list[int], int]) -> list[list[int]]:
     return play_summaries(spec, seeds, first)
 
 
+def _play_timed(args: tuple[dict, list[int], int]) -> tuple[list[list[int]], float]:
+    """As :func:`_play`, with the seconds spent in the players' compiled search: the part of a
+    game that no change outside the search can take away."""
+    from simulation.players import search
+
+    choose = search._CHOOSE
+    spent = [0.0]
+
+    def timed(*arguments):
+        start = time.perf_counter()
+        try:
+            return choose(*arguments)
+        finally:
+            spent[0] += time.perf_counter() - start
+
+    search._CHOOSE = timed
+    try:
+        return _play(args), spent[0]
+    finally:
+        search._CHOOSE = choose
+
+
+def _machine_loop_s() -> float:
+    """Seconds for 10**7 additions in a plain Python loop: a yardstick of this machine's speed
+    on the day, to compare runs of different days (it has varied by a factor of two)."""
+    start = time.perf_counter()
+    total = 0
+    for k in range(10**7):
+        total += k
+    return time.perf_counter() - start
+
+
 def _parts(spec: dict, games: int) -> list[tuple[dict, list[int], int]]:
     """The preview's parts as the app sends them: the spec, the seeds, the first game's place."""
     from simulation.services.playing import derive_seed, preview_parts
@@ -75,8 +109,9 @@ def main() -> None:
     with context.Pool(1, initializer=warm_up) as one:
         one.map(_play, [(spec, [1], 0)])  # started and warmed before the clock runs
         start = time.perf_counter()
-        one.map(_play, parts[:BASELINE_PARTS])
+        timed = one.map(_play_timed, parts[:BASELINE_PARTS])
         one_s = time.perf_counter() - start
+    search_s = sum(seconds for _, seconds in timed)
     baseline_games = sum(len(seeds) for _, seeds, _ in parts[:BASELINE_PARTS])
 
     with context.Pool(WORKERS, initializer=warm_up) as pool:
@@ -103,6 +138,14 @@ def main() -> None:
         f"  one process          {per_game_one:8.3f} s per game -> "
         f"{per_game_one * args.games:.0f} s; two workers are {speed_up:.2f}x faster"
     )
+    search_share = search_s / one_s
+    floor = search_share * per_game_one * args.games / speed_up
+    print(
+        f"  the search           {100 * search_share:8.0f} % of a game in one process: the "
+        f"search alone on {WORKERS} workers would take {floor:.1f} s"
+    )
+    loop_s = _machine_loop_s()
+    print(f"  this machine         {loop_s:8.2f} s for 10**7 additions in a Python loop")
     print("  entry A wins, as the parts arrive (points from the final figure; 1.5 = the aim):")
     for seconds, games, p in arrivals:
         gap = 100 * abs(p - final)
@@ -115,6 +158,7 @@ def main() -> None:
         "RESULT "
         f"games={args.games} wall_s={wall:.1f} games_per_s={args.games / wall:.1f} "
         f"one_process_s_per_game={per_game_one:.3f} speedup_2v1={speed_up:.2f} "
+        f"search_share={search_share:.2f} search_floor_s={floor:.1f} machine_loop_s={loop_s:.2f} "
         f"final_win_pct={100 * final:.1f} under_target={int(wall < TARGET_S)}"
     )
 
