@@ -269,7 +269,7 @@ def test_register_player_suggests_the_next_free_id_and_enters_categories(org, to
         },
     )
     assert response.status_code == 302
-    anna = Player.objects.get(first_name="Anna")
+    anna = Player.objects.get(first_name="Anna", last_name="Brubacher")
     assert anna.number == 42
     assert list(anna.entries.values_list("category__name", flat=True)) == ["Competitive Singles"]
 
