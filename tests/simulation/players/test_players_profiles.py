@@ -97,3 +97,18 @@ def test_round_forms_have_median_one_and_the_documented_spread():
     forms = round_form(np.random.default_rng(5), 20_000)
     assert np.median(forms) == pytest.approx(1.0, abs=0.02)
     assert np.std(np.log(forms)) == pytest.approx(ROUND_FORM_SD, rel=0.03)
+
+
+def test_round_forms_are_the_c_librarys_exponential_of_the_generators_draws():
+    """A seed gives the same game on any processor only if the round's form does: it is
+    ``math.exp`` of the draws (numpy's own exponential differs in the last bit on some)."""
+    import math
+
+    from simulation.players.noise import ROUND_FORM_SD, round_form
+
+    normals = np.random.default_rng(11).standard_normal(5_000).tolist()
+    forms = round_form(np.random.default_rng(11), 5_000)
+    assert forms.tolist() == [math.exp(ROUND_FORM_SD * z) for z in normals]
+    one = round_form(np.random.default_rng(12))
+    assert type(one) is float
+    assert one == math.exp(ROUND_FORM_SD * np.random.default_rng(12).standard_normal())
