@@ -5,9 +5,10 @@ The preview's games are played as the app plays them (``simulation.services.play
 same spec, seeds and parts: ``playing.preview_parts``), by a pool of two worker
 processes, the parts handed out as the Celery workers take them; this process sums each part up
 as it comes back, as the preview's page does. The baseline, in the same run: the first parts
-played by one process, for the speed-up of two workers over one, with the time its players spent
-in their compiled search, which gives the floor no change outside the search can go below; and a
-plain Python loop, to compare runs of different days on a machine whose speed varies.
+played by one process, for the speed-up of two workers over one. Each part also reports the time
+its players spent in their compiled search: that time shared between the workers is the floor no
+change outside the search can go below. Last, a plain Python loop, to compare runs of different
+days on a machine whose speed varies.
 
 Prints the wall time, the games per second, entry A's chance of winning as the parts arrive
 (and how far it still is from the final figure), and ends with one ``RESULT`` line. Target: 1,000
@@ -54,9 +55,10 @@ def _play(args: tuple[dict, list[int], int]) -> list[list[int]]:
     return play_summaries(spec, seeds, first)
 
 
-def _play_timed(args: tuple[dict, list[int], int]) -> tuple[list[list[int]], float]:
-    """As :func:`_play`, with the seconds spent in the players' compiled search: the part of a
-    game that no change outside the search can take away."""
+def _play_timed(args: tuple[dict, list[int], int]) -> tuple[list[list[int]], float, float]:
+    """As :func:`_play`, with the seconds the part took in its process and those its players
+    spent in their compiled search: the part of a game that no change outside the search can
+    take away. (The clock around each decision costs well under a microsecond.)"""
     from simulation.players import search
 
     choose = search._CHOOSE
@@ -70,20 +72,26 @@ def _play_timed(args: tuple[dict, list[int], int]) -> tuple[list[list[int]], flo
             spent[0] += time.perf_counter() - start
 
     search._CHOOSE = timed
+    start = time.perf_counter()
     try:
-        return _play(args), spent[0]
+        rows = _play(args)
+        return rows, time.perf_counter() - start, spent[0]
     finally:
         search._CHOOSE = choose
 
 
-def _machine_loop_s() -> float:
-    """Seconds for 10**7 additions in a plain Python loop: a yardstick of this machine's speed
-    on the day, to compare runs of different days (it has varied by a factor of two)."""
-    start = time.perf_counter()
-    total = 0
-    for k in range(10**7):
-        total += k
-    return time.perf_counter() - start
+def _machine_loop_s(runs: int = 3) -> float:
+    """Seconds for 10**7 additions in a plain Python loop, the best of ``runs``: a yardstick of
+    this machine's speed on the day, to compare runs of different days (it has varied by a
+    factor of two; a single loop moves by a third from one second to the next)."""
+    best = math.inf
+    for _ in range(runs):
+        start = time.perf_counter()
+        total = 0
+        for k in range(10**7):
+            total += k
+        best = min(best, time.perf_counter() - start)
+    return best
 
 
 def _parts(spec: dict, games: int) -> list[tuple[dict, list[int], int]]:
@@ -109,9 +117,8 @@ def main() -> None:
     with context.Pool(1, initializer=warm_up) as one:
         one.map(_play, [(spec, [1], 0)])  # started and warmed before the clock runs
         start = time.perf_counter()
-        timed = one.map(_play_timed, parts[:BASELINE_PARTS])
+        one.map(_play, parts[:BASELINE_PARTS])
         one_s = time.perf_counter() - start
-    search_s = sum(seconds for _, seconds in timed)
     baseline_games = sum(len(seeds) for _, seeds, _ in parts[:BASELINE_PARTS])
 
     with context.Pool(WORKERS, initializer=warm_up) as pool:
@@ -119,7 +126,10 @@ def main() -> None:
         start = time.perf_counter()
         arrivals = []
         played = wins = 0
-        for rows in pool.imap(_play, parts):
+        busy_s = search_s = 0.0
+        for rows, part_s, part_search_s in pool.imap(_play_timed, parts):
+            busy_s += part_s
+            search_s += part_search_s
             played += len(rows)
             wins += sum(1 for r in rows if r[0] > r[1])
             arrivals.append((time.perf_counter() - start, played, wins / played))
@@ -138,11 +148,11 @@ def main() -> None:
         f"  one process          {per_game_one:8.3f} s per game -> "
         f"{per_game_one * args.games:.0f} s; two workers are {speed_up:.2f}x faster"
     )
-    search_share = search_s / one_s
-    floor = search_share * per_game_one * args.games / speed_up
+    search_share = search_s / busy_s
+    floor = search_s / WORKERS
     print(
-        f"  the search           {100 * search_share:8.0f} % of a game in one process: the "
-        f"search alone on {WORKERS} workers would take {floor:.1f} s"
+        f"  the search           {100 * search_share:8.0f} % of the workers' time: alone, "
+        f"shared perfectly between {WORKERS} workers, it would take {floor:.1f} s"
     )
     loop_s = _machine_loop_s()
     print(f"  this machine         {loop_s:8.2f} s for 10**7 additions in a Python loop")
