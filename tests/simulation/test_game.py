@@ -101,6 +101,27 @@ def test_same_seed_same_game(singles):
     assert other["rounds"][0]["shots"] != singles["rounds"][0]["shots"]
 
 
+SEEDED_GAMES_SHA256 = "83fd093cc183ccccba2f14ee316db2e4a2485ee1441c6c1502b17e12133e6c50"
+"""The digest of the records below, events included, as this code plays them."""
+
+
+def test_a_seed_gives_the_same_games_on_any_machine(singles, doubles):
+    """../shared/design.md: "The same seed gives the same result, on any machine." Pinned
+    here, so that a machine that computes the games otherwise fails instead of replaying other
+    games quietly (numpy's own exponential on processors with AVX-512 did:
+    ``simulation.players.noise.round_form``). A deliberate change of play (physics, players,
+    profiles, a refit) pins the new digest and says so."""
+    import hashlib
+
+    timed = play_game(["competitive", {"twenties_per_game": 5.5}], seed=4, time_limit=30)
+    text = json.dumps([singles, doubles, timed], sort_keys=True)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    assert digest == SEEDED_GAMES_SHA256, (
+        "these seeded games are not the ones this code played where the digest was pinned: "
+        "either play changed (pin the new digest) or this machine computes them differently"
+    )
+
+
 def test_a_game_without_events_is_the_same_game(singles):
     """``events=False`` (a preview's games) plays the same game, shot for shot, and only leaves
     the physics events out of the outcomes."""
