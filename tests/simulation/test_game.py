@@ -108,7 +108,7 @@ SEEDED_GAMES_SHA256 = "83fd093cc183ccccba2f14ee316db2e4a2485ee1441c6c1502b17e121
 def test_a_seed_gives_the_same_games_on_any_machine(singles, doubles):
     """The design (design.md): "The same seed gives the same result, on any machine." Pinned
     here, so that a machine that computes the games otherwise fails instead of replaying other
-    games quietly (numpy's own exponential on processors with AVX-512 did:
+    games quietly (as numpy's own exponential, which processors with AVX-512 get, can:
     ``simulation.players.noise.round_form``). A deliberate change of play (physics, players,
     profiles, a refit) pins the new digest and says so."""
     import hashlib
