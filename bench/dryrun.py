@@ -68,7 +68,7 @@ def _decisions(game: dict[str, Any]) -> int:
 
 
 @contextlib.contextmanager
-def _deciding() -> Iterator[list[float]]:
+def deciding() -> Iterator[list[float]]:
     """Counts the CPU time spent in ``AIPlayer.decide`` (the search alone, without the game's
     bookkeeping: the ruling, the chosen shot re-simulated with its events) while in the block."""
     from simulation.players.player import AIPlayer
@@ -103,7 +103,7 @@ def measure_level(level: str, games: int, seed: int = 1000) -> dict[str, float]:
         return player
 
     decisions = 0
-    with _deciding() as deciding:
+    with deciding() as spent:
         wall, cpu = time.perf_counter(), time.process_time()
         for k in range(games):
             decisions += _decisions(_play([level, level], seed + k, tracked))
@@ -112,9 +112,9 @@ def measure_level(level: str, games: int, seed: int = 1000) -> dict[str, float]:
     return {
         "decisions": decisions,
         "decisions_per_s": decisions / cpu,
-        "decide_per_s": decisions / deciding[0],
+        "decide_per_s": decisions / spent[0],
         "ms_per_decision": 1000.0 * cpu / decisions,
-        "decide_ms": 1000.0 * deciding[0] / decisions,
+        "decide_ms": 1000.0 * spent[0] / decisions,
         "shots_per_decision": shots / decisions,
         "shots_per_s": shots / wall,
     }
@@ -163,22 +163,22 @@ def measure_old(level: str, games: int, seed: int = 1000) -> dict[str, float]:
         return original(spec, reference=True, **options)
 
     decisions = {"new": 0, "old": 0}
-    deciding = {"new": 0.0, "old": 0.0}
+    decide_s = {"new": 0.0, "old": 0.0}
     playing = {"new": 0.0, "old": 0.0}
     for k in range(games):
         for name, make in (("new", None), ("old", old)):
-            with _deciding() as spent:
+            with deciding() as spent:
                 cpu = time.process_time()
                 decisions[name] += _decisions(_play([level, level], seed + k, make))
                 playing[name] += time.process_time() - cpu
-            deciding[name] += spent[0]
+            decide_s[name] += spent[0]
     return {
         f"{name}_{field}": value
         for name in ("new", "old")
         for field, value in (
             ("decisions_per_s", decisions[name] / playing[name]),
-            ("decide_per_s", decisions[name] / deciding[name]),
-            ("decide_ms", 1000.0 * deciding[name] / decisions[name]),
+            ("decide_per_s", decisions[name] / decide_s[name]),
+            ("decide_ms", 1000.0 * decide_s[name] / decisions[name]),
         )
     }
 

@@ -6,7 +6,7 @@ same spec, seeds and parts: ``playing.preview_parts``), by a pool of two worker
 processes, the parts handed out as the Celery workers take them; this process sums each part up
 as it comes back, as the preview's page does. The baseline, in the same run: the first parts
 played by one process, for the speed-up of two workers over one. Each part also reports the time
-its players spent in their compiled search: that time shared between the workers is the floor no
+its players spent deciding (their search): that time shared between the workers is the floor no
 change outside the search can go below. Last, a plain Python loop, to compare runs of different
 days on a machine whose speed varies.
 
@@ -27,8 +27,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for _path in (ROOT, ROOT / "bench"):  # the project, and the other benchmarks (dryrun)
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
 
 WORKERS = 2
 TARGET_S = 20.0
@@ -56,28 +57,16 @@ def _play(args: tuple[dict, list[int], int]) -> list[list[int]]:
 
 
 def _play_timed(args: tuple[dict, list[int], int]) -> tuple[list[list[int]], float, float]:
-    """As :func:`_play`, with the seconds the part took in its process and those its players
-    spent in their compiled search: the part of a game that no change outside the search can
-    take away. (The clock around each decision costs well under a microsecond.)"""
-    from simulation.players import search
+    """As :func:`_play`, with the CPU seconds the part took in its process and those its players
+    spent deciding (``dryrun.deciding``: the search and what it needs), the part of a game that
+    no change outside the search can take away."""
+    from dryrun import deciding
 
-    choose = search._CHOOSE
-    spent = [0.0]
-
-    def timed(*arguments):
-        start = time.perf_counter()
-        try:
-            return choose(*arguments)
-        finally:
-            spent[0] += time.perf_counter() - start
-
-    search._CHOOSE = timed
-    start = time.perf_counter()
-    try:
+    with deciding() as spent:
+        start = time.process_time()
         rows = _play(args)
-        return rows, time.perf_counter() - start, spent[0]
-    finally:
-        search._CHOOSE = choose
+        part_s = time.process_time() - start
+    return rows, part_s, spent[0]
 
 
 def _machine_loop_s(runs: int = 3) -> float:
@@ -151,7 +140,7 @@ def main() -> None:
     search_share = search_s / busy_s
     floor = search_s / WORKERS
     print(
-        f"  the search           {100 * search_share:8.0f} % of the workers' time: alone, "
+        f"  the search           {100 * search_share:8.0f} % of the workers' CPU time: alone, "
         f"shared perfectly between {WORKERS} workers, it would take {floor:.1f} s"
     )
     loop_s = _machine_loop_s()
