@@ -72,6 +72,20 @@ class CardRow(models.Model):
     validated_initials = models.CharField(max_length=5, blank=True)
     validated_at = models.DateTimeField(null=True, blank=True)
     validated_how = models.CharField(max_length=10, choices=ValidatedHow.choices, blank=True)
+    #: Who signed on a phone, as the app knew them: the opponent's entry, the login that signed
+    #: (None when the phone held only the entry's private link) and the signing browser's device
+    #: label, so the table and the dispute queue show which identity validated, and from where.
+    validated_entry = models.ForeignKey(
+        "tournaments.Entry",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    validated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    validated_device = models.CharField(max_length=16, blank=True)
     #: The staff member who typed the row in from a paper card, and the second one who confirmed
     #: it where the event asks for that (never the same person).
     entered_by = models.ForeignKey(
