@@ -14,15 +14,19 @@ from collections.abc import Callable
 from time import monotonic
 from typing import Any, TypeVar
 
+import redis
 from celery import Celery
+from django.conf import settings
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError
 from kombu.transport import filesystem
 from kombu.utils.encoding import str_to_bytes
 from kombu.utils.json import dumps
 from kombu.utils.url import maybe_sanitize_url
+from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.retry import Retry
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -63,13 +67,47 @@ def _unreachable(exc: BaseException) -> QueueUnreachable:
     )
 
 
+def background_configured() -> bool:
+    """Whether long work has somewhere to run: a broker (``REDIS_URL`` or ``BROKER_URL``), or
+    ``LONG_WORK_IN_REQUEST`` allowing eager tasks inside the request (the tests)."""
+    return bool(settings.REDIS_URL or settings.BROKER_URL or settings.LONG_WORK_IN_REQUEST)
+
+
+def _not_configured() -> QueueUnreachable:
+    return QueueUnreachable(
+        _(
+            "Background work is not configured on this server, so dry runs, previews and PDF "
+            "batches cannot start: set REDIS_URL (or BROKER_URL) and start a worker "
+            "(celery -A config worker), as docs/deploy.md describes; `make run` does both."
+        )
+    )
+
+
+def _ping_redis(url: str, timeout: float) -> None:
+    """``PING`` with ``timeout`` for connecting and for the answer, without retries: kombu's
+    own connection check would wait its socket timeout (10 s) on a Redis that hangs."""
+    client = redis.Redis.from_url(
+        url, socket_connect_timeout=timeout, socket_timeout=timeout, retry=Retry(NoBackoff(), 0)
+    )
+    try:
+        client.ping()
+    finally:
+        client.close()
+
+
 def check_queue(timeout: float = CHECK_TIMEOUT_S) -> None:
     """Raise ``QueueUnreachable`` within about ``timeout`` seconds when the broker does not
-    answer. Eager tasks (tests) need no broker. A fresh connection each time: a pooled one
-    would hide a broker that went away."""
+    answer, or at once when there is none: long work never runs inside a request unless
+    ``LONG_WORK_IN_REQUEST`` says so. Eager tasks so allowed (tests) need no broker. A fresh
+    connection each time: a pooled one would hide a broker that went away."""
     if app.conf.task_always_eager:
+        if not background_configured():
+            raise _not_configured()
         return
+    url = str(app.conf.broker_write_url or app.conf.broker_url or "")
     try:
+        if url.startswith(("redis://", "rediss://")):
+            _ping_redis(url, timeout)
         with app.connection_for_write() as connection:
             connection.ensure_connection(max_retries=1, interval_start=0, timeout=timeout)
     except UNREACHABLE as exc:

@@ -1,12 +1,22 @@
-"""``/healthz/``: whether this process can serve, for the container healthcheck and the proxy.
+"""Health endpoints: whether this process can serve, and whether background work can run.
 
-The view answers 200 with ``{"status": "ok", "checks": {...}}`` when the database answers a
-``SELECT 1`` and, where ``REDIS_URL`` is set, Redis answers a ``PING``; otherwise 503 with the same
-shape, naming the check that failed (``"unavailable: <error class>"``; the details go to the log,
-not to the public). Each check runs with a deadline of its own (``CHECK_TIMEOUT_S``) in a helper
-thread, so a database or Redis that hangs instead of refusing still gets an answer in time: the
-Docker healthcheck and a load balancer both give up after a few seconds, and a probe that hangs
-would look the same as one that fails, without saying why.
+Two questions, two addresses, because they call for different actions:
+
+- ``/healthz/`` (liveness, for the container healthcheck and the load balancer): "the web can
+  serve". 200 when the database answers a ``SELECT 1``; 503 otherwise. The cache (Redis, where
+  ``REDIS_URL`` is set) is reported but never fails it: every page and API read is served without
+  the cache (``config.cache``), so a load balancer must not take web nodes out when Redis is down.
+- ``/healthz/background/`` (readiness of background work: dry runs, previews, PDF batches): 200
+  when the task queue answers (``config.celery.check_queue``), 503 when it does not or when none
+  is configured. For monitoring and alerts, never for taking web nodes out of a load balancer:
+  while it fails, pages that start long work say at once that they cannot.
+
+Both answer ``{"status": ..., "checks": {...}}``, naming the check that failed
+(``"unavailable: <error class>"``; the details go to the log, not to the public). Each check runs
+with a deadline of its own (``CHECK_TIMEOUT_S``) in a helper thread, so a database or Redis that
+hangs instead of refusing still gets an answer in time: the Docker healthcheck and a load
+balancer both give up after a few seconds, and a probe that hangs would look the same as one that
+fails, without saying why.
 
 Run as ``python -m config.health`` it is the probe itself (the image's ``HEALTHCHECK``): it asks
 the gunicorn of its own container for ``/healthz/`` and exits 0 or 1. It sends a ``Host`` the app
@@ -37,6 +47,8 @@ logger = logging.getLogger(__name__)
 
 CHECK_TIMEOUT_S = 3.0
 OK = "ok"
+#: Untranslated, like every status here: read by healthchecks and monitoring, not by people.
+NOT_CONFIGURED = "not configured"
 
 
 def _database() -> None:
@@ -50,8 +62,8 @@ def _database() -> None:
         connections.close_all()
 
 
-def _redis() -> None:
-    """``PING`` to the Redis of ``REDIS_URL`` (the Celery broker and the shared cache)."""
+def _cache() -> None:
+    """``PING`` to the Redis of ``REDIS_URL`` (the shared cache, and the Celery broker)."""
     import redis  # only where Redis is configured
 
     client = redis.Redis.from_url(
@@ -65,14 +77,17 @@ def _redis() -> None:
         client.close()
 
 
-def run_checks() -> dict[str, str]:
-    """Each check by name: ``"ok"``, ``"not configured"`` or ``"unavailable: <error class>"``."""
-    checks: dict[str, Callable[[], None]] = {"database": _database}
+def _queue() -> None:
+    """The task queue answers, as a page that starts long work asks it."""
+    from config.celery import check_queue  # the Celery app loads only when asked
+
+    check_queue(timeout=CHECK_TIMEOUT_S)
+
+
+def _run(checks: dict[str, Callable[[], None]]) -> dict[str, str]:
+    """Each check by name: ``"ok"`` or ``"unavailable: <error class>"``, side by side, within one
+    ``CHECK_TIMEOUT_S``."""
     results: dict[str, str] = {}
-    if settings.REDIS_URL:
-        checks["redis"] = _redis
-    else:
-        results["redis"] = "not configured"  # untranslated: a status read by the healthcheck
     pool = ThreadPoolExecutor(max_workers=len(checks), thread_name_prefix="healthz")
     try:
         futures = {name: pool.submit(check) for name, check in checks.items()}
@@ -94,26 +109,61 @@ def run_checks() -> dict[str, str]:
     finally:
         # A check that hangs is left to finish on its own; the answer does not wait for it.
         pool.shutdown(wait=False, cancel_futures=True)
+    return results
+
+
+def run_checks() -> dict[str, str]:
+    """Liveness: the database, and the cache (reported, never required), by name: ``"ok"``,
+    ``"not configured"`` or ``"unavailable: <error class>"``."""
+    checks: dict[str, Callable[[], None]] = {"database": _database}
+    results: dict[str, str] = {}
+    if settings.REDIS_URL:
+        checks["cache"] = _cache
+    else:
+        results["cache"] = NOT_CONFIGURED
+    results.update(_run(checks))
     return dict(sorted(results.items()))
 
 
-@never_cache
-@require_safe
-@transaction.non_atomic_requests
-def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when every configured service answers, 503 naming the ones that do not."""
-    checks = run_checks()
-    healthy = all(
-        result in (OK, "not configured")  # untranslated: the status run_checks gives
-        for result in checks.values()
-    )
+def run_background_checks() -> dict[str, str]:
+    """Background work: the task queue, ``"ok"``, ``"not configured"`` (neither ``REDIS_URL``
+    nor ``BROKER_URL``: long work is refused) or ``"unavailable: <error class>"``."""
+    from config.celery import background_configured
+
+    if not background_configured():
+        return {"queue": NOT_CONFIGURED}
+    return _run({"queue": _queue})
+
+
+def _answer(checks: dict[str, str], healthy: bool) -> JsonResponse:
     return JsonResponse(
         {"status": OK if healthy else "unavailable", "checks": checks},
         status=200 if healthy else 503,
     )
 
 
-urlpatterns = [path("", healthz, name="healthz")]
+@never_cache
+@require_safe
+@transaction.non_atomic_requests
+def healthz(request: HttpRequest) -> JsonResponse:
+    """Liveness: 200 when the database answers (whatever the cache says), else 503."""
+    checks = run_checks()
+    return _answer(checks, checks["database"] == OK)
+
+
+@never_cache
+@require_safe
+@transaction.non_atomic_requests
+def background(request: HttpRequest) -> JsonResponse:
+    """Background work: 200 when the task queue answers, else 503 saying why."""
+    checks = run_background_checks()
+    return _answer(checks, checks["queue"] == OK)
+
+
+urlpatterns = [
+    path("", healthz, name="healthz"),
+    path("background/", background, name="healthz-background"),
+]
 
 
 def probe_host(allowed_hosts: str) -> str:

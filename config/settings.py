@@ -225,7 +225,8 @@ SPECTACULAR_SETTINGS = {
 # - else BROKER_URL set: that broker, results in the database (django-celery-results). `make run`
 #   sets BROKER_URL=filesystem://: a queue kept in files under BROKER_FOLDER, no server, read by
 #   the worker it starts beside runserver, so long work never runs inside a request.
-# - else (tests): tasks run eagerly in the calling process, unless a test starts a worker.
+# - else: nothing to run long work. Pages refuse to start it, saying so (LONG_WORK_IN_REQUEST
+#   below); the tests run tasks eagerly in the calling process, unless a test starts a worker.
 # Tasks are acknowledged once done (acks_late) and handed back to the queue when their worker
 # dies, so every task may run twice: the simulation's transitions take that into account.
 REDIS_URL = env.str("REDIS_URL", default="")
@@ -236,6 +237,11 @@ CELERY_RESULT_BACKEND = REDIS_URL or ("django-db" if BROKER_URL else "cache+memo
 CELERY_TASK_ALWAYS_EAGER = env.bool(
     "CELERY_TASK_ALWAYS_EAGER", default=not (REDIS_URL or BROKER_URL)
 )
+# Without a broker, long work (a dry run takes minutes) would run inside the request that starts
+# it and be cut off by gunicorn's timeout: pages refuse to start it, saying how to configure a
+# broker (config.celery.check_queue), unless this allows it (the tests, which set it, and
+# management commands run by hand never ask).
+LONG_WORK_IN_REQUEST = env.bool("LONG_WORK_IN_REQUEST", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -305,12 +311,12 @@ CELERY_BEAT_SCHEDULE = {
     }
 }
 
-# The cache holds the API's throttling counts: shared by every process through Redis, else kept
-# per process.
+# The cache holds the API's throttling counts and the ranked standings: shared by every process
+# through Redis, else kept per process. Nothing in it is needed to serve a page: with Redis down
+# or hanging, config.cache answers every call as a miss within a fraction of a second (standings
+# ranked again, throttling failing open, a warning in the log), so the site keeps serving.
 if REDIS_URL:
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-    }
+    CACHES = {"default": {"BACKEND": "config.cache.FailSoftRedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 #: How long what public pages compute is kept per live version of a tournament (the standings):

@@ -45,3 +45,4 @@ urlpatterns = [
 
 handler404 = "config.errors.not_found"
 handler400 = "config.errors.bad_request"
+handler500 = "config.errors.server_error"
