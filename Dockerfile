@@ -55,6 +55,8 @@ COPY scoring ./scoring
 COPY simulation ./simulation
 COPY templates ./templates
 COPY static ./static
+# The translations (LOCALE_PATHS), compiled and committed: without them the site is English only.
+COPY locale ./locale
 
 # Static files are collected into the image (WhiteNoise serves them); the key below exists only
 # for this command, which needs settings to load and signs nothing. The physics is compiled
@@ -71,7 +73,9 @@ RUN SECRET_KEY=collectstatic-only-not-used-at-run-time python manage.py collects
 USER 10001:10001
 
 EXPOSE 8000
-# `python -m config.health` asks this container's gunicorn for /healthz/ (database and Redis).
+# `python -m config.health` asks this container's gunicorn for /healthz/: whether the web can
+# serve (its database answers). Redis is reported there but not required: pages are served
+# without the cache, and background work has its own /healthz/background/ (docs/deploy.md).
 # The start period covers loading the views (WeasyPrint, the compiled physics) before forking.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
     CMD ["python", "-m", "config.health"]
