@@ -6,6 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from scoring.exports.views import import_upload as import_tournament_view
+from tournaments.views import invitations as invitation_views
 from tournaments.views import live as live_views
 from tournaments.views import pages as tournament_pages
 from tournaments.views.organizer.setup import create_tournament_view
@@ -14,6 +15,7 @@ urlpatterns = [
     path("", tournament_pages.home, name="home"),
     path("live/", live_views.index_version, name="index-live"),
     path("me/", tournament_pages.landing, name="landing"),
+    path("invitations/", invitation_views.invitations_view, name="invitations"),
     path("new/", create_tournament_view, name="tournament-create"),
     path("new/import/", import_tournament_view, name="tournament-import"),
     path("t/", include("tournaments.urls")),

@@ -5,9 +5,21 @@ correction must be initialled by a referee; the scoring table may void a card. T
 rules on what the rules do not cover, here the disputes between two cards.
 """
 
-import rules
+from dataclasses import dataclass
 
-from tournaments.permissions import is_head_referee, is_organizer, is_referee, is_scoring_table
+import rules
+from django.db.models import Q
+from django.utils.translation import gettext, gettext_lazy
+
+from scoring.models import CardRow, ScoreCard
+
+from tournaments.permissions import (
+    is_head_referee,
+    is_organizer,
+    is_referee,
+    is_scoring_table,
+    played_entry_ids,
+)
 from tournaments.private_links import linked_entry_ids
 
 
@@ -44,7 +56,70 @@ def _entry_user_ids(entry) -> set[int]:
     return {entry.team.player_one.user_id, entry.team.player_two.user_id} - {None}
 
 
-rules.add_perm("scoring.fill_row", is_card_owner | is_referee)
+# Conflicts of interest --------------------------------------------------------------------------
+#
+# Nobody rules on a game they play in. At a club night most staff also play: a referee, the
+# scoring table or the head referee who enters, corrects, verifies, voids, settles, forfeits or
+# changes the closed result of their own game (or their doubles team's) makes their own result
+# official. Each such permission is the staff role *and not* ``plays_in``; filling one's own row
+# stays the player's act, and validating the opponent's row the opponent's.
+
+
+@dataclass(frozen=True)
+class ShootoutTakers:
+    """A shoot-out about to be recorded, for the permission check: the stage it settles a tie
+    of, and the entries that shot it."""
+
+    stage: object
+    entry_ids: frozenset[int]
+
+
+def _conflict(user, obj) -> tuple[str, object] | None:
+    """What of ``obj`` ``user`` plays in: ``("game", match)``, ``("card", entry)`` for their own
+    card, ``("card-game", match)`` for a game on someone else's card, ``("shootout", takers)``;
+    None when they play in nothing it concerns."""
+    mine = played_entry_ids(user)
+    if not mine or obj is None:
+        return None
+    if isinstance(obj, ShootoutTakers):
+        return ("shootout", obj) if obj.entry_ids & mine else None
+    if isinstance(obj, CardRow):
+        if obj.game_id is None:
+            return ("card", obj.card.entry) if obj.card.entry_id in mine else None
+        obj = obj.game
+    if isinstance(obj, ScoreCard):
+        if obj.entry_id in mine:
+            return ("card", obj.entry)
+        # The card's rows that still count for something: one of them of a game they play in
+        # makes the card theirs to keep their hands off.
+        row = (
+            CardRow.objects.filter(card_id=obj.pk)
+            .exclude(status=CardRow.Status.VOIDED)
+            .filter(
+                Q(game__match__entry_a_id__in=mine)
+                | Q(game__match__entry_b_id__in=mine)
+                | Q(game__match__entry_c_id__in=mine)
+            )
+            .select_related("game__match")
+            .first()
+        )
+        return ("card-game", row.game.match) if row is not None else None
+    match = getattr(obj, "match", obj)  # a game, or a match
+    ids = {getattr(match, f"entry_{side}_id", None) for side in "abc"} - {None}
+    return ("game", match) if ids & mine else None
+
+
+@rules.predicate
+def plays_in(user, obj) -> bool:
+    """``user`` plays in the game ``obj`` concerns (a card row's game, a game, a match), in a
+    game on the card ``obj`` (their own card, or a row of another card that is not voided), or in
+    the shoot-out: as a player of an entry at the board (either partner of a doubles team, any of
+    three), by login or through a private link (``tournaments.permissions.played_entry_ids``)."""
+    return _conflict(user, obj) is not None
+
+
+rules.add_perm("scoring.fill_row", is_card_owner | (is_referee & ~plays_in))
+
 
 
 @rules.predicate
@@ -58,26 +133,80 @@ def is_simulated_row(user, row) -> bool:
 # card owner's (whatever ID they type, the opponent's number is printed on their own card).
 # Simulated rows are signed by the referee account that played them. Staff enter paper rows.
 rules.add_perm("scoring.validate_row", is_opponent | (is_simulated_row & is_referee))
-rules.add_perm("scoring.correct_row", is_referee)
+rules.add_perm("scoring.correct_row", is_referee & ~plays_in)
 # WCC cards are paper: a referee or the scoring table types a paper card's row in, with the
 # opponent's ID and initials as written on it; a second one confirms it where the event asks.
-rules.add_perm("scoring.enter_paper_row", is_referee | is_scoring_table)
-rules.add_perm("scoring.confirm_paper_row", is_referee | is_scoring_table)
-rules.add_perm("scoring.verify_card", is_scoring_table | is_head_referee)
-rules.add_perm("scoring.void_card", is_scoring_table | is_head_referee)
-rules.add_perm("scoring.resolve_dispute", is_head_referee)
+rules.add_perm("scoring.enter_paper_row", (is_referee | is_scoring_table) & ~plays_in)
+rules.add_perm("scoring.confirm_paper_row", (is_referee | is_scoring_table) & ~plays_in)
+rules.add_perm("scoring.verify_card", (is_scoring_table | is_head_referee) & ~plays_in)
+rules.add_perm("scoring.void_card", (is_scoring_table | is_head_referee) & ~plays_in)
+rules.add_perm("scoring.resolve_dispute", is_head_referee & ~plays_in)
 # WCC: "Careless or deliberate contravention of the rules may result in the forfeiture of a round
 # or a game": the head referee's ruling, with its reason.
-rules.add_perm("scoring.forfeit", is_head_referee)
+rules.add_perm("scoring.forfeit", is_head_referee & ~plays_in)
 # The organizers run the event, so they see the queue of its disputes (ruling stays the head
 # referee's).
 rules.add_perm(
     "scoring.view_disputes", is_organizer | is_head_referee | is_referee | is_scoring_table
 )
 rules.add_perm("scoring.print_cards", is_organizer | is_scoring_table | is_head_referee)
-rules.add_perm("scoring.record_shootout", is_scoring_table | is_referee)
+rules.add_perm("scoring.record_shootout", (is_scoring_table | is_referee) & ~plays_in)
 # Closed stages (``scoring.progression.locks``): once a stage has advanced, only the head referee
 # changes one of its results, with a reason, seeing first what it would change in the next stage;
 # the organizers, who run the draws, may undo the advance while the next stage has no result.
-rules.add_perm("scoring.change_closed_result", is_head_referee)
+rules.add_perm("scoring.change_closed_result", is_head_referee & ~plays_in)
 rules.add_perm("scoring.undo_advance", is_organizer)
+
+#: Each ruling's staff predicate, before ``plays_in`` is taken out, with what another official
+#: must do instead, as the refusal says it.
+RULINGS = {
+    "scoring.fill_row": (is_referee, gettext_lazy("fill this row (or its own player)")),
+    "scoring.correct_row": (is_referee, gettext_lazy("correct it")),
+    "scoring.enter_paper_row": (
+        is_referee | is_scoring_table,
+        gettext_lazy("enter its paper card"),
+    ),
+    "scoring.confirm_paper_row": (
+        is_referee | is_scoring_table,
+        gettext_lazy("confirm its paper entry"),
+    ),
+    "scoring.verify_card": (is_scoring_table | is_head_referee, gettext_lazy("verify this card")),
+    "scoring.void_card": (is_scoring_table | is_head_referee, gettext_lazy("void this card")),
+    "scoring.resolve_dispute": (is_head_referee, gettext_lazy("settle its dispute")),
+    "scoring.forfeit": (is_head_referee, gettext_lazy("rule on its forfeits")),
+    "scoring.record_shootout": (is_scoring_table | is_referee, gettext_lazy("record it")),
+    "scoring.change_closed_result": (is_head_referee, gettext_lazy("change its result")),
+}
+
+
+def conflict_refusal(user, perm: str, obj) -> str | None:
+    """Why ``user``, who holds the staff role ``perm`` needs, is refused it on ``obj``: they play
+    in the game (or on the card, or in the shoot-out) it concerns. None when that is not why:
+    they may, or they lack the role (the usual refusal then says who may).
+
+    The pages (the 403 page, the reason beside a button not offered) and the API (``detail``)
+    say these words; the services raise them.
+    """
+    ruling = RULINGS.get(perm)
+    if ruling is None or user.has_perm(perm, obj):
+        return None
+    staff, act = ruling
+    if not staff.test(user, obj):
+        return None
+    found = _conflict(user, obj)
+    if found is None:
+        return None
+    kind, what = found
+    if kind == "card":
+        words = gettext("This is your own card (%(entry)s): another official must %(act)s.")
+        return words % {"entry": what.name, "act": act}
+    if kind == "card-game":
+        words = gettext(
+            "You play in a game on this card (%(match)s): another official must %(act)s."
+        )
+        return words % {"match": what, "act": act}
+    if kind == "shootout":
+        words = gettext("You play in this shoot-out: another official must %(act)s.")
+        return words % {"act": act}
+    words = gettext("You play in this game (%(match)s): another official must %(act)s.")
+    return words % {"match": what, "act": act}

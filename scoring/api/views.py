@@ -8,6 +8,7 @@ named), 403 for a role that may not act, 409 when someone saved the row since it
 
 from typing import Any
 
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import transaction
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
@@ -125,11 +126,14 @@ def refusals(*codes: int) -> dict[int, OpenApiResponse]:
 
 
 class ScoringErrorsMixin(ServiceErrorsMixin):
-    """A stale row is a conflict to reload, not a bad request."""
+    """A stale row is a conflict to reload, not a bad request; a refusal keeps the service's
+    words (who may, or why not: one's own game), where DRF would put a generic sentence."""
 
     def as_api_exception(self, exc: Exception) -> Exception:
         if isinstance(exc, scorecards.StaleRowError):
             return Conflict(" ".join(exc.messages))
+        if isinstance(exc, DjangoPermissionDenied):
+            return exceptions.PermissionDenied(str(exc) or None)
         return super().as_api_exception(exc)
 
 

@@ -5,13 +5,14 @@ The file
 JSON Lines, UTF-8, one JSON object a line::
 
     {"format": "crokinole-tournament", "version": 1, "exported_at": "...", "tournament": "slug"}
-    {"model": "auth.user", "id": "anna", "fields": {"first_name": ..., "last_name": ..., ...}}
+    {"model": "auth.user", "id": "anna"}
     {"model": "tournaments.tournament", "id": 1, "fields": {...}}
     {"model": "tournaments.category", "id": 1, "fields": {"tournament": 1, ...}}
     ...
     {"model": "tournaments.historicalcategory", "fields": {"id": 1, "tournament": 1, ...}}
     ...
-    {"end": {"objects": {"tournaments.category": 2, ...}, "sha256": "..."}}
+    {"end": {"objects": {"tournaments.category": 2, ...}, "sha256": "...",
+             "signed_by": "...", "signature": "..."}}
 
 The fields of every object are Django's own serialisation of the model (``django.core.
 serializers``, the ``python`` serializer), so a field added to a model travels without a change
@@ -22,7 +23,11 @@ primary keys, and refer to each other by those numbers; users are referred to by
 exports of the same tournament are therefore identical line for line, whatever database they
 were taken from, except the moment of export on the first line (and the checksum that covers
 it). The last line holds the number of objects of each model and a SHA-256 of every line
-before it, so a file cut short or changed after export is refused, never half read.
+before it, so a file cut short or damaged after export is refused, never half read. Anyone can
+recompute a SHA-256, so the last line also holds the site's signature: an HMAC of the same lines
+with a key derived from ``SECRET_KEY`` (``signature``), and which site's key made it
+(``signed_by``, a fingerprint of the key that does not reveal it). A file that says it was
+signed here and does not match its signature was edited: it is refused.
 
 What is carried
 ---------------
@@ -35,11 +40,30 @@ under numbers the database never gives a live object). The private links' tokens
 and are carried too, on purpose: the links printed on cards and renewed during the event must
 keep working after a restore. Keep export files as safely as the database itself.
 
-Users are carried as username, first and last name and email, never their password hashes,
-permissions or staff flags. On import a username that exists already is taken to be the same
-person (their account is linked, not changed); a missing one is created without a usable
-password: its owner gets a password from a superuser (``manage.py changepassword``) or through
-a set-password link from the tournament's staff page.
+Users are carried as their username only: who did what in the tournament's records, as its
+organizers read it on the audit page. Never their names, e-mail addresses, password hashes,
+permissions or staff flags, and never a player's ``claimed_with`` (a private link's token).
+
+Accounts on import
+------------------
+An import never creates an account, and never links or grants anything to an existing one:
+a file is data about an event, and whoever uploads it may not make it speak for somebody's
+account. So:
+
+- a role line gives no role. In a file signed by this site, it becomes an invitation to the
+  same username (``tournaments.services.invitations``): the account's owner accepts it, signed
+  in, or not; in any other file it is dropped, and the organizer invites their staff again;
+- a player's linked account is not linked: in a file signed by this site the player is
+  invited to the same username, as above; the players also open their private links again;
+- the staff log (``RoleChange``) keeps its usernames as text, never the accounts: nothing in
+  an imported log may pass for "created on this staff page" (the set-password links);
+- who filled, validated, verified... a row, and who made each change in the history, are
+  records, not grants: in a file signed by this site they name the same accounts when these
+  exist; otherwise they are left empty.
+
+A file not signed by this site (another site's, an older export, or one edited and stripped of
+its signature) is read as untrusted data: every field passes the model's validators, and a
+value they refuse stops the import with the line and the field.
 
 What is not carried: the simulation's data (simulated game records and replays, match previews,
 auto-play runs, dry runs, skill profiles), which a new run can make again; the site permission
@@ -50,7 +74,8 @@ tournament. Dates and times keep their microseconds.
 Importing
 ---------
 ``import_tournament`` reads the whole file first (JSON on every line, the header's format and
-version, the end line and its checksum), then writes everything in one transaction: a file that
+version, the end line, its checksum and its signature), then writes everything in one
+transaction: a file that
 is refused at any line leaves nothing behind. Objects get new primary keys, so a tournament can
 be imported into an empty database (a restore) or next to other tournaments (under another slug
 if its own is taken). A private link token or other unique value already used in the database
@@ -81,13 +106,15 @@ from django.core.validators import validate_slug
 from django.db import DatabaseError, connection, models, transaction
 from django.db.models import Min
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.duration import duration_iso_string
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.exports.plan import ModelPlan, Plan, export_plan
-from tournaments.models import Tournament, TournamentRole
+from tournaments.models import Player, RoleChange, Tournament, TournamentRole
 from tournaments.permissions import ADD_TOURNAMENT, ADD_TOURNAMENT_REFUSAL
+from tournaments.services import invitations
 
 #: What the first line says the file is.
 FORMAT = "crokinole-tournament"
@@ -96,8 +123,10 @@ FORMAT = "crokinole-tournament"
 VERSION = 1
 #: The label under which users are listed.
 USER_LABEL = "auth.user"
-#: What of a user the file carries besides the username (never the password hash).
-USER_FIELDS = ("first_name", "last_name", "email")
+#: What older files carried of a user besides the username: still read, never stored.
+LEGACY_USER_FIELDS = ("first_name", "last_name", "email")
+#: The salt of the key that signs an export (derived from ``SECRET_KEY``).
+SIGNING_SALT = "scoring.exports.file"
 #: Rows serialised at a time (bounded memory for a large event).
 CHUNK = 1000
 
@@ -136,8 +165,25 @@ class ExportError(Exception):
 
 
 #: Fields that are the state of one server, not of the event: the live version that public pages
-#: poll starts again at 0 on the server a tournament is imported into.
-NOT_CARRIED: dict[str, tuple[str, ...]] = {"tournaments.Tournament": ("live_version",)}
+#: poll starts again at 0 on the server a tournament is imported into; and secrets that are not
+#: the event's: the private-link token a player's account was claimed with (the link's own
+#: token travels; the claim does not, as the account does not). By model label, for the model
+#: and its history table alike; a file that carries one anyway has it ignored.
+NOT_CARRIED: dict[str, tuple[str, ...]] = {
+    "tournaments.tournament": ("live_version",),
+    "tournaments.player": ("claimed_with",),
+}
+
+
+def _signer() -> Any:
+    """A fresh HMAC of this site's export key."""
+    return salted_hmac(SIGNING_SALT, b"", algorithm="sha256")
+
+
+def site_key_id() -> str:
+    """Which site's key signed a file: a fingerprint that tells the key apart and reveals
+    nothing of it (an HMAC of a constant)."""
+    return salted_hmac(SIGNING_SALT + ".key-id", b"key-id", algorithm="sha256").hexdigest()[:16]
 
 
 def _json_default(value: Any) -> Any:
@@ -159,11 +205,14 @@ class _Lines:
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.digest = hashlib.sha256()
+        self.signature = _signer()
 
     def write(self, obj: dict[str, Any]) -> None:
         line = json.dumps(obj, default=_json_default, ensure_ascii=False, separators=(",", ":"))
         data = line + "\n"
-        self.digest.update(data.encode("utf-8"))
+        encoded = data.encode("utf-8")
+        self.digest.update(encoded)
+        self.signature.update(encoded)
         self.out.write(data)
 
 
@@ -271,8 +320,7 @@ def _export(tournament: Tournament, out: TextIO) -> Counter[str]:
         }
     )
     for user in sorted(users.values(), key=lambda u: u.get_username()):
-        fields = {name: getattr(user, name) for name in USER_FIELDS if hasattr(user, name)}
-        lines.write({"model": USER_LABEL, "id": user.get_username(), "fields": fields})
+        lines.write({"model": USER_LABEL, "id": user.get_username()})
     counts[USER_LABEL] = len(users)
     for p in plan.models:
         rows = p.rows(tournament)
@@ -303,6 +351,8 @@ def _export(tournament: Tournament, out: TextIO) -> Counter[str]:
         own_id = p.model._meta.pk.name
         for node in _serialised(p.history_rows(plan, tournament).iterator(chunk_size=CHUNK)):
             fields = node["fields"]
+            for name in NOT_CARRIED.get(p.label, ()):
+                fields.pop(name, None)
             fields[own_id] = numbers.in_history(p.model, fields[own_id])
             for name, target in p.history_references.items():
                 if fields.get(name) is not None:
@@ -312,7 +362,16 @@ def _export(tournament: Tournament, out: TextIO) -> Counter[str]:
                     fields[name] = _username(users, fields[name])
             lines.write({"model": p.history_label, "fields": fields})
             counts[p.history_label] += 1
-    lines.write({"end": {"objects": dict(counts), "sha256": lines.digest.hexdigest()}})
+    lines.write(
+        {
+            "end": {
+                "objects": dict(counts),
+                "sha256": lines.digest.hexdigest(),
+                "signed_by": site_key_id(),
+                "signature": lines.signature.hexdigest(),
+            }
+        }
+    )
     return counts
 
 
@@ -330,10 +389,11 @@ class _Line:
     data: dict[str, Any]
 
 
-def read_file(data: bytes | str) -> tuple[dict[str, Any], list[_Line], dict[str, Any]]:
-    """The header, the object lines and the end line of an export, after checking the file as a
-    whole: UTF-8, one JSON object a line, a header of this format and version, an end line whose
-    checksum matches. Raises ``ImportFileError`` naming the line at fault."""
+def read_file(data: bytes | str) -> tuple[dict[str, Any], list[_Line], dict[str, Any], bool]:
+    """The header, the object lines and the end line of an export, and whether this site signed
+    it, after checking the file as a whole: UTF-8, one JSON object a line, a header of this
+    format and version, an end line whose checksum matches, and whose signature matches if it
+    says this site signed it. Raises ``ImportFileError`` naming the line at fault."""
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8")
@@ -420,7 +480,26 @@ def read_file(data: bytes | str) -> tuple[dict[str, Any], list[_Line], dict[str,
             ),
             line=len(parsed),
         )
-    return header, parsed[1:-1], end
+    return header, parsed[1:-1], end, _signed_here(body, end, len(parsed))
+
+
+def _signed_here(body: bytes, end: dict[str, Any], line: int) -> bool:
+    """Whether this site signed the file. One that names this site's key and does not match
+    was edited after export (its checksum made again): refused, not read as untrusted."""
+    if end.get("signed_by") != site_key_id():
+        return False
+    signer = _signer()
+    signer.update(body)
+    signature = end.get("signature")
+    if not isinstance(signature, str) or not constant_time_compare(signer.hexdigest(), signature):
+        raise ImportFileError(
+            _(
+                "the file says this site signed it, but its content does not match the "
+                "signature: it was edited after it was exported. Use the file as exported."
+            ),
+            line=line,
+        )
+    return True
 
 
 # --- import ----------------------------------------------------------------------------------
@@ -433,14 +512,20 @@ class ImportResult:
     tournament: Tournament
     #: Objects imported, by model label (users counted as listed in the file).
     objects: Counter[str] = field(default_factory=Counter)
-    #: Usernames of the accounts created (without a usable password).
-    users_created: list[str] = field(default_factory=list)
+    #: Whether this site signed the file (``read_file``).
+    signed: bool = False
+    #: Invitations made to the usernames of the file's roles and players' accounts (a file
+    #: signed by this site); nothing is granted until their owners accept.
+    invited: int = 0
+    #: Roles of a file this site did not sign: not given, and no invitation made.
+    roles_dropped: int = 0
     #: Unique values given anew because the database used them already, by ``label.field``
     #: (the private links of a tournament imported next to itself).
     renewed: Counter[str] = field(default_factory=Counter)
 
     def summary(self) -> str:
-        """One sentence for the page and the command."""
+        """One sentence for the page and the command. It says how many invitations were made,
+        never whether the usernames exist."""
         plan = export_plan()
         parts = []
         for p in plan.models[1:]:
@@ -454,22 +539,27 @@ class ImportResult:
             text = _("Imported %(name)s (%(slug)s): %(objects)s.") % values
         else:
             text = _("Imported %(name)s (%(slug)s).") % values
-        if self.users_created:
-            created = len(self.users_created)
-            names = ", ".join(self.users_created[:10])
-            if created > 10:
-                names = _("%(names)s and %(more)s more") % {"names": names, "more": created - 10}
-            # The English "login(s)" stays as it is whatever the number; a translator may
-            # still give each plural form its own words.
+        if not self.signed:
+            text += " " + _(
+                "The file was not signed by this site: it was read as untrusted data, and no "
+                "account was linked to its players, staff or records."
+            )
+        if self.invited:
             text += " " + ngettext(
-                "Created %(count)s login(s) without a password (%(names)s): their owners get "
-                "one from a set-password link on the staff page, or from manage.py "
-                "changepassword.",
-                "Created %(count)s login(s) without a password (%(names)s): their owners get "
-                "one from a set-password link on the staff page, or from manage.py "
-                "changepassword.",
-                created,
-            ) % {"count": created, "names": names}
+                "%(count)s invitation(s) went to the usernames of its staff and players' "
+                "accounts: each account's owner accepts when they sign in; withdraw those you "
+                "do not want on the staff page.",
+                "%(count)s invitation(s) went to the usernames of its staff and players' "
+                "accounts: each account's owner accepts when they sign in; withdraw those you "
+                "do not want on the staff page.",
+                self.invited,
+            ) % {"count": self.invited}
+        if self.roles_dropped:
+            text += " " + ngettext(
+                "%(count)s role(s) were not given: invite the staff on the staff page.",
+                "%(count)s role(s) were not given: invite the staff on the staff page.",
+                self.roles_dropped,
+            ) % {"count": self.roles_dropped}
         for key, n in self.renewed.items():
             label, name = key.rsplit(".", 1)
             model = plan.by_label[label].model
@@ -499,9 +589,11 @@ class _Importer:
     """Writes the objects of a checked file, line by line, mapping the file's numbers to the new
     primary keys. Every refusal names the line."""
 
-    def __init__(self, plan: Plan, slug: str | None) -> None:
+    def __init__(self, plan: Plan, slug: str | None, *, signed: bool) -> None:
         self.plan = plan
         self.slug = slug
+        #: Whether this site signed the file: its usernames are this site's.
+        self.signed = signed
         self.pks: dict[type[models.Model], dict[int, Any]] = {p.model: {} for p in plan.models}
         self.gone: dict[type[models.Model], dict[int, int]] = {p.model: {} for p in plan.models}
         self.next_gone: dict[type[models.Model], int] = {}
@@ -512,7 +604,11 @@ class _Importer:
         self.result: ImportResult | None = None
         self.objects: Counter[str] = Counter()
         self.renewed: Counter[str] = Counter()
-        self.created: list[str] = []
+        #: Invitations to make once everything is in: (username, role) and (player's number,
+        #: username); roles of an unsigned file not given.
+        self.role_invitations: list[tuple[str, str]] = []
+        self.player_invitations: list[tuple[int, str]] = []
+        self.roles_dropped = 0
         #: Objects built but not inserted yet: consecutive lines of one model go in together.
         self.batch: list[tuple[_Line, str, Any, int | None]] = []
         self.batch_model: type[models.Model] | None = None
@@ -526,68 +622,57 @@ class _Importer:
             )
         username, fields = line.data.get("id"), line.data.get("fields", {})
         user_model = get_user_model()
-        max_length = user_model._meta.get_field(user_model.USERNAME_FIELD).max_length
-        if not isinstance(username, str) or not username or len(username) > max_length:
+        name_field = user_model._meta.get_field(user_model.USERNAME_FIELD)
+        if not isinstance(username, str) or not username or len(username) > name_field.max_length:
             raise ImportFileError(
                 _('a user needs "id": their username (1 to %(max)s characters).')
-                % {"max": max_length},
+                % {"max": name_field.max_length},
                 line=line.number,
             )
+        try:
+            name_field.run_validators(username)
+        except ValidationError as exc:
+            raise ImportFileError(
+                _("user %(username)s: %(problem)s")
+                % {"username": _shown(username), "problem": " ".join(exc.messages)},
+                line=line.number,
+            ) from None
         if username in self.user_lines:
             raise ImportFileError(
                 _("the user %(username)s is listed twice.") % {"username": repr(username)},
                 line=line.number,
             )
-        unknown = set(fields) - set(USER_FIELDS) if isinstance(fields, dict) else {"fields"}
+        # Older files carried names and e-mail: still read, never stored.
+        unknown = set(fields) - set(LEGACY_USER_FIELDS) if isinstance(fields, dict) else {"fields"}
         if unknown:
             raise ImportFileError(
-                _("user %(username)s: unexpected %(unknown)s; a user carries %(fields)s only.")
+                _("user %(username)s: unexpected %(unknown)s; a user carries a username only.")
                 % {
                     "username": repr(username),
                     "unknown": ", ".join(sorted(map(str, unknown))),
-                    "fields": ", ".join(USER_FIELDS),
                 },
                 line=line.number,
             )
-        if not all(isinstance(v, str) for v in fields.values()):
-            raise ImportFileError(
-                _("user %(username)s: names and email are text.") % {"username": repr(username)},
-                line=line.number,
-            )
-        self.user_lines[username] = (line.number, fields)
+        self.user_lines[username] = (line.number, {})
 
-    def _create_users(self) -> None:
-        """Link the usernames that exist; create the others without a usable password."""
-        user_model = get_user_model()
-        manager = user_model._base_manager
-        name_field = user_model.USERNAME_FIELD
-        existing = dict(
-            manager.filter(**{f"{name_field}__in": list(self.user_lines)}).values_list(
-                name_field, "pk"
+    def _resolve_users(self) -> None:
+        """The accounts the file's records may name: in a file signed by this site, the same
+        usernames where they exist; in any other file, none. No account is ever created."""
+        found: dict[str, Any] = {}
+        if self.signed and self.user_lines:
+            user_model = get_user_model()
+            name_field = user_model.USERNAME_FIELD
+            found = dict(
+                user_model._base_manager.filter(
+                    **{f"{name_field}__in": list(self.user_lines)}
+                ).values_list(name_field, "pk")
             )
-        )
-        for username, (number, fields) in self.user_lines.items():
-            if username in existing:
-                continue
-            user = user_model(**{name_field: username}, **fields)
-            user.set_unusable_password()
-            try:
-                user.clean_fields(
-                    exclude=[f.name for f in user_model._meta.fields if f.name != name_field]
-                )
-            except ValidationError as exc:
-                raise ImportFileError(
-                    _("user %(username)s: %(problem)s")
-                    % {"username": repr(username), "problem": " ".join(exc.messages)},
-                    line=number,
-                ) from None
-            user.save()
-            existing[username] = user.pk
-            self.created.append(username)
-        self.users = existing
+        self.users = {username: found.get(username) for username in self.user_lines}
         self.objects[USER_LABEL] = len(self.user_lines)
 
     def user_pk(self, value: Any, line: _Line, what: str) -> Any:
+        """The account a record names (None where the file is not signed by this site, or the
+        username has no account here). A username not listed at the top is refused."""
         assert self.users is not None
         if value is None:
             return None
@@ -664,7 +749,7 @@ class _Importer:
             self.add_user(line)
             return
         if self.users is None:
-            self._create_users()
+            self._resolve_users()
         p = self.plan.by_label.get(label) if isinstance(label, str) else None
         if p is not None:
             self._add_object(p, line)
@@ -700,24 +785,27 @@ class _Importer:
                 % {"what": what, "field": repr(unknown[0])},
                 line=line.number,
             )
+        fields = dict(fields)
+        for name in NOT_CARRIED.get(_carried_label(model), ()):
+            fields.pop(name, None)
         for name, value in fields.items():
             f = model._meta.get_field(name)
-            if f.is_relation or value is None:
+            if f.is_relation:
                 continue
             try:
-                f.to_python(value)
+                _check_field(f, value)
             except ValidationError as exc:
                 raise ImportFileError(
                     _("%(what)s: %(field)s %(value)s: %(problem)s")
                     % {
                         "what": what,
                         "field": name,
-                        "value": repr(value),
+                        "value": _shown(value),
                         "problem": " ".join(exc.messages),
                     },
                     line=line.number,
                 ) from None
-        return dict(fields)
+        return fields
 
     def _add_object(self, p: ModelPlan, line: _Line) -> None:
         if self.in_history:
@@ -743,8 +831,21 @@ class _Importer:
         fields = self._fields(p.model, line, what)
         for name, target in p.references.items():
             fields[name] = self.pk_of(target, fields.get(name), line, f"{what}: {name}")
+        usernames = {name: fields.get(name) for name in p.user_fields}
         for name in p.user_fields:
             fields[name] = self.user_pk(fields.get(name), line, f"{what}: {name}")
+        if p.model is TournamentRole:
+            self._role_line(number, usernames["user"], fields.get("role"))
+            return
+        if p.model is Player:
+            # A player's account is never linked by a file: its owner accepts an invitation.
+            if self.signed and usernames["user"] is not None:
+                self.player_invitations.append((number, usernames["user"]))
+            fields["user"] = None
+        if p.model is RoleChange:
+            # The staff log keeps the usernames as text: an imported line names no account,
+            # so it can never pass for an account created on this staff page.
+            fields["actor"] = fields["user"] = None
         for name, target in p.many.items():
             values = fields.get(name, [])
             if not isinstance(values, list):
@@ -766,6 +867,16 @@ class _Importer:
         if p.parent is None:
             assert isinstance(deserialized.object, Tournament)
             self.tournament = deserialized.object
+
+    def _role_line(self, number: int, username: str | None, role: Any) -> None:
+        """A role is never given by a file: in one signed by this site it becomes an invitation
+        to the same username; in any other it is dropped. The line's number is kept so that a
+        second line with it is refused and its history reads as that of a role gone."""
+        self.pks[TournamentRole][number] = None
+        if self.signed and username is not None:
+            self.role_invitations.append((username, role))
+        else:
+            self.roles_dropped += 1
 
     def _tournament_slug(self, fields: dict[str, Any], line: _Line) -> None:
         slug = self.slug or fields.get("slug")
@@ -895,20 +1006,74 @@ class _Importer:
         self.flush()
         if self.tournament is None:
             raise ImportFileError(_("the file holds no tournament."))
+        organizers = (TournamentRole.Role.ORGANIZER, TournamentRole.Role.CO_ORGANIZER)
         if user is not None and not user.is_superuser:
-            organizers = (TournamentRole.Role.ORGANIZER, TournamentRole.Role.CO_ORGANIZER)
-            if not TournamentRole.objects.filter(
-                tournament=self.tournament, user=user, role__in=organizers
-            ).exists():
-                TournamentRole.objects.create(
-                    tournament=self.tournament, user=user, role=TournamentRole.Role.ORGANIZER
-                )
+            # The file gives no role, so the one who imports it holds none yet.
+            TournamentRole.objects.create(
+                tournament=self.tournament, user=user, role=TournamentRole.Role.ORGANIZER
+            )
+        invited = 0
+        for username, role in self.role_invitations:
+            if user is not None and role in organizers and username == user.get_username():
+                continue  # the one who imports it organizes it already
+            invited += self._invite(
+                invitations.invite_to_role,
+                tournament=self.tournament,
+                username=username,
+                role=role,
+                actor=user,
+                from_import=True,
+            )
+        for number, username in self.player_invitations:
+            player = Player.objects.get(pk=self.pks[Player][number])
+            invited += self._invite(
+                invitations.invite_to_player, player=player, username=username, actor=user
+            )
         return ImportResult(
             tournament=self.tournament,
             objects=self.objects,
-            users_created=self.created,
+            signed=self.signed,
+            invited=invited,
+            roles_dropped=self.roles_dropped,
             renewed=self.renewed,
         )
+
+    @staticmethod
+    def _invite(invite: Any, **kwargs: Any) -> int:
+        """One invitation made (1), or none when the same is pending already (0)."""
+        try:
+            invite(**kwargs)
+        except ValidationError:
+            return 0
+        return 1
+
+
+def _check_field(f: models.Field, value: Any) -> None:
+    """The model's own checks of one field's value (type, null, choices, length and every
+    validator), as ``full_clean`` runs them: a file is data from outside, and a database such
+    as SQLite stores a 5,000-character name in a column of 100. Not "blank", a form's rule
+    that rows written by the application itself do not all follow."""
+    value = f.to_python(value)
+    if value is None:
+        if not f.null:
+            raise ValidationError(f.error_messages["null"], code="null")
+        return
+    if value not in f.empty_values:
+        f.validate(value, None)  # choices (blank does not apply to a value that is not empty)
+    f.run_validators(value)
+
+
+def _carried_label(model: type[models.Model]) -> str:
+    """The label ``NOT_CARRIED`` knows a model or its history table by."""
+    instance_type = getattr(model, "instance_type", None)
+    return (instance_type or model)._meta.label_lower
+
+
+def _shown(value: Any, limit: int = 40) -> str:
+    """A value as an error message quotes it: cut short, so that a 5,000-character name does
+    not become a 5,000-character message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @cache
@@ -943,15 +1108,15 @@ def import_tournament(
 
     ``slug`` imports it under another slug (a tournament with its own exists: ``SlugTakenError``
     suggests a free one). With ``user`` (the import page), only a user who may create
-    tournaments may import one (``PermissionDenied``), and they become its organizer if the file
-    does not make them one already, as when they create a tournament; the command imports for
+    tournaments may import one (``PermissionDenied``), and they become its organizer, as when
+    they create a tournament (the file gives no role to anybody); the command imports for
     the operator of the server, with no user. Raises ``ImportFileError`` naming the line at
     fault; nothing is written then.
     """
     if user is not None and not user.has_perm(ADD_TOURNAMENT):
         raise PermissionDenied(ADD_TOURNAMENT_REFUSAL)
-    _header, lines, _end = read_file(data)
-    importer = _Importer(export_plan(), slug)
+    _header, lines, _end, signed = read_file(data)
+    importer = _Importer(export_plan(), slug, signed=signed)
     try:
         with transaction.atomic():
             for line in lines:

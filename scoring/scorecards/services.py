@@ -28,6 +28,7 @@ from django.utils.translation import ngettext
 from scoring import engine
 from scoring.engine import RoundData
 from scoring.models import CardRow, ScoreCard
+from scoring.permissions import conflict_refusal, plays_in
 from scoring.progression.locks import ensure_open
 from scoring.progression.services import advance_knockout
 from scoring.results.rules import game_rules
@@ -67,8 +68,13 @@ def card_for(stage: Stage, entry: Entry) -> ScoreCard:
 
 
 def _require(user, perm: str, obj, action: str) -> None:
+    """``user`` holds ``perm`` on ``obj``, or is refused with the reason: their own game
+    (``scoring.permissions.conflict_refusal``: nobody rules on a game they play in), else who
+    may."""
     if not user.has_perm(perm, obj):
-        raise PermissionDenied(_("You may not %(action)s.") % {"action": action})
+        raise PermissionDenied(
+            conflict_refusal(user, perm, obj) or _("You may not %(action)s.") % {"action": action}
+        )
 
 
 def _label(game: Game, number: int | None = None) -> str:
@@ -387,7 +393,9 @@ def enter_paper_row(
     ensure_open(game.match.stage, error=ScorecardError)
     _check_scheduled(card, game)
     row = CardRow.objects.select_for_update().filter(card=card, game=game).order_by("pk").first()
-    _require(user, "scoring.enter_paper_row", row or card, _("enter paper scorecards"))
+    # Asked of this game's row (typed in or not): staff who play in the game never enter it.
+    probe = row or CardRow(card=card, game=game)
+    _require(user, "scoring.enter_paper_row", probe, _("enter paper scorecards"))
     if row is not None:
         _check_version(row, version)
         if row.status not in (Status.FILLED, Status.AWAITING):
@@ -455,6 +463,17 @@ def confirm_paper_row(*, row: CardRow, user, version: int | None = None) -> Card
     row.confirmed_at = timezone.now()
     row.validated_at = row.confirmed_at
     return _after_change(_save(row, _("paper entry confirmed by %(user)s") % {"user": user}))
+
+
+def _refuse_own_games(user, perm: str, rows: Sequence[CardRow]) -> None:
+    """The rows a card ruling is about to change, as read under the lock, asked again: a row of a
+    game ``user`` plays in, validated since the permission on the card was asked, is refused
+    like the card (nobody rules on a game they play in)."""
+    for row in rows:
+        if plays_in.test(user, row):
+            raise PermissionDenied(
+                conflict_refusal(user, perm, row) or _("You may not rule on your own game.")
+            )
 
 
 def _lock_card_games(card: ScoreCard) -> list[int]:
@@ -529,6 +548,7 @@ def verify_card(
     # games in one query: this card's validated rows, and the others each is compared with.
     game_rows = _locked_rows(games)
     rows = [r for r in game_rows if r.card_id == card.pk and r.status == Status.VALIDATED]
+    _refuse_own_games(user, "scoring.verify_card", rows)
     _check_versions(rows, versions, str(card), _("nothing was verified"))
     if not rows:
         raise ScorecardError(
@@ -575,6 +595,7 @@ def void_card(
     if rows is not None:
         targets_q = targets_q.filter(pk__in=[r if isinstance(r, int) else r.pk for r in rows])
     targets = list(targets_q)
+    _refuse_own_games(user, "scoring.void_card", targets)
     _check_versions(targets, versions, str(card), _("nothing was voided"))
     for row in targets:
         row.status = Status.VOIDED

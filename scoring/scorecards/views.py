@@ -31,7 +31,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring.engine import judge_row, round_lines
 from scoring.models import CardRow, ScoreCard
-from scoring.permissions import is_card_owner
+from scoring.permissions import conflict_refusal, is_card_owner, plays_in
 from scoring.scorecards import selectors as select
 from scoring.scorecards.forms import (
     VOID_REASONS,
@@ -298,7 +298,11 @@ def fill(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id:
     page = _load_page(slug, stage_id, entry_id)
     line = _load_line(page, game_id)
     if not request.user.has_perm("scoring.fill_row", line.probe):
-        return refuse(request, _("Only the card's player or a referee fills this card."))
+        return refuse(
+            request,
+            conflict_refusal(request.user, "scoring.fill_row", line.probe)
+            or _("Only the card's player or a referee fills this card."),
+        )
     form = RoundsForm(request.POST, game=line.game, sides=_sides(page, line), prefix=f"g{game_id}")
     return _save_rounds(request, page, line, form, mode="fill")
 
@@ -310,7 +314,11 @@ def correct(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_
     page = _load_page(slug, stage_id, entry_id)
     line = _load_line(page, game_id)
     if line.row is None or not request.user.has_perm("scoring.correct_row", line.row):
-        return refuse(request, _("Only a referee corrects a validated card, with initials."))
+        return refuse(
+            request,
+            conflict_refusal(request.user, "scoring.correct_row", line.row)
+            or _("Only a referee corrects a validated card, with initials."),
+        )
     form = CorrectionForm(
         request.POST, game=line.game, sides=_sides(page, line), prefix=f"g{game_id}"
     )
@@ -461,12 +469,29 @@ def _table_context(request: HttpRequest, tournament: Tournament, query=None) -> 
     )
     stage, round_of_play = filters.filters()
     here = request.get_full_path() if query is None else _table_next(request, tournament)
+    queue = select.table_queue(tournament, stage=stage, round_of_play=round_of_play)
     return {
         **_table_perms(request, tournament),
         "filters": filters,
-        "queue": select.table_queue(tournament, stage=stage, round_of_play=round_of_play),
+        "queue": _mark_own_games(request.user, queue),
         "here": here,
     }
+
+
+def _mark_own_games(user, queue: list[select.TableCard]) -> list[select.TableCard]:
+    """Mark what the user plays in, so that the table offers no button for it and says why:
+    ``own_card`` (their card, or one holding a row of their game: the permissions of verifying
+    and voiding refuse it) and, per row, ``own_game`` (no confirming a paper entry of it).
+    Staff who play in nothing cost no query here."""
+    for item in queue:
+        item.own_card = None
+        if plays_in.test(user, item.card):
+            item.own_card = conflict_refusal(
+                user, "scoring.verify_card", item.card
+            ) or conflict_refusal(user, "scoring.void_card", item.card)
+        for row in item.rows:
+            row.own_game = plays_in.test(user, row)
+    return queue
 
 
 def _table_perms(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
@@ -529,7 +554,7 @@ def _table_failed(request, tournament, card: ScoreCard, text: str, form=None) ->
         if not any(item.card.id == card.id for item in context["queue"]):
             messages.error(request, text)
         return render(request, "scoring/cards/table.html", {**context, "failed": failed})
-    found = select.table_queue(tournament, card=card)
+    found = _mark_own_games(request.user, select.table_queue(tournament, card=card))
     if not found:
         return _table_result(request, tournament, card, ok=False, text=text)
     context = {
@@ -555,7 +580,11 @@ def verify(request: HttpRequest, slug: str, card_id: int) -> HttpResponse:
     card = _table_card(slug, card_id)
     tournament = card.stage.category.tournament
     if not request.user.has_perm("scoring.verify_card", card):
-        return refuse(request, _("Only the scoring table or the head referee verifies cards."))
+        return refuse(
+            request,
+            conflict_refusal(request.user, "scoring.verify_card", card)
+            or _("Only the scoring table or the head referee verifies cards."),
+        )
     try:
         rows = verify_card(card=card, user=request.user, versions=seen_versions(request.POST))
     except PermissionDenied as exc:
@@ -577,7 +606,11 @@ def void(request: HttpRequest, slug: str, card_id: int) -> HttpResponse:
     card = _table_card(slug, card_id)
     tournament = card.stage.category.tournament
     if not request.user.has_perm("scoring.void_card", card):
-        return refuse(request, _("Only the scoring table or the head referee voids cards."))
+        return refuse(
+            request,
+            conflict_refusal(request.user, "scoring.void_card", card)
+            or _("Only the scoring table or the head referee voids cards."),
+        )
     form = VoidForm(request.POST)
     if not form.is_valid():
         text = _("The card of %(name)s was not voided: %(why)s") % {
@@ -611,6 +644,8 @@ class DisputePanel:
     form: RulingForm | None
     error: str = ""
     messages: list[str] = field(default_factory=list)
+    #: Why no ruling is offered to a head referee who plays in the game (another official's).
+    own_game: str = ""
 
 
 def _ruling_form(dispute: select.Dispute, data=None) -> RulingForm:
@@ -631,6 +666,11 @@ def _disputes_page(request, tournament, *, bound: DisputePanel | None = None) ->
     for dispute in select.dispute_queue(tournament):
         if bound is not None and dispute.game.id == bound.dispute.game.id:
             panels.append(bound)
+            continue
+        own = may_rule and plays_in.test(request.user, dispute.game)
+        if own:
+            words = conflict_refusal(request.user, "scoring.resolve_dispute", dispute.game.match)
+            panels.append(DisputePanel(dispute, None, own_game=words or ""))
         else:
             panels.append(DisputePanel(dispute, _ruling_form(dispute) if may_rule else None))
     context = {"tournament": tournament, "panels": panels, "may_rule": may_rule}
@@ -657,7 +697,11 @@ def resolve(request: HttpRequest, tournament: Tournament, game_id: int) -> HttpR
     except Game.DoesNotExist:
         raise Http404(_("No such game in this tournament.")) from None
     if not request.user.has_perm("scoring.resolve_dispute", game.match):
-        return refuse(request, _("Only the head referee settles disputes."))
+        return refuse(
+            request,
+            conflict_refusal(request.user, "scoring.resolve_dispute", game.match)
+            or _("Only the head referee settles disputes."),
+        )
     found = select.dispute_queue(tournament, game_id=game.id)
     if not found:
         messages.error(

@@ -89,7 +89,7 @@ class TournamentCreatorsView(ServiceErrorsMixin, APIView):
         body = GiveCreatorSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         tournament = _managed(request, body.validated_data["tournament"])
-        user = staff.find_user(body.validated_data["username"])
+        user = staff.find_staff_member(tournament, body.validated_data["username"])
         staff.set_may_create_tournaments(
             tournament=tournament, user=user, allowed=True, actor=request.user
         )
@@ -113,7 +113,7 @@ class TournamentCreatorView(ServiceErrorsMixin, APIView):
     )
     def delete(self, request: Request, username: str) -> Response:
         tournament = _named(request)
-        user = staff.find_user(username)
+        user = staff.find_staff_member(tournament, username)
         staff.set_may_create_tournaments(
             tournament=tournament, user=user, allowed=False, actor=request.user
         )

@@ -9,7 +9,7 @@ would bypass the organizer check of the other tournament.
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
@@ -26,7 +26,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.models.stages import TIEBREAK_STEPS
-from tournaments.services import categories, entries, people, registration, setup
+from tournaments.services import categories, entries, invitations, people, registration, setup
 
 
 class ServiceWriteSerializer(serializers.ModelSerializer):
@@ -129,22 +129,29 @@ class CategorySerializer(ServiceWriteSerializer):
 
 
 class PlayerSerializer(ServiceWriteSerializer):
-    """Public: names, scorecard ID, club and country. The linked account is write-only, by
-    username, so that no user's details are published."""
+    """Public: names, scorecard ID, club and country. ``username`` (write-only) invites that
+    account to act for the player: nothing is linked until its owner accepts, signed in, and
+    the answer is the same whether the username exists or not (``invitation``). An empty
+    ``username`` on a change unlinks the account linked now."""
 
     parent_field = "tournament"
     tournament = serializers.SlugRelatedField(slug_field="slug", queryset=Tournament.objects.all())
     full_name = serializers.CharField(read_only=True)
-    username = serializers.SlugRelatedField(
-        source="user",
-        slug_field="username",
-        queryset=get_user_model().objects.all(),
+    username = serializers.CharField(
+        max_length=150,
         write_only=True,
         required=False,
         allow_null=True,
-        help_text=gettext_lazy("Account that may fill this player's scorecards (organizers only)."),
-        # A text box, not a list of every account, in the browsable API's form.
-        style={"base_template": "input.html"},
+        allow_blank=True,
+        help_text=gettext_lazy(
+            "Invite this account to fill the player's scorecards with its own login (organizers "
+            "only); it is linked when its owner accepts. Empty: unlink the account."
+        ),
+    )
+    invitation = serializers.SerializerMethodField(
+        help_text=gettext_lazy(
+            "After an invitation by username: what happens next, the same whoever it names."
+        )
     )
 
     class Meta:
@@ -159,6 +166,7 @@ class PlayerSerializer(ServiceWriteSerializer):
             "club",
             "country",
             "username",
+            "invitation",
         ]
         validators: list = []
         extra_kwargs = {
@@ -170,11 +178,34 @@ class PlayerSerializer(ServiceWriteSerializer):
             }
         }
 
-    def create(self, validated_data: dict[str, Any]) -> Player:
-        return registration.register_player(**validated_data)
+    def get_invitation(self, player: Player) -> str | None:
+        invited = getattr(self, "_invited", None)
+        return invitations.invitation_sent(invited) if invited else None
 
+    def _invite(self, player: Player, username: str) -> None:
+        invitation = invitations.invite_to_player(
+            player=player, username=username, actor=self.context["request"].user
+        )
+        self._invited = invitation.username
+
+    @transaction.atomic
+    def create(self, validated_data: dict[str, Any]) -> Player:
+        username = validated_data.pop("username", None)
+        player = registration.register_player(**validated_data)
+        if username:
+            self._invite(player, username)
+        return player
+
+    @transaction.atomic
     def update(self, instance: Player, validated_data: dict[str, Any]) -> Player:
-        return people.update_player(player=instance, **validated_data)
+        unlink = "username" in validated_data and not validated_data["username"]
+        username = validated_data.pop("username", None)
+        if unlink:
+            validated_data["user"] = None
+        player = people.update_player(player=instance, **validated_data)
+        if username:
+            self._invite(player, username)
+        return player
 
 
 class TeamSerializer(ServiceWriteSerializer):

@@ -1,5 +1,10 @@
-"""Staff roles through the API: list, give and take back the roles of a tournament, create a staff
-account with its one-time set-password link, and read the log of changes.
+"""Staff roles through the API: list and take back the roles of a tournament, invite an account
+to a role (list and withdraw the invitations), create a staff account with its one-time
+set-password link, and read the log of changes.
+
+Giving a role to an account that exists is an invitation its owner accepts, signed in, on
+/invitations/: ``POST /api/roles/`` answers 201 with the same body whether the username names an
+account or nothing, so that the API never tells which usernames exist.
 
 The same service as the staff page (``tournaments.services.staff``) decides and words every
 refusal, and the same permission guards it: ``tournaments.manage_staff`` on the tournament,
@@ -15,14 +20,14 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments.api.errors import ServiceErrorsMixin
-from tournaments.models import RoleChange, Tournament, TournamentRole
-from tournaments.services import staff
+from tournaments.models import Invitation, RoleChange, Tournament, TournamentRole
+from tournaments.services import invitations, staff
 
 MANAGE_STAFF = "tournaments.manage_staff"
 REFUSAL = gettext_lazy(
@@ -51,14 +56,24 @@ class RoleSerializer(serializers.ModelSerializer):
     def get_name(self, held: TournamentRole) -> str:
         return held.user.get_full_name()
 
-    def create(self, validated_data: dict[str, Any]) -> TournamentRole:
-        user = staff.find_user(validated_data["user"]["username"])
-        return staff.grant_role(
-            tournament=validated_data["tournament"],
-            user=user,
-            role=validated_data["role"],
-            actor=self.context["request"].user,
-        )
+
+class InvitationSerializer(serializers.ModelSerializer):
+    """An invitation as its organizers see it: the username as they typed it, never the
+    account (which may not exist), and what it is for."""
+
+    tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    player = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
+    detail = serializers.SerializerMethodField(
+        help_text=gettext_lazy("What happens next, the same whoever the username names.")
+    )
+
+    class Meta:
+        model = Invitation
+        fields = ["id", "tournament", "kind", "username", "role", "player", "status", "detail"]
+        read_only_fields = fields
+
+    def get_detail(self, invitation: Invitation) -> str:
+        return invitations.invitation_sent(invitation.username)
 
 
 class StaffAccountSerializer(serializers.Serializer):
@@ -103,7 +118,13 @@ TOURNAMENT_PARAM = OpenApiParameter(
         parameters=[TOURNAMENT_PARAM],
         description=gettext_lazy("The roles at the tournaments whose staff you manage."),
     ),
-    create=extend_schema(description=gettext_lazy("Give a staff role to an existing account.")),
+    create=extend_schema(
+        responses={201: InvitationSerializer},
+        description=gettext_lazy(
+            "Invite an account to a staff role: its owner accepts it when they sign in. The "
+            "answer is the same whether the username exists or not."
+        ),
+    ),
     destroy=extend_schema(description=gettext_lazy("Take back a staff role; the account stays.")),
 )
 class RoleViewSet(
@@ -139,9 +160,18 @@ class RoleViewSet(
         slug = self.request.query_params.get("tournament")
         return roles.filter(tournament__slug=slug) if slug else roles
 
-    def perform_create(self, serializer: RoleSerializer) -> None:
-        _check(self.request, serializer.validated_data["tournament"])
-        serializer.save()
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        body = self.get_serializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        _check(request, data["tournament"])
+        invitation = invitations.invite_to_role(
+            tournament=data["tournament"],
+            username=data["user"]["username"],
+            role=data["role"],
+            actor=request.user,
+        )
+        return Response(InvitationSerializer(invitation).data, status=201)
 
     def perform_destroy(self, instance: TournamentRole) -> None:
         _check(self.request, instance.tournament)
@@ -172,6 +202,44 @@ class RoleViewSet(
             "set_password_url": request.build_absolute_uri(path),
         }
         return Response(answer, status=201, headers={"Cache-Control": "no-store"})
+
+    @extend_schema(
+        parameters=[TOURNAMENT_PARAM],
+        responses={200: InvitationSerializer(many=True)},
+        description=gettext_lazy(
+            "The invitations waiting for an answer, by the username typed, newest first."
+        ),
+    )
+    @action(detail=False, methods=["get"], url_path="invitations")
+    def invitations(self, request: Request) -> Response:
+        waiting = Invitation.objects.filter(self.managed(), status=Invitation.Status.PENDING)
+        slug = request.query_params.get("tournament")
+        if slug:
+            waiting = waiting.filter(tournament__slug=slug)
+        waiting = waiting.select_related("tournament").distinct().order_by("-created_at", "-id")
+        page = self.paginate_queryset(waiting)
+        return self.get_paginated_response(InvitationSerializer(page, many=True).data)
+
+    @extend_schema(
+        request=None,
+        responses={200: InvitationSerializer},
+        description=gettext_lazy("Withdraw an invitation that was not answered yet."),
+    )
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path=r"invitations/(?P<invitation_id>[0-9]+)/withdraw",
+        url_name="withdraw-invitation",
+    )
+    def withdraw_invitation(self, request: Request, invitation_id: str) -> Response:
+        invitation = Invitation.objects.filter(self.managed(), pk=invitation_id).first()
+        if invitation is None:
+            raise NotFound(gettext_lazy("There is no such invitation here."))
+        _check(request, invitation.tournament)
+        withdrawn = invitations.withdraw(
+            tournament=invitation.tournament, invitation_id=invitation.pk, actor=request.user
+        )
+        return Response(InvitationSerializer(withdrawn).data)
 
     @extend_schema(
         parameters=[TOURNAMENT_PARAM],

@@ -9,6 +9,7 @@ from tournaments.models.boards import Board
 from tournaments.models.categories import Category
 from tournaments.models.clock import RoundClock
 from tournaments.models.events import Tournament
+from tournaments.models.invitations import Invitation
 from tournaments.models.links import EntryLink
 from tournaments.models.matches import Game, Match, Round
 from tournaments.models.people import Entry, Player, Team
@@ -21,6 +22,7 @@ __all__ = [
     "Entry",
     "EntryLink",
     "Game",
+    "Invitation",
     "Match",
     "Player",
     "Pool",

@@ -61,6 +61,10 @@ class RoleChange(models.Model):
             "may-create-revoked",
             gettext_lazy("no longer allowed to create tournaments"),
         )
+        INVITED = "invited", gettext_lazy("invited")
+        INVITATION_WITHDRAWN = "invitation-withdrawn", gettext_lazy("withdrew the invitation of")
+        ACCEPTED = "accepted", gettext_lazy("accepted the invitation")
+        DECLINED = "declined", gettext_lazy("declined the invitation")
 
     tournament = models.ForeignKey(
         "tournaments.Tournament", on_delete=models.CASCADE, related_name="role_changes"

@@ -72,12 +72,19 @@ def check_number_free(tournament: Tournament, number: int, *, player: Player | N
 
 @transaction.atomic
 def update_player(*, player: Player, **fields: Any) -> Player:
-    """Correct a player's name, ID number, club, country or linked account."""
+    """Correct a player's name, ID number, club or country, or unlink their account. Linking
+    one is the account owner's act (their private link, or an invitation they accept), never
+    an organizer's: ``user`` may only be None here."""
     unknown = set(fields) - PLAYER_FIELDS
     if unknown:
         names = ", ".join(sorted(unknown))
         raise TypeError(
             f"update_player() cannot change {names}"  # untranslated: a programming error
+        )
+    if fields.get("user") is not None:
+        raise TypeError(
+            "update_player() only unlinks an account (user=None); "  # untranslated: programming
+            "an account is linked by its owner accepting an invitation"
         )
     for name in TEXT_FIELDS:
         if isinstance(fields.get(name), str):

@@ -16,7 +16,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Q
@@ -121,10 +120,10 @@ def register_player(
     club: str = "",
     country: str = "",
     categories: Iterable[Category] = (),
-    user: AbstractBaseUser | None = None,
 ) -> Player:
     """Register a player (with the next free ID when ``number`` is None) and enter them into
-    the given singles categories. ``user`` is the account that may fill their scorecards."""
+    the given singles categories. No account is linked here: an account comes to act for a
+    player only by its owner's act (their private link, or an invitation they accept)."""
     categories = _check_singles(tournament, categories)
     lock_registrations(tournament)
     if number is None:
@@ -137,7 +136,6 @@ def register_player(
         number=number,
         club=club.strip(),
         country=country.strip(),
-        user=user,
     )
     player.full_clean()
     player.save()

@@ -1,15 +1,21 @@
-"""A tournament's staff: giving and taking back roles, creating staff accounts, and the site
-permission to create tournaments.
+"""A tournament's staff: roles taken back, staff accounts created, the site permission to create
+tournaments, and the log of every change.
 
 The staff page and the API both call these functions, so they refuse the same things in the
 same words; the callers check that the actor may manage the staff (``tournaments.manage_staff``).
 Every change is appended to the tournament's ``RoleChange`` log with who made it, and the roles
 themselves keep a history (django-simple-history) naming the actor, shown on the audit page.
 
+An account that exists already gets a role only by accepting an invitation
+(``services.invitations``): the staff page and the API never grant anything to an account by
+its name, and act on an account only when it holds a role at the tournament, with the same
+refusal for every other account of the site, so that they never tell whether one exists.
+
 A new account gets no password from the organizer: it gets a set-password link made with Django's
 password-reset tokens, shown once to the organizer, who hands it over; the person then chooses
 their own password at /accounts/reset/…. The token is derived from the account's password and
-last login, so it stops working the moment it is used, and after ``PASSWORD_RESET_TIMEOUT``.
+last login, so it stops working the moment it is used, and after ``PASSWORD_RESET_TIMEOUT``. A
+new link is made only for an account this staff page created and that was never used.
 """
 
 from __future__ import annotations
@@ -34,11 +40,11 @@ Action = RoleChange.Action
 STAFF_ROLES = (Role.CO_ORGANIZER, Role.HEAD_REFEREE, Role.REFEREE, Role.SCORING_TABLE)
 
 
-def _label(role: str) -> str:
+def role_label(role: str) -> str:
     return Role(role).label
 
 
-def _check_staff_role(role: str) -> None:
+def check_staff_role(role: str) -> None:
     if role == Role.ORGANIZER:
         raise ValidationError(
             {
@@ -49,7 +55,7 @@ def _check_staff_role(role: str) -> None:
             }
         )
     if role not in STAFF_ROLES:
-        choices = ", ".join(_label(r) for r in STAFF_ROLES)
+        choices = ", ".join(role_label(r) for r in STAFF_ROLES)
         raise ValidationError(
             {
                 "role": _("Unknown role %(role)s: choose one of %(choices)s.")
@@ -58,22 +64,47 @@ def _check_staff_role(role: str) -> None:
         )
 
 
-def find_user(username: str) -> AbstractBaseUser:
-    """The account with this username (as typed, case-insensitive), or a refusal saying how to
-    create it."""
+def find_staff_member(tournament: Tournament, username: str) -> AbstractBaseUser:
+    """The account with this username (case-insensitive) among those holding a role at the
+    tournament. Anyone else, existing or not, gets the same refusal: the staff page acts on
+    its own staff only and never tells whether a username exists elsewhere on the site."""
     username = (username or "").strip()
     if not username:
         raise ValidationError({"username": _("Type the username of the account.")})
-    user = get_user_model().objects.filter(username__iexact=username).first()
+    user = (
+        get_user_model()
+        .objects.filter(username__iexact=username, tournament_roles__tournament=tournament)
+        .first()
+    )
     if user is None:
         raise ValidationError(
             {
                 "username": _(
-                    "There is no account “%(username)s”. Check the spelling, or create "
-                    "the account below."
+                    "“%(username)s” holds no role at %(tournament)s: invite the account to a "
+                    "role first."
                 )
-                % {"username": username}
+                % {"username": username, "tournament": tournament.name}
             }
+        )
+    return user
+
+
+def staff_member(tournament: Tournament, user_id: object) -> AbstractBaseUser:
+    """The account with this id if it holds a role at the tournament; any other id (another
+    tournament's staff, any account of the site, no account) is refused in the same words."""
+    try:
+        pk = int(str(user_id))
+    except ValueError:
+        pk = None
+    user = (
+        get_user_model().objects.filter(pk=pk, tournament_roles__tournament=tournament).first()
+        if pk is not None
+        else None
+    )
+    if user is None:
+        raise ValidationError(
+            _("That account holds no role at %(tournament)s; nothing was done.")
+            % {"tournament": tournament.name}
         )
     return user
 
@@ -97,18 +128,22 @@ def grant_role(
     *, tournament: Tournament, user: AbstractBaseUser, role: str, actor: AbstractBaseUser
 ) -> TournamentRole:
     """Give ``user`` a staff role at the tournament; a role they hold already is refused."""
-    _check_staff_role(role)
+    check_staff_role(role)
     if TournamentRole.objects.filter(tournament=tournament, user=user, role=role).exists():
         raise ValidationError(
             {
                 "role": _("%(user)s is already %(role)s at %(tournament)s.")
-                % {"user": user.get_username(), "role": _label(role), "tournament": tournament.name}
+                % {
+                    "user": user.get_username(),
+                    "role": role_label(role),
+                    "tournament": tournament.name,
+                }
             }
         )
     granted = TournamentRole(tournament=tournament, user=user, role=role)
     granted._history_user = actor
     granted._change_reason = _("%(role)s given to %(user)s") % {
-        "role": _label(role),
+        "role": role_label(role),
         "user": user.get_username(),
     }
     granted.save()
@@ -121,20 +156,24 @@ def revoke_role(
     *, tournament: Tournament, user: AbstractBaseUser, role: str, actor: AbstractBaseUser
 ) -> None:
     """Take back a staff role; the account stays, with any other role it holds."""
-    _check_staff_role(role)
+    check_staff_role(role)
     held = TournamentRole.objects.filter(tournament=tournament, user=user, role=role).first()
     if held is None:
         raise ValidationError(
             {
                 "role": _("%(user)s is not %(role)s at %(tournament)s.")
-                % {"user": user.get_username(), "role": _label(role), "tournament": tournament.name}
+                % {
+                    "user": user.get_username(),
+                    "role": role_label(role),
+                    "tournament": tournament.name,
+                }
             }
         )
     # Deleted one by one (not through the queryset) so that the history row it leaves names
     # who took the role back and why.
     held._history_user = actor
     held._change_reason = _("%(role)s taken back from %(user)s") % {
-        "role": _label(role),
+        "role": role_label(role),
         "user": user.get_username(),
     }
     held.delete()
@@ -160,7 +199,7 @@ def create_account(
 ) -> tuple[AbstractBaseUser, str]:
     """Create a staff member's account with ``role`` at the tournament, and return it with the
     path of its set-password link (to show once; nobody else ever knows the password)."""
-    _check_staff_role(role)
+    check_staff_role(role)
     User = get_user_model()
     username = (username or "").strip()
     user = User(
@@ -173,8 +212,8 @@ def create_account(
         raise ValidationError(
             {
                 "username": _(
-                    "The username “%(username)s” is taken: give that account the role "
-                    "above, or choose another username."
+                    "The username “%(username)s” cannot be used: choose another (to give a "
+                    "role to someone who has a login, invite them above)."
                 )
                 % {"username": username}
             }
@@ -187,29 +226,36 @@ def create_account(
     return user, set_password_path(user)
 
 
+def link_renewable(tournament: Tournament, user: AbstractBaseUser) -> bool:
+    """Whether a set-password link may be issued for ``user`` here: an account created by this
+    tournament's staff page (a real ``create_account``: an imported staff log never names an
+    account), holding a role here, and never used (no usable password, never signed in)."""
+    return (
+        user.last_login is None
+        and not user.has_usable_password()
+        and TournamentRole.objects.filter(tournament=tournament, user=user).exists()
+        and RoleChange.objects.filter(
+            tournament=tournament, user=user, action=Action.ACCOUNT_CREATED
+        ).exists()
+    )
+
+
 @transaction.atomic
 def renew_set_password_link(
     *, tournament: Tournament, user: AbstractBaseUser, actor: AbstractBaseUser
 ) -> str:
     """A new set-password link for an account created on this staff page whose owner has not
-    chosen a password yet (the first link was lost, or ran out). An account with a password is
-    its owner's: nobody else may reset it from here."""
-    created_here = RoleChange.objects.filter(
-        tournament=tournament, user=user, action=Action.ACCOUNT_CREATED
-    ).exists()
-    if not created_here:
-        raise ValidationError(
-            _(
+    used it yet (the first link was lost, or ran out). An account that was not made here, or
+    has a password, or has been signed in with, is its owner's: nobody else may reset it."""
+    if not link_renewable(tournament, user):
+        if user.has_usable_password() or user.last_login is not None:
+            refusal = _("%(user)s has been used already: only its owner can change its password.")
+        else:
+            refusal = _(
                 "%(user)s was not created on this staff page; only its owner (or a "
                 "superuser) can change its password."
             )
-            % {"user": user.get_username()}
-        )
-    if user.has_usable_password():
-        raise ValidationError(
-            _("%(user)s has chosen a password already and can log in with it.")
-            % {"user": user.get_username()}
-        )
+        raise ValidationError(refusal % {"user": user.get_username()})
     _log(tournament, actor, user, Action.LINK_ISSUED)
     return set_password_path(user)
 
@@ -232,9 +278,10 @@ def set_may_create_tournaments(
 ) -> None:
     """Give or take back the site permission to create tournaments (``tournaments.add_tournament``).
 
-    An organizer gives it from their own tournament's staff page, where it is logged; taking it
-    back is for the staff of this tournament only, so one organizer cannot strip an organizer
-    of another event. A superuser's permission is the superuser's and is not changed here.
+    An organizer gives it from their own tournament's staff page, where it is logged, to its
+    own staff only (who accepted a role there), and takes it back from them only, so that one
+    organizer can neither hand it to a stranger's account nor strip an organizer of another
+    event. A superuser's permission is the superuser's and is not changed here.
     """
     if user.is_superuser:
         raise ValidationError(
@@ -248,17 +295,17 @@ def set_may_create_tournaments(
             refusal = _("%(user)s may not create tournaments.")
         raise ValidationError(refusal % {"user": user.get_username()})
     permission = _add_tournament_permission()
-    if allowed:
-        user.user_permissions.add(permission)
-        _log(tournament, actor, user, Action.MAY_CREATE_GRANTED)
-        return
     if not TournamentRole.objects.filter(tournament=tournament, user=user).exists():
         raise ValidationError(
             _(
                 "%(user)s holds no role at %(tournament)s; only a superuser or an "
-                "organizer they work for can take the permission back."
+                "organizer they work for can give or take back the permission."
             )
             % {"user": user.get_username(), "tournament": tournament.name}
         )
+    if allowed:
+        user.user_permissions.add(permission)
+        _log(tournament, actor, user, Action.MAY_CREATE_GRANTED)
+        return
     user.user_permissions.remove(permission)
     _log(tournament, actor, user, Action.MAY_CREATE_REVOKED)

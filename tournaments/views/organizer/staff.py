@@ -1,6 +1,11 @@
-"""The staff page: who holds which role at the tournament, giving and taking back roles,
-creating staff accounts with a set-password link shown once, the site permission to create
-tournaments, and the log of every change (``services.staff``)."""
+"""The staff page: who holds which role at the tournament, inviting accounts to roles (and
+withdrawing the invitations), taking back roles, creating staff accounts with a set-password
+link shown once, the site permission to create tournaments, and the log of every change
+(``services.staff``, ``services.invitations``).
+
+Every button acts on an account that holds a role here, or on an invitation of this
+tournament; any other id posted is refused in words, the same whether it names an account of
+the site or nothing."""
 
 from __future__ import annotations
 
@@ -18,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 
 from tournaments.models import RoleChange, Tournament, TournamentRole
-from tournaments.services import staff
+from tournaments.services import invitations, staff
 from tournaments.views.access import tournament_page
 from tournaments.views.organizer.common import TEMPLATES, error_text, form_errors_from
 
@@ -81,7 +86,12 @@ def staff_lines(tournament: Tournament) -> list[StaffLine]:
     )
     for pk, line in lines.items():
         line.may_create = line.user.is_superuser or pk in creators
-        line.link_renewable = pk in created_here and not line.user.has_usable_password()
+        # As staff.link_renewable decides (the line holds a role here by construction).
+        line.link_renewable = (
+            pk in created_here
+            and line.user.last_login is None
+            and not line.user.has_usable_password()
+        )
     return list(lines.values())
 
 
@@ -110,6 +120,8 @@ def staff_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                     return _may_create(request, tournament, may_create)
             elif action in ("revoke", "link", "may-not-create"):
                 return _row_action(request, tournament, action)
+            elif action == "withdraw":
+                return _withdraw(request, tournament)
             else:
                 messages.error(request, gettext("Unknown change; nothing was done."))
                 return redirect("tournaments:manage-staff", tournament.slug)
@@ -124,6 +136,7 @@ def staff_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "tournament": tournament,
             "lines": staff_lines(tournament),
             "log": RoleChange.objects.filter(tournament=tournament)[:200],
+            "invitations": invitations.pending_of(tournament),
             "grant_form": grant,
             "account_form": account,
             "may_create_form": may_create,
@@ -138,19 +151,31 @@ def _back(tournament: Tournament) -> HttpResponse:
 
 
 def _grant(request: HttpRequest, tournament: Tournament, form: GrantForm) -> HttpResponse:
-    user = _find(form)
-    role = form.cleaned_data["role"]
-    staff.grant_role(tournament=tournament, user=user, role=role, actor=request.user)
-    messages.success(
-        request,
-        gettext("%(username)s is now %(role)s.")
-        % {"username": user.get_username(), "role": Role(role).label},
+    """An invitation to the account typed, answered in the same words whether it exists."""
+    invitation = invitations.invite_to_role(
+        tournament=tournament,
+        username=form.cleaned_data["username"],
+        role=form.cleaned_data["role"],
+        actor=request.user,
     )
+    messages.success(request, invitations.invitation_sent(invitation.username))
     return _back(tournament)
 
 
-def _find(form: forms.Form) -> AbstractBaseUser:
-    return staff.find_user(form.cleaned_data["username"])
+def _withdraw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    try:
+        invitation = invitations.withdraw(
+            tournament=tournament, invitation_id=request.POST.get("invitation"), actor=request.user
+        )
+    except ValidationError as exc:
+        messages.error(request, error_text(exc))
+    else:
+        messages.success(
+            request,
+            gettext("Withdrew the invitation to “%(username)s”.")
+            % {"username": invitation.username},
+        )
+    return _back(tournament)
 
 
 def _create(request: HttpRequest, tournament: Tournament, form: AccountForm) -> HttpResponse:
@@ -174,7 +199,7 @@ def _keep_link(request: HttpRequest, user: AbstractBaseUser, path: str) -> None:
 
 
 def _may_create(request: HttpRequest, tournament: Tournament, form: MayCreateForm) -> HttpResponse:
-    user = _find(form)
+    user = staff.find_staff_member(tournament, form.cleaned_data["username"])
     staff.set_may_create_tournaments(
         tournament=tournament, user=user, allowed=True, actor=request.user
     )
@@ -187,12 +212,10 @@ def _may_create(request: HttpRequest, tournament: Tournament, form: MayCreateFor
 
 def _row_action(request: HttpRequest, tournament: Tournament, action: str) -> HttpResponse:
     """The buttons of a staff line: take back a role, renew a link, take back the permission.
-    Their refusals come back as a message above the page."""
-    user = get_user_model().objects.filter(pk=_int(request.POST.get("user"))).first()
-    if user is None:
-        messages.error(request, gettext("That account no longer exists; nothing was done."))
-        return _back(tournament)
+    They act on an account holding a role here only; their refusals come back as a message
+    above the page."""
     try:
+        user = staff.staff_member(tournament, request.POST.get("user"))
         if action == "revoke":
             role = request.POST.get("role", "")
             staff.revoke_role(tournament=tournament, user=user, role=role, actor=request.user)
@@ -218,10 +241,3 @@ def _row_action(request: HttpRequest, tournament: Tournament, action: str) -> Ht
     except ValidationError as exc:
         messages.error(request, error_text(exc))
     return _back(tournament)
-
-
-def _int(value: str | None) -> int | None:
-    try:
-        return int(value or "")
-    except ValueError:
-        return None
