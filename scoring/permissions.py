@@ -12,7 +12,6 @@ from django.db.models import Q
 from django.utils.translation import gettext, gettext_lazy
 
 from scoring.models import CardRow, ScoreCard
-
 from tournaments.permissions import (
     is_head_referee,
     is_organizer,
@@ -119,7 +118,6 @@ def plays_in(user, obj) -> bool:
 
 
 rules.add_perm("scoring.fill_row", is_card_owner | (is_referee & ~plays_in))
-
 
 
 @rules.predicate

@@ -6,9 +6,11 @@ about (a tournament, category, stage, match, game, card or card row) leads to it
 """
 
 import rules
-from django.utils.translation import gettext_lazy
+from django.db.models import Q
+from django.utils.translation import gettext, gettext_lazy
 
-from tournaments.models import TournamentRole
+from tournaments.models import Entry, Game, TournamentRole
+from tournaments.private_links import linked_entry_ids
 
 Role = TournamentRole.Role
 
@@ -68,6 +70,70 @@ is_official = has_role(
     Role.ORGANIZER, Role.CO_ORGANIZER, Role.HEAD_REFEREE, Role.REFEREE, Role.SCORING_TABLE
 )
 
+
+def played_entry_ids(user) -> frozenset[int]:
+    """The entries ``user`` plays for, in any tournament: as the player of a singles entry or
+    either partner of a team, on their login, or through a private link this browser holds.
+
+    This is the one answer to "does this person play in that game" that every conflict-of-
+    interest check asks (``scoring.permissions.plays_in`` and the entry rulings below): staff at
+    a club night often play too, and nobody rules on their own game. The login's part is read
+    once per user object (one query a request, as the roles are); the links' part is
+    ``tournaments.private_links``'s, kept current per request.
+    """
+    linked = linked_entry_ids(user)
+    if not user.is_authenticated:
+        return linked
+    cached = getattr(user, "_played_entry_ids", None)
+    if cached is None:
+        cached = frozenset(
+            Entry.objects.filter(
+                Q(player__user=user)
+                | Q(team__player_one__user=user)
+                | Q(team__player_two__user=user)
+            ).values_list("pk", flat=True)
+        )
+        user._played_entry_ids = cached
+    return cached | linked
+
+
+@rules.predicate
+def is_own_entry(user, entry) -> bool:
+    """``entry`` is one ``user`` plays for (see :func:`played_entry_ids`)."""
+    return isinstance(entry, Entry) and entry.pk in played_entry_ids(user)
+
+
+def _open_game_against(user, entry: Entry) -> Game | None:
+    """A game of ``entry`` against an entry ``user`` plays for that withdrawing ``entry`` would
+    make a walkover, or reinstating it would give back to play: no official rounds, and no
+    forfeit other than a withdrawal's walkover. Three-player games are played on by the two
+    others, so they are left out."""
+    mine = played_entry_ids(user) - {entry.pk}
+    if not mine:
+        return None
+    Kind = Game.ForfeitKind
+    return (
+        Game.objects.filter(
+            Q(match__entry_a=entry) | Q(match__entry_b=entry),
+            Q(match__entry_a_id__in=mine) | Q(match__entry_b_id__in=mine),
+            match__entry_c__isnull=True,
+            match__stage__category_id=entry.category_id,
+            rounds__isnull=True,
+        )
+        .filter(Q(forfeited_by="") | Q(forfeit_kind__in=[Kind.WITHDRAWAL, Kind.DISQUALIFICATION]))
+        .select_related("match__entry_a", "match__entry_b")
+        .order_by("match__round_of_play", "number")
+        .first()
+    )
+
+
+@rules.predicate
+def meets_entry(user, entry) -> bool:
+    """``user`` plays for an opponent of ``entry`` in a game a withdrawal (or reinstatement) of
+    ``entry`` would decide (see :func:`_open_game_against`)."""
+    return isinstance(entry, Entry) and _open_game_against(user, entry) is not None
+
+
 rules.add_perm("tournaments.manage_tournament", is_organizer)
 rules.add_perm("tournaments.view_official_pages", is_official)
 # The staff page: giving and taking back roles, creating staff accounts, and letting a user
@@ -90,5 +156,39 @@ rules.add_perm("tournaments.run_clock", is_official)
 # organizers' (they run the entries), disqualifying the head referee's (WCC: "possible
 # disqualification from the tournament" for a breach of the rules). Organizers may disqualify
 # too: they run the event, and some events have no head referee with a login of their own.
-rules.add_perm("tournaments.withdraw_entry", is_organizer)
-rules.add_perm("tournaments.disqualify_entry", is_organizer | is_head_referee)
+#
+# Nobody rules on a game they play in (see ``played_entry_ids``): disqualifying one's own entry,
+# or withdrawing or disqualifying (or reinstating) an opponent one still has a game to play
+# against, which the walkovers would decide, is another official's. Withdrawing one's own entry
+# (and taking that withdrawal back) stays allowed: it is the player's own choice to leave, and
+# its walkovers go against them, never in their favour.
+rules.add_perm("tournaments.withdraw_entry", is_organizer & ~meets_entry)
+rules.add_perm(
+    "tournaments.disqualify_entry", (is_organizer | is_head_referee) & ~is_own_entry & ~meets_entry
+)
+#: The staff predicate of each entry ruling, before the conflict of interest is taken out (so
+#: that a refusal can tell "not your role" from "your own game").
+ENTRY_RULINGS = {
+    "tournaments.withdraw_entry": is_organizer,
+    "tournaments.disqualify_entry": is_organizer | is_head_referee,
+}
+
+
+def entry_conflict_refusal(user, perm: str, entry: Entry) -> str | None:
+    """Why ``user``, who holds the staff role ``perm`` needs, may still not act on ``entry``:
+    their own entry, or an opponent whose walkovers would decide a game they play. None when
+    there is no such conflict (``user`` may act, or lacks the role: the usual refusal says who
+    may)."""
+    staff = ENTRY_RULINGS.get(perm)
+    if staff is None or user.has_perm(perm, entry) or not staff.test(user, entry):
+        return None
+    if is_own_entry.test(user, entry):
+        return gettext("%(entry)s is your own entry: another official must rule on it.") % {
+            "entry": entry.name
+        }
+    game = _open_game_against(user, entry)
+    if game is None:
+        return None
+    return gettext(
+        "You play %(entry)s in %(match)s, a game this would decide: another official must do it."
+    ) % {"entry": entry.name, "match": game.match}

@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from scoring import engine
 from scoring.engine import RoundData
 from scoring.models import ClosedStageChange, StageAdvance
+from scoring.permissions import conflict_refusal
 from scoring.progression.locks import Closure, applying, closure
 from scoring.progression.services import Ranking, ranking_for_advance
 from scoring.results.rules import ROUND_VALUES, values_round
@@ -280,15 +281,18 @@ def change_closed_result(
     With ``preview`` nothing is written: the answer says what the change would mean for the next
     stage. Otherwise every card of the game takes the rounds, verified, the official result
     follows (the path of a ruling on a dispute) and a :class:`ClosedStageChange` is stored with
-    the impact. Raises ``PermissionDenied`` for anyone but the head referee and
+    the impact. Raises ``PermissionDenied`` for anyone but the head referee (and for a head
+    referee who plays in the game: nobody rules on their own game) and
     ``ValidationError`` naming what is wrong (a stage that is not closed, bad rounds, a change
     that changes nothing, a missing reason or initials); nothing is saved then.
     """
     game = closed_game(game.pk)
     stage = game.match.stage
     if not user.has_perm("scoring.change_closed_result", game.match):
+        # The head referee who plays in the game is told so: another official changes it.
         raise PermissionDenied(
-            _("Only %(roles)s changes a result of a closed stage.") % {"roles": CHANGE_ROLES}
+            conflict_refusal(user, "scoring.change_closed_result", game.match)
+            or _("Only %(roles)s changes a result of a closed stage.") % {"roles": CHANGE_ROLES}
         )
     found = closure(stage)
     if found is None:

@@ -18,6 +18,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from scoring.permissions import conflict_refusal, plays_in
 from scoring.progression.closed import (
     CHANGE_ROLES,
     UNDO_ROLES,
@@ -54,6 +55,7 @@ def _words(exc: ValidationError) -> str:
 def closed_stage(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     """Whether the stage is closed, its games and results, the changes made since."""
     stage = _stage(tournament, stage_id)
+    games = stage_games(stage)
     return render(
         request,
         "scoring/progression/closed_stage.html",
@@ -62,7 +64,9 @@ def closed_stage(request: HttpRequest, tournament: Tournament, stage_id: int) ->
             "stage": stage,
             "closure": closure(stage),
             "next": next_stage(stage),
-            "games": stage_games(stage),
+            "games": games,
+            # The games the head referee plays in: no change offered, another official's.
+            "own_games": {g.game.id for g in games if plays_in.test(request.user, g.game)},
             "changes": closed_changes(stage=stage),
             "may_change": request.user.has_perm("scoring.change_closed_result", tournament),
             "may_undo": request.user.has_perm("scoring.undo_advance", tournament),
@@ -96,6 +100,9 @@ def closed_change(
         raise Http404(_("No such game in this tournament.")) from None
     if game.match.stage_id != stage.pk:
         raise Http404(_("That game is not played in this stage."))
+    conflict = conflict_refusal(request.user, "scoring.change_closed_result", game.match)
+    if conflict:
+        return refuse(request, conflict, tournament)
     form = _change_form(game, request.POST if request.method == "POST" else None)
     context = {"tournament": tournament, "stage": stage, "game": game, "form": form}
     context |= {"closure": closure(stage), "before": official_rounds(game)}

@@ -29,6 +29,7 @@ from simple_history.utils import bulk_create_with_history
 
 from scoring.engine import SHOTS_PER_ENTRY
 from scoring.models import ShootOut, ShootOutScore, StageAdvance
+from scoring.permissions import ShootoutTakers, conflict_refusal
 from scoring.progression.locks import ensure_open
 from scoring.results.knockout import knockout_results, knockout_state
 from scoring.results.outcomes import stage_outcomes
@@ -425,6 +426,14 @@ def record_shootout(
                     "made": repr(value),
                     "shots": SHOTS_PER_ENTRY,
                 }
+            )
+    if user is not None:
+        # Nobody records a shoot-out they shoot in: another official writes their 20s down.
+        takers = ShootoutTakers(stage=stage, entry_ids=frozenset(made))
+        if not user.has_perm("scoring.record_shootout", takers):
+            raise PermissionDenied(
+                conflict_refusal(user, "scoring.record_shootout", takers)
+                or _("Only %(roles)s may record a shoot-out.") % {"roles": RECORD_SHOOTOUT_ROLES}
             )
     groups = ties_awaiting_shootout(source)
     named = set(made)

@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from scoring.engine import round_to_data
+from scoring.permissions import conflict_refusal
 from scoring.progression.services import advance_knockout
 from scoring.results.knockout import knockout_state
 from scoring.results.rules import ROUND_VALUES, game_rules, values_round
@@ -69,9 +70,15 @@ class Withdrawal:
 
 def _require(user: AbstractBaseUser | None, game: Game) -> None:
     if user is not None and not user.has_perm("scoring.forfeit", game.match):
-        raise PermissionDenied(
-            _("Only %(role)s forfeits a round or a game.") % {"role": FORFEIT_ROLE}
-        )
+        raise PermissionDenied(forfeit_refusal(user, game))
+
+
+def forfeit_refusal(user: AbstractBaseUser, game: Game) -> str:
+    """Why ``user`` may not forfeit in ``game``: their own game (nobody rules on a game they
+    play in), else who may."""
+    return conflict_refusal(user, "scoring.forfeit", game.match) or _(
+        "Only %(role)s forfeits a round or a game."
+    ) % {"role": FORFEIT_ROLE}
 
 
 def _load(game: Game) -> Game:

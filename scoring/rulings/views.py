@@ -15,15 +15,16 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from scoring.permissions import conflict_refusal
 from scoring.rulings import selectors as select
 from scoring.rulings import services
 from scoring.rulings.forms import ForfeitGameForm, ForfeitRoundForm, WithdrawForm
 from tournaments.models import Entry, Game, Tournament
+from tournaments.permissions import entry_conflict_refusal
 from tournaments.services import forfeits
 from tournaments.views.access import refuse, safe_next, tournament_page
 
@@ -33,9 +34,6 @@ Kind = Entry.WithdrawalKind
 ENTRY_REFUSAL = gettext_lazy(
     "Only the tournament's organizers withdraw an entry; the head referee (or an organizer) "
     "disqualifies one."
-)
-FORFEIT_REFUSAL = format_lazy(
-    gettext_lazy("Only {role} forfeits a round or a game."), role=services.FORFEIT_ROLE
 )
 
 
@@ -51,6 +49,16 @@ def _kinds(user: Any, entry: Entry) -> list[str]:
     return [
         kind for kind, (perm, _who) in forfeits.PERMISSIONS.items() if user.has_perm(perm, entry)
     ]
+
+
+def _entry_refusal(user: Any, entry: Entry) -> str:
+    """Why ``user`` may record no kind of withdrawal for ``entry``: their own entry or a game they
+    play (``tournaments.permissions``), else who may."""
+    for perm, _who in forfeits.PERMISSIONS.values():
+        conflict = entry_conflict_refusal(user, perm, entry)
+        if conflict:
+            return conflict
+    return str(ENTRY_REFUSAL)
 
 
 def _entry_of(tournament: Tournament, entry_id: int) -> Entry:
@@ -100,7 +108,7 @@ def entry(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpRe
     back (reinstate)."""
     entry = _entry_of(tournament, entry_id)
     if not _kinds(request.user, entry):
-        return refuse(request, ENTRY_REFUSAL, tournament)
+        return refuse(request, _entry_refusal(request.user, entry), tournament)
     return _entry_page(request, tournament, entry)
 
 
@@ -116,7 +124,7 @@ def withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) -> Htt
     entry = _entry_of(tournament, entry_id)
     kinds = _kinds(request.user, entry)
     if not kinds:
-        return refuse(request, ENTRY_REFUSAL, tournament)
+        return refuse(request, _entry_refusal(request.user, entry), tournament)
     form = WithdrawForm(request.POST, kinds=list(Kind.values))
     if not form.is_valid():
         return _entry_page(
@@ -143,7 +151,7 @@ def reinstate(request: HttpRequest, tournament: Tournament, entry_id: int) -> Ht
     """Take back a withdrawal or a disqualification."""
     entry = _entry_of(tournament, entry_id)
     if not _kinds(request.user, entry):
-        return refuse(request, ENTRY_REFUSAL, tournament)
+        return refuse(request, _entry_refusal(request.user, entry), tournament)
     try:
         done = services.reinstate(entry=entry, user=request.user)
     except PermissionDenied as exc:
@@ -188,6 +196,8 @@ def _game_page(
         "game": game,
         "rulings": rulings,
         "may_rule": may_rule,
+        # Staff who play in the game are told why no ruling is offered (another official's).
+        "own_game": conflict_refusal(request.user, "scoring.forfeit", game.match),
         "game_form": game_form if open_to_rule and not three else None,
         "round_form": round_form if open_to_rule and not three else None,
         "error": error,
@@ -221,7 +231,7 @@ def forfeit_game(request: HttpRequest, tournament: Tournament, game_id: int) -> 
     """The head referee forfeits the game against one side, with the reason."""
     game = _game_of(tournament, game_id)
     if not request.user.has_perm("scoring.forfeit", game.match):
-        return refuse(request, FORFEIT_REFUSAL, tournament)
+        return refuse(request, services.forfeit_refusal(request.user, game), tournament)
     form = ForfeitGameForm(request.POST, game=game)
     return _rule(
         request,
@@ -241,7 +251,7 @@ def forfeit_round(request: HttpRequest, tournament: Tournament, game_id: int) ->
     """The head referee forfeits one round of the game against one side, with the reason."""
     game = _game_of(tournament, game_id)
     if not request.user.has_perm("scoring.forfeit", game.match):
-        return refuse(request, FORFEIT_REFUSAL, tournament)
+        return refuse(request, services.forfeit_refusal(request.user, game), tournament)
     rounds = max(len(select.game_rulings(game).rounds), 1)
     form = ForfeitRoundForm(request.POST, game=game, rounds=rounds)
     return _rule(

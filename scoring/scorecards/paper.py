@@ -23,7 +23,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from scoring.models import CardRow
+from scoring.models import CardRow, ScoreCard
+from scoring.permissions import conflict_refusal
 from scoring.scorecards import selectors as select
 from scoring.scorecards.forms import PaperFindForm, PaperRowForm
 from scoring.scorecards.services import (
@@ -68,6 +69,14 @@ def _row_form(item: select.PaperGame, data: Any = None, *, lines: int = 0) -> Pa
     return form
 
 
+def _own_game(user, item: select.PaperGame) -> str | None:
+    """Why the user may not enter this paper card's row, when they play in its game (another
+    official enters it): the page then shows these words instead of the boxes."""
+    probe = item.row or CardRow(card=ScoreCard(stage=item.game.match.stage, entry=item.entry))
+    probe.game = item.game
+    return conflict_refusal(user, "scoring.enter_paper_row", probe)
+
+
 def _entry_url(tournament: Tournament, stage: Stage, round_of_play: int) -> str:
     """The paper page, ready for the next card of the same stage and round of play."""
     query = urlencode({"stage": stage.id, "round_of_play": round_of_play})
@@ -101,6 +110,7 @@ def paper_entry(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         if len(found) == 1:
             context = _context(tournament, finder, found=found, item=found[0])
             context["form"] = _row_form(found[0])
+            context["own_game"] = _own_game(request.user, found[0])
     return render(request, "scoring/cards/paper.html", context)
 
 
@@ -124,9 +134,9 @@ def paper_row(
     )
     if request.method != "POST":
         form = _row_form(item)
-        return render(
-            request, "scoring/cards/paper.html", _context(tournament, finder, item=item, form=form)
-        )
+        context = _context(tournament, finder, item=item, form=form)
+        context["own_game"] = _own_game(request.user, item)
+        return render(request, "scoring/cards/paper.html", context)
     form = _row_form(item, request.POST)
     context = _context(tournament, finder, item=item, form=form)
     if not form.is_valid():

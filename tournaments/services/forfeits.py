@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments.models import Entry, Game, Match, Pool, Round, Stage
+from tournaments.permissions import entry_conflict_refusal
 from tournaments.services.game_locks import lock_games
 
 Kind = Entry.WithdrawalKind
@@ -74,11 +75,16 @@ def check_kind(kind: str) -> Kind:
 
 def check_permission(user: AbstractBaseUser | None, entry: Entry, kind: str) -> None:
     """Only the organizers withdraw an entry; the head referee (or an organizer) disqualifies
-    one. Without ``user`` (the loader, a data import) nothing is checked."""
+    one, and never their own entry nor an opponent whose walkovers would decide a game they play
+    (``tournaments.permissions``). Without ``user`` (the loader, a data import) nothing is
+    checked."""
     if user is None:
         return
     perm, _who = PERMISSIONS[Kind(kind)]
     if not user.has_perm(perm, entry):
+        conflict = entry_conflict_refusal(user, perm, entry)
+        if conflict:  # the role, but their own entry or a game they play (see the permission)
+            raise PermissionDenied(conflict)
         if kind == Kind.WITHDRAWAL:
             refusal = _("Only the tournament's organizers may withdraw an entry or reinstate it.")
         else:
