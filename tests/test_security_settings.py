@@ -129,6 +129,39 @@ def test_check_deploy_finds_nothing_with_just_debug_key_and_hosts():
     assert "no issues" in done.stdout
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("variables", "error"),
+    [
+        ({"SECRET_KEY": "change-me"}, "crokinole.E001"),
+        ({"SECRET_KEY": "django-insecure-" + secrets.token_urlsafe(48)}, "crokinole.E001"),
+        ({"SECRET_KEY": "ab" * 40}, "crokinole.E001"),
+        ({"ALLOWED_HOSTS": "*"}, "crokinole.E002"),
+        ({"ALLOWED_HOSTS": "example.org,*"}, "crokinole.E002"),
+    ],
+)
+def test_check_deploy_stops_on_a_weak_key_or_a_wildcard_host(variables, error):
+    """An error, not a warning: compose's `check --deploy && migrate` must not go on."""
+    done = run_fresh(
+        ["manage.py", "check", "--deploy"],
+        **{"DEBUG": "0", "SECRET_KEY": production_key(), "ALLOWED_HOSTS": "example.org"}
+        | variables,
+    )
+    said = done.stdout + done.stderr
+    assert done.returncode != 0, said
+    assert error in said and "ERRORS:" in said, said
+
+
+def test_weak_keys_are_named_with_the_reason():
+    from config.checks import weak_key_reason
+
+    assert weak_key_reason("change-me") == "it is a well-known example value"
+    assert "fewer than 50" in weak_key_reason("k" * 49)
+    assert "different characters" in weak_key_reason("abab" * 20)
+    assert "django-insecure-" in weak_key_reason("django-insecure-" + "x1y2z3" * 10)
+    assert weak_key_reason(production_key()) is None
+
+
 @pytest.mark.django_db
 def test_a_forged_host_is_refused_not_put_into_api_links(client):
     forged = client.get("/api/", HTTP_HOST="attacker.example")
