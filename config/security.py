@@ -1,17 +1,26 @@
 """What a client sees when the guards of ``config/settings.py`` stop it.
 
 django-axes counts wrong passwords per account and address and refuses the pair for a while once
-there are too many; this module gives that refusal one message, as the login page with status 429
-for a browser and as ``{"detail": ...}`` with status 429 for the API (the token endpoint's view
-is here), and tells axes which address a request comes from (the one DRF's throttling counts by).
+there are too many. Trying one password across many accounts (password spraying) never reaches
+that limit for any one account, so :class:`AddressLockoutHandler` also refuses an address once
+its wrong passwords over all accounts reach ``LOGIN_ADDRESS_FAILURE_LIMIT`` (higher, since a club
+hall's players may share one address). The counts are axes' own rows in the database, so every
+worker process sees them, with Redis down too.
+
+This module gives those refusals their message, as the login page with status 429 for a browser
+and as ``{"detail": ...}`` with status 429 for the API (the token endpoint's view is here), and
+tells axes which address a request comes from (the one DRF's throttling counts by).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from axes.handlers.database import AxesDatabaseHandler
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
+from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy, ngettext
@@ -32,9 +41,44 @@ def lockout_minutes() -> int:
     return max(1, round(settings.AXES_COOLOFF_TIME.total_seconds() / 60))
 
 
-def lockout_message() -> str:
-    """The one sentence a locked-out sign-in gets, on the login page and from the API."""
+class AddressLockoutHandler(AxesDatabaseHandler):
+    """Axes' database handler, also locking out an address with too many wrong passwords over
+    all accounts (``LOGIN_ADDRESS_FAILURE_LIMIT``).
+
+    Axes compares one count with one limit (``AXES_FAILURE_LIMIT``); the address's count is
+    turned into that scale here: once it reaches its own limit, the count given to axes is at
+    least axes' limit, so axes refuses the sign-in (and every later one from that address until
+    the cool-off has passed) through its usual path, and the request is marked for the message.
+    """
+
+    def get_failures(self, request: HttpRequest, credentials: dict | None = None) -> int:
+        failures = super().get_failures(request, credentials)
+        address = getattr(request, "axes_ip_address", None)
+        if not address:
+            return failures
+        recent = AccessAttempt.objects.filter(
+            ip_address=address,
+            attempt_time__gte=request.axes_attempt_time - settings.AXES_COOLOFF_TIME,
+        )
+        by_address = recent.aggregate(n=Sum("failures_since_start"))["n"] or 0
+        if by_address >= settings.LOGIN_ADDRESS_FAILURE_LIMIT:
+            request.axes_address_locked_out = True
+            return max(failures, settings.AXES_FAILURE_LIMIT)
+        return failures
+
+
+def lockout_message(*, address: bool = False) -> str:
+    """The one sentence a locked-out sign-in gets, on the login page and from the API; with
+    ``address``, the lockout of the whole address (many accounts tried from it)."""
     minutes = lockout_minutes()
+    if address:
+        return ngettext(
+            "Too many failed sign-ins from this address: try again in %(minutes)s minute or "
+            "ask the organizer.",
+            "Too many failed sign-ins from this address: try again in %(minutes)s minutes or "
+            "ask the organizer.",
+            minutes,
+        ) % {"minutes": minutes}
     return ngettext(
         "Too many failed sign-ins for this account from this address: try again in "
         "%(minutes)s minute or ask the organizer.",
@@ -62,7 +106,7 @@ def lockout_response(
     Axes calls it for a sign-in it refused through Django's own request (the login page, the
     admin's login); the API's token endpoint answers in ``TokenView``.
     """
-    message = lockout_message()
+    message = lockout_message(address=getattr(request, "axes_address_locked_out", False))
     if _wants_json(request):
         return JsonResponse({"detail": message}, status=LOCKED_OUT, headers=_retry_after())
     username = (credentials or {}).get("username") or request.POST.get("username", "")
@@ -123,8 +167,11 @@ class TokenView(ObtainAuthToken):
             token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
             return Response({"token": token.key})
         if getattr(request, "axes_locked_out", False):
+            address = getattr(request, "axes_address_locked_out", False)
             return Response(
-                {"detail": lockout_message()}, status=LOCKED_OUT, headers=_retry_after()
+                {"detail": lockout_message(address=address)},
+                status=LOCKED_OUT,
+                headers=_retry_after(),
             )
         return Response(serializer.errors, status=status.HTTP_400_BAD_REQUEST)
 

@@ -355,7 +355,12 @@ CONTENT_SECURITY_POLICY = {
 # JSON 429). The attempts are kept in the database, so every worker process counts them.
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=15))
-AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+# Password spraying (one password tried across many accounts from one address) is refused per
+# address once LOGIN_ADDRESS_FAILURE_LIMIT wrong passwords over all accounts came from it within
+# the same wait (config.security.AddressLockoutHandler). Higher than the per-account limit: the
+# players of a club hall may all sign in through its one address.
+LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=30)
+AXES_HANDLER = "config.security.AddressLockoutHandler"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_CALLABLE = "config.security.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "config.security.client_address"
