@@ -19,6 +19,11 @@ from tournaments.models import Entry, Game, Stage
 
 #: Sides at a board: two, or three in a three-player game (family rulebook, Option Two).
 FEWEST_SIDES, MOST_SIDES = 2, 3
+#: The largest id a row can have (a 64-bit signed integer, as the database stores it): a larger
+#: number names no row, and SQLite cannot even compare one, so it is refused with a message.
+MAX_ID = 2**63 - 1
+#: The largest version a row can have (the database's positive integer).
+MAX_VERSION = 2**31 - 1
 
 
 def pair(help_text: str | Promise, **kwargs: Any) -> serializers.ListField:
@@ -121,6 +126,30 @@ class CardRowSerializer(serializers.ModelSerializer):
         allow_null=True,
         help_text=_("The second staff member who confirmed the paper entry."),
     )
+    validated_how = serializers.ChoiceField(
+        choices=CardRow.ValidatedHow.choices,
+        read_only=True,
+        allow_blank=True,
+        help_text=_("How the row was validated; empty while it is not."),
+    )
+    validated_entry = serializers.IntegerField(
+        source="validated_entry_id",
+        read_only=True,
+        allow_null=True,
+        help_text=_("The entry whose phone (login or private link) validated the row."),
+    )
+    validated_by = serializers.CharField(
+        source="validated_by.username",
+        read_only=True,
+        allow_null=True,
+        help_text=_(
+            "The login that validated the row; null when it was a private link without a login."
+        ),
+    )
+    validated_device = serializers.CharField(
+        read_only=True,
+        help_text=_("The label of the device that validated the row; empty when unknown."),
+    )
 
     class Meta:
         model = CardRow
@@ -142,6 +171,9 @@ class CardRowSerializer(serializers.ModelSerializer):
             "validated_initials",
             "validated_at",
             "validated_how",
+            "validated_entry",
+            "validated_by",
+            "validated_device",
             "entered_by",
             "confirmed_by",
             "confirmed_at",
@@ -191,6 +223,7 @@ class FillRowSerializer(serializers.Serializer):
     rounds = RoundInputSerializer(many=True, allow_empty=False)
     version = serializers.IntegerField(
         min_value=0,
+        max_value=MAX_VERSION,
         required=False,
         allow_null=True,
         help_text=_(
@@ -222,6 +255,7 @@ class ValidateRowSerializer(serializers.Serializer):
     initials = serializers.CharField(max_length=5, help_text=_("The opponent's initials."))
     version = serializers.IntegerField(
         min_value=0,
+        max_value=MAX_VERSION,
         help_text=_("The row's version as the opponent read it (GET shows it)."),
         error_messages={"required": SIGN_VERSION_REQUIRED, "null": SIGN_VERSION_REQUIRED},
     )
@@ -240,6 +274,7 @@ class PaperRowSerializer(serializers.Serializer):
     )
     version = serializers.IntegerField(
         min_value=0,
+        max_value=MAX_VERSION,
         required=False,
         allow_null=True,
         help_text=_(
@@ -258,14 +293,17 @@ VERSION_REQUIRED = _(
 class ConfirmPaperRowSerializer(serializers.Serializer):
     version = serializers.IntegerField(
         min_value=0,
+        max_value=MAX_VERSION,
         help_text=_("The row's version as you read it: you confirm the rounds you have seen."),
         error_messages={"required": VERSION_REQUIRED, "null": VERSION_REQUIRED},
     )
 
 
 class RowSeenSerializer(serializers.Serializer):
-    row = serializers.IntegerField(min_value=1, help_text=_("A card row's id."))
-    version = serializers.IntegerField(min_value=0, help_text=_("Its version as you read it."))
+    row = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text=_("A card row's id."))
+    version = serializers.IntegerField(
+        min_value=0, max_value=MAX_VERSION, help_text=_("Its version as you read it.")
+    )
 
 
 # DRF formats its error messages with str.format: braces are doubled.
@@ -314,7 +352,7 @@ class VoidCardSerializer(serializers.Serializer):
         max_length=200, help_text=_("Why, e.g. missing full name, ID or category, or not legible.")
     )
     rows = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         required=False,
         help_text=_("Row ids to void; leave out to void every row of the card."),
     )

@@ -52,3 +52,49 @@ def test_schema_and_docs_are_served_without_a_cdn(client):
     assert docs.status_code == 200
     page = docs.content.decode()
     assert "swagger-ui" in page and "cdn" not in page.lower()
+
+
+def _schema(tmp_path) -> dict:
+    target = tmp_path / "schema.yaml"
+    call_command("spectacular", file=str(target))
+    return yaml.safe_load(target.read_text())
+
+
+def test_a_row_not_yet_validated_is_within_the_schema(tmp_path):
+    """``validated_how`` is "" until the row is validated: the schema allows it."""
+    schemas = _schema(tmp_path)["components"]["schemas"]
+    how = schemas["CardRow"]["properties"]["validated_how"]
+    choices = [schemas[ref["$ref"].rsplit("/", 1)[1]].get("enum") for ref in how["oneOf"]]
+    assert [""] in choices and ["phone", "paper", "simulated"] in choices
+    row = schemas["CardRow"]["properties"]
+    assert row["validated_entry"]["nullable"] is True and row["validated_entry"]["readOnly"]
+    assert row["validated_by"]["nullable"] is True and row["validated_by"]["readOnly"]
+    assert row["validated_device"]["type"] == "string" and row["validated_device"]["readOnly"]
+
+
+def test_a_round_input_needs_its_points_its_scores_or_time_expired(tmp_path):
+    round_input = _schema(tmp_path)["components"]["schemas"]["RoundInput"]
+    required = [option["required"] for option in round_input["anyOf"]]
+    assert required == [["points"], ["score"], ["time_expired"]]
+
+
+@pytest.mark.django_db
+def test_void_refuses_a_row_id_no_database_can_hold(small_event):
+    """2**63 is one more than the largest id: a 400 naming the field, on SQLite too."""
+    from rest_framework.test import APIClient
+
+    from scoring.scorecards.services import card_for
+
+    small_event.play_and_verify()
+    card = card_for(small_event.stage, small_event.player)
+    api = APIClient()
+    api.force_authenticate(small_event.users["scoring-table"])
+    for body in (
+        {"reason": "x", "rows": [2**63], "versions": []},
+        {"reason": "x", "rows": [1], "versions": [{"row": 2**63, "version": 1}]},
+        {"reason": "x", "versions": [{"row": 1, "version": 2**63}]},
+    ):
+        answer = api.post(f"/api/scorecards/{card.pk}/void/", body, format="json")
+        assert answer.status_code == 400, (body, answer.content)
+        said = str(answer.json())
+        assert "less than or equal to" in said, said
