@@ -7,8 +7,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
+from tests.factories import allow_creating_tournaments
 from tournaments.api.staff import REFUSAL
-from tournaments.models import RoleChange
+from tournaments.models import RoleChange, Tournament, TournamentRole
 from tournaments.services.setup import create_tournament
 
 pytestmark = pytest.mark.django_db
@@ -62,28 +63,32 @@ def test_an_organizer_gives_and_takes_back_the_permission(world, client_for):
 
 def test_refusals_read_as_on_the_staff_page(world, page, client_for):
     olga = client_for("olga")
-    # Someone who may already.
-    on_page = page.post(staff_page(world), {"action": "may-create", "may-username": "cid"})
-    twice = olga.post(URL, {"tournament": "club-open", "username": "cid"}, format="json")
+    # Someone of the staff who may already.
+    allow_creating_tournaments(world.users["ref"])
+    on_page = page.post(staff_page(world), {"action": "may-create", "may-username": "ref"})
+    twice = olga.post(URL, {"tournament": "club-open", "username": "ref"}, format="json")
     assert twice.status_code == 400
     assert [twice.json()["detail"]] == on_page.context["may_create_form"].non_field_errors()
-    assert twice.json()["detail"] == "cid may already create tournaments."
-    # An unknown account.
+    assert twice.json()["detail"] == "ref may already create tournaments."
+    # An unknown account, and an account of the site not on the staff: the same refusal.
+    stranger = olga.post(URL, {"tournament": "club-open", "username": "cid"}, format="json")
     on_page = page.post(staff_page(world), {"action": "may-create", "may-username": "nobody"})
     unknown = olga.post(URL, {"tournament": "club-open", "username": "nobody"}, format="json")
-    assert unknown.status_code == 400
+    assert unknown.status_code == stranger.status_code == 400
     assert unknown.json()["username"] == on_page.context["may_create_form"].errors["username"]
+    assert stranger.json()["username"][0] == unknown.json()["username"][0].replace("nobody", "cid")
     # Taking it back from someone who is not on this tournament's staff.
     on_page = page.post(
         staff_page(world), {"action": "may-not-create", "user": world.users["cid"].pk}, follow=True
     )
     strip = olga.delete(f"{URL}cid/?tournament=club-open")
     assert strip.status_code == 400
-    assert [strip.json()["detail"]] == [str(m) for m in on_page.context["messages"]]
-    assert "holds no role at Club Open" in strip.json()["detail"]
+    assert "holds no role at Club Open" in strip.json()["username"][0]
+    assert "holds no role at Club Open" in str(next(iter(on_page.context["messages"])))
     assert fresh(world.users["cid"]).has_perm(ADD)
     # A superuser's permission is not changed here.
-    User.objects.create_superuser("root")
+    root = User.objects.create_superuser("root")
+    TournamentRole.objects.create(tournament=world.tournament, user=root, role="referee")
     boss = olga.post(URL, {"tournament": "club-open", "username": "root"}, format="json")
     assert boss.status_code == 400 and "is a superuser" in boss.json()["detail"]
 
@@ -118,6 +123,8 @@ def test_an_organizer_of_another_tournament_has_no_say_here(world, client_for):
     cid = client_for("cid")
     here = cid.delete(f"{URL}ref/?tournament=club-open")
     assert here.status_code == 403
+    cup = Tournament.objects.get(slug="cid-cup")
+    TournamentRole.objects.create(tournament=cup, user=world.users["outsider"], role="referee")
     mine = cid.post(URL, {"tournament": "cid-cup", "username": "outsider"}, format="json")
     assert mine.status_code == 201
     assert fresh(world.users["outsider"]).has_perm(ADD)

@@ -1,19 +1,20 @@
 """Staff roles through the API: the same service, the same words and the same permission as the
-staff page."""
+staff page. Giving a role to an existing account is an invitation its owner accepts."""
 
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from tournaments.models import RoleChange, TournamentRole
+from tournaments.models import Invitation, RoleChange, TournamentRole
+from tournaments.services.invitations import accept
 
 pytestmark = pytest.mark.django_db
 Role = TournamentRole.Role
 
 
 def test_the_organizer_lists_gives_and_takes_back_roles(world, client_for):
-    """Rule: an organizer lists, gives and takes back the roles of their tournament; each change
-    is logged with who made it."""
+    """Rule: an organizer lists the roles of their tournament, invites an account to one (given
+    when its owner accepts) and takes it back; each change is logged with who made it."""
     api = client_for("olga")
     listed = api.get("/api/roles/", {"tournament": "club-open"})
     assert listed.status_code == 200
@@ -26,32 +27,41 @@ def test_the_organizer_lists_gives_and_takes_back_roles(world, client_for):
     )
     assert given.status_code == 201, given.json()
     assert given.json()["username"] == "cid" and given.json()["role"] == "co-organizer"
-    assert world.users["cid"].has_perm("tournaments.manage_staff", world.tournament)
-    assert api.delete(f"/api/roles/{given.json()['id']}/").status_code == 204
+    assert given.json()["status"] == "pending"
+    assert not world.users["cid"].has_perm("tournaments.manage_staff", world.tournament)
+    accept(invitation_id=given.json()["id"], user=world.users["cid"])
+    cid = User.objects.get(username="cid")  # a fresh permission cache
+    assert cid.has_perm("tournaments.manage_staff", world.tournament)
+    held = TournamentRole.objects.get(user=world.users["cid"], role=Role.CO_ORGANIZER)
+    assert api.delete(f"/api/roles/{held.id}/").status_code == 204
     assert not TournamentRole.objects.filter(user=world.users["cid"]).exists()
     changes = api.get("/api/roles/changes/", {"tournament": "club-open"}).json()["results"]
     assert [(c["actor_username"], c["action"], c["username"]) for c in changes] == [
         ("olga", "revoked", "cid"),
-        ("olga", "granted", "cid"),
+        ("cid", "accepted", "cid"),
+        ("olga", "invited", "cid"),
     ]
 
 
-def test_refusals_read_as_on_the_staff_page(world, client_for, client):
-    """Rule: the API refuses an unknown account, a role held already and the organizer role in
-    the words of the staff page, with a 400."""
+def test_answers_and_refusals_read_as_on_the_staff_page(world, client_for, client):
+    """Rule: the API answers an invitation in the words of the staff page, the same for an
+    unknown account as for a known one (201), and refuses a role held already and the
+    organizer role in the page's words, with a 400."""
     api = client_for("olga")
     client.force_login(world.users["olga"])
     page = client.post(
         reverse("tournaments:manage-staff", args=["club-open"]),
         {"action": "grant", "grant-username": "nobody", "grant-role": "referee"},
+        follow=True,
     )
     unknown = api.post(
         "/api/roles/",
-        {"tournament": "club-open", "username": "nobody", "role": "referee"},
+        {"tournament": "club-open", "username": "nobody", "role": "scoring-table"},
         format="json",
     )
-    assert unknown.status_code == 400
-    assert unknown.json()["username"] == page.context["grant_form"].errors["username"]
+    assert unknown.status_code == 201
+    assert [unknown.json()["detail"]] == [str(m) for m in page.context["messages"]]
+    assert Invitation.objects.filter(username="nobody", user=None).count() == 2
     twice = api.post(
         "/api/roles/",
         {"tournament": "club-open", "username": "ref", "role": "referee"},

@@ -69,7 +69,9 @@ def test_organizer_creates_updates_and_deletes(world, client_for):
         format="json",
     )
     assert player.status_code == 201, player.json()
-    assert Player.objects.get(number=501).user == world.users["outsider"]
+    # An invitation, not a link: the account's owner accepts it, signed in.
+    assert Player.objects.get(number=501).user is None
+    assert "Invitation sent to “outsider”" in player.json()["invitation"]
     entry = client.post(
         "/api/entries/",
         {"category": category_id, "player": player.json()["id"], "seed": 1},

@@ -9,10 +9,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import TournamentFactory, allow_creating_tournaments
-from tournaments.models import RoleChange, Tournament, TournamentRole
+from tournaments.models import Invitation, RoleChange, Tournament, TournamentRole
 from tournaments.services import staff
+from tournaments.services.invitations import accept
 from tournaments.services.setup import create_tournament
 
 pytestmark = pytest.mark.django_db
@@ -141,7 +143,7 @@ def test_a_taken_username_or_a_bad_one_is_refused_and_nothing_is_created(tournam
             role=Role.REFEREE,
             actor=organizer,
         )
-    assert "is taken" in taken.value.message_dict["username"][0]
+    assert "cannot be used: choose another" in taken.value.message_dict["username"][0]
     with pytest.raises(ValidationError) as bad:
         staff.create_account(
             tournament=tournament,
@@ -171,18 +173,48 @@ def test_a_lost_link_is_renewed_only_for_an_account_made_here_without_a_password
     assert staff.renew_set_password_link(tournament=tournament, user=user, actor=organizer)
     user.set_password("chosen-one")
     user.save()
-    with pytest.raises(ValidationError, match="has chosen a password"):
+    with pytest.raises(ValidationError, match="has been used already"):
         staff.renew_set_password_link(tournament=tournament, user=user, actor=organizer)
     with pytest.raises(ValidationError, match="was not created on this staff page"):
         staff.renew_set_password_link(tournament=tournament, user=organizer, actor=organizer)
+    # Signed in once (a superuser set a password, then took it away): used, no new link.
+    fresh, _ = staff.create_account(
+        tournament=tournament,
+        username="fred",
+        first_name="Fred",
+        last_name="Ref",
+        role=Role.REFEREE,
+        actor=organizer,
+    )
+    fresh.last_login = timezone.now()
+    fresh.save()
+    with pytest.raises(ValidationError, match="has been used already"):
+        staff.renew_set_password_link(tournament=tournament, user=fresh, actor=organizer)
+    # Made here, but no longer holding a role here: not this page's to reset.
+    made, _ = staff.create_account(
+        tournament=tournament,
+        username="gone",
+        first_name="Gone",
+        last_name="Ref",
+        role=Role.REFEREE,
+        actor=organizer,
+    )
+    staff.revoke_role(tournament=tournament, user=made, role=Role.REFEREE, actor=organizer)
+    with pytest.raises(ValidationError, match="was not created on this staff page"):
+        staff.renew_set_password_link(tournament=tournament, user=made, actor=organizer)
 
 
 def test_may_create_tournaments_is_given_and_taken_back_with_a_log(tournament, organizer):
     """Rule: who may create tournaments is a site permission, given by an organizer of any
-    tournament from their staff page, and taken back only from their own staff."""
+    tournament from their staff page to their own staff only, and taken back only from them."""
     pia = User.objects.create_user("pia")
     with pytest.raises(PermissionDenied, match="ask a superuser"):
         create_tournament(name="Pia Cup", slug="pia-cup", user=pia)
+    with pytest.raises(ValidationError, match="holds no role at Club Open"):
+        staff.set_may_create_tournaments(
+            tournament=tournament, user=pia, allowed=True, actor=organizer
+        )
+    staff.grant_role(tournament=tournament, user=pia, role=Role.REFEREE, actor=organizer)
     staff.set_may_create_tournaments(tournament=tournament, user=pia, allowed=True, actor=organizer)
     pia = User.objects.get(pk=pia.pk)  # a fresh permission cache
     made = create_tournament(name="Pia Cup", slug="pia-cup", user=pia)
@@ -191,11 +223,6 @@ def test_may_create_tournaments_is_given_and_taken_back_with_a_log(tournament, o
         staff.set_may_create_tournaments(
             tournament=tournament, user=pia, allowed=True, actor=organizer
         )
-    with pytest.raises(ValidationError, match="holds no role at Club Open"):
-        staff.set_may_create_tournaments(
-            tournament=tournament, user=pia, allowed=False, actor=organizer
-        )
-    staff.grant_role(tournament=tournament, user=pia, role=Role.REFEREE, actor=organizer)
     staff.set_may_create_tournaments(
         tournament=tournament, user=pia, allowed=False, actor=organizer
     )
@@ -214,36 +241,45 @@ def test_the_dashboard_links_to_the_staff_page(org, tournament):
     assert f'href="{staff_url(tournament)}"' in page
 
 
-def test_the_staff_page_gives_and_takes_back_roles_and_shows_the_log(org, tournament):
-    """Rule: the organizer gives and takes back roles by username, and sees every change."""
+def test_the_staff_page_gives_and_takes_back_roles_and_shows_the_log(org, tournament, client):
+    """Rule: the organizer invites to roles by username (granted when the account's owner
+    accepts), takes them back, and sees every change."""
     rita = User.objects.create_user("rita")
     response = org.post(
         staff_url(tournament),
         {"action": "grant", "grant-username": "RITA", "grant-role": "referee"},
     )
     assert response.status_code == 302
-    assert TournamentRole.objects.filter(user=rita, role=Role.REFEREE).exists()
+    assert not TournamentRole.objects.filter(user=rita).exists()
     page = org.get(staff_url(tournament)).content.decode()
-    assert "rita is now Referee." in page
-    assert re.search(r"olga</td>\s*<td>gave the role Referee: <strong>rita</strong>", page)
+    assert "Invitation sent to “RITA”" in page
+    assert re.search(r"olga</td>\s*<td>invited Referee: <strong>RITA</strong>", page)
+    accept(invitation_id=Invitation.objects.get().pk, user=rita)
+    assert TournamentRole.objects.filter(user=rita, role=Role.REFEREE).exists()
     org.post(staff_url(tournament), {"action": "revoke", "user": rita.pk, "role": "referee"})
     assert not TournamentRole.objects.filter(user=rita).exists()
     page = org.get(staff_url(tournament)).content.decode()
     assert "took back the role Referee: <strong>rita</strong>" in page
 
 
-def test_an_unknown_username_is_shown_next_to_the_field_with_a_400(org, tournament):
+def test_bad_input_is_shown_next_to_the_field_with_a_400(org, tournament):
     """Rule: bad input gives a clear error on the page, never a 500, and changes nothing."""
     response = org.post(
         staff_url(tournament),
-        {"action": "grant", "grant-username": "nobody", "grant-role": "referee"},
+        {"action": "grant", "grant-username": "  ", "grant-role": "referee"},
     )
     assert response.status_code == 400
-    assert "There is no account “nobody”" in response.content.decode()
     assert not RoleChange.objects.exists()
+    response = org.post(
+        staff_url(tournament),
+        {"action": "may-create", "may-username": "nobody"},
+    )
+    assert response.status_code == 400
+    assert "“nobody” holds no role at Club Open" in response.content.decode()
     junk = org.post(staff_url(tournament), {"action": "revoke", "user": "x", "role": "referee"})
     assert junk.status_code == 302
-    assert "no longer exists" in org.get(staff_url(tournament)).content.decode()
+    assert "holds no role at Club Open" in org.get(staff_url(tournament)).content.decode()
+    assert not RoleChange.objects.exists()
 
 
 def test_the_set_password_link_is_shown_once(org, tournament):
@@ -275,6 +311,7 @@ def test_may_create_tournaments_from_the_staff_page(org, tournament, client):
     """Rule: an organizer gives the permission to create tournaments from the staff page; the
     user can then open /new/."""
     pia = User.objects.create_user("pia")
+    TournamentRole.objects.create(tournament=tournament, user=pia, role=Role.REFEREE)
     org.post(staff_url(tournament), {"action": "may-create", "may-username": "pia"})
     assert User.objects.get(pk=pia.pk).has_perm("tournaments.add_tournament")
     client.force_login(pia)
