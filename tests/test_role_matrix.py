@@ -4,6 +4,12 @@ through the pages (HTTP) and through ``user.has_perm``.
 WCC: players mark their own cards and the opponent validates them with ID and initials; any
 correction must be initialled by a referee; the scoring table verifies or voids cards; the head
 referee rules on what the rules do not settle, here the disputes between two cards.
+
+Staff who also play (most of them, at a club night) are columns of their own: nobody rules on a
+game they play in, so each staff role held by the card's owner (or by the opponent, or by a
+referee whose browser holds the owner's private link) keeps its role's rights everywhere except
+over that game, where the refusal says why ("You play in this game ...: another official must
+...").
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from scoring.models import CardRow
+from scoring.permissions import ShootoutTakers, conflict_refusal
 from scoring.scorecards.services import card_for, enter_paper_row, fill_row, validate_row
 from tests.events import PLAYER, SmallEvent
 from tests.factories import StageFactory
@@ -38,7 +45,33 @@ ROLES = [
     # no account: a browser that opened the entry's private link
     "owner-link",
     "opponent-link",
+    # staff who play: the owner's login holding a staff role, the opponent's login as head
+    # referee, and a referee's login in a browser that also holds the owner's private link
+    "organizer-who-plays",
+    "head-referee-who-plays",
+    "referee-who-plays",
+    "scoring-table-who-plays",
+    "head-referee-opponent",
+    "owner-link-referee",
 ]
+#: The staff-who-play roles: whose login they are, and the role it holds at the tournament.
+WHO_PLAYS = {
+    "organizer-who-plays": ("owner", Role.ORGANIZER),
+    "head-referee-who-plays": ("owner", Role.HEAD_REFEREE),
+    "referee-who-plays": ("owner", Role.REFEREE),
+    "scoring-table-who-plays": ("owner", Role.SCORING_TABLE),
+    "head-referee-opponent": ("opponent", Role.HEAD_REFEREE),
+}
+#: Every staff role, with or without a game of its own here (who sees the officials' pages).
+STAFF = {"organizer", "co-organizer", "head-referee", "referee", "scoring-table", *WHO_PLAYS}
+STAFF.add("owner-link-referee")
+#: Who plays in the card's game while holding a referee's rights (referee or head referee).
+REFEREES_WHO_PLAY = {
+    "head-referee-who-plays",
+    "referee-who-plays",
+    "head-referee-opponent",
+    "owner-link-referee",
+}
 ACTIONS = [
     "fill",
     "validate",
@@ -53,38 +86,79 @@ ACTIONS = [
 ]
 #: The expected matrix: who may do each action (everyone else is refused).
 ALLOWED = {
-    "fill": {"head-referee", "referee", "owner", "owner-link"},
+    # The card's player fills it, whatever role they hold too; a referee fills it for them,
+    # unless the referee plays in the game (the opponent would fill the row they then sign).
+    "fill": {
+        "head-referee",
+        "referee",
+        "owner",
+        "owner-link",
+        "organizer-who-plays",
+        "head-referee-who-plays",
+        "referee-who-plays",
+        "scoring-table-who-plays",
+        "owner-link-referee",
+    },
     # the opponent's act, on their own login or link: never the owner's, whatever ID is typed
-    "validate": {"opponent", "opponent-link"},
+    "validate": {"opponent", "opponent-link", "head-referee-opponent"},
+    # Nobody rules on a game they play in: none of the staff who play below.
     "correct": {"head-referee", "referee"},
     "verify": {"head-referee", "scoring-table"},
     "void": {"head-referee", "scoring-table"},
     "resolve-dispute": {"head-referee"},
     # The organizers see the staff pages of the event they run (ruling stays the head referee's).
-    "view-disputes": {"organizer", "co-organizer", "head-referee", "referee", "scoring-table"},
-    "view-table": {"organizer", "co-organizer", "head-referee", "referee", "scoring-table"},
+    "view-disputes": STAFF,
+    "view-table": STAFF,
     # paper cards: staff type the row in (a player never can), a second staff member confirms
     "enter-paper": {"head-referee", "referee", "scoring-table"},
     "confirm-paper": {"head-referee", "referee", "scoring-table"},
+}
+#: Who is refused *because they play in the game*: their role would allow it, and the refusal
+#: says so ("You play in ...: another official must ...").
+CONFLICTS = {
+    "fill": {"head-referee-opponent"},
+    "validate": set(),
+    "correct": REFEREES_WHO_PLAY,
+    "verify": {"head-referee-who-plays", "scoring-table-who-plays", "head-referee-opponent"},
+    "void": {"head-referee-who-plays", "scoring-table-who-plays", "head-referee-opponent"},
+    "resolve-dispute": {"head-referee-who-plays", "head-referee-opponent"},
+    "view-disputes": set(),
+    "view-table": set(),
+    "enter-paper": REFEREES_WHO_PLAY | {"scoring-table-who-plays"},
+    "confirm-paper": REFEREES_WHO_PLAY | {"scoring-table-who-plays"},
 }
 WIN = [{"points": [2, 0], "twenties": [3, 1]}] * 3 + [{"points": [0, 2], "twenties": [1, 2]}]
 OTHER = [{"points": [0, 2], "twenties": [1, 3]}] * 3 + [{"points": [1, 1], "twenties": [1, 1]}]
 
 #: Permissions the other officials' pages use, checked through ``has_perm`` only.
+#: Asked of the tournament, these concern no game: staff who play hold their role's rights.
 EXTRA_PERMS = {
-    "tournaments.manage_tournament": {"organizer", "co-organizer"},
-    "tournaments.manage_staff": {"organizer", "co-organizer"},
-    "scoring.print_cards": {"organizer", "co-organizer", "scoring-table", "head-referee"},
-    # shoot-outs are recorded where they are shot: a referee or the scoring table
-    "scoring.record_shootout": {"head-referee", "referee", "scoring-table"},
-    # the round clock: the officials who run the hall start, pause and reset it; players watch
-    "tournaments.run_clock": {
+    "tournaments.manage_tournament": {"organizer", "co-organizer", "organizer-who-plays"},
+    "tournaments.manage_staff": {"organizer", "co-organizer", "organizer-who-plays"},
+    "scoring.print_cards": {
         "organizer",
         "co-organizer",
+        "scoring-table",
+        "head-referee",
+        "organizer-who-plays",
+        "head-referee-who-plays",
+        "scoring-table-who-plays",
+        "head-referee-opponent",
+    },
+    # shoot-outs are recorded where they are shot: a referee or the scoring table (one the
+    # official shoots in is another's to record: ``test_shootout_takers``)
+    "scoring.record_shootout": {
         "head-referee",
         "referee",
         "scoring-table",
+        "head-referee-who-plays",
+        "referee-who-plays",
+        "scoring-table-who-plays",
+        "head-referee-opponent",
+        "owner-link-referee",
     },
+    # the round clock: the officials who run the hall start, pause and reset it; players watch
+    "tournaments.run_clock": STAFF,
 }
 
 
@@ -103,8 +177,34 @@ class World:
             role=Role.CO_ORGANIZER,
         ).user
         self.owner, self.opponent = event.player, event.opponent
+        self.other = event.other_player
         self.game = event.game
         self.card = card_for(self.stage, self.owner)
+
+    def user_for(self, role: str) -> User | AnonymousUser:
+        """The user object a ``has_perm`` test asks about: a login, what the private-link
+        middleware makes of a browser holding a ``-link`` role's link, or a staff member who
+        plays (the owner's or the opponent's login given the staff role now, or a referee whose
+        browser holds the owner's link)."""
+        if role.endswith("-link"):
+            return link_user(self, role)
+        if role in WHO_PLAYS:
+            whose, staff_role = WHO_PLAYS[role]
+            user = self.users[whose]
+            if role not in self.users:
+                TournamentRole.objects.create(
+                    tournament=self.tournament, user=user, role=staff_role
+                )
+                # The roles (and entries) a user object read before are cached on it.
+                for cached in ("_tournament_roles", "_played_entry_ids"):
+                    user.__dict__.pop(cached, None)
+                self.users[role] = user
+            return user
+        if role == "owner-link-referee":
+            user = User.objects.get(pk=self.users["referee"].pk)
+            user.entry_links = [(self.owner.id, link_of(self.owner).token)]
+            return user
+        return self.users[role]
 
     # States the actions start from ---------------------------------------------------------
 
@@ -237,14 +337,30 @@ def act(world: World, client, action: str):
 
 
 def as_role(world: World, client, role: str):
-    """The client signed in as ``role``, or holding the private link of a ``-link`` role."""
+    """The client signed in as ``role``, or holding the private link of a ``-link`` role (a
+    referee's browser holding the owner's link: both)."""
     if role.endswith("-link"):
         entry = world.owner if role == "owner-link" else world.opponent
         token = link_of(entry).token
         assert client.get(reverse("scoring:private_link", args=[world.tournament.slug, token]))
+    elif role == "owner-link-referee":
+        client.force_login(world.users["referee"])
+        session = client.session
+        session["entry_links"] = [[world.owner.id, link_of(world.owner).token]]
+        session.save()
     elif role != "anonymous":
-        client.force_login(world.users[role])
+        client.force_login(world.user_for(role))
     return client
+
+
+def refused_because_playing(response, role: str, conflicts: set[str]) -> None:
+    """A refusal of staff who play says why, in words; anyone else's says who may."""
+    text = response.content.decode()
+    if role in conflicts:
+        assert "You play" in text or "your own" in text, text[:600]
+        assert "another official must" in text, text[:600]
+    else:
+        assert "another official must" not in text, text[:600]
 
 
 def link_user(world: World, role: str) -> AnonymousUser:
@@ -272,6 +388,7 @@ def test_pages(world, client, role, action):
     else:
         assert response.status_code == 403, (role, action, response.status_code)
         assert b"Not allowed" in response.content  # a readable page, not a bare status
+        refused_because_playing(response, role, CONFLICTS[action])
         assert action.startswith("view") or not took_effect()
 
 
@@ -289,7 +406,7 @@ def _target(world: World, action: str):
     if action == "resolve-dispute":
         return world.disputed()
     if action == "enter-paper":
-        return world.card
+        return CardRow(card=world.card, game=world.game)  # the row it would write
     if action == "confirm-paper":
         return world.awaiting()
     return world.tournament
@@ -312,15 +429,18 @@ PERMS = {
 @pytest.mark.parametrize("action", ACTIONS)
 @pytest.mark.parametrize("role", ROLES)
 def test_has_perm(world, role, action):
+    user = world.user_for(role)
     target = _target(world, action)
-    user = link_user(world, role) if role.endswith("-link") else world.users[role]
     assert user.has_perm(PERMS[action], target) is (role in ALLOWED[action])
+    # The words of the refusal, for staff who play: why, not who may.
+    words = conflict_refusal(user, PERMS[action], target)
+    assert (words is not None) is (role in CONFLICTS[action]), words
 
 
 @pytest.mark.parametrize("perm", sorted(EXTRA_PERMS))
 @pytest.mark.parametrize("role", ROLES)
 def test_other_officials_permissions(world, role, perm):
-    user = link_user(world, role) if role.endswith("-link") else world.users[role]
+    user = world.user_for(role)
     assert user.has_perm(perm, world.tournament) is (role in EXTRA_PERMS[perm])
 
 
@@ -368,8 +488,9 @@ def test_the_owner_never_validates_their_own_row(world, client, path):
 # tournaments, through the API (and the seed editor's page): the same permission as the pages.
 # Without a login (a private link is not one) the API answers 401; with one, 403.
 
-ORGANIZERS = {"organizer", "co-organizer"}
-CLOCK_RUNNERS = {"organizer", "co-organizer", "head-referee", "referee", "scoring-table"}
+# Draws, seeds, check-in and the clock rule on no game: organizers who play keep them.
+ORGANIZERS = {"organizer", "co-organizer", "organizer-who-plays"}
+CLOCK_RUNNERS = STAFF
 EVENT_DAY_ALLOWED = {
     "api-draw": ORGANIZERS,
     "api-undo-draw": ORGANIZERS,
@@ -493,7 +614,8 @@ def event_day_act(world: World, client, action: str):
         ).exists()
     add = Permission.objects.get(content_type__app_label="tournaments", codename="add_tournament")
     if action == "api-may-create":
-        hopeful = User.objects.create_user("hopeful")
+        hopeful = User.objects.create_user("hopeful")  # of the staff: only they may be given it
+        TournamentRole.objects.create(tournament=world.tournament, user=hopeful, role="referee")
         body = {"tournament": slug, "username": "hopeful"}
         response = client.post("/api/tournament-creators/", body, **api)
         return response, lambda: hopeful.user_permissions.filter(pk=add.pk).exists()
@@ -537,14 +659,31 @@ def test_event_day_api_and_seed_editor(world, client, role, action):
 # reason; the page previews first, then confirms), and only the organizers undo the advance.
 
 CLOSED_ALLOWED = {
+    # the head referee who plays in the game changes none of its results: another official
     "page-change-closed": {"head-referee"},
     "api-change-closed": {"head-referee"},
-    "page-undo-advance": {"organizer", "co-organizer"},
-    "api-undo-advance": {"organizer", "co-organizer"},
+    # undoing an advance rules on no game
+    "page-undo-advance": ORGANIZERS,
+    "api-undo-advance": ORGANIZERS,
 }
+CLOSED_CONFLICTS = {
+    "page-change-closed": {"head-referee-who-plays", "head-referee-opponent"},
+    "api-change-closed": {"head-referee-who-plays", "head-referee-opponent"},
+    "page-undo-advance": set(),
+    "api-undo-advance": set(),
+}
+#: Asked of the tournament (is the button's page for them), then of the game's match.
 CLOSED_PERMS = {
+    "scoring.change_closed_result": {
+        "head-referee",
+        "head-referee-who-plays",
+        "head-referee-opponent",
+    },
+    "scoring.undo_advance": ORGANIZERS,
+}
+CLOSED_PERMS_OF_THE_GAME = {
     "scoring.change_closed_result": {"head-referee"},
-    "scoring.undo_advance": {"organizer", "co-organizer"},
+    "scoring.undo_advance": ORGANIZERS,
 }
 
 
@@ -606,8 +745,12 @@ def test_closed_stage_actions(world, client, role, action):
             assert response["Location"].startswith("/accounts/login/")
         else:
             assert response.status_code == 403 and b"Not allowed" in response.content
+            refused_because_playing(response, role, CLOSED_CONFLICTS[action])
     elif role == "anonymous" or role.endswith("-link"):
         assert response.status_code in (401, 403), (role, action, response.status_code)
+    elif role in CLOSED_CONFLICTS[action]:
+        assert response.status_code == 403, (role, action, response.status_code)
+        assert "another official must" in response.json()["detail"]  # says why
     else:
         assert response.status_code == 403, (role, action, response.status_code)
         assert response.json()["detail"].startswith("Only the ")  # says who may
@@ -617,9 +760,9 @@ def test_closed_stage_actions(world, client, role, action):
 @pytest.mark.parametrize("perm", sorted(CLOSED_PERMS))
 @pytest.mark.parametrize("role", ROLES)
 def test_closed_stage_permissions(world, role, perm):
-    user = link_user(world, role) if role.endswith("-link") else world.users[role]
+    user = world.user_for(role)
     assert user.has_perm(perm, world.tournament) is (role in CLOSED_PERMS[perm])
-    assert user.has_perm(perm, world.game.match) is (role in CLOSED_PERMS[perm])
+    assert user.has_perm(perm, world.game.match) is (role in CLOSED_PERMS_OF_THE_GAME[perm])
 
 
 # --- walkovers and forfeits: withdrawals, disqualifications, the head referee's forfeits -------
@@ -631,6 +774,10 @@ def test_closed_stage_permissions(world, role, perm):
 # and through the API, the same roles.
 
 FORFEIT_ALLOWED = {
+    # The opponent withdraws or is disqualified, and the owner's game against them becomes a
+    # walkover in the owner's favour: the owner, whatever staff role, is not the one to record
+    # it, nor the opponent to disqualify himself (see ``test_withdrawing_oneself`` for the one
+    # thing a player who organizes may do to their own entry).
     "withdraw": {"organizer", "co-organizer"},
     "disqualify": {"organizer", "co-organizer", "head-referee"},
     "reinstate": {"organizer", "co-organizer"},
@@ -638,6 +785,18 @@ FORFEIT_ALLOWED = {
     "reinstate-disqualified": {"organizer", "co-organizer", "head-referee"},
     "forfeit-game": {"head-referee"},
     "forfeit-round": {"head-referee"},
+}
+FORFEIT_CONFLICTS = {
+    "withdraw": {"organizer-who-plays"},
+    "disqualify": {"organizer-who-plays", "head-referee-who-plays", "head-referee-opponent"},
+    "reinstate": {"organizer-who-plays"},
+    "reinstate-disqualified": {
+        "organizer-who-plays",
+        "head-referee-who-plays",
+        "head-referee-opponent",
+    },
+    "forfeit-game": {"head-referee-who-plays", "head-referee-opponent"},
+    "forfeit-round": {"head-referee-who-plays", "head-referee-opponent"},
 }
 FORFEIT_PERMS = {
     "withdraw": "tournaments.withdraw_entry",
@@ -719,8 +878,12 @@ def test_walkovers_and_forfeits(world, client, role, action, path):
             assert response["Location"].startswith("/accounts/login/")
         else:
             assert response.status_code == 403 and b"Not allowed" in response.content
+            refused_because_playing(response, role, FORFEIT_CONFLICTS[action])
     elif role == "anonymous" or role.endswith("-link"):
         assert response.status_code in (401, 403), (role, action, response.status_code)
+    elif role in FORFEIT_CONFLICTS[action]:
+        assert response.status_code == 403, (role, action, response.status_code)
+        assert "another official must" in response.json()["detail"]  # says why
     else:
         assert response.status_code == 403, (role, action, response.status_code)
         assert response.json()["detail"].startswith("Only the ")  # says who may
@@ -730,6 +893,37 @@ def test_walkovers_and_forfeits(world, client, role, action, path):
 @pytest.mark.parametrize("action", sorted(FORFEIT_ALLOWED))
 @pytest.mark.parametrize("role", ROLES)
 def test_walkover_and_forfeit_permissions(world, role, action):
-    user = link_user(world, role) if role.endswith("-link") else world.users[role]
+    user = world.user_for(role)
     target = world.game.match if action.startswith("forfeit") else world.opponent
     assert user.has_perm(FORFEIT_PERMS[action], target) is (role in FORFEIT_ALLOWED[action])
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_shootout_takers(world, role):
+    """A shoot-out is recorded by a referee or the scoring table who does not shoot in it."""
+    user = world.user_for(role)
+    takers = ShootoutTakers(world.stage, frozenset({world.owner.id, world.opponent.id}))
+    allowed = {"head-referee", "referee", "scoring-table"}
+    assert user.has_perm("scoring.record_shootout", takers) is (role in allowed)
+    others = ShootoutTakers(world.stage, frozenset({world.other.id}))
+    assert user.has_perm("scoring.record_shootout", others) is (
+        role in EXTRA_PERMS["scoring.record_shootout"]
+    )
+
+
+def test_withdrawing_oneself(world, client):
+    """An organizer who plays may record their own withdrawal (their own choice to leave; the
+    walkovers go against them), and take it back; never their own disqualification."""
+    from tournaments.models import Entry
+
+    as_role(world, client, "organizer-who-plays")
+    url = reverse("scoring:rulings:withdraw", args=[world.tournament.slug, world.owner.pk])
+    response = client.post(url, {"kind": "disqualification", "reason": "no"})
+    assert response.status_code == 403 and "your own entry" in response.content.decode()
+    assert not Entry.objects.get(pk=world.owner.pk).withdrawn
+    response = client.post(url, {"kind": "withdrawal", "reason": "unwell"})
+    assert response.status_code == 302, response.content[:400]
+    assert Entry.objects.get(pk=world.owner.pk).withdrawn
+    back = reverse("scoring:rulings:reinstate", args=[world.tournament.slug, world.owner.pk])
+    assert client.post(back).status_code == 302
+    assert not Entry.objects.get(pk=world.owner.pk).withdrawn

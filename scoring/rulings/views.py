@@ -51,10 +51,12 @@ def _kinds(user: Any, entry: Entry) -> list[str]:
     ]
 
 
-def _entry_refusal(user: Any, entry: Entry) -> str:
-    """Why ``user`` may record no kind of withdrawal for ``entry``: their own entry or a game they
-    play (``tournaments.permissions``), else who may."""
-    for perm, _who in forfeits.PERMISSIONS.values():
+def _entry_refusal(user: Any, entry: Entry, kind: str = "") -> str:
+    """Why ``user`` may record no kind of withdrawal for ``entry`` (or not ``kind``, when the
+    form or the entry says which): their own entry or a game they play
+    (``tournaments.permissions``), else who may."""
+    asked = [forfeits.PERMISSIONS[kind]] if kind in forfeits.PERMISSIONS else []
+    for perm, _who in asked or forfeits.PERMISSIONS.values():
         conflict = entry_conflict_refusal(user, perm, entry)
         if conflict:
             return conflict
@@ -124,7 +126,8 @@ def withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) -> Htt
     entry = _entry_of(tournament, entry_id)
     kinds = _kinds(request.user, entry)
     if not kinds:
-        return refuse(request, _entry_refusal(request.user, entry), tournament)
+        kind = request.POST.get("kind", "")
+        return refuse(request, _entry_refusal(request.user, entry, kind), tournament)
     form = WithdrawForm(request.POST, kinds=list(Kind.values))
     if not form.is_valid():
         return _entry_page(
@@ -151,7 +154,8 @@ def reinstate(request: HttpRequest, tournament: Tournament, entry_id: int) -> Ht
     """Take back a withdrawal or a disqualification."""
     entry = _entry_of(tournament, entry_id)
     if not _kinds(request.user, entry):
-        return refuse(request, _entry_refusal(request.user, entry), tournament)
+        kind = entry.withdrawal_kind or Kind.WITHDRAWAL
+        return refuse(request, _entry_refusal(request.user, entry, kind), tournament)
     try:
         done = services.reinstate(entry=entry, user=request.user)
     except PermissionDenied as exc:
