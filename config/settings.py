@@ -303,8 +303,16 @@ elif CELERY_BROKER_URL.startswith("filesystem://"):
 # failing it with the reason.
 SIMULATION_STALL_SECONDS = env.int("SIMULATION_STALL_SECONDS", default=300)
 # A PDF batch with no progress for this long (running), or not taken by a worker for this long
-# (queued), is shown "Stalled" with a button that prints the round again.
+# (queued), is shown "Stalled" with a button that prints the round again. On Redis a batch whose
+# worker died is handed out again once its visibility timeout has passed (plus up to one sweep)
+# and reports progress at once: "Stalled" waits for that, with a margin, so that an organizer is
+# not offered a second batch while the first is being redelivered.
 PRINT_STALL_SECONDS = env.int("PRINT_STALL_SECONDS", default=120)
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    PRINT_STALL_SECONDS = max(
+        PRINT_STALL_SECONDS,
+        TASK_VISIBILITY_TIMEOUT + CELERY_BROKER_TRANSPORT_OPTIONS["unacked_restore_interval"] + 30,
+    )
 CELERY_BEAT_SCHEDULE = {
     "simulation-stalled-runs": {
         "task": "simulation.tasks.check_stalled_runs",

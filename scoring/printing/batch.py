@@ -19,11 +19,14 @@ cards (:func:`batch_state` reads each part's result).
 
 from __future__ import annotations
 
+import contextlib
+import errno
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
 from celery.result import AsyncResult
+from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.utils import timezone
@@ -134,8 +137,53 @@ def _store(stage: Stage, round_of_play: int, batch_id: str, pdf: bytes, cards: i
     slug = stage.category.tournament.slug
     _prune(slug)
     name = batch_file_name(slug, stage.id, round_of_play, batch_id)
-    stored = default_storage.save(name, ContentFile(pdf))
+    stored = _save(name, pdf)
     return BatchFile(name=stored, cards=cards, tournament=slug)
+
+
+#: Errors of a disk with no room left (ENOSPC) or over its quota (EDQUOT).
+_FULL = {errno.ENOSPC, errno.EDQUOT}
+#: Errors of a folder the worker may not write (read-only, wrong owner).
+_UNWRITABLE = {errno.EROFS, errno.EACCES, errno.EPERM}
+
+
+def _media_folder() -> str:
+    """Where the storage writes, as the organizer may look for it: the media folder."""
+    return str(getattr(default_storage, "location", "") or settings.MEDIA_ROOT)
+
+
+def _save(name: str, pdf: bytes) -> str:
+    """Store ``pdf`` as ``name``; a disk that is full or cannot be written is a
+    :class:`PrintError` saying so (the batch page shows it), and what was written of the file
+    is removed, so no truncated PDF is left to be handed out."""
+    folder = name.rsplit("/", 1)[0]
+    before = _files_in(folder)
+    try:
+        return default_storage.save(name, ContentFile(pdf))
+    except OSError as exc:
+        for left in _files_in(folder) - before:
+            with contextlib.suppress(OSError):
+                default_storage.delete(f"{folder}/{left}")
+        where = _media_folder()
+        if exc.errno in _FULL:
+            reason = _("the disk is full: free space for the media folder (%(path)s)") % {
+                "path": where
+            }
+        elif exc.errno in _UNWRITABLE:
+            reason = _("the media folder cannot be written: %(path)s") % {"path": where}
+        else:
+            reason = _("the PDF could not be stored in %(path)s (%(error)s)") % {
+                "path": where,
+                "error": exc.strerror or type(exc).__name__,
+            }
+        raise PrintError(reason, status=507) from exc
+
+
+def _files_in(folder: str) -> set[str]:
+    try:
+        return set(default_storage.listdir(folder)[1])
+    except (FileNotFoundError, NotImplementedError):
+        return set()
 
 
 def plan_round_batch(
@@ -171,7 +219,7 @@ def build_round_part(
     )
     slug = stage.category.tournament.slug
     name = part_file_name(batch_file_name(slug, stage.id, round_of_play, batch_id), index)
-    return default_storage.save(name, ContentFile(pdf))
+    return _save(name, pdf)
 
 
 def join_round_parts(
