@@ -1,8 +1,9 @@
 """The export download on a tournament's organizer pages, the tables' downloads (CSV and XLSX)
 and the import page.
 
-The downloads are the organizers' (the export holds the private links' tokens and the staff's
-emails; the tables list the players' clubs and countries): each is let in by the same check,
+The downloads are the organizers' (the export holds the private links' tokens and the
+usernames its records name, never a name or an e-mail address; the tables list the players'
+clubs and countries): each is let in by the same check,
 ``organizer_page``. Importing creates a tournament, so it needs what creating one needs, the site
 permission ``tournaments.add_tournament``. Each calls one service, as the management commands do.
 """

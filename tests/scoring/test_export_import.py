@@ -62,8 +62,8 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
-from tournaments.services.invitations import accept
 from tournaments.services.categories import delete_category
+from tournaments.services.invitations import accept
 from tournaments.services.links import entry_of_token, links_of, renew_link
 from tournaments.services.people import delete_player, update_player
 
