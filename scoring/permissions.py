@@ -28,7 +28,7 @@ def is_card_owner(user, row) -> bool:
     opened the entry's private link (``tournaments.private_links``)."""
     if row is None:
         return False
-    return _acts_for(user, row.card.entry)
+    return acts_for(user, row.card.entry)
 
 
 @rules.predicate
@@ -38,12 +38,14 @@ def is_opponent(user, row) -> bool:
     if row is None:
         return False
     others = [e for e in row.game.match.entries if e.id != row.card.entry_id]
-    return any(_acts_for(user, other) for other in others)
+    return any(acts_for(user, other) for other in others)
 
 
-def _acts_for(user, entry) -> bool:
+def acts_for(user, entry) -> bool:
     """Whether ``user`` plays for ``entry``: its player's account, or the entry's private link
     held by this browser (carried on the user object by the private-link middleware)."""
+    if entry is None:
+        return False
     if entry.id in linked_entry_ids(user):
         return True
     return user.is_authenticated and user.pk in _entry_user_ids(entry)
@@ -128,9 +130,29 @@ def is_simulated_row(user, row) -> bool:
 
 
 # Validation is the opponent's act: on their own login or their own private link, never the
-# card owner's (whatever ID they type, the opponent's number is printed on their own card).
-# Simulated rows are signed by the referee account that played them. Staff enter paper rows.
-rules.add_perm("scoring.validate_row", is_opponent | (is_simulated_row & is_referee))
+# card owner's (whatever ID they type, the opponent's number is printed on their own card). A
+# browser or login that acts for the owner too never signs the owner's row, even holding the
+# opponent's link as well: nobody acts for someone else. Simulated rows are signed by the
+# referee account that played them. Staff enter paper rows.
+rules.add_perm(
+    "scoring.validate_row", (is_opponent & ~is_card_owner) | (is_simulated_row & is_referee)
+)
+
+
+def validation_refusal(user, row) -> str:
+    """Why ``user`` may not validate ``row``, in words (the pages and the API say the same)."""
+    if row is not None and is_card_owner.test(user, row) and is_opponent.test(user, row):
+        return gettext(
+            "This phone or login acts for %(owner)s, whose card it is, as well as for their "
+            "opponent: the opponent validates on their own phone (their own private link or "
+            "login), or staff enter the paper card."
+        ) % {"owner": row.card.entry}
+    return gettext(
+        "Only the opponent validates a row, on their own phone: with their own private link "
+        "or their own login."
+    )
+
+
 rules.add_perm("scoring.correct_row", is_referee & ~plays_in)
 # WCC cards are paper: a referee or the scoring table types a paper card's row in, with the
 # opponent's ID and initials as written on it; a second one confirms it where the event asks.

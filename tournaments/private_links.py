@@ -13,6 +13,7 @@ counts.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from functools import wraps
 
@@ -22,6 +23,8 @@ from django.http import HttpRequest, HttpResponse
 from tournaments.models import EntryLink
 
 SESSION_KEY = "entry_links"
+#: The session key of this browser's device label (see :func:`device_of`).
+DEVICE_KEY = "device"
 
 
 def remember(request: HttpRequest, link: EntryLink) -> None:
@@ -31,6 +34,39 @@ def remember(request: HttpRequest, link: EntryLink) -> None:
     request.session[SESSION_KEY] = pairs
     request.user.entry_links = [tuple(p) for p in pairs]
     _forget_cache(request.user)
+    label_device(request)
+
+
+def forget(request: HttpRequest, entry_id: int) -> bool:
+    """This browser stops acting for the entry (its link is dropped from the session); whether
+    it held it."""
+    pairs = request.session.get(SESSION_KEY, [])
+    kept = [p for p in pairs if p[0] != entry_id]
+    if len(kept) == len(pairs):
+        return False
+    request.session[SESSION_KEY] = kept
+    request.user.entry_links = [tuple(p) for p in kept]
+    _forget_cache(request.user)
+    return True
+
+
+def label_device(request: HttpRequest) -> str:
+    """Give the request's browser its device label (a few letters kept in its session, made on
+    first need) and put it on ``request.user`` for the services (:func:`device_of`). Called by
+    the views that sign something, so public pages never make a session for it."""
+    label = request.session.get(DEVICE_KEY)
+    if not label:
+        label = secrets.token_hex(3).upper()
+        request.session[DEVICE_KEY] = label
+    request.user.device_label = label
+    return label
+
+
+def device_of(user) -> str:
+    """The label of the browser a signature came from (see :func:`label_device`), so that the
+    table and the row's history tell two phones apart; empty for a user that did not come
+    through a browser session (the API's tokens, tasks, the shell)."""
+    return getattr(user, "device_label", "") or ""
 
 
 def linked_entry_ids(user) -> frozenset[int]:

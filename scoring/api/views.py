@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, serializers, status, viewsets
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -44,6 +45,7 @@ from scoring.standings.selectors import stage_standings
 from tournaments.api.errors import Conflict, ServiceErrorsMixin
 from tournaments.api.serializers import GameSerializer
 from tournaments.models import Game, Stage
+from tournaments.private_links import label_device
 
 ENTRY_PEOPLE = ("entry__player", "entry__team__player_one", "entry__team__player_two")
 #: The actions that write one card or row. They need none of what the read serializers show,
@@ -390,6 +392,8 @@ class CardRowViewSet(WriteTargetMixin, ScoringErrorsMixin, viewsets.ReadOnlyMode
     def validate_row(self, request: Request, pk: str | None = None) -> Response:
         row = self.get_object()
         data = parse(ValidateRowSerializer, request)
+        if isinstance(request.successful_authenticator, SessionAuthentication):
+            label_device(request._request)  # a phone's browser: name it, as the pages do
         row = scorecards.validate_row(
             row=row,
             opponent_number=data["opponent_number"],

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from django.db.models import F, Prefetch
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -31,8 +30,8 @@ from scoring.models import CardRow, ScoreCard
 from scoring.printing.errors import PrintError
 from scoring.printing.lookups import no_matches_message
 from scoring.results.rules import category_rules
+from scoring.scorecards.codes import card_scan_path
 from tournaments.models import Category, Entry, Game, Match, Stage, Tournament
-from tournaments.services.links import links_of
 
 CardKind = Literal["round", "stage", "blank"]
 
@@ -116,8 +115,9 @@ class Card:
     board_scores: bool = False
     #: The category plays three-player games (family rulebook, Option Two): 2-1-0 by rank, to 8.
     three_players: bool = False
-    #: The path of the entry's private link, printed as a QR code in the header (a player scans
-    #: it to fill this card on their phone); empty on blank cards.
+    #: The path of the card's code, printed as a QR code in the header: it opens the card to
+    #: read, and to sign for whoever proves to be the opponent on their own phone; never the
+    #: owner's private link (the card goes across the board). Empty on blank cards.
     link_path: str = ""
 
     @property
@@ -140,14 +140,12 @@ def people_of(entry: Entry | None) -> tuple[Person, ...]:
     return tuple(Person(p.full_name, str(p.number)) for p in (team.player_one, team.player_two))
 
 
-def _link_paths(tournament: Tournament, entries: Iterable[Entry]) -> dict[int, str]:
-    """The private-link path of each entry, by entry id (one query; links not yet made are made
-    here, so every printed card carries one)."""
-    links = links_of({e.id: e for e in entries}.values())
-    return {
-        entry_id: reverse("scoring:private_link", args=[tournament.slug, link.token])
-        for entry_id, link in links.items()
-    }
+def _scan_paths(stage: Stage, entries: Iterable[Entry]) -> dict[int, str]:
+    """The path the QR of each entry's card opens, by entry id: the card's signed code
+    (``scoring.scorecards.codes``), never the entry's private link, because the card is handed
+    across the board to be signed. No query."""
+    slug = stage.category.tournament.slug
+    return {e.id: card_scan_path(slug, stage.id, e.id) for e in entries}
 
 
 def _entry_paths(prefix: str) -> list[str]:
@@ -319,7 +317,7 @@ def round_cards(stage: Stage, round_of_play: int) -> list[Card]:
     rounds = _round_columns(stage.category, (g for m in matches for g in m.games.all()))
     header = _header(stage)
     partners = stage.category.players_per_side
-    paths = _link_paths(stage.category.tournament, (e for m in matches for e in m.entries))
+    paths = _scan_paths(stage, (e for m in matches for e in m.entries))
     cards = []
     for match in matches:
         for entry, opponents in _sides(match):
@@ -381,7 +379,7 @@ def stage_cards(stage: Stage, entries: Sequence[Entry] | None = None) -> list[Ca
     header = _header(stage)
     partners = stage.category.players_per_side
     ordered = sorted(by_entry.values(), key=lambda item: _sort_key(item[0]))
-    paths = _link_paths(stage.category.tournament, (entry for entry, _ in ordered))
+    paths = _scan_paths(stage, (entry for entry, _ in ordered))
     return [
         Card(
             kind="stage",

@@ -18,14 +18,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring.scorecards import selectors as select
 from tournaments.models import Entry, Tournament
-from tournaments.private_links import remember
+from tournaments.private_links import forget, remember
 from tournaments.services.links import claim_entry, entry_of_token, link_of, players_of
-from tournaments.views.access import missing, tournament_page
+from tournaments.views.access import missing, safe_next, tournament_page
 
 INVALID = gettext_lazy(
     "This private link is not valid: it may have been renewed by the organizer, or mistyped. "
     "Ask the organizer or the scoring table for your current link (it is printed on your "
-    "player sheet and on your scorecards)."
+    "player sheet, which is given to you alone)."
 )
 
 
@@ -48,6 +48,7 @@ def open_link(request: HttpRequest, tournament: Tournament, token: str) -> HttpR
         "entry": entry,
         "token": token,
         "cards": select.cards_of_entry(tournament, entry),
+        "to_sign": select.rows_to_sign(tournament, [entry.id]),
         "linked_to_me": linked_to_me,
         "may_claim": user.is_authenticated
         and not linked_to_me
@@ -64,7 +65,7 @@ def claim(request: HttpRequest, tournament: Tournament, token: str) -> HttpRespo
     if entry is None:
         return missing(request, INVALID, tournament)
     try:
-        player = claim_entry(entry=entry, user=request.user)
+        player = claim_entry(entry=entry, user=request.user, token=token)
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
@@ -74,3 +75,17 @@ def claim(request: HttpRequest, tournament: Tournament, token: str) -> HttpRespo
             % {"name": player.full_name, "number": player.number},
         )
     return redirect("scoring:private_link", tournament.slug, token)
+
+
+@require_POST
+@tournament_page()
+def drop(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
+    """This browser stops acting for one entry (the bar on every page offers it)."""
+    entry = Entry.objects.filter(pk=entry_id, category__tournament=tournament).first()
+    if entry is not None and forget(request, entry.pk):
+        messages.success(
+            request,
+            _("This phone no longer acts for %(entry)s; their private link opens it again.")
+            % {"entry": entry.name},
+        )
+    return redirect(safe_next(request, tournament.get_absolute_url()))

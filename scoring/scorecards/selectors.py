@@ -22,6 +22,7 @@ from scoring.models import CardRow, ScoreCard
 from scoring.results.rules import game_rules
 from scoring.rulings.selectors import with_round_rulings
 from scoring.scorecards.services import as_official, row_order
+from scoring.scorecards.signatures import signer_words
 from scoring.templatetags.scoring_labels import dashed, round_text
 from tournaments.models import Entry, Game, Match, Stage, Tournament
 
@@ -29,6 +30,26 @@ Status = CardRow.Status
 
 #: Everything needed to print an entry's name and ID (a player, or a team of two players).
 ENTRY_PARTS = ("player", "team__player_one", "team__player_two")
+#: What the permission to sign a row reads of its card's and its game's people.
+ROW_SIGN_JOINS = (
+    "card__entry__player",
+    "card__entry__team__player_one",
+    "card__entry__team__player_two",
+    *(
+        f"game__match__{side}__{part}"
+        for side in ("entry_a", "entry_b", "entry_c")
+        for part in ("player", "team__player_one", "team__player_two")
+    ),
+)
+#: What :func:`validation_words` reads of who signed a row and who entered it from paper.
+SIGNER_JOINS = (
+    "entered_by",
+    "confirmed_by",
+    "validated_by",
+    "validated_entry__player",
+    "validated_entry__team__player_one",
+    "validated_entry__team__player_two",
+)
 
 
 def _entry_joins(prefix: str) -> list[str]:
@@ -206,7 +227,10 @@ def card_page(stage: Stage, entry: Entry) -> CardPage:
     )
     rows = {}
     if card.pk:
-        rows = {r.game_id: r for r in CardRow.objects.filter(card=card).select_related("filled_by")}
+        rows = {
+            r.game_id: r
+            for r in CardRow.objects.filter(card=card).select_related("filled_by", *SIGNER_JOINS)
+        }
     lines = []
     for match in matches:
         match.stage = stage
@@ -296,7 +320,10 @@ def validation_words(row: CardRow) -> str:
         return _("paper (%(signed)s), entered by %(entered)s") % values
     if row.validated_how == How.SIMULATED:
         return _("simulated (%(signed)s)") % {"signed": signed}
-    return _("opponent's phone (%(signed)s)") % {"signed": signed}
+    return _("opponent's phone (%(signed)s): %(who)s") % {
+        "signed": signed,
+        "who": signer_words(row),
+    }
 
 
 def table_queue(
@@ -321,7 +348,7 @@ def table_queue(
     if round_of_play is not None:
         rows = rows.filter(game__match__round_of_play=round_of_play)
     rows = rows.select_related(
-        *CARD_JOINS, *[f"game__{j}" for j in GAME_JOINS], "entered_by", "confirmed_by"
+        *CARD_JOINS, *[f"game__{j}" for j in GAME_JOINS], *SIGNER_JOINS
     ).order_by(
         "card__stage__category__name",
         "card__stage__order",
@@ -420,7 +447,7 @@ def dispute_queue(tournament: Tournament, *, game_id: int | None = None) -> list
     if game_id is not None:
         rows = rows.filter(game_id=game_id)
     rows = rows.select_related(
-        *CARD_JOINS, *[f"game__{j}" for j in GAME_JOINS], "entered_by", "confirmed_by"
+        *CARD_JOINS, *[f"game__{j}" for j in GAME_JOINS], *SIGNER_JOINS
     ).order_by(
         "game__match__stage__order", "game__match__round_of_play", "game_id", "card__entry_id"
     )
@@ -433,6 +460,7 @@ def dispute_queue(tournament: Tournament, *, game_id: int | None = None) -> list
             dispute = disputes[row.game_id] = Dispute(game=game, cards=cards)
         card = next(c for c in dispute.cards if c.entry.id == row.card.entry_id)
         card.row = row
+        row.validated_words = validation_words(row) if row.validated_how else ""
         official = as_official(row.rounds, row_order(game, row.card.entry))
         card.rounds = [_canonical(r) for r in official]
     return list(disputes.values())
@@ -477,6 +505,7 @@ FIELD_NAMES = {
     "referee_initials": gettext_noop("referee's initials"),
     "void_reason": gettext_noop("void reason"),
     "simulated": gettext_noop("simulated"),
+    "validated_device": gettext_noop("signed on phone"),
 }
 
 
@@ -592,6 +621,49 @@ def cards_of_user(tournament: Tournament, user, linked: Iterable[int] = ()) -> l
     }
     which = Q(entry_a__in=entries) | Q(entry_b__in=entries) | Q(entry_c__in=entries)
     return _links(tournament, entries, which)
+
+
+@dataclass(frozen=True)
+class RowToSign:
+    """A row of an opponent's card waiting for this player's signature."""
+
+    row: CardRow
+    stage: Stage
+    owner: Entry
+
+
+def rows_to_sign(tournament: Tournament, entry_ids: Iterable[int]) -> list[RowToSign]:
+    """The filled rows, on the cards of their opponents, that the entries ``entry_ids`` (whom
+    the browser acts for) are to validate, in the order of play (one query)."""
+    mine = list(entry_ids)
+    if not mine:
+        return []
+    rows = (
+        CardRow.objects.filter(
+            Q(game__match__entry_a__in=mine)
+            | Q(game__match__entry_b__in=mine)
+            | Q(game__match__entry_c__in=mine),
+            status=Status.FILLED,
+            card__stage__category__tournament=tournament,
+        )
+        .exclude(card__entry__in=mine)
+        .select_related("card__stage__category", *_entry_joins("card__entry"), "game__match")
+        .order_by("game__match__round_of_play", "game__number", "pk")
+    )
+    return [RowToSign(row=r, stage=r.card.stage, owner=r.card.entry) for r in rows]
+
+
+def entry_ids_of(tournament: Tournament, user, linked: Iterable[int] = ()) -> list[int]:
+    """The entries of the tournament a browser acts for: by its login, or by the ``linked``
+    entries of the private links it holds."""
+    mine = Q(id__in=list(linked))
+    if user.is_authenticated:
+        mine |= (
+            Q(player__user=user) | Q(team__player_one__user=user) | Q(team__player_two__user=user)
+        )
+    return list(
+        Entry.objects.filter(mine, category__tournament=tournament).values_list("id", flat=True)
+    )
 
 
 def cards_of_entry(tournament: Tournament, entry: Entry) -> list[CardLink]:

@@ -28,12 +28,14 @@ from django.utils.translation import ngettext
 from scoring import engine
 from scoring.engine import RoundData
 from scoring.models import CardRow, ScoreCard
-from scoring.permissions import conflict_refusal, plays_in
+from scoring.permissions import acts_for, conflict_refusal, plays_in, validation_refusal
 from scoring.progression.locks import ensure_open
 from scoring.progression.services import advance_knockout
 from scoring.results.rules import game_rules
 from scoring.results.services import record_locked_game
+from scoring.scorecards.signatures import signer_words
 from tournaments.models import Entry, Game, Stage
+from tournaments.private_links import device_of
 from tournaments.services.game_locks import lock_games
 
 Status = CardRow.Status
@@ -294,8 +296,10 @@ def validate_row(
     row = next((r for r in game_rows if r.pk == row.pk), None) or CardRow.objects.get(pk=row.pk)
     _refuse_forfeited(row.game)
     ensure_open(row.game.match.stage, error=ScorecardError)
-    allowed = {n for e in _opponents(row.game, row.card.entry) for n in _entry_numbers(e)}
-    if str(opponent_number).strip() not in allowed:
+    opponents = _opponents(row.game, row.card.entry)
+    allowed = {n for e in opponents for n in _entry_numbers(e)}
+    number = str(opponent_number).strip()
+    if number not in allowed:
         raise ScorecardError(
             _(
                 "%(where)s: only the opponent may validate this row; ID %(number)s is not the "
@@ -303,8 +307,24 @@ def validate_row(
             )
             % {"where": _label(row.game), "number": repr(opponent_number)}
         )
-    _require(user, "scoring.validate_row", row, _("validate this row: only the opponent does"))
+    if not user.has_perm("scoring.validate_row", row):
+        raise PermissionDenied(validation_refusal(user, row))
     _check_version(row, version)  # after the permission: nobody else learns the version
+    # The signature is the signer's own: the ID typed is one of the entries this login or
+    # browser acts for (a simulated row is signed by the referee account that played it).
+    signer = next((e for e in opponents if number in _entry_numbers(e)), None)
+    if not row.simulated and not acts_for(user, signer):
+        raise ScorecardError(
+            _(
+                "%(where)s: ID %(number)s is not yours; sign with your own player ID (this "
+                "phone or login acts for %(you)s)."
+            )
+            % {
+                "where": _label(row.game),
+                "number": number,
+                "you": _(" or ").join(str(e) for e in opponents if acts_for(user, e)),
+            }
+        )
     if not initials.strip():
         raise ScorecardError(
             _("%(where)s: the opponent's initials are missing.") % {"where": _label(row.game)}
@@ -316,13 +336,20 @@ def validate_row(
         )
     check_complete(row.game, row.rounds)
     row.status = Status.VALIDATED
-    row.validated_number = str(opponent_number).strip()
+    row.validated_number = number
     row.validated_initials = initials.strip().upper()[:5]
     row.validated_at = timezone.now()
     row.validated_how = (
         CardRow.ValidatedHow.SIMULATED if row.simulated else CardRow.ValidatedHow.PHONE
     )
-    return _after_change(_save(row, _("validated")), others=_compared_with(row, game_rows))
+    # Who signed, as the app knew them: the table and the dispute queue show it.
+    row.validated_entry = None if row.simulated else signer
+    row.validated_by = user if user.is_authenticated else None
+    row.validated_device = device_of(user)
+    reason = (
+        _("validated") if row.simulated else _("validated by %(who)s") % {"who": signer_words(row)}
+    )
+    return _after_change(_save(row, reason), others=_compared_with(row, game_rows))
 
 
 def _check_scheduled(card: ScoreCard, game: Game) -> None:

@@ -31,8 +31,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring.engine import judge_row, round_lines
 from scoring.models import CardRow, ScoreCard
-from scoring.permissions import conflict_refusal, is_card_owner, plays_in
+from scoring.permissions import conflict_refusal, is_card_owner, plays_in, validation_refusal
 from scoring.scorecards import selectors as select
+from scoring.scorecards.codes import signing_path
 from scoring.scorecards.forms import (
     VOID_REASONS,
     CorrectionForm,
@@ -55,7 +56,7 @@ from scoring.scorecards.services import (
     void_card,
 )
 from tournaments.models import Entry, Game, Stage, Tournament
-from tournaments.private_links import linked_entry_ids, login_or_link_required
+from tournaments.private_links import label_device, linked_entry_ids, login_or_link_required
 from tournaments.views.access import refuse, safe_next, tournament_page
 
 Status = CardRow.Status
@@ -90,6 +91,12 @@ class RowPanel:
     #: The row's form is shown open: the next game to fill. The others stay folded, so that a
     #: card of several games is not a phone's length of boxes per game.
     expanded: bool = False
+    #: The card read through its printed code by a phone that acts for nobody at this board:
+    #: the rows only, no links into pages it may not open.
+    read_only: bool = False
+    #: On the owner's phone, next to a row waiting for the opponent: the address of the
+    #: short-lived code the opponent scans with their own phone (``scoring.scorecards.codes``).
+    sign_url: str = ""
 
     @property
     def game(self):
@@ -196,6 +203,13 @@ def _panel(request: HttpRequest, page: select.CardPage, line: select.CardLine, *
     # A row short of the game's end cannot be signed (the judge says what is missing on it).
     if panel.validate_form is None and _may_validate(user, line) and not line.missing:
         panel.validate_form = ValidateForm(initial={"version": version}, prefix=f"v{line.game.id}")
+    if (
+        row is not None
+        and row.status == Status.FILLED
+        and not line.missing
+        and is_card_owner.test(user, row)
+    ):
+        panel.sign_url = request.build_absolute_uri(signing_path(page.tournament.slug, row.pk))
     return panel
 
 
@@ -274,6 +288,10 @@ def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     context = {
         "tournament": tournament,
         "mine": select.cards_of_user(tournament, request.user, linked_entry_ids(request.user)),
+        "to_sign": select.rows_to_sign(
+            tournament,
+            select.entry_ids_of(tournament, request.user, linked_entry_ids(request.user)),
+        ),
         "everyone": select.all_cards(tournament) if official else [],
         "official": official,
         "can_view_disputes": request.user.has_perm("scoring.view_disputes", tournament),
@@ -376,7 +394,8 @@ def validate(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game
     if line.row is None:
         raise Http404(_("Nothing has been filled on this row yet."))
     if not request.user.has_perm("scoring.validate_row", line.row):
-        return refuse(request, _("Only the opponent validates a row, with ID and initials."))
+        return refuse(request, validation_refusal(request.user, line.row))
+    label_device(request)
     form = ValidateForm(request.POST, prefix=f"v{game_id}")
     panel = _panel(request, page, line, validate_form=form)
     if not form.is_valid():

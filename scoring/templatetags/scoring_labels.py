@@ -13,6 +13,8 @@ from django import template
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from scoring.scorecards.signatures import signer_words
+
 register = template.Library()
 
 DASH = "\u2013"
@@ -72,3 +74,9 @@ def round_text(r: Mapping[str, Any] | None) -> str:
         figures["board"] = dashed(r["score"])
         return gettext("%(points)s, 20s %(twenties)s, board %(board)s") % figures
     return gettext("%(points)s, 20s %(twenties)s") % figures
+
+
+@register.filter
+def signer(row) -> str:
+    """Who signed a row on a phone, and where (``scoring.scorecards.signatures``)."""
+    return signer_words(row)

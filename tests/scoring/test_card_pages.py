@@ -421,13 +421,16 @@ def build_queue(cards: int) -> tuple[str, User]:
     clerk = User.objects.create_user(f"clerk-{t.slug}")
     TournamentRole.objects.create(tournament=t, user=clerk, role=Role.SCORING_TABLE)
     for n in range(cards):
-        a = EntryFactory(category=stage.category, player__user=clerk)
+        # The players are not the clerk: nobody verifies a card of their own game.
+        a = EntryFactory(
+            category=stage.category, player__user=User.objects.create_user(f"p-{t.slug}-{n}")
+        )
         rival = User.objects.create_user(f"rival-{t.slug}-{n}")
         b = EntryFactory(category=stage.category, player__user=rival)
         board = Board.objects.create(tournament=t, number=n + 1)
         match = Match.objects.create(stage=stage, entry_a=a, entry_b=b, board=board)
         game = Game.objects.create(match=match, number=1)
-        row = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=clerk)
+        row = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=a.player.user)
         validate_row(row=row, opponent_number=str(b.player.number), initials="X", user=rival)
     return reverse("scoring:cards:table", args=[t.slug]), clerk
 
@@ -452,16 +455,18 @@ def test_dispute_queue_queries_do_not_grow_with_the_games(client):
         t = stage.category.tournament
         head = User.objects.create_user(f"head-{t.slug}")
         TournamentRole.objects.create(tournament=t, user=head, role=Role.HEAD_REFEREE)
-        for _ in range(size):
-            # Both players' logins are the head referee's, so one user can sign both cards.
-            a, b = (EntryFactory(category=stage.category, player__user=head) for _ in range(2))
+        for n in range(size):
+            # Each player signs the other's card on their own login (nobody signs their own).
+            users = [User.objects.create_user(f"p{n}{side}-{t.slug}") for side in "ab"]
+            a, b = (EntryFactory(category=stage.category, player__user=u) for u in users)
             game = Game.objects.create(
                 match=Match.objects.create(stage=stage, entry_a=a, entry_b=b)
             )
-            for entry, other in ((a, b), (b, a)):  # each claims the same win: they disagree
+            for entry, other, signer in ((a, b, users[1]), (b, a, users[0])):
+                # each claims the same win: they disagree
                 row = fill_row(card=card_for(stage, entry), game=game, rounds=WIN, user=head)
                 validate_row(
-                    row=row, opponent_number=str(other.player.number), initials="X", user=head
+                    row=row, opponent_number=str(other.player.number), initials="X", user=signer
                 )
             assert CardRow.objects.filter(game=game, status=Status.DISPUTED).count() == 2
         client.force_login(head)

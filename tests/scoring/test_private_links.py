@@ -16,6 +16,7 @@ from scoring.models import CardRow
 from scoring.printing.cards import round_cards
 from scoring.printing.options import PrintOptions
 from scoring.printing.render import render_cards
+from scoring.scorecards.codes import card_scan_path
 from scoring.scorecards.services import card_for, fill_row
 from tests.events import SmallEvent
 from tournaments.models import EntryLink, Player
@@ -202,11 +203,16 @@ def test_linking_is_refused_when_another_account_holds_the_player(small_event, d
     event = small_event
     intruder = django_user_model.objects.create_user("intruder")
     with pytest.raises(Exception, match="already linked"):
-        claim_entry(entry=event.player, user=intruder)
+        claim_entry(entry=event.player, user=intruder, token=link_of(event.player).token)
     event.player.player.refresh_from_db()
     assert event.player.player.user == event.users["player"]
     # The same account again is harmless.
-    assert claim_entry(entry=event.player, user=event.users["player"]).pk == event.player.player_id
+    assert (
+        claim_entry(
+            entry=event.player, user=event.users["player"], token=link_of(event.player).token
+        ).pk
+        == event.player.player_id
+    )
 
 
 def test_organizer_shows_renews_and_prints_the_link(small_event, client):
@@ -249,11 +255,15 @@ def test_players_cannot_renew_or_print_links(small_event, client):
     assert link_of(event.player).token == token
 
 
-def test_round_cards_carry_each_entry_link_as_a_qr_code(small_event, client):
+def test_round_cards_carry_their_card_code_never_the_private_link(small_event, client):
+    """The card goes across the board to be signed: its QR names the card, not the owner."""
     event = small_event
     cards = round_cards(event.stage, 1)
     paths = {c.people[0].number: c.link_path for c in cards}
-    assert paths[str(event.player.player.number)] == link_url(event, event.player)
+    mine = paths[str(event.player.player.number)]
+    assert mine == card_scan_path(event.tournament.slug, event.stage.id, event.player.id)
+    tokens = {link_of(e).token for e in (event.player, event.opponent)}
+    assert not any(token in path for token in tokens for path in paths.values())
     client.force_login(event.users["scoring-table"])
     pdf = client.get(
         reverse("scoring:print-round-cards", args=[event.tournament.slug, event.stage.id, 1])

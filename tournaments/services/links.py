@@ -36,11 +36,21 @@ def link_of(entry: Entry) -> EntryLink:
 
 @transaction.atomic
 def renew_link(entry: Entry) -> EntryLink:
-    """A new token for the entry: the old link stops working everywhere at once."""
+    """A new token for the entry: the old link stops working everywhere at once, and every
+    account that said "this is me" with it is unlinked from the entry's players (a link that
+    leaked let whoever held it claim the entry; renewing must end that too). Accounts linked
+    another way (by the organizer's invitation, accepted by their owner) stay linked."""
     link = link_of(entry)
     link = EntryLink.objects.select_for_update().get(pk=link.pk)
+    old = link.token
     link.token = new_token()
     link.save(update_fields=["token", "renewed_at"])
+    for player in Player.objects.filter(pk__in=[p.pk for p in players_of(entry)], claimed_with=old):
+        # One save per player, so that the history says who lost the account and why.
+        player.user = None
+        player.claimed_with = ""
+        player._change_reason = _("private link renewed: its claim undone")
+        player.save(update_fields=["user", "claimed_with"])
     return link
 
 
@@ -66,10 +76,17 @@ def players_of(entry: Entry) -> list[Player]:
 
 
 @transaction.atomic
-def claim_entry(*, entry: Entry, user, player: Player | None = None) -> Player:
+def claim_entry(*, entry: Entry, user, token: str, player: Player | None = None) -> Player:
     """Link the logged-in ``user``'s account to the entry's player (for a team, to ``player``,
-    one of the two partners, or the first partner without an account). Refuses if another
-    account is already linked; linking the same account twice is harmless."""
+    one of the two partners, or the first partner without an account), with the entry's current
+    private link ``token`` as the proof: the claim lasts as long as that link (``renew_link``
+    undoes it). Refuses if another account is already linked; linking the same account twice
+    is harmless."""
+    current = link_of(entry).token
+    if not token or token != current:
+        raise ValidationError(
+            _("This private link is no longer current: ask the organizer for your new link.")
+        )
     if not user.is_authenticated:
         raise ValidationError(_("Log in first: the link is made to the account you are logged in."))
     candidates = players_of(entry)
@@ -98,5 +115,6 @@ def claim_entry(*, entry: Entry, user, player: Player | None = None) -> Player:
         )
     chosen = free[0]
     chosen.user = user
-    chosen.save(update_fields=["user"])
+    chosen.claimed_with = token
+    chosen.save(update_fields=["user", "claimed_with"])
     return chosen
