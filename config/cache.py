@@ -142,7 +142,8 @@ class FailSoftRedisCache(RedisCache):
         )
         if answer is _MISSING:
             # What a missing key gives: callers of incr() already handle it.
-            raise ValueError(f"Key {key!r} not found (the cache is unavailable).")
+            unavailable = f"Key {key!r} not found (the cache is unavailable)."  # untranslated: code
+            raise ValueError(unavailable)
         return answer
 
     def set_many(self, data: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None):

@@ -13,6 +13,9 @@ from typing import Any
 from django.conf import settings
 from django.core.checks import Error, Tags, register
 
+# The messages are for the operator who runs `manage.py check --deploy`, in English like
+# Django's own checks: they are not translated.
+
 #: Django's own thresholds for a key that "has not been generated".
 MIN_LENGTH = 50
 MIN_UNIQUE_CHARACTERS = 5
@@ -31,13 +34,18 @@ KNOWN_KEYS = {
 def weak_key_reason(key: str) -> str | None:
     """Why ``key`` must not sign anything in production, or None for a generated one."""
     if key.strip().lower() in KNOWN_KEYS:
-        return "it is a well-known example value"
+        return "it is a well-known example value"  # untranslated: check
     if key.startswith("django-insecure-"):
-        return "it is the development key Django's startproject writes (django-insecure-)"
+        return (
+            "it is the development key of Django's startproject"  # untranslated: check
+            " (django-insecure-)"
+        )
     if len(key) < MIN_LENGTH:
-        return f"it has {len(key)} characters, fewer than {MIN_LENGTH}"
+        length = len(key)
+        return f"it has {length} characters, fewer than {MIN_LENGTH}"  # untranslated: check
     if len(set(key)) < MIN_UNIQUE_CHARACTERS:
-        return f"it has fewer than {MIN_UNIQUE_CHARACTERS} different characters"
+        fewest = MIN_UNIQUE_CHARACTERS
+        return f"it has fewer than {fewest} different characters"  # untranslated: check
     return None
 
 
@@ -48,9 +56,10 @@ def check_secret_key(app_configs: Any = None, **kwargs: Any) -> list[Error]:
         return []
     return [
         Error(
-            f"SECRET_KEY is weak: {reason}.",
+            f"SECRET_KEY is weak: {reason}.",  # untranslated: check
             hint=(
-                "Set SECRET_KEY to a long random string kept secret, e.g. the output of "
+                "Set SECRET_KEY to a long random string kept secret,"  # untranslated: check
+                " e.g. the output of "
                 'python3 -c "import secrets; print(secrets.token_urlsafe(50))".'
             ),
             id="crokinole.E001",
@@ -64,9 +73,10 @@ def check_allowed_hosts(app_configs: Any = None, **kwargs: Any) -> list[Error]:
         return []
     return [
         Error(
-            "ALLOWED_HOSTS contains '*': the site would answer to any Host header, and build "
-            "its links with it.",
-            hint="Set ALLOWED_HOSTS to the site's host names, comma-separated.",
+            "ALLOWED_HOSTS contains '*': the site would answer"  # untranslated: check
+            " to any Host header, and build its links with it.",
+            hint="Set ALLOWED_HOSTS to the site's host names,"  # untranslated: check
+            " comma-separated.",
             id="crokinole.E002",
         )
     ]

@@ -41,7 +41,12 @@ DATABASE_RETRY_AFTER_S = 10
 
 #: Words of a database error that is a bug of the app (a missing migration, a query that names
 #: what does not exist), not a database that is unavailable for a moment.
-_NOT_AN_OUTAGE = ("no such table", "no such column", "has no column named", "syntax error")
+_NOT_AN_OUTAGE = (
+    "no such table",  # untranslated: the database's own words
+    "no such column",  # untranslated: the database's own words
+    "has no column named",  # untranslated: the database's own words
+    "syntax error",  # untranslated: the database's own words
+)
 
 
 def is_database_outage(exc: BaseException | None) -> bool:

@@ -48,7 +48,7 @@ logger = logging.getLogger(__name__)
 CHECK_TIMEOUT_S = 3.0
 OK = "ok"
 #: Untranslated, like every status here: read by healthchecks and monitoring, not by people.
-NOT_CONFIGURED = "not configured"
+NOT_CONFIGURED = "not configured"  # untranslated: a status read by healthchecks
 
 
 def _database() -> None:
