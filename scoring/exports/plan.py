@@ -31,9 +31,10 @@ APPS = ("tournaments", "scoring")
 #: reason a reader of a backup would accept: what is lost by not carrying the model.
 EXCLUDED: dict[str, str] = {
     "tournaments.Invitation": (
-        "an invitation is addressed to an account of this site, by what its organizer typed; "
-        "it means nothing on another site and grants nothing until its owner accepts it, so "
-        "it stays here (a signed file from this site makes new ones for its staff instead)"
+        "an invitation is addressed to an account of this site, by what its organizer "
+        "typed; it means nothing on another site and grants nothing until its owner accepts "
+        "it, so it stays here (a signed file from this site makes new ones for its staff "
+        "instead)"  # untranslated: a reason for the developers, never shown
     ),
 }
 
