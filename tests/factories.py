@@ -165,6 +165,20 @@ class RoleChangeFactory(factory.django.DjangoModelFactory):
     role = models.TournamentRole.Role.REFEREE
 
 
+class InvitationFactory(factory.django.DjangoModelFactory):
+    """An organizer's invitation of an account to a staff role, waiting for its answer."""
+
+    class Meta:
+        model = models.Invitation
+
+    tournament = factory.SubFactory(TournamentFactory)
+    kind = models.Invitation.Kind.ROLE
+    role = models.TournamentRole.Role.REFEREE
+    user = factory.SubFactory(UserFactory)
+    username = factory.LazyAttribute(lambda c: c.user.username)
+    invited_by = factory.SubFactory(UserFactory)
+
+
 class RoundClockFactory(factory.django.DjangoModelFactory):
     """A tournament's round clock, ready to start."""
 
