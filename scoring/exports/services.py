@@ -546,18 +546,18 @@ class ImportResult:
             )
         if self.invited:
             text += " " + ngettext(
-                "%(count)s invitation(s) went to the usernames of its staff and players' "
-                "accounts: each account's owner accepts when they sign in; withdraw those you "
-                "do not want on the staff page.",
-                "%(count)s invitation(s) went to the usernames of its staff and players' "
+                "%(count)s invitation went to the username of one of its staff or players' "
+                "accounts: the account's owner accepts when they sign in; withdraw it on the "
+                "staff page if you do not want it.",
+                "%(count)s invitations went to the usernames of its staff and players' "
                 "accounts: each account's owner accepts when they sign in; withdraw those you "
                 "do not want on the staff page.",
                 self.invited,
             ) % {"count": self.invited}
         if self.roles_dropped:
             text += " " + ngettext(
-                "%(count)s role(s) were not given: invite the staff on the staff page.",
-                "%(count)s role(s) were not given: invite the staff on the staff page.",
+                "%(count)s role was not given: invite the staff on the staff page.",
+                "%(count)s roles were not given: invite the staff on the staff page.",
                 self.roles_dropped,
             ) % {"count": self.roles_dropped}
         for key, n in self.renewed.items():

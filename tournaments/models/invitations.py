@@ -9,7 +9,7 @@ stored all the same, with no account (``user`` empty), so nobody can ever accept
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from tournaments.models.roles import TournamentRole
 
@@ -26,7 +26,7 @@ class Invitation(models.Model):
         PENDING = "pending", gettext_lazy("Pending")
         ACCEPTED = "accepted", gettext_lazy("Accepted")
         DECLINED = "declined", gettext_lazy("Declined")
-        WITHDRAWN = "withdrawn", gettext_lazy("Withdrawn")
+        WITHDRAWN = "withdrawn", pgettext_lazy("invitation status", "Withdrawn")
 
     tournament = models.ForeignKey(
         "tournaments.Tournament", on_delete=models.CASCADE, related_name="invitations"
