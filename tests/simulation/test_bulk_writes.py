@@ -190,7 +190,7 @@ def test_a_game_with_a_row_already_goes_through_the_workflow():
         card=card_for(game.match.stage, game.match.entry_a), game=game, rounds=rounds, user=referee
     )
 
-    with pytest.raises(PermissionDenied, match="(?i)only the opponent"):
+    with pytest.raises(PermissionDenied, match=r"(?i)only the opponent"):
         autoplay.apply_results(run, played, bulk=True)
 
     rows = CardRow.objects.filter(game__match__stage__category=run.category)
