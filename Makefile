@@ -8,6 +8,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# `make run DEMO=0`: no demo tournament; the first account's setup link is printed instead.
+DEMO ?= 1
 
 .PHONY: run test check install sysdeps-run sysdeps-test sysdeps-messages messages lint worker bench clean
 
@@ -41,7 +43,7 @@ run: export DEBUG ?= 1
 # A real Celery worker runs beside it (scripts/run.sh), on a queue kept in var/broker/ unless
 # REDIS_URL says otherwise.
 run: $(STAMP) sysdeps-run
-	BIN=$(BIN) HOST=$(HOST) PORT=$(PORT) bash scripts/run.sh
+	BIN=$(BIN) HOST=$(HOST) PORT=$(PORT) DEMO=$(DEMO) bash scripts/run.sh
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

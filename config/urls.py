@@ -6,6 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from scoring.exports.views import import_upload as import_tournament_view
+from tournaments.views import first_run as first_run_views
 from tournaments.views import invitations as invitation_views
 from tournaments.views import live as live_views
 from tournaments.views import pages as tournament_pages
@@ -26,6 +27,8 @@ urlpatterns = [
     # The split view serves its script from a URL of its own: the CSP allows no inline script.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    # The one-time link that creates the first account of an empty site (manage.py setup_link).
+    path("setup/<str:token>/", first_run_views.setup_view, name="first-run-setup"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Staff accounts created on a tournament's staff page choose their password here, through
     # the one-time link the organizer hands them (Django's password-reset tokens).

@@ -4,7 +4,8 @@
 # request. Without REDIS_URL the queue is kept in files under var/broker/ (kombu's filesystem
 # transport, no server) and results in the database. The worker also runs the periodic check
 # that sends stalled work again (beat, -B). A worker that dies is started again, as a process
-# manager would in production; it stops when the server stops.
+# manager would in production; it stops when the server stops. The demo tournament is loaded
+# unless DEMO=0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,7 +18,16 @@ fi
 mkdir -p var
 
 "$BIN/python" manage.py migrate --noinput
-"$BIN/python" manage.py load_demo --if-empty
+# DEMO=0 (`make run DEMO=0`) starts without the demo tournament: on a site with no account yet,
+# the one-time link that creates the first organizer account is printed instead.
+case "${DEMO:-1}" in
+    0 | no | false | off)
+        "$BIN/python" manage.py setup_link --if-empty --url "http://$HOST:$PORT"
+        ;;
+    *)
+        "$BIN/python" manage.py load_demo --if-empty
+        ;;
+esac
 
 # Each worker runs in a session of its own (setsid), so that what a dead worker leaves behind
 # (its pool and beat processes) is ended with its process group, and a warm shutdown on TERM.

@@ -10,15 +10,18 @@ from tournaments.live import index_signature
 from tournaments.live_pages import poll
 from tournaments.models import Tournament
 from tournaments.selectors import landing_url, tournament_categories, tournament_index
+from tournaments.services.first_run import needs_first_account
 
 
 def home(request: HttpRequest) -> HttpResponse:
     """The front page (and ``/t/``): the tournaments live now, upcoming and past, searchable by
-    name and place; each links to its own page, which is that tournament's home."""
+    name and place; each links to its own page, which is that tournament's home. On a site
+    with no account yet it tells whoever runs the server how to create the first one."""
     query = request.GET.get("q", "")[:100]
     index = tournament_index(request.user, query=query)
     live_poll = poll(reverse("index-live"), index_signature(index), q=query)
-    return render(request, "tournaments/home.html", {"index": index, "live_poll": live_poll})
+    context = {"index": index, "live_poll": live_poll, "first_run": needs_first_account()}
+    return render(request, "tournaments/home.html", context)
 
 
 @login_required
