@@ -68,22 +68,25 @@ class AddressLockoutHandler(AxesDatabaseHandler):
 
 
 def lockout_message(*, address: bool = False) -> str:
-    """The one sentence a locked-out sign-in gets, on the login page and from the API; with
-    ``address``, the lockout of the whole address (many accounts tried from it)."""
+    """The one sentence a locked-out sign-in gets, on the login page and from the API, saying
+    who can lift it: an account's lockout is lifted by an organizer of the tournament, from its
+    staff page (``tournaments.staff_actions.unlock_login``), or by waiting. With ``address``,
+    the lockout of the whole address (many accounts tried from it), which only time lifts: it
+    is not any one account's, and another network (a phone's mobile data) is not concerned."""
     minutes = lockout_minutes()
     if address:
         return ngettext(
-            "Too many failed sign-ins from this address: try again in %(minutes)s minute or "
-            "ask the organizer.",
-            "Too many failed sign-ins from this address: try again in %(minutes)s minutes or "
-            "ask the organizer.",
+            "Too many failed sign-ins from this address: try again in %(minutes)s minute, or "
+            "from another network (a phone on mobile data, for example).",
+            "Too many failed sign-ins from this address: try again in %(minutes)s minutes, or "
+            "from another network (a phone on mobile data, for example).",
             minutes,
         ) % {"minutes": minutes}
     return ngettext(
-        "Too many failed sign-ins for this account from this address: try again in "
-        "%(minutes)s minute or ask the organizer.",
-        "Too many failed sign-ins for this account from this address: try again in "
-        "%(minutes)s minutes or ask the organizer.",
+        "Too many failed sign-ins for this account from this address: ask an organizer of "
+        "your tournament to unlock it from the staff page, or wait %(minutes)s minute.",
+        "Too many failed sign-ins for this account from this address: ask an organizer of "
+        "your tournament to unlock it from the staff page, or wait %(minutes)s minutes.",
         minutes,
     ) % {"minutes": minutes}
 

@@ -6,15 +6,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from scoring.progression.services import check_stage_finished
 from scoring.results.knockout import bracket_rounds
 from scoring.results.outcomes import MatchOutcome, match_outcome, stage_outcomes
 from scoring.standings.selectors import standings_blocks
-from simulation.models import AutoPlay, DryRun, MatchPreview, SimulatedGame
+from simulation.models import AutoPlay, DryRun, MatchPreview, SimulatedGame, Status
 from simulation.render import (
     DITCH_WIDTH,
     RAIL_WIDTH,
@@ -25,9 +27,11 @@ from simulation.render import (
     render_board,
 )
 from simulation.rules.geometry import DEFAULT_GEOMETRY
+from simulation.services import autoplay
 from simulation.services.profiles import EntryPlayers, entry_players
 from tournaments.models import Game, Match, Stage, Tournament
-from tournaments.selectors import ENTRY_RELATED, stage_matches, tournament_categories
+from tournaments.selectors import ENTRY_RELATED, next_stage, stage_matches, tournament_categories
+from tournaments.services.registration import is_drawn
 from tournaments.svg import bracket_svg
 
 _MATCH_RELATED = (
@@ -79,6 +83,44 @@ def autoplay_for(slug: str, run_id: int) -> AutoPlay | None:
     )
 
 
+@dataclass(frozen=True)
+class StageToAdvance:
+    """A finished stage a run stopped at the end of, and the next stage waiting to be drawn."""
+
+    stage: Stage
+    following: Stage
+
+
+def stage_to_advance(run: AutoPlay) -> StageToAdvance | None:
+    """Where a finished run of a real tournament left the category: at the end of a finished
+    stage (``check_stage_finished``) whose next stage is not drawn yet, which the organizer
+    advances to and draws on the category page. None when no stage waits for that, in a dry
+    run's copy (its run advances by itself, ``autoplay.advances_stages``) and for a run not done.
+    A run of the rest of the category is read stage by stage, as far as its play went."""
+    if run.status != Status.DONE or autoplay.advances_stages(run):
+        return None
+    if run.scope == AutoPlay.Scope.CATEGORY:
+        stages = list(
+            Stage.objects.filter(category_id=run.category_id)
+            .exclude(kind=Stage.Kind.SHOOTOUT)
+            .select_related("category__tournament")
+            .order_by("order")
+        )
+    else:
+        stages = [run.stage]
+    for stage in stages:
+        try:
+            check_stage_finished(stage)
+        except ValidationError:
+            return None
+        following = next_stage(stage)
+        if following is None or stage.kind == Stage.Kind.KNOCKOUT:
+            return None  # the last stage, or a knockout: its winners go on inside its bracket
+        if not is_drawn(following):
+            return StageToAdvance(stage, following)
+    return None
+
+
 def hub_categories(tournament: Tournament) -> list[Any]:
     return list(tournament_categories(tournament))
 
@@ -105,8 +147,9 @@ class MatchLine:
             return pgettext("match score", "bye")
         if not self.outcome.started:
             return ""
-        # A figure per side: two, or three in a three-player game.
-        if self.match.best_of > 1:
+        # A figure per side: two, or three in a three-player game; a fixed match is decided by
+        # its points, a best of N by the games won.
+        if self.match.best_of > 1 and not self.match.stage.fixed_match:
             return _("%(wins)s in games") % {
                 "wins": "\u2013".join(str(w) for w in self.outcome.wins)
             }

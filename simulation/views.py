@@ -413,6 +413,8 @@ def _autoplay_targets(tournament: Tournament, data: dict[str, Any]) -> dict[str,
 
 @require_GET
 def autoplay_detail(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    """A run's progress while it plays; once done, what it wrote and, in a real tournament,
+    the finished stage it stopped at, left for the organizer to advance."""
     run = selectors.autoplay_for(slug, run_id)
     if run is None:
         return _missing(
@@ -422,7 +424,13 @@ def autoplay_detail(request: HttpRequest, slug: str, run_id: int) -> HttpRespons
     return render(
         request,
         f"{TEMPLATES}/autoplay.html",
-        {"tournament": run.tournament, "run": run, "progress": progress},
+        {
+            "tournament": run.tournament,
+            "run": run,
+            "progress": progress,
+            # In a real tournament play stops at a stage's end: the organizer goes on from there.
+            "to_advance": selectors.stage_to_advance(run),
+        },
     )
 
 

@@ -4,6 +4,7 @@ default, PostgreSQL in CI)."""
 import os
 
 import pytest
+from django.test.utils import override_settings
 from django.utils import translation
 from hypothesis import HealthCheck, settings
 
@@ -14,6 +15,22 @@ ARTIFACTS = os.path.join(os.path.dirname(__file__), "artifacts")
 # Property tests run on small shared machines: a slow example is not a failure.
 settings.register_profile("project", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("project")
+
+
+#: A hasher made to be fast: the configured one is slow on purpose (hundreds of milliseconds a
+#: password on this kind of machine), which tests pay at each login and ``create_user``.
+FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hashing():
+    """Every test hashes and checks passwords with :data:`FAST_PASSWORD_HASHERS`. What is tested
+    of a password is who may sign in with it, never how long the hash takes (a test of that would
+    put the real hashers back with the ``settings`` fixture). Processes a test starts (a Celery
+    worker, a served copy of the app) keep the real hashers; none of them checks a password made
+    here (the load tests sign in with tokens)."""
+    with override_settings(PASSWORD_HASHERS=FAST_PASSWORD_HASHERS):
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,8 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 ADDRESS_LOCKED = (
-    "Too many failed sign-ins from this address: try again in 15 minutes or ask the organizer."
+    "Too many failed sign-ins from this address: try again in 15 minutes, or from another "
+    "network (a phone on mobile data, for example)."
 )
 
 

@@ -34,8 +34,8 @@ from tournaments.views.organizer.staff import LINK_KEY
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 LOCKED_OUT_TEXT = (
-    "Too many failed sign-ins for this account from this address: "
-    "try again in 15 minutes or ask the organizer."
+    "Too many failed sign-ins for this account from this address: ask an organizer of your "
+    "tournament to unlock it from the staff page, or wait 15 minutes."
 )
 
 

@@ -2,7 +2,7 @@
 rules (free ID numbers and web addresses, one team per player and category, a last day after the
 first...), the same for the pages and the API, and the views show their refusals on the form."""
 
-from typing import Any
+from typing import Any, Protocol
 
 from django import forms
 from django.db import models
@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Category, Player, Stage, Tournament
 from tournaments.models.labels import field_label
-from tournaments.models.stages import TIEBREAK_STEPS
+from tournaments.models.stages import MATCH_GAMES_MAX, TIEBREAK_STEPS
 from tournaments.presets import PRESETS
 
 MAX_UPLOAD_BYTES = 1_000_000
@@ -45,8 +45,9 @@ NAMED_CHAINS = {
     "swiss": Stage.DEFAULT_CHAINS[Stage.Kind.SWISS],
 }
 CUSTOM_STEPS = 5
-#: The longest match on offer: WCC finals are best of 3; clubs sometimes play best of 5 or 7.
-BEST_OF_MAX = 15
+#: The longest match on offer: WCC finals are best of 3; clubs sometimes play best of 5 or 7; a
+#: fixed match is normally 10 games (the stage's own limit, ``Stage.clean``).
+BEST_OF_MAX = MATCH_GAMES_MAX
 
 
 def model_labels(model: type[models.Model], names: list[str]) -> dict[str, Any]:
@@ -89,6 +90,7 @@ class TournamentForm(ModelFieldsForm):
         "game_minutes",
         "count_validated_cards",
         "paper_rows_need_confirmation",
+        "cards_in_order",
         "published",
     ]
     widgets = {
@@ -268,20 +270,38 @@ STAGE_FIELDS = [
     "order",
     "advance_count",
     "games_per_entry",
+    "match_format",
     "best_of",
     "bye_points",
     "seed",
 ]
 
 
+class ByeRule(Protocol):
+    """What a bye or a walkover is worth in a category, as its scoring system says
+    (``scoring.engine.UnplayedRule``; the organizer's views ask
+    ``scoring.results.rules.unplayed_rule``, since this app does not import scoring)."""
+
+    @property
+    def worth(self) -> int: ...
+
+    @property
+    def settable(self) -> bool: ...
+
+    @property
+    def words(self) -> str: ...
+
+
 class StageForm(forms.Form):
     """A stage with its tiebreak chain: a WCC chain or a custom order of steps.
 
     A plain form over the model's fields: the stage is validated and saved by
-    ``registration.add_stage``, which knows the category's other stages.
+    ``registration.add_stage``, which knows the category's other stages. With ``bye``, the
+    category's rule for a bye or a walkover: its points are a field where the scoring system
+    lets the stage set them, and a value shown, not sent, where the system sets them itself.
     """
 
-    def __init__(self, *args, next_order: int, **kwargs) -> None:
+    def __init__(self, *args, next_order: int, bye: ByeRule | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields.update(
             forms.fields_for_model(
@@ -289,22 +309,28 @@ class StageForm(forms.Form):
             )
         )
         # The model field allows 0 and up; the form renders its own bounds into the input, so a
-        # widget's min=1 would be overwritten by min=0, and with step=2 counted from 0 the
-        # browser would accept only even numbers. An odd-only field: min 1, steps of 2 from 1.
-        model_best_of = self.fields["best_of"]
+        # widget's min=1 would be overwritten by min=0. Any N from 1: a fixed match may have an
+        # even number of games, a best of N may not, which the stage itself checks against the
+        # format chosen with it (``Stage.clean``) and the page shows on this field.
         self.fields["best_of"] = forms.IntegerField(
-            label=model_best_of.label,
-            help_text=model_best_of.help_text,
+            label=gettext("Games in a match (N)"),
+            help_text=self.fields["best_of"].help_text,
             initial=1,
             min_value=1,
             max_value=BEST_OF_MAX,
-            step_size=2,
-            error_messages={"step_size": gettext("Best of N needs an odd N (1, 3, 5…).")},
             widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
         )
+        self.fields["match_format"].widget = forms.RadioSelect(
+            choices=self.fields["match_format"].choices
+        )
+        self.fields["match_format"].required = False
+        self.fields["match_format"].initial = Stage.MatchFormat.BEST_OF
         self.fields["order"].required = False
         self.fields["order"].initial = next_order
         self.fields["order"].help_text = gettext("Position in the category: 1 is played first.")
+        self.fields["bye_points"].label = gettext("Points for a bye or a walkover")
+        if bye is not None:
+            self._bye_points(bye)
         self.fields["tiebreak"] = forms.ChoiceField(
             choices=TIEBREAK_CHOICES,
             initial="default",
@@ -319,6 +345,18 @@ class StageForm(forms.Form):
                 label=gettext("Custom step %(number)d") % {"number": n},
             )
 
+    def _bye_points(self, bye: ByeRule) -> None:
+        """The bye points as the scoring system has them, its rule in words under the field: a
+        new stage starts from the system's value; where the system sets it, the field shows that
+        value and the form sends nothing, so the stage keeps what it had."""
+        field = self.fields["bye_points"]
+        field.help_text = bye.words
+        field.initial = bye.worth
+        if not bye.settable:
+            field.disabled = True
+            field.required = False
+            self.initial = {**self.initial, "bye_points": bye.worth}
+
     @property
     def main_fields(self) -> list:
         return [self[name] for name in STAGE_FIELDS]
@@ -329,6 +367,8 @@ class StageForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        # A form sent without the format (a page from before it existed) keeps best of N.
+        data["match_format"] = data.get("match_format") or Stage.MatchFormat.BEST_OF
         choice = data.get("tiebreak")
         if choice == "custom":
             steps = [data[f"step_{n}"] for n in range(1, CUSTOM_STEPS + 1) if data.get(f"step_{n}")]
@@ -347,8 +387,11 @@ class StageForm(forms.Form):
         return data
 
     def stage_fields(self) -> dict:
-        """The cleaned values as ``registration.add_stage`` takes them."""
-        return {name: self.cleaned_data.get(name) for name in [*STAGE_FIELDS, "tiebreak_chain"]}
+        """The cleaned values as ``registration.add_stage`` takes them; a field the page only
+        shows (the bye points a scoring system sets itself) is not among them."""
+        names = [*STAGE_FIELDS, "tiebreak_chain"]
+        shown = {name for name in names if name in self.fields and self.fields[name].disabled}
+        return {name: self.cleaned_data.get(name) for name in names if name not in shown}
 
 
 class StageRunForm(forms.Form):

@@ -63,6 +63,9 @@ def has_role(*roles: str):
 
 #: A co-organizer has every permission of the organizer (the staff page gives the role).
 is_organizer = has_role(Role.ORGANIZER, Role.CO_ORGANIZER)
+#: The organizer role itself, which stays with whoever created (or imported) the tournament and
+#: is never given on the staff page: what only the tournament's owner may do.
+is_the_organizer = has_role(Role.ORGANIZER)
 is_head_referee = has_role(Role.HEAD_REFEREE)
 is_referee = has_role(Role.REFEREE, Role.HEAD_REFEREE)
 is_scoring_table = has_role(Role.SCORING_TABLE)
@@ -139,6 +142,9 @@ rules.add_perm("tournaments.view_official_pages", is_official)
 # The staff page: giving and taking back roles, creating staff accounts, and letting a user
 # create tournaments of their own (the site permission below).
 rules.add_perm("tournaments.manage_staff", is_organizer)
+# Deleting the tournament and everything played in it: its organizer's alone. A co-organizer
+# runs the event with every other permission, but the event is not theirs to remove.
+rules.add_perm("tournaments.delete_tournament", is_the_organizer)
 
 #: The site permission to create tournaments: Django's model permission, held per user (not per
 #: tournament), given by a superuser or by an organizer of any tournament on its staff page.

@@ -8,7 +8,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 
-from django.db.models import F, Prefetch, Q, QuerySet
+from django.db.models import Count, F, Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -24,6 +24,7 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
+from tournaments.models.roles import SIMULATION_USERNAMES
 
 
 def tournament_categories(tournament: Tournament) -> QuerySet[Category]:
@@ -246,6 +247,19 @@ def tournament_index(user, *, query: str = "", today: date | None = None) -> Tou
     return TournamentIndex(live, upcoming, past, undated, query)
 
 
+def staff_roles(tournament: Tournament | None = None) -> QuerySet[TournamentRole]:
+    """The roles people hold, with their accounts, by username then role: at ``tournament``, or
+    at every tournament (the API narrows them to the ones its user manages). This is the one
+    list of a tournament's staff (the staff page, ``/api/roles/``, and the accounts their
+    buttons act on), so the simulation's accounts are left out here: they hold the referee and
+    scoring-table roles only to enter simulated games through the same checks as people, and
+    are nobody's staff (``tournaments.models.roles.SIMULATION_USERNAMES``)."""
+    roles = TournamentRole.objects.exclude(user__username__in=SIMULATION_USERNAMES)
+    if tournament is not None:
+        roles = roles.filter(tournament=tournament)
+    return roles.select_related("user").order_by("user__username", "role")
+
+
 #: Each role's first page: where its work at the event starts.
 STAFF_LANDING = {
     TournamentRole.Role.ORGANIZER: "tournaments:manage",
@@ -283,3 +297,28 @@ def landing_url(user) -> str:
 def _later(a: Tournament, b: Tournament) -> bool:
     """Whether ``a`` is played later than ``b`` (a tie goes to ``a``: staff work comes first)."""
     return (a.starts_on or date.min) >= (b.starts_on or date.min)
+
+
+@dataclass(frozen=True)
+class DeletionSummary:
+    """What deleting a tournament takes with it: what its confirmation page names before the
+    organizer types its name, and what its history line records."""
+
+    categories: int
+    players: int
+    teams: int
+    matches: int
+    cards: int
+
+
+def deletion_summary(tournament: Tournament) -> DeletionSummary:
+    """The counts of what goes with the tournament (five queries). The scorecards are counted
+    through their stages' reverse relation, so this app reads them without importing scoring."""
+    stages = Stage.objects.filter(category__tournament=tournament)
+    return DeletionSummary(
+        categories=tournament.categories.count(),
+        players=tournament.players.count(),
+        teams=tournament.teams.count(),
+        matches=Match.objects.filter(stage__in=stages).count(),
+        cards=stages.aggregate(n=Count("cards"))["n"],
+    )

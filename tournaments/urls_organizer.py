@@ -11,6 +11,7 @@ from tournaments.views.organizer import (
     boards,
     categories,
     checkin,
+    deletion,
     imports,
     links,
     players,
@@ -23,6 +24,7 @@ from tournaments.views.organizer import (
 urlpatterns = [
     path("", setup.dashboard, name="manage"),
     path("edit/", setup.tournament_edit, name="manage-edit"),
+    path("delete/", deletion.tournament_delete, name="manage-delete"),
     path("categories/new/", categories.category_create, name="manage-category-create"),
     path("categories/<int:category_id>/", categories.category_detail, name="manage-category"),
     path(

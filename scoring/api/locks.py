@@ -8,12 +8,11 @@ a dispute ruling, a shoot-out) is refused with the message of ``scoring.progress
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
-from rest_framework import exceptions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -121,12 +120,7 @@ def _stage(pk: int) -> Stage:
 
 
 class ServiceWordsMixin(ScoringErrorsMixin):
-    """A refusal keeps the service's words: who may."""
-
-    def as_api_exception(self, exc: Exception) -> Exception:
-        if isinstance(exc, PermissionDenied):
-            return exceptions.PermissionDenied(str(exc))
-        return super().as_api_exception(exc)
+    """A refusal keeps the service's words: who may (the API's one handler)."""
 
 
 class StageClosureView(ServiceWordsMixin, APIView):

@@ -9,11 +9,10 @@ head referee) and their words: a refusal's message is the one the page shows, an
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions, serializers
+from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -85,11 +84,6 @@ class RulingView(ScoringErrorsMixin, APIView):
     """Signed-in users only; the service checks the role and says who may."""
 
     permission_classes = [IsAuthenticated]
-
-    def as_api_exception(self, exc: Exception) -> Exception:
-        if isinstance(exc, PermissionDenied):  # keep the service's words: who may
-            return exceptions.PermissionDenied(str(exc))
-        return super().as_api_exception(exc)
 
     def entry(self, pk: int) -> Entry:
         return get_object_or_404(

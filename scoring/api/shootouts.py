@@ -7,12 +7,11 @@ permission (a referee, the head referee or the scoring table) as the shoot-out p
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
-from rest_framework import exceptions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -101,11 +100,6 @@ class RecordShootoutSerializer(serializers.Serializer):
 
 class StageShootoutsView(ScoringErrorsMixin, APIView):
     """A stage's ties waiting for a shoot-out and the shoot-outs recorded; record one."""
-
-    def as_api_exception(self, exc: Exception) -> Exception:
-        if isinstance(exc, PermissionDenied):  # keep the service's words: who may
-            return exceptions.PermissionDenied(str(exc))
-        return super().as_api_exception(exc)
 
     def get_permissions(self):
         return [AllowAny()] if self.request.method == "GET" else [IsAuthenticated()]

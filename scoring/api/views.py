@@ -8,7 +8,6 @@ named), 403 for a role that may not act, 409 when someone saved the row since it
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import transaction
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
@@ -40,9 +39,10 @@ from scoring.api.serializers import (
     as_versions,
 )
 from scoring.models import CardRow, ScoreCard
+from scoring.scorecards import actions as row_steps
 from scoring.scorecards import services as scorecards
 from scoring.standings.selectors import stage_standings
-from tournaments.api.errors import Conflict, ServiceErrorsMixin
+from tournaments.api.errors import ServiceErrorsMixin
 from tournaments.api.serializers import GameSerializer
 from tournaments.models import Game, Stage
 from tournaments.private_links import label_device
@@ -128,15 +128,8 @@ def refusals(*codes: int) -> dict[int, OpenApiResponse]:
 
 
 class ScoringErrorsMixin(ServiceErrorsMixin):
-    """A stale row is a conflict to reload, not a bad request; a refusal keeps the service's
-    words (who may, or why not: one's own game), where DRF would put a generic sentence."""
-
-    def as_api_exception(self, exc: Exception) -> Exception:
-        if isinstance(exc, scorecards.StaleRowError):
-            return Conflict(" ".join(exc.messages))
-        if isinstance(exc, DjangoPermissionDenied):
-            return exceptions.PermissionDenied(str(exc) or None)
-        return super().as_api_exception(exc)
+    """The API's one refusal handler (``tournaments.api.errors.as_api_exception``): a stale row
+    is a conflict to reload (409), a refusal keeps the service's words."""
 
 
 def parse(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
@@ -252,11 +245,12 @@ class ScoreCardViewSet(
     def fill(self, request: Request, pk: str | None = None) -> Response:
         card = self.get_object()
         data = parse(FillRowSerializer, request)
-        row = scorecards.fill_row(
-            card=card,
-            game=data["game"],
+        # One endpoint for filling and correcting: the fill step's service tells them apart by
+        # the row's status under the game's lock (a signed row is corrected, with initials).
+        row = row_steps.fill_row(
+            request.user,
+            CardRow(card=card, game=data["game"]),
             rounds=data["rounds"],
-            user=request.user,
             version=version_to_send(card, data["game"], data.get("version")),
             referee_initials=data["referee_initials"],
         )
@@ -394,11 +388,11 @@ class CardRowViewSet(WriteTargetMixin, ScoringErrorsMixin, viewsets.ReadOnlyMode
         data = parse(ValidateRowSerializer, request)
         if isinstance(request.successful_authenticator, SessionAuthentication):
             label_device(request._request)  # a phone's browser: name it, as the pages do
-        row = scorecards.validate_row(
-            row=row,
+        row = row_steps.validate_row(
+            request.user,
+            row,
             opponent_number=data["opponent_number"],
             initials=data["initials"],
-            user=request.user,
             version=data["version"],
         )
         return Response(CardRowSerializer(row).data)

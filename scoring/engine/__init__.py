@@ -7,11 +7,16 @@ from .errors import EngineInputError
 from .games import GAME_ROUNDS, Game, check_game
 from .io import StandingsInput, format_standings, parse_standings_input, standings_to_dict
 from .judge import (
+    BEST_OF,
+    FIXED,
+    MATCH_FORMATS,
     GameRules,
     GameVerdict,
     MatchVerdict,
     RoundData,
     check_complete,
+    check_match_format,
+    decided_early,
     judge_game,
     judge_match,
     judge_points,
@@ -34,16 +39,19 @@ from .rounds import (
     points_from_winner,
     round_winner,
 )
-from .shootouts import SHOTS_PER_ENTRY, Shootout
+from .shootouts import SHOTS_PER_ENTRY, Shootout, UnsettledShootout
 from .standings import StandingRow, Standings, compute_standings
-from .systems import SYSTEMS, GameState, ScoringSystem, get_system
+from .systems import SYSTEMS, GameState, ScoringSystem, UnplayedGame, UnplayedRule, get_system
 from .tallies import Credit
 from .three import RoundOfThree, three_player_points
 from .tiebreaks import METHODS, STEPS, TiebreakStep, resolve_chain
 
 __all__ = [
+    "BEST_OF",
     "DEFAULT_DISCS",
+    "FIXED",
     "GAME_ROUNDS",
+    "MATCH_FORMATS",
     "METHODS",
     "SHOTS_PER_ENTRY",
     "STEPS",
@@ -64,10 +72,15 @@ __all__ = [
     "Standings",
     "StandingsInput",
     "TiebreakStep",
+    "UnplayedGame",
+    "UnplayedRule",
+    "UnsettledShootout",
     "check_complete",
     "check_game",
+    "check_match_format",
     "check_round",
     "compute_standings",
+    "decided_early",
     "format_standings",
     "get_system",
     "judge_game",

@@ -107,4 +107,4 @@ def check_game(game: Game, number: int, discs: int | None = None) -> None:
                     "game": game.label,
                     "round": index,
                 }
-                raise error.within(where) from None
+                raise error.named(game.sides).within(where) from None

@@ -65,7 +65,7 @@ def _list(value: Any, where: str) -> list:
     return value
 
 
-def _round(data: Any, where: str, discs: int | None) -> Round:
+def _round(data: Any, where: str, discs: int | None, sides: tuple[str, str]) -> Round:
     data = _object(data, where, ROUND_KEYS, ("twenties",))
     try:
         if ("points" in data) == ("score" in data):
@@ -81,7 +81,7 @@ def _round(data: Any, where: str, discs: int | None) -> Round:
         if discs is not None:
             check_round(round_, discs)
     except EngineInputError as error:
-        raise error.within(where) from None
+        raise error.named(sides).within(where) from None
     return round_
 
 
@@ -98,7 +98,12 @@ def _game(data: Any, number: int, discs: int | None) -> Game:
     if a == b:
         raise EngineInputError(_("%(where)s: an entry cannot play itself") % {"where": where})
     rounds = [
-        _round(round_, _("%(where)s, round %(round)s") % {"where": where, "round": index}, discs)
+        _round(
+            round_,
+            _("%(where)s, round %(round)s") % {"where": where, "round": index},
+            discs,
+            (a, b),
+        )
         for index, round_ in enumerate(
             _list(data["rounds"], _("%(where)s rounds") % {"where": where}), 1
         )

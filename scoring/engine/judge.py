@@ -17,6 +17,12 @@ The rules it carries out:
   "Should there be a tie, play one final determining round", again until one side leads.
 - WCC Scoring: "A championship match will be played best two out of three games in order to
   establish a winner": a best-of-N match is won by the first side to win N // 2 + 1 games.
+- WCC Scoring: "The number of games in a 'match' is normally 10. However, this can vary in
+  tournament play", and "All tournament games will use a point-scoring system": a fixed match
+  of N games (any N) plays all N and is won by the side with more points over them; level on
+  points, it is drawn. The rules break such a tie only for placing in the standings (20s, then
+  a shoot-out), which the standings do from the games themselves; they give no way to settle a
+  drawn match in a bracket, so a knockout plays best of N (``tournaments.models.Stage.clean``).
 """
 
 from __future__ import annotations
@@ -35,6 +41,13 @@ from .three import THREE, RoundOfThree
 
 #: A round of any game: two sides, or the three players of the three-player game.
 AnyRound = Round | RoundOfThree
+
+#: How a match of N games is decided, as the stage chooses: best of N (the first side to win a
+#: majority; the games after that are not needed), or a fixed match (all N games are played and
+#: the total points decide). ``tournaments.models.Stage.MatchFormat`` stores the same names.
+BEST_OF = "best-of"
+FIXED = "fixed"
+MATCH_FORMATS = (BEST_OF, FIXED)
 
 
 class RoundData(TypedDict):
@@ -115,7 +128,9 @@ class MatchVerdict:
     """Games won by each side of a match, and the winner once one side has won enough.
 
     ``over`` is true when the match has a winner or every game of it was played (possible without
-    a winner only when games can be drawn, i.e. outside a championship).
+    a winner only when games can be drawn, i.e. outside a championship, or when a fixed match
+    ends level on points). ``games_needed`` is the wins that decide a best of N, or N itself in a
+    fixed match (every game is needed); ``points`` are each side's points over the finished games.
     """
 
     wins: tuple[int, ...]
@@ -123,6 +138,13 @@ class MatchVerdict:
     over: bool
     games_needed: int
     games_played: int
+    points: tuple[int, ...] = ()
+    match_format: str = BEST_OF
+
+    @property
+    def drawn(self) -> bool:
+        """Over without a winner: every game played and nobody ahead."""
+        return self.over and self.winner is None
 
 
 # --- a round's data ------------------------------------------------------------------------
@@ -232,7 +254,8 @@ def mirror(rounds: Iterable[Mapping[str, Any]]) -> list[RoundData]:
 
 def read_rounds(rounds: Sequence[Mapping[str, Any]], rules: GameRules) -> list[AnyRound]:
     """Every round of a card row as a checked :class:`Round` (a :class:`RoundOfThree` in the
-    three-player game); the error names the round."""
+    three-player game); the error names the round (and, once the caller names the sides with
+    :meth:`.errors.EngineInputError.named`, whose figure is wrong)."""
     scoring = rules.round_scoring
     built: list[AnyRound] = []
     for number, data in enumerate(rounds, 1):
@@ -240,9 +263,8 @@ def read_rounds(rounds: Sequence[Mapping[str, Any]], rules: GameRules) -> list[A
             round_ = round_from_data(data, scoring)
             check_round(round_, rules.discs)
         except EngineInputError as error:
-            raise EngineInputError(
-                _("round %(number)s: %(error)s") % {"number": number, "error": error},
-                round=number,
+            raise error.framed(
+                _("round %(number)s: %(error)s"), {"number": number}, round=number
             ) from None
         built.append(round_)
     return built
@@ -335,12 +357,47 @@ def wins_needed(best_of: int) -> int:
     return best_of // 2 + 1
 
 
-def judge_match(games: Sequence[GameVerdict], best_of: int) -> MatchVerdict:
+def check_match_format(match_format: str, games: int) -> None:
+    """A match format the judge knows and a whole number of games, at least 1. Raises
+    :class:`EngineInputError` saying what is wrong."""
+    if match_format not in MATCH_FORMATS:
+        raise EngineInputError(
+            _("unknown match format %(format)s; known formats: %(known)s")
+            % {"format": show(match_format), "known": ", ".join(MATCH_FORMATS)}
+        )
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise EngineInputError(
+            _("a match needs a whole number of games of at least 1, not %(games)s")
+            % {"games": repr(games)}
+        )
+
+
+def decided_early(wins: Sequence[int], best_of: int, match_format: str = BEST_OF) -> bool:
+    """Whether the games won so far decide the match before its last game: in a best of N once
+    a side has won a majority; never in a fixed match, whose games are all played.
+
+    For players of a match game by game (the simulation) that count wins as they go; everyone
+    holding the games' verdicts asks :func:`judge_match`.
+    """
+    check_match_format(match_format, best_of)
+    if match_format == FIXED:
+        return False
+    return max(wins, default=0) >= wins_needed(best_of)
+
+
+def judge_match(
+    games: Sequence[GameVerdict], best_of: int, match_format: str = BEST_OF
+) -> MatchVerdict:
     """Judge a match from its games' verdicts, in the order they were played.
 
-    Only the last game may be unfinished; a game after the match was decided, or more than
-    ``best_of`` games, are input errors naming the game.
+    ``best_of`` is the number of games N; ``match_format`` says how they decide the match (see
+    :data:`MATCH_FORMATS`). Only the last game may be unfinished; a game after the match was
+    decided, or more than N games, are input errors naming the game.
     """
+    if match_format == FIXED:
+        return _judge_fixed(games, best_of)
+    if match_format != BEST_OF:
+        check_match_format(match_format, best_of)
     needed = wins_needed(best_of)
     wins = [0] * max([2, *(len(game.points) for game in games)])
     winner: int | None = None
@@ -368,4 +425,44 @@ def judge_match(games: Sequence[GameVerdict], best_of: int) -> MatchVerdict:
             if wins[game.winner] >= needed:
                 winner = game.winner
     over = winner is not None or finished >= best_of
-    return MatchVerdict(tuple(wins), winner, over, needed, finished)
+    points = _points(games[:finished], len(wins))
+    return MatchVerdict(tuple(wins), winner, over, needed, finished, points)
+
+
+def _judge_fixed(games: Sequence[GameVerdict], count: int) -> MatchVerdict:
+    """A fixed match of ``count`` games: over exactly when all of them are over, won by the
+    side with the most points over them alone (WCC: "a point-scoring system"), drawn when the
+    leaders are level. A lead is never final before the last game: every game is played."""
+    check_match_format(FIXED, count)
+    sides = max([2, *(len(game.points) for game in games)])
+    wins = [0] * sides
+    finished = 0
+    for number, game in enumerate(games, 1):
+        if number > count:
+            raise EngineInputError(
+                _("game %(number)s is one too many for a fixed match of %(games)s games")
+                % {"number": number, "games": count}
+            )
+        if not game.over:
+            if number < len(games):
+                raise EngineInputError(
+                    _("game %(number)s is unfinished, yet a later game was played")
+                    % {"number": number}
+                )
+            break
+        finished += 1
+        if game.winner is not None:
+            wins[game.winner] += 1
+    points = _points(games[:finished], sides)
+    over = finished == count
+    winner = None
+    if over:
+        best = max(points)
+        leaders = [side for side, total in enumerate(points) if total == best]
+        winner = leaders[0] if len(leaders) == 1 else None
+    return MatchVerdict(tuple(wins), winner, over, count, finished, points, FIXED)
+
+
+def _points(games: Sequence[GameVerdict], sides: int) -> tuple[int, ...]:
+    """Each side's points over ``games``."""
+    return tuple(sum(game.points[side] for game in games) for side in range(sides))

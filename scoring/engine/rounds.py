@@ -14,7 +14,7 @@ from typing import Protocol
 
 from tournaments.translation import _, gettext_noop
 
-from .errors import EngineInputError, show
+from .errors import EngineInputError, Figures, show
 
 #: WCC Tournament Scoring Information: "Adult and Recreational Singles: 8 discs each per round".
 DEFAULT_DISCS = 8
@@ -134,26 +134,27 @@ def check_score(score: tuple[int, ...], twenties: tuple[int, ...]) -> None:
     of sides)."""
     for value in score:
         if value < 0 or value % DISC_VALUE_STEP:
-            raise EngineInputError(
+            raise EngineInputError.about(
                 _(
-                    "board score %(score)s is impossible; every disc counts 5, 10, 15 or 20, "
-                    "so a board score is a multiple of 5 and never negative"
-                )
-                % {"score": show(score)}
+                    "the board scores (%(score)s) are impossible; every disc counts 5, 10, 15 "
+                    "or 20, so a board score is a multiple of 5 and never negative"
+                ),
+                {"score": Figures(score)},
             )
     for value, count in zip(score, twenties, strict=True):
         if value < TWENTY * count:
-            raise EngineInputError(
+            raise EngineInputError.about(
                 _(
-                    "board score %(score)s is impossible with 20s %(twenties)s; "
-                    "%(count)s 20s alone make %(least)s (the score includes the 20s)"
-                )
-                % {
-                    "score": show(score),
-                    "twenties": show(twenties),
+                    "the board scores (%(score)s) are impossible with these 20s "
+                    "(%(twenties)s); %(count)s 20s alone make %(least)s (the score includes "
+                    "the 20s)"
+                ),
+                {
+                    "score": Figures(score),
+                    "twenties": Figures(twenties),
                     "count": count,
                     "least": TWENTY * count,
-                }
+                },
             )
 
 
@@ -181,8 +182,8 @@ class Round:
             return
         twenties = as_pair(self.twenties, TWENTIES_LABEL)
         if twenties[0] < 0 or twenties[1] < 0:
-            raise EngineInputError(
-                _("20s %(twenties)s cannot be negative") % {"twenties": show(twenties)}
+            raise EngineInputError.about(
+                _("the 20s (%(twenties)s) cannot be negative"), {"twenties": Figures(twenties)}
             )
         points = as_pair(self.points, POINTS_LABEL)
         if self.score is not None:
@@ -190,30 +191,34 @@ class Round:
             check_score(score, twenties)
             expected = points_from_score(score)
             if points != expected:
-                raise EngineInputError(
+                raise EngineInputError.about(
                     _(
-                        "points %(points)s do not follow from board score %(score)s, "
-                        "which gives %(expected)s"
-                    )
-                    % {"points": show(points), "score": show(score), "expected": show(expected)}
+                        "the points (%(points)s) do not follow from the board scores "
+                        "(%(score)s), which give %(expected)s"
+                    ),
+                    {
+                        "points": Figures(points),
+                        "score": Figures(score),
+                        "expected": Figures(expected),
+                    },
                 )
             if score is not self.score:
                 object.__setattr__(self, "score", score)
         elif points not in ROUND_POINTS:
-            raise EngineInputError(
+            raise EngineInputError.about(
                 _(
-                    "points %(points)s are impossible; a round scores 2-0, 1-1, 0-2, "
+                    "the points (%(points)s) are impossible; a round scores 2-0, 1-1, 0-2, "
                     "or 0-0 when time expired"
-                )
-                % {"points": show(points)}
+                ),
+                {"points": Figures(points)},
             )
         if points == TIME_EXPIRED and twenties != (0, 0):
-            raise EngineInputError(
+            raise EngineInputError.about(
                 _(
-                    "points [0, 0] mean time expired before a disc was shot, so there can be no "
-                    "20s, but 20s are %(twenties)s"
-                )
-                % {"twenties": show(twenties)}
+                    "points 0-0 mean time expired before a disc was shot, so there can be no "
+                    "20s, but the 20s are %(twenties)s"
+                ),
+                {"twenties": Figures(twenties)},
             )
         if points is not self.points:
             object.__setattr__(self, "points", points)
@@ -229,8 +234,8 @@ class Round:
             )
         twenties = as_pair(self.twenties, TWENTIES_LABEL)
         if twenties[0] < 0 or twenties[1] < 0:
-            raise EngineInputError(
-                _("20s %(twenties)s cannot be negative") % {"twenties": show(twenties)}
+            raise EngineInputError.about(
+                _("the 20s (%(twenties)s) cannot be negative"), {"twenties": Figures(twenties)}
             )
         points = as_pair(self.points, POINTS_LABEL)
         object.__setattr__(self, "twenties", twenties)
@@ -249,12 +254,16 @@ class Round:
         object.__setattr__(self, "score", score)
         expected = _POINTS_FROM_SCORE[self.scoring](score)
         if points != expected:
-            raise EngineInputError(
+            raise EngineInputError.about(
                 _(
-                    "points %(points)s do not follow from board score %(score)s, "
-                    "which gives %(expected)s"
-                )
-                % {"points": show(points), "score": show(score), "expected": show(expected)}
+                    "the points (%(points)s) do not follow from the board scores "
+                    "(%(score)s), which give %(expected)s"
+                ),
+                {
+                    "points": Figures(points),
+                    "score": Figures(score),
+                    "expected": Figures(expected),
+                },
             )
 
     @classmethod
@@ -308,19 +317,19 @@ def check_round(round_: Round | RoundLike, discs: int = DEFAULT_DISCS) -> None:
         )
     for count in round_.twenties:
         if count > discs:
-            raise EngineInputError(
-                _("20s %(twenties)s are impossible; a side has only %(discs)s discs")
-                % {"twenties": show(round_.twenties), "discs": discs}
+            raise EngineInputError.about(
+                _("the 20s (%(twenties)s) are impossible; a side has only %(discs)s discs"),
+                {"twenties": Figures(round_.twenties), "discs": discs},
             )
     if round_.score is None:
         return
     for value, count in zip(round_.score, round_.twenties, strict=True):
         most = TWENTY * count + FIFTEEN * (discs - count)
         if value > most:
-            raise EngineInputError(
+            raise EngineInputError.about(
                 _(
-                    "board score %(score)s is impossible; %(discs)s discs with %(count)s "
-                    "20s make at most %(most)s"
-                )
-                % {"score": show(round_.score), "discs": discs, "count": count, "most": most}
+                    "the board scores (%(score)s) are impossible; %(discs)s discs with "
+                    "%(count)s 20s make at most %(most)s"
+                ),
+                {"score": Figures(round_.score), "discs": discs, "count": count, "most": most},
             )

@@ -3,6 +3,11 @@
 WCC Shoot-Out Procedure: "All tied contestants will use 12 opportunities (6 each for doubles) to
 shoot for the "20" at the same board. ... Top scorer(s) after all shots are taken will advance.
 If still tied, repeat Shoot-out from the beginning."
+
+A shoot-out settles the tie among exactly the entries it names (``standings.compute_standings``
+applies them in the order shot). Results corrected after it was shot may leave those entries no
+longer tied with each other alone: the shoot-out then settles nothing, and a caller that keeps
+its records asks for it to be set aside (:class:`UnsettledShootout`) rather than refused.
 """
 
 from __future__ import annotations
@@ -60,3 +65,21 @@ class Shootout:
         for entry, made in self.twenties.items():
             by_made.setdefault(made, []).append(entry)
         return [sorted(by_made[made]) for made in sorted(by_made, reverse=True)]
+
+
+@dataclass(frozen=True, slots=True)
+class UnsettledShootout:
+    """A shoot-out that settles no tie any more, set aside instead of applied.
+
+    ``number`` is its place (from 1) in the shoot-outs given; ``tied`` the groups still tied when
+    it was reached, in standings order, each sorted by name, so that a caller can say where the
+    entries it names stand now (tied with others, or no longer tied at all)."""
+
+    number: int
+    shootout: Shootout
+    tied: tuple[tuple[str, ...], ...]
+
+    def now_tied(self) -> tuple[tuple[str, ...], ...]:
+        """The groups tied at that point that hold an entry of this shoot-out."""
+        named = set(self.shootout.twenties)
+        return tuple(group for group in self.tied if named & set(group))

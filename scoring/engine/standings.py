@@ -8,19 +8,21 @@ broken during Step 1, Step 2 or Step 3, but remaining ties still exist, they wil
 returning to Step 1 to consider only players who remain tied." A group still tied when it reaches
 the shoot-out waits for one; shoot-outs are applied in the order they were shot, each to the group
 of exactly the entries it names, and those still tied after it shoot again (WCC Shoot-Out
-Procedure: "If still tied, repeat Shoot-out from the beginning").
+Procedure: "If still tied, repeat Shoot-out from the beginning"). A shoot-out naming entries
+that are not such a group is refused, or, when asked (``set_aside_unsettled``: results corrected
+after it was shot), set aside and listed in ``Standings.set_aside``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tournaments.translation import _
 
 from .errors import EngineInputError
 from .games import Game, check_game
-from .shootouts import Shootout
+from .shootouts import Shootout, UnsettledShootout
 from .tallies import Credit, Tally, tally_games
 from .tiebreaks import SHOOT_OUT, STEPS, resolve_chain
 
@@ -43,10 +45,12 @@ class StandingRow:
 
 @dataclass(frozen=True, slots=True)
 class Standings:
-    """The rows in rank order, and the groups still tied, each awaiting a shoot-out."""
+    """The rows in rank order, the groups still tied, each awaiting a shoot-out, and the
+    shoot-outs set aside because they settle no tie any more (when asked to)."""
 
     rows: list[StandingRow]
     shootouts_required: list[list[str]]
+    set_aside: list[UnsettledShootout] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -100,8 +104,10 @@ def _apply_shootouts(
     shootouts: Sequence[Shootout],
     chain: Sequence[str],
     tallies: Mapping[str, Tally],
+    set_aside: list[UnsettledShootout] | None = None,
 ) -> None:
-    """Settle the groups awaiting a shoot-out, in the order the shoot-outs were shot."""
+    """Settle the groups awaiting a shoot-out, in the order the shoot-outs were shot; one that
+    names no group awaiting a shoot-out is refused, or appended to ``set_aside`` when given."""
     waiting = {frozenset(b.entries): b for b in blocks if len(b.entries) > 1}
     for number, shootout in enumerate(shootouts, 1):
         if not isinstance(shootout, Shootout):
@@ -125,6 +131,10 @@ def _apply_shootouts(
                 % {"where": where, "chain": list(chain)}
             )
         block = waiting.pop(frozenset(shootout.twenties), None)
+        if block is None and set_aside is not None:
+            tied = tuple(tuple(b.entries) for b in _still_tied(blocks))
+            set_aside.append(UnsettledShootout(number, shootout, tied))
+            continue
         if block is None:
             groups = "; ".join(f"[{', '.join(b.entries)}]" for b in _still_tied(blocks))
             detail = (
@@ -163,6 +173,7 @@ def compute_standings(
     entries: Iterable[str] | None = None,
     discs: int | None = None,
     credits: Mapping[str, Credit] | None = None,
+    set_aside_unsettled: bool = False,
 ) -> Standings:
     """Rank the entries of a stage.
 
@@ -175,6 +186,11 @@ def compute_standings(
     round's 20s and board scores against that many discs. ``credits`` adds byes (games, points,
     20s awarded without play) to the entries' totals; the Buchholz counts each bye as
     :func:`.tiebreaks.buchholz` says.
+
+    A shoot-out naming entries that are not a group tied at that point is refused
+    (``EngineInputError``: bad input to the command line); with ``set_aside_unsettled`` (the
+    app, where results may be corrected after a shoot-out was shot) it counts for nothing and is
+    listed in ``set_aside``, so the standings show the ties as they now are.
 
     Entries still tied after every step share a rank (1, 2, 3, 3, 5), are listed by name within
     it, and appear as a group in ``shootouts_required``.
@@ -195,7 +211,8 @@ def compute_standings(
             blocks.append(_Block(group))
         else:
             blocks.extend(_break_tie(group, steps, tallies))
-    _apply_shootouts(blocks, shootouts, steps, tallies)
+    set_aside: list[UnsettledShootout] | None = [] if set_aside_unsettled else None
+    _apply_shootouts(blocks, shootouts, steps, tallies, set_aside)
 
     rows: list[StandingRow] = []
     required: list[list[str]] = []
@@ -208,4 +225,4 @@ def compute_standings(
             rows.append(
                 StandingRow(rank, entry, tally.games, tally.points, tally.twenties, leaf.tiebreak)
             )
-    return Standings(rows=rows, shootouts_required=required)
+    return Standings(rows=rows, shootouts_required=required, set_aside=set_aside or [])

@@ -4,6 +4,11 @@ Each system is looked up by name in :data:`SYSTEMS` (see :func:`get_system`). Gi
 scores of the rounds played so far, one tuple per round with one score per side (``None`` for a
 round in which time expired before a disc was shot), :meth:`ScoringSystem.play` says the points
 each round gave, the totals, whether the game is over and which side won.
+
+Each system also says what a game won without play is worth (:meth:`ScoringSystem.unplayed_game`:
+a bye, a walkover, a game forfeited on the head referee's ruling). The rulebooks are silent on
+it, so the value follows from what a win is worth in the system itself: a walkover must never rank
+its winner below a player who lost a game at the board, nor above one who won it outright.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tournaments.translation import _
+from tournaments.translation import _, ngettext
 
 from .errors import EngineInputError, show
 from .games import GAME_ROUNDS
@@ -37,6 +42,41 @@ class GameState:
     winner: int | None
 
 
+@dataclass(frozen=True, slots=True)
+class UnplayedGame:
+    """What a game won without play credits: a bye in an odd field, a walkover (the opponent
+    withdrew or was disqualified) or a game forfeited on the head referee's ruling.
+
+    ``winner`` points and ``twenties`` 20s go to the side that was there; every other side (the
+    one that forfeits; a bye has none) scores ``loser`` points and no 20s.
+    """
+
+    winner: int
+    loser: int = 0
+    twenties: int = 0
+
+    def points_for(self, present: int, sides: int = 2) -> tuple[int, ...]:
+        """The game's points, one per side, when side ``present`` wins it without play."""
+        return tuple(self.winner if side == present else self.loser for side in range(sides))
+
+    def twenties_for(self, present: int, sides: int = 2) -> tuple[int, ...]:
+        """The game's 20s, one per side, when side ``present`` wins it without play."""
+        return tuple(self.twenties if side == present else 0 for side in range(sides))
+
+
+@dataclass(frozen=True, slots=True)
+class UnplayedRule:
+    """What a system credits a game won without play, as the organizer's stage form tells it.
+
+    ``worth`` is the system's own value of the win; ``settable`` whether a stage may credit other
+    points instead (its bye points); ``words`` the rule in words for the organizer.
+    """
+
+    worth: int
+    settable: bool
+    words: str
+
+
 def _line(totals: Sequence[int]) -> str:
     return "-".join(str(t) for t in totals)
 
@@ -53,12 +93,41 @@ def _leader(totals: Sequence[int]) -> int | None:
 
 
 class ScoringSystem(ABC):
-    """A way of scoring a game; subclasses say what a round is worth and when the game ends."""
+    """A way of scoring a game; subclasses say what a round is worth, when the game ends, and
+    what a game won without play is worth."""
 
     name: str = ""
     sides: int = 2
     #: How a round's board scores become its points (see :class:`.rounds.Round`).
     round_scoring: str = TWO_ONE_ZERO
+    #: Whether an event may credit a game won without play other points than :meth:`win_worth`
+    #: (the stage's bye points), see :meth:`unplayed_game`.
+    unplayed_settable: bool = False
+
+    @abstractmethod
+    def win_worth(self) -> int:
+        """The points a game won without play credits its winner when the event sets nothing
+        else: what a win at the board is worth under this system."""
+
+    @abstractmethod
+    def unplayed_words(self) -> str:
+        """What a bye or a walkover is worth under this system, in words for the organizer."""
+
+    def unplayed_game(self, points: int | None = None, twenties: int = 0) -> UnplayedGame:
+        """What a bye, a walkover or a forfeited game credits: :meth:`win_worth` to the winner,
+        nothing to the side that forfeits.
+
+        ``points`` (the stage's bye points) replaces the winner's points only where the system
+        lets an event choose (:attr:`unplayed_settable`); elsewhere it is not read, since any
+        other figure would rank a walkover against the games played. ``twenties`` (the stage's
+        bye 20s) is the event's in every system: the 20s count alike whatever scores the games.
+        """
+        winner = points if points is not None and self.unplayed_settable else self.win_worth()
+        return UnplayedGame(winner=winner, loser=0, twenties=twenties)
+
+    def unplayed_rule(self) -> UnplayedRule:
+        """The rule of :meth:`unplayed_game` for the organizer's stage form."""
+        return UnplayedRule(self.win_worth(), self.unplayed_settable, self.unplayed_words())
 
     @abstractmethod
     def round_points(self, scores: Sequence[int]) -> tuple[int, ...]:
@@ -149,6 +218,9 @@ class Nca(ScoringSystem):
     """
 
     name = "nca"
+    #: A game of 2-1-0 rounds has a known range, from a game drawn to every round won, and events
+    #: credit a bye differently within it, so the stage may set its own figure.
+    unplayed_settable = True
 
     def __init__(self, rounds: int = GAME_ROUNDS, playoff: bool = False) -> None:
         if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
@@ -164,6 +236,25 @@ class Nca(ScoringSystem):
 
     def paper_rounds(self) -> int:
         return self.rounds + (PLAYOFF_SPARE_ROUNDS if self.playoff else 0)
+
+    def win_worth(self) -> int:
+        """Every round won: 8 points in a game of 4 rounds, a bye as a game won 8-0 (a
+        deciding round is played only at the board, so it never counts here)."""
+        return 2 * self.rounds
+
+    def unplayed_words(self) -> str:
+        # A player who loses a game at the board has fewer points than a drawn game gives (at
+        # most 3 of 8 in 4 rounds), so a stage that credits at least a draw ranks a walkover
+        # above every game lost.
+        return ngettext(
+            "By default a bye or a walkover counts as a game won %(points)s-0, its %(rounds)s "
+            "round won. With fewer than %(draw)s points (a drawn game), a walkover could rank "
+            "no higher than a game lost at the board.",
+            "By default a bye or a walkover counts as a game won %(points)s-0, all %(rounds)s "
+            "rounds won. With fewer than %(draw)s points (a drawn game), a walkover could rank "
+            "no higher than a game lost at the board.",
+            self.rounds,
+        ) % {"points": self.win_worth(), "rounds": self.rounds, "draw": self.rounds}
 
     def missing(self, played: int, totals: Sequence[int]) -> str:
         following = played + 1
@@ -194,6 +285,15 @@ class Nca(ScoringSystem):
         return True, leader
 
 
+def _target_words(target: int) -> str:
+    """The rule of a game won without play in a system played to a target."""
+    return _(
+        "A bye or a walkover counts as a game won %(points)s-0: a game to %(target)s is won by "
+        "reaching %(target)s, so a walkover ranks with the games won at the board. The scoring "
+        "system sets it for every stage."
+    ) % {"points": target, "target": target}
+
+
 class FirstTo(ScoringSystem):
     """Play until a side reaches the target with the lead; a tie there plays one more round.
 
@@ -208,6 +308,14 @@ class FirstTo(ScoringSystem):
         if isinstance(target, bool) or not isinstance(target, int) or target < 1:
             raise EngineInputError(f"{self.name}: the target must be at least 1, not {target!r}")
         self.target = target
+
+    def win_worth(self) -> int:
+        """The target: a game is won by reaching it, and the loser ends short of it (in a
+        difference game always, since a round adds to one side only)."""
+        return self.target
+
+    def unplayed_words(self) -> str:
+        return _target_words(self.target)
 
     def status(self, history: Sequence[tuple[int, ...]]) -> tuple[bool, int | None]:
         totals = history[-1]
@@ -307,6 +415,13 @@ class FirstToN(ScoringSystem):
 
     def fewest_rounds(self) -> int:
         return -(-self.target // 2)
+
+    def win_worth(self) -> int:
+        """The target: a game is won by reaching it first."""
+        return self.target
+
+    def unplayed_words(self) -> str:
+        return _target_words(self.target)
 
     def missing(self, played: int, totals: Sequence[int]) -> str:
         following = played + 1

@@ -48,10 +48,11 @@ class Credit:
     walkover (the opponent withdrew or was disqualified, or forfeited the game on the head
     referee's ruling; the side that forfeits is credited the game and nothing else).
 
-    The event decides what a bye (and so a walkover) is worth; the credit counts in the entry's
-    totals (points, 20s, games) but not against any opponent, so no head-to-head step ever sees
-    it. ``games`` is the number of byes (and walkovers): the Buchholz counts each as described
-    in :func:`.tiebreaks.buchholz`, as FIDE counts a game not played.
+    The scoring system decides what a bye (and so a walkover) is worth, with the event's figure
+    where the system allows one (:meth:`.systems.ScoringSystem.unplayed_game`); the credit counts
+    in the entry's totals (points, 20s, games) but not against any opponent, so no head-to-head
+    step ever sees it. ``games`` is the number of byes (and walkovers): the Buchholz counts each
+    as described in :func:`.tiebreaks.buchholz`, as FIDE counts a game not played.
     """
 
     games: int = 1

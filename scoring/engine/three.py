@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from tournaments.translation import _
 
-from .errors import EngineInputError, show
+from .errors import EngineInputError, Figures, show
 from .rounds import POINTS_LABEL, SCORE_LABEL, TWENTIES_LABEL, check_score
 
 #: How a three-player round's board scores become points (see :func:`three_player_points`).
@@ -82,8 +82,8 @@ class RoundOfThree:
         points = _trio(self.points, POINTS_LABEL)
         twenties = _trio(self.twenties, TWENTIES_LABEL)
         if min(twenties) < 0:
-            raise EngineInputError(
-                _("20s %(twenties)s cannot be negative") % {"twenties": show(twenties)}
+            raise EngineInputError.about(
+                _("the 20s (%(twenties)s) cannot be negative"), {"twenties": Figures(twenties)}
             )
         object.__setattr__(self, "points", points)
         object.__setattr__(self, "twenties", twenties)
@@ -93,29 +93,33 @@ class RoundOfThree:
             object.__setattr__(self, "score", score)
             expected = three_player_points(score)
             if points != expected:
-                raise EngineInputError(
+                raise EngineInputError.about(
                     _(
-                        "points %(points)s do not follow from board score %(score)s, "
-                        "which gives %(expected)s"
-                    )
-                    % {"points": show(points), "score": show(score), "expected": show(expected)}
+                        "the points (%(points)s) do not follow from the board scores "
+                        "(%(score)s), which give %(expected)s"
+                    ),
+                    {
+                        "points": Figures(points),
+                        "score": Figures(score),
+                        "expected": Figures(expected),
+                    },
                 )
         elif points not in ROUND_POINTS and points != TIME_EXPIRED:
-            raise EngineInputError(
+            raise EngineInputError.about(
                 _(
-                    "points %(points)s are impossible; a three-player round gives 2-1-0 by "
-                    "rank, 1-1-0 for a tie for first, 2-0-0 for a tie for second, 1-1-1 when all "
-                    "three tie, or 0-0-0 when time expired"
-                )
-                % {"points": show(points)}
+                    "the points (%(points)s) are impossible; a three-player round gives 2-1-0 "
+                    "by rank, 1-1-0 for a tie for first, 2-0-0 for a tie for second, 1-1-1 when "
+                    "all three tie, or 0-0-0 when time expired"
+                ),
+                {"points": Figures(points)},
             )
         if points == TIME_EXPIRED and self.score is None and twenties != TIME_EXPIRED:
-            raise EngineInputError(
+            raise EngineInputError.about(
                 _(
-                    "points [0, 0, 0] mean time expired before a disc was shot, so there can be "
-                    "no 20s, but 20s are %(twenties)s"
-                )
-                % {"twenties": show(twenties)}
+                    "points 0-0-0 mean time expired before a disc was shot, so there can be "
+                    "no 20s, but the 20s are %(twenties)s"
+                ),
+                {"twenties": Figures(twenties)},
             )
 
     @classmethod

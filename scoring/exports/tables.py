@@ -285,7 +285,7 @@ def _per_side(name: str, three: bool) -> tuple[str, ...]:
 
 def games_table(tournament: Tournament) -> Table:
     """One row per game (and one per bye): who played where, each side's points and 20s as the
-    judge scores the game (a walkover at the stage's bye score), and its state (three
+    judge scores the game (a walkover at what a bye is worth), and its state (three
     queries)."""
     matches, entries = _read_matches(tournament)
     three = any(m.entry_c_id is not None for m in matches)

@@ -96,6 +96,18 @@ class CardRow(models.Model):
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
     referee_initials = models.CharField(max_length=5, blank=True)
+    # WCC: "Any corrections made on your score card must be initialled by a referee." A saved
+    # row is its player's to change only until someone else has seen it: its opponent opened
+    # it to sign, or staff entered the game's paper card. After that a change is a correction,
+    # initialled by a referee (``scoring.scorecards.conditions.change_needs_initials``).
+    seen_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "When someone other than its player first saw the row to sign it (the opponent "
+            "opened it, or staff entered the game's paper card)."
+        ),
+    )
     verified_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -29,7 +29,7 @@ from scoring.engine.rounds import DIFFERENCE
 from scoring.models import CardRow, ScoreCard
 from scoring.printing.errors import PrintError
 from scoring.printing.lookups import no_matches_message
-from scoring.results.rules import category_rules
+from scoring.results.rules import category_rules, unplayed_game
 from scoring.scorecards.codes import card_scan_path
 from tournaments.models import Category, Entry, Game, Match, Stage, Tournament
 
@@ -232,15 +232,17 @@ def _line(
         "game_number": number if match.best_of > 1 else None,
     }
     if not opponents:
-        # A knockout bye passes the entry on; elsewhere it credits the stage's bye points.
+        # A knockout bye passes the entry on; elsewhere it credits what a bye is worth under
+        # the category's scoring system.
         knockout = stage.kind == Stage.Kind.KNOCKOUT
         if knockout:
             note = _("Bye: through to the next round")
         else:
+            points = unplayed_game(stage).winner
             # The English says "points" whatever the number, as the card always did.
-            note = ngettext(
-                "Bye: %(points)s points", "Bye: %(points)s points", stage.bye_points
-            ) % {"points": stage.bye_points}
+            note = ngettext("Bye: %(points)s points", "Bye: %(points)s points", points) % {
+                "points": points
+            }
         return GameLine(**common, bye=True, cells=_cells(rounds, None), note=note)
     forfeit = game.forfeit_label if game is not None and game.forfeited_by else ""
     if forfeit and row is None:

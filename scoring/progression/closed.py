@@ -9,6 +9,13 @@ the same official path as a ruling on a dispute (every card of the game takes it
 records it: who, when, why, the rounds before and after, the impact. The next stage is not
 redrawn by it: the impact tells the organizer, who can undo the advance (:func:`undo_advance`)
 while the next stage has no result, and advance again.
+
+A change may leave the entries of a recorded shoot-out no longer tied with each other alone:
+that shoot-out then no longer counts (the standings set it aside, kept on record, and its
+history says why), the tie as it now is asks for a shoot-out again, and the next stage does not
+go on until it is recorded (``locks.ensure_settled``). The organizer's dashboard and the
+category page say where a next stage no longer matches the standings of the stage it was seeded
+from (``scoring.progression.selectors.next_stage_drifts``).
 """
 
 from __future__ import annotations
@@ -26,13 +33,14 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from scoring import engine
 from scoring.engine import RoundData
-from scoring.models import ClosedStageChange, StageAdvance
+from scoring.models import ClosedStageChange, ShootOut, StageAdvance
 from scoring.permissions import conflict_refusal
 from scoring.progression.locks import Closure, applying, closure
-from scoring.progression.services import Ranking, ranking_for_advance
+from scoring.progression.services import Ranking, ranking_into
 from scoring.results.rules import ROUND_VALUES, values_round
 from scoring.results.services import record_game
 from scoring.scorecards.services import check_complete, normalise_rounds, resolve_dispute
+from scoring.standings.selectors import SetAsideShootout, entry_names
 from tournaments.models import Entry, Game, Stage
 from tournaments.selectors import ENTRY_RELATED, play_pools, previous_stage, seeded_entries
 from tournaments.services.draws import _results_in, undo_draw
@@ -48,13 +56,15 @@ class Impact:
 
     ``seeded`` are the entries the next stage holds now; ``after`` who would advance after the
     change, best first (None when the stage could not be ranked); ``leaving`` and ``joining``
-    the entries that would cross the cut either way."""
+    the entries that would cross the cut either way; ``set_aside`` the recorded shoot-outs the
+    change would unsettle (they would no longer count)."""
 
     text: str
     seeded: list[Entry]
     after: list[Entry] | None
     leaving: list[Entry]
     joining: list[Entry]
+    set_aside: tuple[SetAsideShootout, ...] = ()
 
     @property
     def crosses_cut(self) -> bool:
@@ -107,22 +117,6 @@ def closed_game(game_id: int, *, tournament_id: int | None = None) -> Game:
     if tournament_id is not None:
         games = games.filter(match__stage__category__tournament_id=tournament_id)
     return games.get(pk=game_id)
-
-
-def _names(entries: Sequence[Entry]) -> str:
-    names = [e.name for e in entries]
-    if len(names) == 1:
-        return names[0]
-    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
-
-
-def _ranking(stage: Stage, into: Stage) -> Ranking | str:
-    """Who goes on from ``stage`` as ``advance`` would rank it now, or why it cannot say."""
-    seeding = into.kind in (Stage.Kind.KNOCKOUT, Stage.Kind.ROUND_ROBIN)
-    try:
-        return ranking_for_advance(stage, seeding=seeding)
-    except (ValidationError, ValueError) as exc:
-        return " ".join(getattr(exc, "messages", None) or [str(exc)])
 
 
 def _seed_label(stage: Stage, ranking: Ranking, index: int) -> str:
@@ -183,24 +177,25 @@ def describe_impact(
     would = after.qualifiers
     cut = [t for t in after.ties if not t.seeding]
     seeding_ties = [t for t in after.ties if t.seeding]
-    tied = {e.pk for t in cut for e in t.entries}
-    leaving = [e for e in seeded if e not in would and e.pk not in tied]
-    joining = [e for e in would if e not in seeded and e.pk not in tied]
+    leaving, joining = after.crossing(seeded)
+    # The shoot-outs this change would unsettle; one already set aside is not news.
+    counted = {s.order for s in before.set_aside} if isinstance(before, Ranking) else set()
+    unsettled = tuple(s for s in after.set_aside if s.order not in counted)
     parts: list[str] = []
     if leaving and joining:
         parts.append(
             _("%(leaving)s would no longer advance to %(into)s; %(joining)s would.")
-            % {"leaving": _names(leaving), "into": into.name, "joining": _names(joining)}
+            % {"leaving": entry_names(leaving), "into": into.name, "joining": entry_names(joining)}
         )
     elif leaving:
         parts.append(
             _("%(leaving)s would no longer advance to %(into)s.")
-            % {"leaving": _names(leaving), "into": into.name}
+            % {"leaving": entry_names(leaving), "into": into.name}
         )
     elif joining:
         parts.append(
             _("%(joining)s would advance to %(into)s too.")
-            % {"joining": _names(joining), "into": into.name}
+            % {"joining": entry_names(joining), "into": into.name}
         )
     if cut:
         ties = "; ".join(t.describe() for t in cut)
@@ -224,6 +219,16 @@ def describe_impact(
             _("A tie would decide the seeding of %(into)s (%(ties)s).")
             % {"into": into.name, "ties": ties}
         )
+    parts += [shot.would for shot in unsettled]
+    if (cut or seeding_ties) and into.kind != Stage.Kind.KNOCKOUT:
+        # A knockout goes on inside its bracket from its own results: nothing waits there.
+        parts.append(
+            _(
+                "Until that shoot-out is recorded, %(into)s could not be advanced nor its next "
+                "round drawn."
+            )
+            % {"into": into.name}
+        )
     if leaving or joining or cut or seeding_ties or seeds_changed:
         played = _results_in(into)
         if played:
@@ -243,7 +248,12 @@ def describe_impact(
                 % {"into": into.name, "stage": stage.name}
             )
     return Impact(
-        text=" ".join(parts), seeded=seeded, after=would, leaving=leaving, joining=joining
+        text=" ".join(parts),
+        seeded=seeded,
+        after=would,
+        leaving=leaving,
+        joining=joining,
+        set_aside=unsettled,
     )
 
 
@@ -251,13 +261,13 @@ def _impact(closed: Closure, game: Game, rounds_a: Sequence[RoundData]) -> Impac
     """Rank the stage as it is and with the change, the change written inside a savepoint that
     is always rolled back (so the standings are read by the same code as everywhere)."""
     stage, into = closed.stage, closed.into
-    before = _ranking(stage, into)
+    before = ranking_into(stage, into)
     with transaction.atomic():
         point = transaction.savepoint()
         try:
             with applying(stage):
                 record_game(game, rounds_a)
-            after = _ranking(stage, into)
+            after = ranking_into(stage, into)
         finally:
             transaction.savepoint_rollback(point)
     return describe_impact(stage, into, seeded_entries(into), before, after)
@@ -355,7 +365,22 @@ def change_closed_result(
             after=clean,
             impact=impact.text,
         )
+        _note_set_aside(stage, game, impact.set_aside, user)
     return ClosedChange(found, game, before, clean, impact, record)
+
+
+def _note_set_aside(
+    stage: Stage, game: Game, unsettled: Sequence[SetAsideShootout], user: AbstractBaseUser
+) -> None:
+    """Each shoot-out the change unsettled stays on record; its history (the organizer's
+    Changes page) says from when and why it no longer counts."""
+    for shot in unsettled:
+        shootout = ShootOut.objects.get(stage=stage, order=shot.order)
+        shootout._history_user = user
+        shootout._change_reason = _(
+            "No longer counts after the head referee's change of %(match)s, game %(game)s: %(why)s"
+        ) % {"match": game.match, "game": game.number, "why": shot.text}
+        shootout.save()
 
 
 # --- undoing an advance ----------------------------------------------------------------------

@@ -10,7 +10,11 @@ referee changes a closed result, from the closed-stage page, with a reason; the 
 recorded and says what it would change in the next stage (``scoring.progression.closed``). The
 organizer reopens a stage by undoing its advance while the next stage has no result.
 
-This module is the one home of the rule: every writer calls :func:`ensure_open`.
+This module is the one home of the rule: every writer calls :func:`ensure_open`. One write of a
+closed stage is let through: the shoot-out its standings ask for again, when the head referee's
+change left a tie that decides who went on (``services.record_shootout``). Until it is recorded
+the next stage does not go on (:func:`ensure_settled`): it is not advanced, nor its next round
+drawn, from entries the standings no longer settle.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from scoring.models import StageAdvance
+from scoring.results.shootouts import ties_awaiting_shootout
+from scoring.standings.selectors import entry_names
 from tournaments.models import Stage
 from tournaments.selectors import next_stage, previous_stage
 from tournaments.services.registration import is_drawn
@@ -122,6 +128,47 @@ def ensure_open(stage: Stage, *, error: type[ValidationError] = StageClosedError
     if found is None or _APPLYING.get() == found.stage.pk:
         return
     raise error(found.message())
+
+
+class ShootoutPendingError(ValidationError):
+    """Going on with a stage refused: the closed stage it was seeded from waits for a shoot-out
+    again (``source``, whose shoot-out page records it)."""
+
+    round = None
+
+    def __init__(self, message: str, *, source: Stage) -> None:
+        super().__init__(message)
+        self.source = source
+
+
+def ensure_settled(stage: Stage) -> None:
+    """Refuse to go on with ``stage`` (advance it, draw its next round) while the closed stage it
+    was seeded from has a tie that a shoot-out must settle: a change of that stage's results
+    unsettled the tie a shoot-out had settled (or made a new one on the cut), so who is in
+    ``stage`` is no longer what the standings say. Raises :class:`ShootoutPendingError` naming
+    the tie; once the shoot-out is recorded, going on works again."""
+    source = previous_stage(stage)
+    if source is None:
+        return
+    found = closure(source)
+    if found is None or found.into.pk != stage.pk:
+        return
+    groups = ties_awaiting_shootout(source)
+    if not groups:
+        return
+    raise ShootoutPendingError(
+        _(
+            "A change of the closed results of %(source)s left a tie that a shoot-out must "
+            "settle (%(ties)s): %(stage)s cannot go on until that shoot-out is recorded (from "
+            "the standings of %(source)s)."
+        )
+        % {
+            "stage": stage.name,
+            "source": source.name,
+            "ties": "; ".join(entry_names(group) for group in groups),
+        },
+        source=source,
+    )
 
 
 @contextmanager

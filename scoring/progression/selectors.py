@@ -1,6 +1,7 @@
-"""Reads for the shoot-out sheet (the ties a stage still has to settle and the shoot-outs shot)
-and for the closed-stage page (the stage's games with their official results, the head referee's
-changes).
+"""Reads for the shoot-out sheet (the ties a stage still has to settle and the shoot-outs shot),
+for the closed-stage page (the stage's games with their official results, the head referee's
+changes), and for the organizer's warning that a next stage no longer matches the standings of
+the closed stage it was seeded from (:func:`next_stage_drifts`).
 
 A shoot-out is recorded against the stage whose tie it settles (the shoot-out stage only names
 who was called), so the sheet is read from that stage's standings: per pool when it was played in
@@ -12,16 +13,25 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from django.utils.translation import gettext as _
 
 from scoring import engine
 from scoring.engine import SHOTS_PER_ENTRY, RoundData
 from scoring.models import ClosedStageChange, ShootOutScore
+from scoring.progression.locks import Closure, closure
+from scoring.progression.services import CutTie, ranking_into
 from scoring.results.pools import pool_tables
 from scoring.results.rules import ROUND_VALUES, values_round
-from scoring.standings.selectors import StandingLine, stage_standings
+from scoring.standings.selectors import (
+    SetAsideShootout,
+    StandingLine,
+    entry_names,
+    stage_standings,
+)
 from tournaments.models import Entry, Game, Round, Stage
-from tournaments.selectors import ENTRY_RELATED, play_pools, shootout_source
+from tournaments.selectors import ENTRY_RELATED, play_pools, seeded_entries, shootout_source
 
 
 @dataclass(frozen=True)
@@ -55,6 +65,8 @@ class ShootoutSheet:
     shots_per_player: int
     players_per_side: int
     shots_per_entry: int = SHOTS_PER_ENTRY
+    #: Recorded shoot-outs that no longer count (the results changed after them).
+    set_aside: tuple[SetAsideShootout, ...] = ()
 
 
 def _groups(pool: str, lines: list[StandingLine], required: list[list[Entry]]) -> list[TiedGroup]:
@@ -66,14 +78,21 @@ def _groups(pool: str, lines: list[StandingLine], required: list[list[Entry]]) -
 
 def waiting_groups(source: Stage) -> list[TiedGroup]:
     """The tied groups of ``source`` a shoot-out must settle now, per pool when it has pools."""
+    return _waiting(source)[0]
+
+
+def _waiting(source: Stage) -> tuple[list[TiedGroup], tuple[SetAsideShootout, ...]]:
+    """The tied groups a shoot-out must settle now, and the shoot-outs that no longer count."""
     if len(play_pools(source)) >= 2:
-        return [
+        tables = pool_tables(source)
+        groups = [
             group
-            for table in pool_tables(source)
+            for table in tables
             for group in _groups(table.pool.name, table.lines, table.shootouts_required)
         ]
+        return groups, tuple(shot for table in tables for shot in table.set_aside)
     standings = stage_standings(source)
-    return _groups("", standings.lines, standings.shootouts_required)
+    return _groups("", standings.lines, standings.shootouts_required), standings.set_aside
 
 
 @dataclass(frozen=True)
@@ -85,6 +104,8 @@ class RecordedShootout:
     scores: list[tuple[Entry, int]]
     recorded_by: str
     recorded_at: datetime.datetime
+    #: Why it no longer counts (the results changed after it), or empty while it counts.
+    no_longer_counts: str = ""
 
 
 def recorded_shootouts(source: Stage) -> list[RecordedShootout]:
@@ -120,12 +141,19 @@ def shootout_sheet(stage: Stage) -> ShootoutSheet:
     """The sheet for ``stage``: a stage with ties, or the shoot-out stage that settles them."""
     source = shootout_source(stage)
     category = source.category
+    waiting, set_aside = _waiting(source)
+    why = {shot.order: shot.text for shot in set_aside}
+    recorded = [
+        replace(shot, no_longer_counts=why.get(shot.order, ""))
+        for shot in recorded_shootouts(source)
+    ]
     return ShootoutSheet(
         source=source,
-        waiting=waiting_groups(source),
-        recorded=recorded_shootouts(source),
+        waiting=waiting,
+        recorded=recorded,
         shots_per_player=category.shootout_shots_per_player,
         players_per_side=category.players_per_side,
+        set_aside=set_aside,
     )
 
 
@@ -183,3 +211,106 @@ def closed_changes(**filters: object) -> list[ClosedStageChange]:
         *(f"game__match__entry_{s}__{n}" for s in "abc" for n in ENTRY_RELATED),
     ]
     return list(ClosedStageChange.objects.filter(**filters).select_related(*related))
+
+
+# --- a next stage that no longer matches the standings it was seeded from ----------------------
+
+
+@dataclass(frozen=True)
+class Drift:
+    """The next stage of a closed stage no longer matches that stage's standings, after the head
+    referee changed its results: ``leaving`` are in the next stage but no longer among those who
+    advance, ``joining`` advance but are not in it, ``ties`` wait for a shoot-out first (the
+    next stage does not go on until it is recorded), ``set_aside`` are the recorded shoot-outs
+    that no longer count; ``problem`` says why the stage could not be ranked, if so."""
+
+    closure: Closure
+    leaving: list[Entry]
+    joining: list[Entry]
+    ties: list[CutTie]
+    set_aside: tuple[SetAsideShootout, ...] = ()
+    problem: str = ""
+
+    @property
+    def stage(self) -> Stage:
+        return self.closure.stage
+
+    @property
+    def into(self) -> Stage:
+        return self.closure.into
+
+    @property
+    def text(self) -> str:
+        values = {"stage": self.stage.name, "into": self.into.name}
+        parts = [_("%(into)s no longer matches the standings of %(stage)s.") % values]
+        if self.problem:
+            parts.append(
+                _("%(stage)s cannot be ranked: %(problem)s") % {**values, "problem": self.problem}
+            )
+        if self.leaving:
+            parts.append(
+                _("In %(into)s but no longer among those who advance: %(names)s.")
+                % {**values, "names": entry_names(self.leaving)}
+            )
+        if self.joining:
+            parts.append(
+                _("Among those who advance but not in %(into)s: %(names)s.")
+                % {**values, "names": entry_names(self.joining)}
+            )
+        if self.ties:
+            ties = "; ".join(t.describe() for t in self.ties)
+            if self.into.kind == Stage.Kind.KNOCKOUT:
+                parts.append(_("A shoot-out must settle a tie (%(ties)s).") % {"ties": ties})
+            else:
+                parts.append(
+                    _(
+                        "A shoot-out must settle a tie first (%(ties)s): until it is recorded, "
+                        "%(into)s cannot be advanced nor its next round drawn."
+                    )
+                    % {**values, "ties": ties}
+                )
+        parts += [shot.text for shot in self.set_aside]
+        return " ".join(parts)
+
+
+def next_stage_drift(found: Closure) -> Drift | None:
+    """How the next stage of a closed stage differs from the stage's standings now (the
+    entries, a tie waiting for a shoot-out, a stage that cannot be ranked), or None when it
+    matches them."""
+    ranking = ranking_into(found.stage, found.into)
+    if isinstance(ranking, str):
+        return Drift(found, [], [], [], problem=ranking)
+    leaving, joining = ranking.crossing(seeded_entries(found.into))
+    if not (leaving or joining or ranking.ties):
+        return None
+    return Drift(found, leaving, joining, ranking.ties, ranking.set_aside)
+
+
+def next_stage_drifts(**filters: object) -> list[Drift]:
+    """The next stages that no longer match the standings of the closed stage they were seeded
+    from, in play order: of a tournament (``stage__category__tournament=...``) or a category
+    (``stage__category=...``).
+
+    Only the head referee's change alters a closed stage's results, so only the stages changed
+    since their advance are ranked again (one query when none was)."""
+    latest: dict[int, datetime.datetime] = {}
+    changes = ClosedStageChange.objects.filter(**filters).values_list("stage_id", "changed_at")
+    for stage_id, changed_at in changes:
+        if stage_id not in latest or changed_at > latest[stage_id]:
+            latest[stage_id] = changed_at
+    if not latest:
+        return []
+    stages = (
+        Stage.objects.filter(pk__in=latest)
+        .select_related("category__tournament")
+        .order_by("category__name", "order")
+    )
+    drifts = []
+    for stage in stages:
+        found = closure(stage)
+        if found is None or (found.since is not None and found.since > latest[stage.pk]):
+            continue  # open again, or advanced again after the change: seeded from it
+        drift = next_stage_drift(found)
+        if drift is not None:
+            drifts.append(drift)
+    return drifts

@@ -30,12 +30,12 @@ from simple_history.utils import bulk_create_with_history
 from scoring.engine import SHOTS_PER_ENTRY
 from scoring.models import ShootOut, ShootOutScore, StageAdvance
 from scoring.permissions import ShootoutTakers, conflict_refusal
-from scoring.progression.locks import ensure_open
+from scoring.progression.locks import ensure_open, ensure_settled
 from scoring.results.knockout import knockout_results, knockout_state
 from scoring.results.outcomes import stage_outcomes
 from scoring.results.pools import pool_tables
 from scoring.results.shootouts import ties_awaiting_shootout
-from scoring.standings.selectors import stage_standings
+from scoring.standings.selectors import SetAsideShootout, stage_standings
 from tournaments import formats
 from tournaments.models import Entry, Match, Stage
 from tournaments.selectors import (
@@ -72,20 +72,26 @@ class CutTie:
     seeding: bool = False
 
     def describe(self) -> str:
+        """The tie in words: the places it spans (8 to 9, not "1 place") and, across the cut,
+        how many of them go on."""
         names = ", ".join(e.name for e in self.entries)
+        values = {
+            "names": names,
+            "first": self.rank,
+            "last": self.rank + len(self.entries) - 1,
+            "places": self.places,
+        }
         if self.seeding:
-            last = self.rank + len(self.entries) - 1
-            tie = _("%(names)s tied on places %(first)s to %(last)s") % {
-                "names": names,
-                "first": self.rank,
-                "last": last,
-            }
+            tie = _("%(names)s tied on places %(first)s to %(last)s") % values
         else:
-            tie = ngettext(
-                "%(names)s tied for %(places)s place",
-                "%(names)s tied for %(places)s places",
-                self.places,
-            ) % {"names": names, "places": self.places}
+            tie = (
+                ngettext(
+                    "%(names)s tied on places %(first)s to %(last)s, of whom %(places)s goes on",
+                    "%(names)s tied on places %(first)s to %(last)s, of whom %(places)s go on",
+                    self.places,
+                )
+                % values
+            )
         if self.pool == CUT_POOL:
             return tie
         return _("pool %(pool)s: %(tie)s") % {"pool": self.pool, "tie": tie}
@@ -93,11 +99,14 @@ class CutTie:
 
 @dataclass(frozen=True)
 class Ranking:
-    """Who advances from a stage: one list per pool (best first), or one list for the stage."""
+    """Who advances from a stage: one list per pool (best first), or one list for the stage;
+    ``set_aside`` are the recorded shoot-outs that no longer count (the results changed after
+    them), whose ties, if still deciding, are among ``ties`` again."""
 
     groups: list[list[Entry]]
     pooled: bool
     ties: list[CutTie]
+    set_aside: tuple[SetAsideShootout, ...] = ()
 
     @property
     def qualifiers(self) -> list[Entry]:
@@ -105,6 +114,16 @@ class Ranking:
         if not self.pooled:
             return list(self.groups[0])
         return [g[place] for place in range(len(self.groups[0])) for g in self.groups]
+
+    def crossing(self, seeded: Sequence[Entry]) -> tuple[list[Entry], list[Entry]]:
+        """Against the entries a next stage holds (``seeded``): those no longer among the
+        qualifiers, and the qualifiers it does not hold. An entry in a tie on the cut is
+        neither until its shoot-out says."""
+        would = self.qualifiers
+        tied = {e.pk for t in self.ties if not t.seeding for e in t.entries}
+        leaving = [e for e in seeded if e not in would and e.pk not in tied]
+        joining = [e for e in would if e not in seeded and e.pk not in tied]
+        return leaving, joining
 
 
 # --- is a stage finished? --------------------------------------------------------------------
@@ -183,8 +202,9 @@ def advance(
 
     From a stage played in pools each pool sends ``advance_count / pools`` entries. A tie across
     the cut creates the shoot-out stage (once) and raises ``CutLineTieError`` until the shoot-out
-    is recorded (``record_shootout``). Raises ``ValidationError`` for an unfinished stage and
-    ``ValueError`` for a stage with nothing to advance to.
+    is recorded (``record_shootout``). Raises ``ValidationError`` for an unfinished stage, or
+    while the closed stage this one was seeded from waits for a shoot-out again
+    (``locks.ensure_settled``), and ``ValueError`` for a stage with nothing to advance to.
     """
     if stage.kind == Stage.Kind.SHOOTOUT:
         source = previous_stage(stage)
@@ -214,6 +234,7 @@ def advance(
         raise ValueError(
             _("%(target)s already has its entries; nothing was changed.") % {"target": target}
         )
+    ensure_settled(stage)
     check_stage_finished(stage)
     seeding = target.kind in (Stage.Kind.KNOCKOUT, Stage.Kind.ROUND_ROBIN)
     ranking = ranking_for_advance(stage, seeding=seeding)
@@ -230,13 +251,15 @@ def advance(
         ties = found[0]
         for more in found[1:]:
             ties = _("%(tie)s and %(other)s") % {"tie": ties, "other": more}
+        # Not prefixed with the stage: the category page and the API put its name before every
+        # refusal of an advance (else it reads "Preliminary: Singles: Preliminary: ...").
         raise CutLineTieError(
             _(
-                "%(stage)s: %(ties)s. WCC Tie-Breaking Procedure: a shoot-out settles it (12 "
-                "shots at the 20 each, 6 each in doubles; top scorers place higher). Record it "
-                "in '%(shootout)s' and advance again."
+                "%(ties)s. WCC Tie-Breaking Procedure: a shoot-out settles it (12 shots at the "
+                "20 each, 6 each in doubles; top scorers place higher). Record it in "
+                "'%(shootout)s' and advance again."
             )
-            % {"stage": stage, "ties": ties, "shootout": shootout.name},
+            % {"ties": ties, "shootout": shootout.name},
             shootout_stage=shootout,
             ties=ranking.ties,
         )
@@ -272,8 +295,9 @@ def ranking_for_advance(stage: Stage, *, seeding: bool = False) -> Ranking:
                 % {"stage": stage, "count": count, "pools": len(tables)}
             )
         per_pool = count // len(tables)
-        groups, ties = [], []
+        groups, ties, set_aside = [], [], []
         for table in tables:
+            set_aside += table.set_aside
             if table.problem:
                 raise ValidationError(
                     _("%(stage)s, pool %(pool)s: %(problem)s")
@@ -294,7 +318,7 @@ def ranking_for_advance(stage: Stage, *, seeding: bool = False) -> Ranking:
                 )
             ties += _ties(table.pool.name, table.lines, per_pool, seeding=seeding)
             groups.append([line.entry for line in table.lines[:per_pool]])
-        return Ranking(groups=groups, pooled=True, ties=ties)
+        return Ranking(groups=groups, pooled=True, ties=ties, set_aside=tuple(set_aside))
     standings = stage_standings(stage)
     if standings.problem:
         raise ValidationError(f"{stage}: {standings.problem}")
@@ -307,7 +331,18 @@ def ranking_for_advance(stage: Stage, *, seeding: bool = False) -> Ranking:
         groups=[[line.entry for line in standings.lines[:count]]],
         pooled=False,
         ties=_ties(CUT_POOL, standings.lines, count, seeding=seeding),
+        set_aside=standings.set_aside,
     )
+
+
+def ranking_into(stage: Stage, into: Stage) -> Ranking | str:
+    """Who goes on from ``stage`` into ``into`` as ``advance`` would rank it now (seeding ties
+    count when ``into`` seeds by place), or in words why it cannot say."""
+    seeding = into.kind in (Stage.Kind.KNOCKOUT, Stage.Kind.ROUND_ROBIN)
+    try:
+        return ranking_for_advance(stage, seeding=seeding)
+    except (ValidationError, ValueError) as exc:
+        return " ".join(getattr(exc, "messages", None) or [str(exc)])
 
 
 def _ties(pool: str, lines: Sequence, count: int, *, seeding: bool) -> list[CutTie]:
@@ -397,18 +432,26 @@ def record_shootout(
     opportunities"). With ``user`` (the pages and the API), only someone holding
     ``scoring.record_shootout`` at the tournament may record it (``PermissionDenied``), and the
     shoot-out keeps who recorded it; the loader and the simulation record without one. A stage
-    that has advanced is closed (``scoring.progression.locks``). Raises ``ValidationError``
-    naming what is wrong; nothing is saved then.
+    that has advanced is closed (``scoring.progression.locks``), except to the shoot-out its
+    standings ask for again: a head referee's change of its results left a tie that decides
+    who went on (the shoot-out that settled it no longer counts), and the next stage waits for
+    it (``locks.ensure_settled``). Raises ``ValidationError`` naming what is wrong; nothing is
+    saved then.
     """
     if user is not None and not user.has_perm("scoring.record_shootout", stage):
         raise PermissionDenied(
             _("Only %(roles)s may record a shoot-out.") % {"roles": RECORD_SHOOTOUT_ROLES}
         )
     source = shootout_source(stage)
-    ensure_open(source)
     made = {
         (key.id if isinstance(key, Entry) else int(key)): value for key, value in twenties.items()
     }
+    groups = ties_awaiting_shootout(source)
+    named = set(made)
+    group = next((g for g in groups if {e.id for e in g} == named), None)
+    if group is None:
+        # A closed stage takes only the shoot-out its standings ask for again.
+        ensure_open(source)
     for entry_id, value in made.items():
         if (
             isinstance(value, bool)
@@ -435,9 +478,6 @@ def record_shootout(
                 conflict_refusal(user, "scoring.record_shootout", takers)
                 or _("Only %(roles)s may record a shoot-out.") % {"roles": RECORD_SHOOTOUT_ROLES}
             )
-    groups = ties_awaiting_shootout(source)
-    named = set(made)
-    group = next((g for g in groups if {e.id for e in g} == named), None)
     if group is None:
         waiting = "; ".join(", ".join(e.name for e in group) for group in groups) or _("none")
         raise ValidationError(
@@ -499,12 +539,14 @@ def advance_knockout(stage: Stage) -> list[Match]:
 def draw_next_swiss_round(stage: Stage) -> list[Match]:
     """Pair the next round of a Swiss stage by the standings so far, never a rematch
     (``tournaments.services.draws.draw_swiss_round``); the next round is drawn only once the
-    current one is finished, because it is paired from its results."""
+    current one is finished, because it is paired from its results. Refused while the closed
+    stage it was seeded from waits for a shoot-out again (``locks.ensure_settled``)."""
     if stage.kind != Stage.Kind.SWISS:
         raise ValueError(
             _("%(stage)s is a %(kind)s stage, not Swiss.")
             % {"stage": stage, "kind": stage.get_kind_display()}
         )
+    ensure_settled(stage)
     matches = stage_matches(stage)
     outcomes = stage_outcomes(stage, matches)
     current = max((m.round_of_play for m in matches), default=0)

@@ -8,10 +8,11 @@ player's scores are tied, a 5th round will be played as a winner has to be deter
 function runs a fixed number of queries whatever the size of the stage or tournament.
 
 A forfeited game (``Game.forfeited_by``: a walkover after a withdrawal or a disqualification, or
-the head referee's ruling) has no rounds: the other side wins it with the stage's bye score
-(``Stage.bye_points`` and ``bye_twenties``, as the event sets it for a bye), the side that
-forfeits scores 0. A walkover drawn after the match was already decided (the third game of a
-best of 3 won 2-0) is not needed and counts for nothing.
+the head referee's ruling) has no rounds: the other side wins it with what a bye is worth
+(:func:`scoring.results.rules.unplayed_game`: the category's scoring system decides, so a
+walkover in a game to 100 is won 100-0, and in an NCA game the stage's bye points, 8-0 by
+default), the side that forfeits scores 0. A walkover drawn after the match was already decided
+(the third game of a best of 3 won 2-0) is not needed and counts for nothing.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring import engine
-from scoring.results.rules import category_rules
+from scoring.results.rules import category_rules, unplayed_game
 from tournaments.models import Category, Game, Match, Stage
 from tournaments.selectors import stage_matches
 
@@ -168,11 +169,12 @@ def forfeit_words(kind: str, reason: str) -> str:
 def _walkover_score(
     game: GameRounds, stage: Stage, sides: int
 ) -> tuple[GameScore, engine.GameVerdict]:
-    """A forfeited game: the other side wins it with the stage's bye score, the side that
-    forfeits scores 0 (no rounds are played or counted)."""
+    """A forfeited game: the other side wins it with what a bye is worth under the category's
+    scoring system, the side that forfeits scores 0 (no rounds are played or counted)."""
     present = 1 - SIDE_LETTERS.index(game.forfeited_by)
-    points = tuple(stage.bye_points if i == present else 0 for i in range(sides))
-    twenties = tuple(stage.bye_twenties if i == present else 0 for i in range(sides))
+    credit = unplayed_game(stage)
+    points = credit.points_for(present, sides)
+    twenties = credit.twenties_for(present, sides)
     verdict = engine.GameVerdict(0, points, twenties, True, present, "")
     score = GameScore(
         game.number,
@@ -283,12 +285,14 @@ def outcome_of(match: JudgedMatch, games: Sequence[GameRounds]) -> MatchOutcome:
     A game is over when its scoring system says so: after the category's rounds, except that a
     tied playoff game plays on until a round breaks the tie (WCC Scoring, the 5th round and after);
     a first-to game when a side reaches the target alone. The match is won by the first side to
-    win a majority of ``best_of`` games (WCC: "best two out of three games").
+    win a majority of ``best_of`` games (WCC: "best two out of three games"), or, when its stage
+    plays a fixed match (``Stage.match_format``), by the most points once all its games are over.
     """
     if match.entry_b_id is None:
         return MatchOutcome(best_of=match.best_of, winner="a", complete=True, bye=True)
     stage = match.stage
     category = stage.category
+    match_format = stage.match_format
     sides = 3 if match.entry_c_id is not None else 2
     scored = [
         _game_score(game, category, sides, stage) for game in sorted(games, key=lambda g: g[0])
@@ -300,13 +304,13 @@ def outcome_of(match: JudgedMatch, games: Sequence[GameRounds]) -> MatchOutcome:
     verdicts: list[engine.GameVerdict] = []
     for index in range(last):
         score, verdict = scored[index]
-        if score.forfeited_by and _decided(verdicts, match.best_of):
+        if score.forfeited_by and _decided(verdicts, match.best_of, match_format):
             scored[index] = (_not_needed(score), verdict)
             continue
         verdicts.append(verdict)
     wins = tuple(sum(1 for v in verdicts if v.over and v.winner == i) for i in range(sides))
     try:
-        result = engine.judge_match(verdicts, match.best_of)
+        result = engine.judge_match(verdicts, match.best_of, match_format)
         winner_side, complete = result.winner, result.over
     except engine.EngineInputError:
         # More games recorded than the match has (being corrected): judge by the games won.
@@ -322,12 +326,15 @@ def outcome_of(match: JudgedMatch, games: Sequence[GameRounds]) -> MatchOutcome:
     )
 
 
-def _decided(verdicts: Sequence[engine.GameVerdict], best_of: int) -> bool:
-    """Whether the games so far already decide the match (the judge says so)."""
+def _decided(
+    verdicts: Sequence[engine.GameVerdict], best_of: int, match_format: str = engine.BEST_OF
+) -> bool:
+    """Whether the games so far already decide the match (the judge says so: never before its
+    last game in a fixed match)."""
     if not verdicts:
         return False
     try:
-        return engine.judge_match(verdicts, best_of).winner is not None
+        return engine.judge_match(verdicts, best_of, match_format).winner is not None
     except engine.EngineInputError:
         return False
 

@@ -14,6 +14,7 @@ from scoring.results.outcomes import (
     games_with_rounds,
     outcome_of,
 )
+from scoring.results.rules import unplayed_game
 from scoring.standings.selectors import StandingLine, live_standings
 from tournaments.models import Entry, Game, Match, Player, Stage, Tournament
 from tournaments.selectors import ENTRY_RELATED, MATCH_RELATED
@@ -115,11 +116,9 @@ def player_page(tournament: Tournament, number: int) -> PlayerPage | None:
         outcome = outcome_of(match, totals.get(match.id, ()))
         opponents = tuple(entry for i, entry in enumerate(at_board) if i != side)
         if outcome.bye:
-            stage = match.stage
+            credit = unplayed_game(match.stage)
             games.append(
-                PlayerGame(
-                    match, None, 1, (), "bye", (stage.bye_points, 0), (stage.bye_twenties, 0)
-                )
+                PlayerGame(match, None, 1, (), "bye", (credit.winner, 0), (credit.twenties, 0))
             )
             continue
         numbers = {g.number: g for g in outcome.games}

@@ -6,7 +6,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from scoring import engine
-from scoring.standings.selectors import StandingLine, stage_games, stage_standings
+from scoring.standings.selectors import (
+    SetAsideShootout,
+    StandingLine,
+    stage_games,
+    stage_standings,
+)
 from tournaments.models import Entry, Pool, Stage
 from tournaments.selectors import ENTRY_RELATED, SEEDING_POOLS
 
@@ -29,6 +34,8 @@ class PoolTable:
     shootouts_required: list[list[Entry]]
     cells: list[list[CrossCell]] = field(default_factory=list)
     problem: str = ""
+    #: The pool's recorded shoot-outs that no longer count (the results changed after them).
+    set_aside: tuple[SetAsideShootout, ...] = ()
 
     @property
     def rows(self) -> list[tuple[Entry, list[CrossCell]]]:
@@ -63,6 +70,7 @@ def pool_tables(stage: Stage) -> list[PoolTable]:
                 shootouts_required=standings.shootouts_required,
                 cells=_crosstable(entries, stage_games(stage, pool)),
                 problem=standings.problem,
+                set_aside=standings.set_aside,
             )
         )
     return tables

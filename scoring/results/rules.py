@@ -3,13 +3,16 @@
 Every caller that needs to know how many rounds a game may have, whether it is over, or who won
 (scorecards, official results, brackets, pages, PDFs, the API, the simulation) builds its
 :class:`~scoring.engine.GameRules` here from the category and the game, and asks the judge.
+Likewise every caller that needs what a bye or a walkover is worth (the results, the standings,
+the cards, the schedule, the organizer's stage form) asks :func:`unplayed_game` or
+:func:`unplayed_rule`, which ask the category's scoring system.
 """
 
 from __future__ import annotations
 
-from scoring.engine import GameRules, Round, RoundOfThree
+from scoring.engine import GameRules, Round, RoundOfThree, UnplayedGame, UnplayedRule
 from scoring.engine.judge import AnyRound
-from tournaments.models import Category, Game
+from tournaments.models import Category, Game, Stage
 
 
 def category_rules(category: Category, *, playoff: bool = False) -> GameRules:
@@ -31,6 +34,21 @@ def category_rules(category: Category, *, playoff: bool = False) -> GameRules:
 def game_rules(game: Game) -> GameRules:
     """The rules of one stored game (its match, stage and category loaded or fetched)."""
     return category_rules(game.match.stage.category, playoff=game.is_playoff)
+
+
+def unplayed_game(stage: Stage) -> UnplayedGame:
+    """What a bye, a walkover or a forfeited game of ``stage`` credits (its category loaded or
+    fetched): the scoring system's value of a win, the stage's bye points in its place only
+    where the system lets an event choose them (NCA 2-1-0: 8-0 by default), and the stage's
+    bye 20s (see :meth:`scoring.engine.ScoringSystem.unplayed_game`)."""
+    system = category_rules(stage.category).scoring_system()
+    return system.unplayed_game(points=stage.bye_points, twenties=stage.bye_twenties)
+
+
+def unplayed_rule(category: Category) -> UnplayedRule:
+    """What a bye or a walkover is worth in ``category``, for the organizer's stage form: the
+    system's value, whether a stage may set its own, and the rule in words."""
+    return category_rules(category).scoring_system().unplayed_rule()
 
 
 def values_round(

@@ -9,7 +9,9 @@ from datetime import datetime
 
 from django.utils.translation import gettext, pgettext
 
+from scoring.engine import UnplayedGame
 from scoring.results.outcomes import GameScore, MatchOutcome, match_outcomes, walkover_mark
+from scoring.results.rules import unplayed_game
 from tournaments.models import Game, Match, Stage, Tournament
 from tournaments.selectors import MATCH_RELATED
 
@@ -91,13 +93,16 @@ class ScheduleRow:
     @property
     def result(self) -> str:
         """Points so far, e.g. 8-0 (8-4-3 in a three-player game, entry A first); in a best-of-N
-        the games won and each game's points."""
+        the games won and each game's points; in a fixed match, which the points decide, the
+        points over its games so far and each game's points."""
         played = [g for g in self.outcome.games if g.rounds or g.walkover]
         if self.outcome.bye or not played:
             return ""
         if self.match.best_of == 1:
             return _game_result(played[0])
         games = ", ".join(_game_result(g) for g in played)
+        if self.match.stage.fixed_match:
+            return f"{_dashed(self.outcome.points)} ({games})"
         return f"{_dashed(self.outcome.wins)} ({games})"
 
     @property
@@ -126,6 +131,11 @@ class RoundSchedule:
     @property
     def byes(self) -> list[ScheduleRow]:
         return [r for r in self.rows if r.outcome.bye]
+
+    @property
+    def bye_credit(self) -> UnplayedGame:
+        """What each bye of the round credits under the category's scoring system."""
+        return unplayed_game(self.stage)
 
     @property
     def games(self) -> list[ScheduleRow]:

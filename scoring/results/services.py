@@ -90,7 +90,9 @@ def record_locked_game(
         judge_game(checked, rules)
     except EngineInputError as error:
         label = _("game %(number)s (%(match)s)") % {"number": game.number, "match": game.match}
-        raise ResultError(f"{label}, {error}", round=error.round) from None
+        # The rounds are in the match's order: each figure is named after its side.
+        named = error.named([entry.name for entry in game.match.entries])
+        raise ResultError(f"{label}, {named}", round=error.round) from None
     built = [_stored(game, number, r, rules.discs) for number, r in enumerate(checked, 1)]
     for obj in built:
         obj.forfeited_by, obj.forfeit_reason = forfeits.get(obj.number, ("", ""))

@@ -9,8 +9,9 @@ cases the decision of the referee will be final."
   ``record_game``, which keeps the ruling whenever the cards write the game again. The rules say
   nothing of a forfeited round in a game to 100 or of three players: forfeit the game there.
 - :func:`forfeit_game`: the head referee forfeits a whole game: its official rounds are replaced
-  by the ruling, a walkover with the stage's bye score to the other side. The cards keep their
-  rows as written and show the ruling; nothing more is written on them.
+  by the ruling, a walkover to the other side, scored as the category's scoring system scores a
+  bye (``scoring.results.rules.unplayed_game``). The cards keep their rows as written and show
+  the ruling; nothing more is written on them.
 - :func:`withdraw` and :func:`reinstate`: an entry's withdrawal or disqualification
   (``tournaments.services.forfeits``), and in a knockout the matches a walkover decides are
   opened, as a recorded result opens them.
@@ -153,9 +154,10 @@ def forfeit_game(
     *, game: Game, side: str, reason: str, user: AbstractBaseUser | None = None
 ) -> Ruling:
     """The head referee forfeits ``game`` against ``side`` ("a" or "b", in the match's order),
-    for ``reason``: its official rounds give way to the ruling, the other side wins it with the
-    stage's bye score. In a knockout the bracket goes on from the new result; a stage drawn
-    from the standings already is not changed behind the organizer's back (refused)."""
+    for ``reason``: its official rounds give way to the ruling, the other side wins it with what
+    a bye is worth in its category. In a knockout the bracket goes on from the new result; a
+    stage drawn from the standings already is not changed behind the organizer's back
+    (refused)."""
     game = _load(game)
     _require(user, game)
     side, reason = _checked(game, side, reason)

@@ -460,6 +460,17 @@ class CorrectionForm(RoundsForm):
     )
 
 
+class SeenRowForm(CorrectionForm):
+    """The player's change of a row that someone else has seen since it was saved (the opponent
+    opened it to sign, or staff entered the paper card): a correction, so a referee initials it
+    at the board (``scoring.scorecards.conditions.change_needs_initials``). Saving the rows as
+    they stand needs no initials; the service says so when a change lacks them."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["referee_initials"].required = False
+
+
 class RulingForm(RoundsForm):
     """The head referee's ruling on a disputed game in the match's order of sides (entry A's
     side first; A, B, C in a three-player game), with initials."""

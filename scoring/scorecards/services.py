@@ -18,7 +18,7 @@ message that says what is wrong and where, and leaves stored data untouched on e
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -33,7 +33,9 @@ from scoring.progression.locks import ensure_open
 from scoring.progression.services import advance_knockout
 from scoring.results.rules import game_rules
 from scoring.results.services import record_locked_game
+from scoring.scorecards import conditions
 from scoring.scorecards.signatures import signer_words
+from tournaments.actions import Kind, Refused
 from tournaments.models import Entry, Game, Stage
 from tournaments.private_links import device_of
 from tournaments.services.game_locks import lock_games
@@ -51,17 +53,33 @@ ROW_CONTEXT = (
 GAME_CONTEXT = tuple(p.removeprefix("game__") for p in ROW_CONTEXT if p.startswith("game__"))
 
 
-class ScorecardError(ValidationError):
+class ScorecardError(Refused):
     """A refused scorecard action, with the reason in words and, as data, the round at fault
     (``round``, 1-based, or None), so that a page can mark that round without reading words."""
 
-    def __init__(self, message: str, *, round: int | None = None) -> None:
-        super().__init__(message)
-        self.round = round
+    def __init__(self, message: str, *, round: int | None = None, kind: Kind = Kind.INVALID):
+        super().__init__(message, kind=kind, round=round)
 
 
 class StaleRowError(ScorecardError):
     """Someone saved the row since the form was loaded: reload, nothing was lost."""
+
+    def __init__(self, message: str, *, round: int | None = None) -> None:
+        super().__init__(message, round=round, kind=Kind.STALE)
+
+
+def mark_seen(rows: Sequence[CardRow]) -> None:
+    """Someone other than their player has these rows in front of them to sign (the opponent's
+    card page, a paper entry of the game): from now on a change of one is a correction, which a
+    referee initials (``conditions.change_needs_initials``). A mark, not a change of the row:
+    its version stays, so its player's page is not made stale by it."""
+    ids = [row.pk for row in rows if row is not None and row.pk and row.seen_at is None]
+    if ids:
+        now = timezone.now()
+        CardRow.objects.filter(pk__in=ids, seen_at__isnull=True).update(seen_at=now)
+        for row in rows:
+            if row is not None and row.pk in ids:
+                row.seen_at = now
 
 
 def card_for(stage: Stage, entry: Entry) -> ScoreCard:
@@ -79,15 +97,8 @@ def _require(user, perm: str, obj, action: str) -> None:
         )
 
 
-def _label(game: Game, number: int | None = None) -> str:
-    where = _("game %(number)s (%(match)s) in round of play %(round_of_play)s") % {
-        "number": game.number,
-        "match": game.match,
-        "round_of_play": game.match.round_of_play,
-    }
-    if not number:
-        return where
-    return _("%(where)s, round %(round)s") % {"where": where, "round": number}
+#: Where on the card a refusal is about ("game 2 (Ann v Bob) in round of play 3, round 4").
+_label = conditions.where
 
 
 def _opponents(game: Game, entry: Entry) -> list[Entry]:
@@ -108,14 +119,18 @@ def as_official(rounds: Sequence[RoundData], order: Sequence[int]) -> list[Round
     return engine.seen_from(rounds, [order.index(side) for side in range(len(order))])
 
 
-def normalise_rounds(game: Game, rounds: Sequence[Mapping[str, Any]]) -> list[RoundData]:
+def normalise_rounds(
+    game: Game, rounds: Sequence[Mapping[str, Any]], owner: Entry | None = None
+) -> list[RoundData]:
     """Check a row's rounds with the judge and return them in the card's shape.
 
     Impossible points (2-2), 20s beyond the discs a side had, board scores that are not
     multiples of 5 or too small for their 20s, and rounds after the game was over (a 5th round of
     a game that was not tied, a 7th after a won 6th) are refused with the round named. A row may
     stop before the game is over; it cannot be validated until it is complete (see
-    :func:`check_complete`).
+    :func:`check_complete`). ``owner`` is the card's entry, whose figures come first (see
+    :func:`row_order`); without it the rounds are in the match's order. The refusal names the
+    side of each figure in that order ("20s: 9 for Björn, 0 for Joël").
     """
     if not rounds:
         raise ScorecardError(_("%(where)s: the row has no rounds.") % {"where": _label(game)})
@@ -124,19 +139,24 @@ def normalise_rounds(game: Game, rounds: Sequence[Mapping[str, Any]]) -> list[Ro
         checked = engine.read_rounds(rounds, rules)
         engine.judge_game(checked, rules)
     except engine.EngineInputError as exc:
+        error = exc.named(conditions.sides_of(game, owner))
         raise ScorecardError(
-            _("%(where)s, %(error)s") % {"where": _label(game), "error": exc}, round=exc.round
+            _("%(where)s, %(error)s") % {"where": _label(game), "error": error}, round=exc.round
         ) from None
     return [engine.round_to_data(r) for r in checked]
 
 
-def check_complete(game: Game, rounds: Sequence[Mapping[str, Any]]) -> engine.GameVerdict:
-    """A row counts only once its game is over; otherwise say which round is missing."""
+def check_complete(
+    game: Game, rounds: Sequence[Mapping[str, Any]], owner: Entry | None = None
+) -> engine.GameVerdict:
+    """A row counts only once its game is over; otherwise say which round is missing (the
+    sides of the rounds as for :func:`normalise_rounds`)."""
     try:
         return engine.check_complete(rounds, game_rules(game))
     except engine.EngineInputError as exc:
+        error = exc.named(conditions.sides_of(game, owner))
         raise ScorecardError(
-            _("%(where)s: %(error)s.") % {"where": _label(game), "error": exc}, round=exc.round
+            _("%(where)s: %(error)s.") % {"where": _label(game), "error": error}, round=exc.round
         ) from None
 
 
@@ -150,6 +170,15 @@ def _check_version(row: CardRow, version: int | None) -> None:
             )
             % {"where": _label(row.game), "now": row.version, "had": version}
         )
+
+
+def check_fresh(row: CardRow, version: int | None) -> None:
+    """``row`` (or, unsaved, the card's row for its game) is still at ``version``, the one its
+    writer read; else the stale refusal, to reload."""
+    if row.pk is not None:
+        _check_version(row, version)
+    elif row.game_id is not None:
+        _refuse_stale(row.card, row.game, version)
 
 
 def _refuse_stale(card: ScoreCard, game: Game, version: int | None) -> None:
@@ -231,7 +260,10 @@ def fill_row(
     if row is not None:
         row.game, row.card = game, card  # as loaded above, with what the checks read
     probe = row or CardRow(card=card, game=game)
-    clean = normalise_rounds(game, rounds)
+    clean = normalise_rounds(game, rounds, card.entry)
+    unsigned = conditions.earlier_rows_signed(probe)
+    if unsigned is not None:
+        raise ScorecardError(unsigned.text, kind=unsigned.kind)
     if row is None:
         _require(user, "scoring.fill_row", probe, _("fill this scorecard"))
         row = CardRow(
@@ -255,6 +287,17 @@ def fill_row(
         # Not validated yet: the owner (or a referee on their behalf) may still change it, and
         # it still needs the opponent's validation whoever typed it.
         _require(user, "scoring.fill_row", row, _("fill this scorecard"))
+        seen = conditions.change_needs_initials(row)
+        if seen is not None and clean != row.rounds:
+            initials = referee_initials.strip().upper()[:5]
+            if not initials:
+                raise ScorecardError(seen)
+            row.rounds = clean
+            row.referee_initials = initials
+            return _save(
+                row,
+                _("changed after it was seen, initialled %(initials)s") % {"initials": initials},
+            )
         row.rounds = clean
         return _save(row, _("refilled"))
     # After validation (or in a dispute, or once verified) a change is a correction.
@@ -269,7 +312,7 @@ def fill_row(
             _("%(where)s: this row was voided (%(reason)s).")
             % {"where": _label(game), "reason": row.void_reason}
         )
-    check_complete(game, clean)
+    check_complete(game, clean, card.entry)
     row.rounds = clean
     row.referee_initials = referee_initials.strip().upper()[:5]
     row.status = Status.VALIDATED
@@ -329,12 +372,9 @@ def validate_row(
         raise ScorecardError(
             _("%(where)s: the opponent's initials are missing.") % {"where": _label(row.game)}
         )
-    if row.status != Status.FILLED:
-        raise ScorecardError(
-            _("%(where)s: this row is %(status)s, not waiting for validation.")
-            % {"where": _label(row.game), "status": row.get_status_display().lower()}
-        )
-    check_complete(row.game, row.rounds)
+    for unmet in (conditions.waiting_for_validation(row), conditions.game_over_on_the_row(row)):
+        if unmet is not None:
+            raise ScorecardError(unmet.text, round=unmet.round, kind=unmet.kind)
     row.status = Status.VALIDATED
     row.validated_number = number
     row.validated_initials = initials.strip().upper()[:5]
@@ -433,8 +473,8 @@ def enter_paper_row(
                 )
                 % {"where": _label(game), "status": row.get_status_display().lower()}
             )
-    clean = normalise_rounds(game, rounds)
-    check_complete(game, clean)
+    clean = normalise_rounds(game, rounds, card.entry)
+    check_complete(game, clean, card.entry)
     number = _check_signature(game, card.entry, opponent_number, initials)
     if row is None:
         row = CardRow(card=card, game=game, filled_by=user, version=0)
@@ -446,6 +486,9 @@ def enter_paper_row(
     row.confirmed_by = None
     row.confirmed_at = None
     row.referee_initials = ""
+    # Staff have the game's paper card in front of them: the players' phone rows of the game
+    # are seen, and a change of one is a correction from now on.
+    mark_seen(list(CardRow.objects.filter(game=game, status=Status.FILLED).exclude(card=card)))
     if game.match.stage.category.tournament.paper_rows_need_confirmation:
         row.status = Status.AWAITING
         row.validated_at = None
@@ -484,7 +527,7 @@ def confirm_paper_row(*, row: CardRow, user, version: int | None = None) -> Card
             )
             % {"where": _label(row.game)}
         )
-    check_complete(row.game, row.rounds)
+    check_complete(row.game, row.rounds, row.card.entry)
     row.status = Status.VALIDATED
     row.confirmed_by = user
     row.confirmed_at = timezone.now()
@@ -582,7 +625,7 @@ def verify_card(
             _("%(card)s: no validated row is waiting for verification.") % {"card": card}
         )
     for row in rows:
-        check_complete(row.game, row.rounds)
+        check_complete(row.game, row.rounds, card.entry)
     done = []
     for row in rows:
         row.status = Status.VERIFIED

@@ -31,7 +31,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring.engine import judge_row, round_lines
 from scoring.models import CardRow, ScoreCard
-from scoring.permissions import conflict_refusal, is_card_owner, plays_in, validation_refusal
+from scoring.permissions import conflict_refusal, is_card_owner, plays_in
+from scoring.scorecards import actions as row_actions
+from scoring.scorecards import conditions
 from scoring.scorecards import selectors as select
 from scoring.scorecards.codes import signing_path
 from scoring.scorecards.forms import (
@@ -39,6 +41,7 @@ from scoring.scorecards.forms import (
     CorrectionForm,
     RoundsForm,
     RulingForm,
+    SeenRowForm,
     TableFilterForm,
     ValidateForm,
     VoidForm,
@@ -48,20 +51,20 @@ from scoring.scorecards.services import (
     ScorecardError,
     StaleRowError,
     card_for,
-    fill_row,
+    mark_seen,
     normalise_rounds,
     resolve_dispute,
-    validate_row,
     verify_card,
     void_card,
 )
+from tournaments.actions import Action, Kind, Refused
+from tournaments.actions import refusals as refusals_of
 from tournaments.models import Entry, Game, Stage, Tournament
 from tournaments.private_links import label_device, linked_entry_ids, login_or_link_required
 from tournaments.views.access import refuse, safe_next, tournament_page
 
 Status = CardRow.Status
-#: Rows a referee may correct: signed by the opponent (or disputed, or already verified).
-CORRECTABLE = (Status.VALIDATED, Status.DISPUTED, Status.VERIFIED)
+CORRECTABLE = row_actions.CORRECTABLE
 
 
 def _words(exc: Exception) -> str:
@@ -97,6 +100,11 @@ class RowPanel:
     #: On the owner's phone, next to a row waiting for the opponent: the address of the
     #: short-lived code the opponent scans with their own phone (``scoring.scorecards.codes``).
     sign_url: str = ""
+    #: Why a step this user's role allows is not offered on the row now, in words.
+    why_not: str = ""
+    #: The player's row was seen by someone else since it was saved: a change needs a
+    #: referee's initials (WCC), and the form asks for them.
+    needs_initials: bool = False
 
     @property
     def game(self):
@@ -149,27 +157,14 @@ def _sides(page: select.CardPage, line: select.CardLine) -> tuple[str, ...]:
     return (page.entry.name, *others)
 
 
-def _may_fill(user, line: select.CardLine) -> bool:
-    row = line.row
-    return (row is None or row.status == Status.FILLED) and user.has_perm(
-        "scoring.fill_row", line.probe
-    )
-
-
-def _may_correct(user, line: select.CardLine) -> bool:
-    row = line.row
-    return (
-        row is not None and row.status in CORRECTABLE and user.has_perm("scoring.correct_row", row)
-    )
-
-
-def _may_validate(user, line: select.CardLine) -> bool:
-    row = line.row
-    return (
-        row is not None
-        and row.status == Status.FILLED
-        and user.has_perm("scoring.validate_row", row)
-    )
+def _why_not(refusals: dict[str, Refused | None]) -> str:
+    """Why a step this user's role allows on the row is not offered now (the row was validated,
+    the game is not over on it ...): the first such refusal, in its words; "" when every step
+    their role allows is offered, or their role allows none (nothing to explain)."""
+    for refused in refusals.values():
+        if refused is not None and refused.kind != Kind.FORBIDDEN:
+            return refused.text
+    return ""
 
 
 def _panel(request: HttpRequest, page: select.CardPage, line: select.CardLine, **kw) -> RowPanel:
@@ -181,9 +176,13 @@ def _panel(request: HttpRequest, page: select.CardPage, line: select.CardLine, *
     row = line.row
     version = row.version if row else 0
     rounds = row.rounds if row else []
+    probe = line.probe
+    refusals = refusals_of(user, probe, row_actions.ROW_STEPS)
     if panel.form is None:
-        if _may_fill(user, line):
-            panel.form = RoundsForm(
+        if refusals["fill_row"] is None:
+            seen = row is not None and conditions.change_needs_initials(row) is not None
+            panel.needs_initials = seen
+            panel.form = (SeenRowForm if seen else RoundsForm)(
                 game=line.game,
                 sides=_sides(page, line),
                 rounds=rounds,
@@ -191,7 +190,7 @@ def _panel(request: HttpRequest, page: select.CardPage, line: select.CardLine, *
                 prefix=f"g{line.game.id}",
             )
             panel.mode = "fill"
-        elif _may_correct(user, line):
+        elif refusals["correct_row"] is None:
             panel.form = CorrectionForm(
                 game=line.game,
                 sides=_sides(page, line),
@@ -201,7 +200,7 @@ def _panel(request: HttpRequest, page: select.CardPage, line: select.CardLine, *
             )
             panel.mode = "correct"
     # A row short of the game's end cannot be signed (the judge says what is missing on it).
-    if panel.validate_form is None and _may_validate(user, line) and not line.missing:
+    if panel.validate_form is None and refusals["validate_row"] is None:
         panel.validate_form = ValidateForm(initial={"version": version}, prefix=f"v{line.game.id}")
     if (
         row is not None
@@ -210,6 +209,8 @@ def _panel(request: HttpRequest, page: select.CardPage, line: select.CardLine, *
         and is_card_owner.test(user, row)
     ):
         panel.sign_url = request.build_absolute_uri(signing_path(page.tournament.slug, row.pk))
+    if panel.form is None and panel.validate_form is None:
+        panel.why_not = _why_not(refusals)
     return panel
 
 
@@ -306,6 +307,8 @@ def card(request: HttpRequest, slug: str, stage_id: int, entry_id: int) -> HttpR
     if not _may_view(request.user, page):
         return refuse(request, _("Only the player, their opponents and officials see a card."))
     panels = _open_next_to_fill([_panel(request, page, line) for line in page.lines])
+    # The opponent has the rows to sign in front of them: from now on a change is a correction.
+    mark_seen([panel.row for panel in panels if panel.validate_form is not None])
     return render(request, "scoring/cards/card.html", {"page": page, "panels": panels})
 
 
@@ -315,14 +318,14 @@ def fill(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id:
     """The card owner (or a referee) fills the row of a game not yet validated."""
     page = _load_page(slug, stage_id, entry_id)
     line = _load_line(page, game_id)
-    if not request.user.has_perm("scoring.fill_row", line.probe):
-        return refuse(
-            request,
-            conflict_refusal(request.user, "scoring.fill_row", line.probe)
-            or _("Only the card's player or a referee fills this card."),
-        )
-    form = RoundsForm(request.POST, game=line.game, sides=_sides(page, line), prefix=f"g{game_id}")
-    return _save_rounds(request, page, line, form, mode="fill")
+    forbidden = row_actions.fill_row.forbidden(request.user, line.probe)
+    if forbidden is not None:
+        return refuse(request, forbidden.text)
+    seen = line.row is not None and conditions.change_needs_initials(line.row) is not None
+    form = (SeenRowForm if seen else RoundsForm)(
+        request.POST, game=line.game, sides=_sides(page, line), prefix=f"g{game_id}"
+    )
+    return _save_rounds(request, page, line, form, step=row_actions.fill_row)
 
 
 @login_required
@@ -331,37 +334,33 @@ def correct(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_
     """A referee corrects a row after validation, with their initials (a new version)."""
     page = _load_page(slug, stage_id, entry_id)
     line = _load_line(page, game_id)
-    if line.row is None or not request.user.has_perm("scoring.correct_row", line.row):
-        return refuse(
-            request,
-            conflict_refusal(request.user, "scoring.correct_row", line.row)
-            or _("Only a referee corrects a validated card, with initials."),
-        )
+    forbidden = (
+        row_actions.correct_row.forbidden(request.user, line.row)
+        if line.row is not None
+        else Refused(str(row_actions.correct_row.who), kind=Kind.FORBIDDEN)
+    )
+    if forbidden is not None:
+        return refuse(request, forbidden.text)
     form = CorrectionForm(
         request.POST, game=line.game, sides=_sides(page, line), prefix=f"g{game_id}"
     )
-    if line.row.status not in CORRECTABLE:
-        panel = _panel(request, page, line, form=form, mode="correct")
-        panel.error = _(
-            "This row is %(status)s: a correction is for a row the opponent has validated."
-        ) % {"status": line.row.get_status_display().lower()}
-        return _show(request, page, panel)
-    return _save_rounds(request, page, line, form, mode="correct")
+    return _save_rounds(request, page, line, form, step=row_actions.correct_row)
 
 
-def _save_rounds(request, page, line, form: RoundsForm, *, mode: str) -> HttpResponse:
+def _save_rounds(request, page, line, form: RoundsForm, *, step: Action) -> HttpResponse:
+    mode = "correct" if step is row_actions.correct_row else "fill"
     panel = _panel(request, page, line, form=form, mode=mode)
     if not form.is_valid():
         panel.messages = form.messages()
         return _show(request, page, panel)
     version = form.cleaned_data["version"]
     card = card_for(page.stage, page.entry)
+    probe = line.row or CardRow(card=card, game=line.game)
     try:
-        fill_row(
-            card=card,
-            game=line.game,
+        step(
+            request.user,
+            probe,
             rounds=form.rounds(),
-            user=request.user,
             version=version,
             referee_initials=form.cleaned_data.get("referee_initials", ""),
         )
@@ -373,8 +372,8 @@ def _save_rounds(request, page, line, form: RoundsForm, *, mode: str) -> HttpRes
         panel.stale_rounds = current.rounds if current else []
         panel.stale_version = current.version if current else None
         return _show(request, page, panel)
-    except ScorecardError as exc:
-        panel.error = _words(exc)
+    except Refused as exc:
+        panel.error = exc.text
         if exc.round:
             form.bad_rounds.add(exc.round)
         return _show(request, page, panel)
@@ -393,8 +392,9 @@ def validate(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game
     line = _load_line(page, game_id)
     if line.row is None:
         raise Http404(_("Nothing has been filled on this row yet."))
-    if not request.user.has_perm("scoring.validate_row", line.row):
-        return refuse(request, validation_refusal(request.user, line.row))
+    forbidden = row_actions.validate_row.forbidden(request.user, line.row)
+    if forbidden is not None:
+        return refuse(request, forbidden.text)
     label_device(request)
     form = ValidateForm(request.POST, prefix=f"v{game_id}")
     panel = _panel(request, page, line, validate_form=form)
@@ -402,11 +402,11 @@ def validate(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game
         panel.messages = form.messages()
         return _show(request, page, panel)
     try:
-        validate_row(
-            row=line.row,
+        row_actions.validate_row(
+            request.user,
+            line.row,
             opponent_number=form.cleaned_data["opponent_number"],
             initials=form.cleaned_data["initials"],
-            user=request.user,
             version=form.cleaned_data["version"],
         )
     except PermissionDenied as exc:
@@ -416,8 +416,8 @@ def validate(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game
             "error": _words(exc)
         }
         return _show(request, page, panel)
-    except ScorecardError as exc:
-        panel.error = _words(exc)
+    except Refused as exc:
+        panel.error = exc.text
         return _show(request, page, panel)
     return _after_save(request, page, game_id, _("Row validated by the opponent."))
 
@@ -444,7 +444,7 @@ def total(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id
         context["problem"] = problems[0] if problems else ""
     if not context["problem"]:
         try:
-            clean = normalise_rounds(line.game, form.cleaned_data["rounds"])
+            clean = normalise_rounds(line.game, form.cleaned_data["rounds"], page.entry)
         except ScorecardError as exc:
             context["problem"] = _words(exc)
         else:

@@ -7,11 +7,15 @@ same number of queries as a 12-player one.
 Before and during play the standings say only what is already true (WCC practice: the sheets
 pinned up in the hall): a bye counts once its round is being played, and so does a walkover (a
 game won because the opponent withdrew or was disqualified, or by the head referee's ruling: a
-game won with the bye score, see ``scoring.results.outcomes``), nobody is shaded as
+game won with what a bye is worth under the category's scoring system, see
+``scoring.results.outcomes``), nobody is shaded as
 advancing before the stage has a result, and a shoot-out is asked for only when play is over
 and only where the tie decides something: the cut line (and, when the next stage seeds by place,
 the places inside it), or in a last stage the places the event awards (:data:`AWARDED_PLACES`).
-A tie for 67th and 68th is shared, never shot out.
+A tie for 67th and 68th is shared, never shot out. A recorded shoot-out whose entries the results
+no longer leave tied with each other alone (a correction after it, such as the head referee's
+change of a closed stage) settles nothing: it is kept, set aside (:class:`SetAsideShootout`, the
+engine's judgement) and said in words, and the tie as it now is asks for a shoot-out again.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from scoring.results.outcomes import (
     forfeit_words,
     outcome_of,
 )
-from scoring.results.rules import ROUND_VALUES, values_round
+from scoring.results.rules import ROUND_VALUES, unplayed_game, values_round
 from scoring.standings.charts import BarChart, phone_chart, standings_chart
 from tournaments import formats
 from tournaments.models import Entry, Match, Pool, Stage
@@ -62,8 +66,72 @@ class StandingLine:
     twenties: int
     tiebreak: str | None
     advances: bool
-    #: Games among ``games`` won by walkover (W/O), credited with the stage's bye score.
+    #: Games among ``games`` won by walkover (W/O), credited with what a bye is worth.
     walkovers: int = 0
+
+
+def entry_names(entries: Sequence[Entry]) -> str:
+    """Entries' names as a sentence says them: "Ann", "Ann and Bob", "Ann, Bob and Cid"."""
+    names = [e.name for e in entries]
+    if len(names) <= 1:
+        return "".join(names)
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+@dataclass(frozen=True)
+class SetAsideShootout:
+    """A recorded shoot-out that no longer counts: the results changed after it was shot and its
+    entries are no longer tied with each other alone (``engine.UnsettledShootout``). It stays on
+    record; ``now_tied`` are the groups tied now that hold any of its entries."""
+
+    order: int
+    entries: tuple[Entry, ...]
+    now_tied: tuple[tuple[Entry, ...], ...]
+
+    def _values(self) -> dict[str, object]:
+        return {
+            "order": self.order,
+            "names": entry_names(self.entries),
+            "tied": "; ".join(entry_names(group) for group in self.now_tied),
+        }
+
+    @property
+    def text(self) -> str:
+        """What the standings say about it."""
+        if self.now_tied:
+            return (
+                _(
+                    "Shoot-out %(order)s (%(names)s) no longer counts: the results changed after "
+                    "it, and the tie is now among %(tied)s."
+                )
+                % self._values()
+            )
+        return (
+            _(
+                "Shoot-out %(order)s (%(names)s) no longer counts: the results changed after it, "
+                "and %(names)s are no longer tied."
+            )
+            % self._values()
+        )
+
+    @property
+    def would(self) -> str:
+        """What a preview says about it: the change is not written yet."""
+        if self.now_tied:
+            return (
+                _(
+                    "Shoot-out %(order)s (%(names)s) would no longer count: the tie would be "
+                    "among %(tied)s."
+                )
+                % self._values()
+            )
+        return (
+            _(
+                "Shoot-out %(order)s (%(names)s) would no longer count: %(names)s would no longer "
+                "be tied."
+            )
+            % self._values()
+        )
 
 
 @dataclass(frozen=True)
@@ -71,13 +139,15 @@ class StageStandings:
     stage: Stage
     lines: list[StandingLine]
     shootouts_required: list[list[Entry]]
-    #: Why recorded shoot-outs could not be applied (e.g. results changed after them), if so.
+    #: Why recorded shoot-outs could not be applied at all, if so.
     problem: str = ""
     pool: Pool | None = None
     #: A knockout's bracket drawn as SVG, shown in place of the table.
     bracket_svg: str = ""
     #: The same bracket in its phone layout (rounds one under another), shown on narrow screens.
     bracket_phone_svg: str = ""
+    #: Recorded shoot-outs that no longer count (the results changed after them), in order shot.
+    set_aside: tuple[SetAsideShootout, ...] = ()
 
     @property
     def chart(self) -> BarChart:
@@ -182,15 +252,18 @@ def stage_games(stage: Stage, pool: Pool | None = None) -> list[engine.Game]:
 
 def stage_shootouts(stage: Stage) -> list[engine.Shootout]:
     """The stage's shoot-outs in the order they were shot (one query)."""
+    return [shootout for _order, shootout in numbered_shootouts(stage)]
+
+
+def numbered_shootouts(stage: Stage) -> list[tuple[int, engine.Shootout]]:
+    """The stage's shoot-outs in the order they were shot, each with its number (one query)."""
     grouped: dict[int, dict[str, int]] = defaultdict(dict)
     scores = ShootOutScore.objects.filter(shootout__stage=stage).order_by(
         "shootout__order", "entry_id"
     )
-    for shootout_id, entry_id, twenties in scores.values_list(
-        "shootout_id", "entry_id", "twenties"
-    ):
-        grouped[shootout_id][str(entry_id)] = twenties
-    return [engine.Shootout(twenties=t) for t in grouped.values()]
+    for order, entry_id, twenties in scores.values_list("shootout__order", "entry_id", "twenties"):
+        grouped[order][str(entry_id)] = twenties
+    return [(order, engine.Shootout(twenties=t)) for order, t in grouped.items()]
 
 
 def stage_entries(stage: Stage, pool: Pool | None = None) -> dict[str, Entry]:
@@ -313,18 +386,34 @@ def stage_standings(stage: Stage, pool: Pool | None = None) -> StageStandings:
     entries = stage_entries(stage, pool)
     read = _read_stage(stage, pool)
     games = read.engine_games
-    shootouts = stage_shootouts(stage)
+    numbered = numbered_shootouts(stage)
     progress = _progress(stage, read)
     if pool is not None:
-        shootouts = [s for s in shootouts if set(s.twenties) <= set(entries)]
+        numbered = [(n, s) for n, s in numbered if set(s.twenties) <= set(entries)]
+    shootouts = [shootout for _order, shootout in numbered]
     problem = ""
     try:
         result = rank_entries(stage, games, entries, shootouts, progress.byes, progress.walkovers)
     except engine.EngineInputError as exc:
-        # A shoot-out recorded for a tie that later corrections undid: show the standings
-        # without shoot-outs and say why, rather than failing the page.
+        # Shoot-outs that cannot be applied at all (an entry no longer in the stage): show the
+        # standings without them and say why, rather than failing the page.
         problem = _("Recorded shoot-outs no longer match the ties: %(why)s") % {"why": exc}
         result = rank_entries(stage, games, entries, [], progress.byes, progress.walkovers)
+    # Named in standings order, as the page lists them.
+    position = {row.entry: index for index, row in enumerate(result.rows)}
+    set_aside = tuple(
+        SetAsideShootout(
+            order=numbered[unsettled.number - 1][0],
+            entries=tuple(
+                entries[e] for e in sorted(unsettled.shootout.twenties, key=position.__getitem__)
+            ),
+            now_tied=tuple(
+                tuple(entries[e] for e in sorted(group, key=position.__getitem__))
+                for group in unsettled.now_tied()
+            ),
+        )
+        for unsettled in result.set_aside
+    )
     advance = stage.advance_count or 0
     if pool is not None and advance:
         # The stage's advance count is over all its pools (WCC: the top 2 of each of 2 pools).
@@ -351,7 +440,12 @@ def stage_standings(stage: Stage, pool: Pool | None = None) -> StageStandings:
     if stage.kind == Stage.Kind.KNOCKOUT:
         lines, required = _by_bracket_place(stage, lines, started=progress.started), []
     return StageStandings(
-        stage=stage, lines=lines, shootouts_required=required, problem=problem, pool=pool
+        stage=stage,
+        lines=lines,
+        shootouts_required=required,
+        problem=problem,
+        pool=pool,
+        set_aside=set_aside,
     )
 
 
@@ -417,19 +511,23 @@ def rank_entries(
     byes: dict[str, int],
     walkovers: dict[str, engine.Credit] | None = None,
 ) -> engine.Standings:
-    """``engine.compute_standings`` with the byes given credited: ``stage.bye_points`` points,
-    ``stage.bye_twenties`` 20s and one game per bye to the entry that sat out (``byes`` by entry
-    id: only the byes whose round is under way or over, see :func:`stage_progress`), and the
-    ``walkovers`` credits alike (a game won with the bye score; a game and nothing to the side
-    that forfeits). A knockout bye or walkover only passes the entry to the next round and
-    credits nothing."""
+    """``engine.compute_standings`` with the byes given credited: what a game won without play
+    is worth under the category's scoring system (``scoring.results.rules.unplayed_game``: the
+    stage's bye points in NCA 2-1-0, the target in a game to 100 or to 8) and one game per bye to
+    the entry that sat out (``byes`` by entry id: only the byes whose round is under way or over,
+    see :func:`stage_progress`), and the ``walkovers`` credits alike (a game won with the same
+    score; a game and nothing to the side that forfeits). A knockout bye or walkover only
+    passes the entry to the next round and credits nothing. A shoot-out that settles no tie any
+    more is set aside, not refused: the results may have been corrected after it
+    (``StageStandings.set_aside``)."""
     credits: dict[str, engine.Credit] = {}
     if stage.kind != Stage.Kind.KNOCKOUT:
+        bye = unplayed_game(stage)
         credits = {
             key: engine.Credit(
                 games=count,
-                points=stage.bye_points * count,
-                twenties=stage.bye_twenties * count,
+                points=bye.winner * count,
+                twenties=bye.twenties * count,
             )
             for key, count in byes.items()
             if count and key in entries
@@ -444,7 +542,12 @@ def rank_entries(
                 twenties=had.twenties + credit.twenties,
             )
     return engine.compute_standings(
-        games, chain=stage.chain, shootouts=shootouts, entries=list(entries), credits=credits
+        games,
+        chain=stage.chain,
+        shootouts=shootouts,
+        entries=list(entries),
+        credits=credits,
+        set_aside_unsettled=True,
     )
 
 

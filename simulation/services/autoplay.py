@@ -2,8 +2,8 @@
 
 A run (``AutoPlay``) covers a match, a round of play, a stage or the rest of a category. It goes
 in batches: ``next_batch`` says which matches to play next (a round of play at a time; in a
-knockout, every match whose two entries are known), drawing a stage when it is first reached and
-advancing a finished stage to the next one; the Celery tasks play the batch's games in parallel
+knockout, every match whose two entries are known), drawing a category's first stage when it is
+first reached and a Swiss stage's next round; the Celery tasks play the batch's games in parallel
 (``simulation.services.playing``, no database); ``apply_results`` writes them in one place:
 
 - the simulation's referee account fills each side's row (``fill_row(..., simulated=True)``),
@@ -16,7 +16,10 @@ The common games of a batch (no row or official round yet, not forfeited, outsid
 go through the same checks in bulk (``simulation.services.bulk_writes``): the same rows, history
 and official rounds in a constant number of statements per batch, instead of some 150 a game.
 
-When a finished stage's advancement stops on a tie across the cut line (``CutLineTieError``),
+In a real tournament a run stops at the end of a stage: advancing it and drawing the next stage
+is the organizer's act, on the category page (``advances_stages``). Only a dry run's copy
+tournament, a sandbox that plays the whole event on its own, has its run advance each finished
+stage to the next. When that advancement stops on a tie across the cut line (``CutLineTieError``),
 the shoot-out is simulated: each tied entry shoots 12 open 20s (6 each in doubles) with its
 skill profile through the physics, the result is recorded with ``record_shootout``, and the
 stage is advanced again (shot again while still tied). Standings, the bracket, the PDFs and
@@ -59,13 +62,14 @@ from scoring.scorecards.services import (
     validate_row,
     verify_card,
 )
-from simulation.models import AutoPlay, SimulatedGame
+from simulation.models import AutoPlay, DryRun, SimulatedGame
 from simulation.services import bulk_writes, playing
 from simulation.services.profiles import EntryPlayers, check_players, entry_players
 from simulation.services.system_users import INITIALS, SystemUsers, system_users
 from tournaments.models import Category, Game, Match, Stage, Tournament
 from tournaments.selectors import BRACKET_POOL, next_stage, previous_stage, stage_matches
 from tournaments.services.draws import draw_stage
+from tournaments.services.registration import is_drawn
 
 Scope = AutoPlay.Scope
 #: A tie that is still there after this many shoot-outs is reported instead of shot again.
@@ -185,8 +189,10 @@ def next_batch(run: AutoPlay, busy: Collection[int] = ()) -> Batch | None:
     """The matches to play next, or None when there is nothing to play now.
 
     With nothing ``busy`` (matches sent out and not written yet) it may change the draw: draw
-    a category's first stage, draw the next Swiss round, advance a finished stage (shoot-outs
-    included) when the scope goes beyond it; None then means the scope is complete. With
+    a category's first stage, draw the next Swiss round, and in a dry run's copy advance a
+    finished stage (shoot-outs included) when the scope goes beyond it; None then means the
+    scope is complete, or, in a real tournament, that play reached the end of a stage whose next
+    stage the organizer advances to and draws (``advances_stages``). With
     matches busy it only looks ahead: the next round of play already drawn in the same stage,
     whose pairings do not depend on the busy results (preliminary and round-robin rounds)."""
     busy = set(busy)
@@ -235,7 +241,9 @@ def next_batch(run: AutoPlay, busy: Collection[int] = ()) -> Batch | None:
         if batch is not None:
             return batch
         target = next_stage(stage)
-        if target is not None and not _seeded(target):
+        if target is not None and not is_drawn(target):
+            if not advances_stages(run):
+                return None  # the end of the stage: the organizer advances and draws the next
             _set_phase(
                 run,
                 _("Advancing from %(stage)s to %(target)s")
@@ -293,8 +301,12 @@ def _drawn(stage: Stage) -> bool:
     return stage.matches.exists() or stage.pools.filter(name=BRACKET_POOL).exists()
 
 
-def _seeded(stage: Stage) -> bool:
-    return stage.matches.exists() or stage.pools.filter(entries__isnull=False).exists()
+def advances_stages(run: AutoPlay) -> bool:
+    """Whether the run advances a finished stage and draws the next one itself: only in a dry
+    run's copy tournament, a sandbox made to play the whole event on its own. In a real
+    tournament advancing and drawing the next stage is the organizer's act (the category page),
+    so a run stops at the end of the stage, leaving it complete."""
+    return DryRun.objects.filter(copy_id=run.tournament_id).exists()
 
 
 def _set_phase(run: AutoPlay, phase: str) -> None:
@@ -335,6 +347,7 @@ def _batch(run: AutoPlay, stage: Stage, matches: Sequence[Match]) -> Batch | Non
             {
                 "match_id": match.id,
                 "best_of": match.best_of,
+                "match_format": stage.match_format,
                 "wins": list(outcome.wins),
                 "players": playing.seat_players(*sides),
                 "rounds": category.rounds_per_game,
@@ -549,8 +562,10 @@ def simulate_shootouts(run: AutoPlay, stage: Stage, ties: Sequence[Any], attempt
 # --- progress ------------------------------------------------------------------------------------
 
 
-def expected_games(run: AutoPlay) -> int:
-    """A fair guess of the games the run will play, for its progress bar."""
+def expected_games(run: AutoPlay, *, advancing: bool | None = None) -> int:
+    """A fair guess of the games the run will play, for its progress bar. ``advancing``: whether
+    the run goes on through the stages it advances (``advances_stages`` by default; a dry run's
+    copy is built before its dry run names it, so ``dryrun.build_copy`` says so)."""
     if run.scope == Scope.MATCH:
         return math.ceil(GAMES_PER_MATCH.get(run.match.best_of, run.match.best_of))
     if run.scope == Scope.ROUND:
@@ -560,6 +575,10 @@ def expected_games(run: AutoPlay) -> int:
         stages = [run.stage]
     else:
         stages = list(run.category.stages.exclude(kind=Stage.Kind.SHOOTOUT).order_by("order"))
+        if not (advances_stages(run) if advancing is None else advancing):
+            # It stops at the end of the first stage whose next one the organizer has not drawn.
+            reached = next((i for i, s in enumerate(stages) if i and not is_drawn(s)), None)
+            stages = stages[:reached]
     field = run.category.entries.filter(withdrawn=False).count()
     total = 0.0
     for stage in stages:

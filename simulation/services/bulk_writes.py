@@ -155,8 +155,8 @@ def _check_game(game: Game, item: Mapping[str, Any]) -> _Game | None:
         (match.entry_a, match.entry_b, rounds_a),
         (match.entry_b, match.entry_a, engine.mirror(rounds_a)),
     ):
-        clean = normalise_rounds(game, rounds)
-        check_complete(game, clean)
+        clean = normalise_rounds(game, rounds, entry)
+        check_complete(game, clean, entry)
         rows.append((entry, opponent, clean))
     seen = [as_official(clean, row_order(game, entry)) for entry, _opponent, clean in rows]
     if any(other != seen[0] for other in seen[1:]):

@@ -220,7 +220,7 @@ def build_copy(dry_run: DryRun) -> AutoPlay:
         seed=dry_run.seed,
         requested_by_id=dry_run.requested_by_id,
     )
-    run.games_expected = autoplay.expected_games(run)
+    run.games_expected = autoplay.expected_games(run, advancing=True)
     run.save()
     dry_run.copy = copy
     dry_run.run = run
@@ -272,6 +272,7 @@ def _copy_category(
             advance_count=stage.advance_count,
             games_per_entry=stage.games_per_entry,
             best_of=stage.best_of,
+            match_format=stage.match_format,
             tiebreak_chain=stage.tiebreak_chain,
             third_place=stage.third_place,
             bye_points=stage.bye_points,

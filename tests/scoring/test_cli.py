@@ -102,14 +102,17 @@ def test_bad_round_exits_2_naming_game_and_round():
     done = standings(bad)
     assert done.returncode == 2
     assert done.stdout == ""
-    assert "game 2 (CARL v DAN), round 2: points [2, 2] are impossible" in done.stderr
+    assert (
+        "game 2 (CARL v DAN), round 2: the points (2 for CARL, 2 for DAN) are impossible"
+        in done.stderr
+    )
 
 
 def test_bad_board_score_exits_2_naming_game_and_round():
     bad = DESIGN_INPUT.replace('"score": [45, 60]', '"score": [45, 62]')
     done = standings(bad)
     assert done.returncode == 2
-    assert "game 1 (ANNA v BEN), round 2: board score [45, 62]" in done.stderr
+    assert "game 1 (ANNA v BEN), round 2: the board scores (45 for ANNA, 62 for BEN)" in done.stderr
 
 
 def test_shootout_for_a_group_not_tied_exits_2():

@@ -6,6 +6,7 @@ is also what a phone with JavaScript off posts.
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -15,7 +16,7 @@ from django.urls import reverse
 from scoring.engine import points_from_winner, round_winner
 from scoring.models import CardRow
 from scoring.scorecards.services import normalise_rounds
-from tests.events import PLAYER, SmallEvent
+from tests.events import OPPONENT, PLAYER, SmallEvent
 
 pytestmark = pytest.mark.django_db
 Status = CardRow.Status
@@ -207,6 +208,26 @@ def test_impossible_20s_are_refused_with_the_round_named(player, small_event, tw
     assert not CardRow.objects.exists()
 
 
+def test_a_refusal_names_whose_figure_is_wrong_in_the_card_owners_terms(client, small_event):
+    """The opponent (the match's entry B) types 9 20s for themselves in round 2: the refusal
+    says the 9 is theirs, not the other side's, with no list to read in the match's order, and
+    a match of one game is named by its players alone, without "game 1"."""
+    e = small_event
+    owner = e.login(client, OPPONENT)
+    url = reverse(
+        "scoring:cards:fill_row", args=[e.tournament.slug, e.stage.id, e.opponent.id, e.game.id]
+    )
+    game = [GAME[0], ("own", 9, 0), *GAME[2:]]
+    body = html.unescape(owner.post(url, winner_data(prefix(e), game, version=0)).content.decode())
+    assert e.match.best_of == 1
+    assert (
+        f"{e.match} in round of play {e.match.round_of_play}, round 2: the 20s (9 for "
+        f"{e.opponent.name}, 0 for {e.player.name}) are impossible; a side has only 8 discs"
+    ) in body, body[-3000:]
+    assert "game 1" not in body and "[9, 0]" not in body
+    assert not CardRow.objects.exists()
+
+
 def test_20s_without_a_winner_ask_who_won_that_round(player, small_event):
     e = small_event
     game = [*GAME[:2], ("", 1, 0), GAME[3]]
@@ -222,7 +243,11 @@ def test_a_winner_the_board_scores_contradict_is_refused_by_the_engine(player, s
     data = winner_data(prefix(e), GAME, version=0)
     data[f"{prefix(e)}-r1_score_own"], data[f"{prefix(e)}-r1_score_opp"] = 40, 60
     body = player.post(card_url(e, "fill_row"), data).content.decode()
-    assert "round 1: points [2, 0] do not follow from board score [40, 60]" in body
+    owner, other = e.player.name, e.opponent.name
+    assert (
+        f"round 1: the points (2 for {owner}, 0 for {other}) do not follow from the board "
+        f"scores (40 for {owner}, 60 for {other}), which give 0 for {owner}, 2 for {other}"
+    ) in html.unescape(body)
     assert '<details class="more" open>' in body  # the board scores shown where they were typed
     assert not CardRow.objects.exists()
 

@@ -1,6 +1,7 @@
 """The organizer pages: only organizers get in, and each page does its one job through the
 services, with clear errors for bad input and nothing written by a refused request."""
 
+import html
 import re
 
 import pytest
@@ -662,19 +663,19 @@ def input_attrs(html: str, name: str) -> dict[str, str]:
     return dict(re.findall(r'(\w[\w-]*)="([^"]*)"', tag.group(0)))
 
 
-def test_best_of_input_lets_the_browser_send_odd_numbers(org, tournament, singles):
-    """A number input accepts min, min + step, min + 2 step...: with min 1 and step 2 the
-    browser sends 1, 3, 5, 7 and refuses the even numbers (min 0 and step 2 refused 1 and 3)."""
+def test_games_input_lets_the_browser_send_any_number_of_games(org, tournament, singles):
+    """A number input accepts min, min + step, min + 2 step...: with min 1 and no step the
+    browser sends any N from 1 to 15, an even one too, which a fixed match may have (min 0
+    refused nothing, step 2 from 0 refused 1 and 3). The stage refuses an even best of N in its
+    own words (``test_stage_errors_are_shown_and_nothing_saved``)."""
     attrs = input_attrs(str(StageForm(next_order=1)["best_of"]), "best_of")
-    assert (attrs["type"], attrs["min"], attrs["step"]) == ("number", "1", "2")
-    accepted = [n for n in range(0, 9) if n >= int(attrs["min"]) and (n - 1) % 2 == 0]
-    assert accepted == [1, 3, 5, 7]
+    assert (attrs["type"], attrs["min"], attrs["max"]) == ("number", "1", "15")
+    assert "step" not in attrs
     page = org.get(url("manage-category", tournament, singles.pk)).content.decode()
     assert input_attrs(page, "best_of") == attrs
-    for best_of, ok in ((1, True), (3, True), (7, True), (0, False), (2, False), (4, False)):
-        form = StageForm(stage_post(best_of=best_of), next_order=1)
+    for best_of, ok in ((1, True), (2, True), (7, True), (10, True), (0, False), (16, False)):
+        form = StageForm(stage_post(best_of=best_of, match_format="fixed"), next_order=1)
         assert form.is_valid() is ok, (best_of, form.errors)
-    assert "odd N" in str(StageForm(stage_post(best_of=4), next_order=1).errors)
 
 
 def test_category_page_offers_draw_and_advance_only_where_they_apply(org, tournament, singles):
@@ -825,7 +826,13 @@ def test_advance_refused_by_a_tie_on_the_cut_keeps_the_shootout_stage_it_created
         record_game(game, [round_data(points=(2, 0))] * 4)
     response = org.post(url("manage-stage-advance", tournament, stage.pk), follow=True)
     assert response.status_code == 200
-    assert "a tie sits on the cut line" in response.content.decode()
+    text = html.unescape(response.content.decode())
+    assert "a tie sits on the cut line" in text
+    # The stage is named once (the service names it already), and the tie by the places it
+    # spans: the two winners share places 1 and 2, and one of them goes on.
+    assert f"{stage.name}: a tie sits on the cut line" in text
+    assert f"{stage.name}: {stage}" not in text
+    assert "tied on places 1 to 2, of whom 1 goes on" in text
     assert singles.stages.filter(kind="shoot-out").exists()
     assert not Match.objects.filter(stage__name="Final").exists()
 

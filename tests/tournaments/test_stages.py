@@ -378,7 +378,7 @@ def test_a_tie_on_the_cut_line_creates_a_shootout_stage_and_blocks_advancing():
         record_shootout(shootout, {e: 13 for e in entries})
     made = dict(zip(entries, [10, 10, 10, 5, 4, 3], strict=True))
     record_shootout(shootout, made)  # three still tied for two places
-    with pytest.raises(CutLineTieError, match="tied for 2 places"):
+    with pytest.raises(CutLineTieError, match="tied on places 1 to 3, of whom 2 go on"):
         advance(shootout)
     assert [set(g) for g in ties_awaiting_shootout(prelim)] == [set(entries[:3])]
     record_shootout(shootout, {entries[0]: 9, entries[1]: 8, entries[2]: 2})

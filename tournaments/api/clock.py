@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions, serializers
+from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -94,11 +93,6 @@ def clock_state(tournament: Tournament, now: datetime) -> dict:
 
 
 class _ClockView(ServiceErrorsMixin, APIView):
-    def as_api_exception(self, exc: Exception) -> Exception:
-        if isinstance(exc, DjangoPermissionDenied):  # the service's words: who runs the clock
-            return exceptions.PermissionDenied(str(exc))
-        return super().as_api_exception(exc)
-
     def tournament(self, slug: str) -> Tournament:
         return get_object_or_404(Tournament, slug=slug)
 

@@ -9,6 +9,7 @@ the data changed underneath the request or saved results still rest on what is t
 """
 
 from django.core.exceptions import NON_FIELD_ERRORS, ObjectDoesNotExist
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
 from django.db.models import ProtectedError
@@ -16,6 +17,7 @@ from django.utils.translation import gettext, gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from tournaments.actions import Kind, Refused
 from tournaments.services.errors import StillInUse
 
 
@@ -38,8 +40,30 @@ def validation_error(exc: DjangoValidationError) -> exceptions.ValidationError:
     return exceptions.ValidationError({"detail": " ".join(exc.messages)})
 
 
+def refused(exc: Refused) -> exceptions.APIException:
+    """A step's refusal (``tournaments.actions.Refused``) as its kind says: 403 with the words
+    of who may, 400 with the field at fault (``detail`` when none), 409 for the stored state or
+    a stale read, 404."""
+    if exc.kind == Kind.FORBIDDEN:
+        return exceptions.PermissionDenied(exc.text or None)
+    if exc.kind in (Kind.CONFLICT, Kind.STALE):
+        return Conflict(exc.text)
+    if exc.kind == Kind.NOT_FOUND:
+        return exceptions.NotFound(exc.text)
+    if exc.field:
+        return exceptions.ValidationError({exc.field: [exc.text]})
+    return exceptions.ValidationError({"detail": exc.text})
+
+
 def as_api_exception(exc: Exception) -> Exception:
-    """The DRF exception for a model or service refusal; anything else is returned unchanged."""
+    """The DRF exception for a model or service refusal; anything else is returned unchanged.
+
+    The one handler of the API: a refusal keeps the service's words (who may, or why not: one's
+    own game), where DRF would put a generic sentence."""
+    if isinstance(exc, Refused):
+        return refused(exc)
+    if isinstance(exc, DjangoPermissionDenied):
+        return exceptions.PermissionDenied(str(exc) or None)
     if isinstance(exc, StillInUse):
         return Conflict(" ".join(exc.messages))
     if isinstance(exc, DjangoValidationError):

@@ -27,6 +27,7 @@ from rest_framework.response import Response
 
 from tournaments.api.errors import ServiceErrorsMixin
 from tournaments.models import Invitation, RoleChange, Tournament, TournamentRole
+from tournaments.selectors import staff_roles
 from tournaments.services import invitations, staff
 
 MANAGE_STAFF = "tournaments.manage_staff"
@@ -151,8 +152,11 @@ class RoleViewSet(
         return Q(tournament__roles__user=user, tournament__roles__role__in=STAFF_ROLES_OF_USER)
 
     def get_queryset(self) -> QuerySet[TournamentRole]:
+        """The staff list of the page (``staff_roles``: never the simulation's accounts), over
+        the tournaments this user manages."""
         roles = (
-            TournamentRole.objects.filter(self.managed())
+            staff_roles()
+            .filter(self.managed())
             .select_related("tournament", "user")
             .distinct()
             .order_by("tournament_id", "user__username", "role")

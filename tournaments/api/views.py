@@ -10,9 +10,10 @@ related rows joined or prefetched, so a page of 100 costs as many queries as a p
 
 from django.db import transaction
 from django.db.models import Model, Prefetch, Q, QuerySet
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, viewsets
 from rest_framework import serializers as drf_serializers
 from rest_framework.decorators import action
@@ -24,11 +25,13 @@ from rest_framework.serializers import BaseSerializer
 
 from scoring.rulings.services import open_decided_matches
 from tournaments.api import filters, serializers
+from tournaments.api.actions import refused
 from tournaments.api.errors import ServiceErrorsMixin
 from tournaments.api.permissions import ManageTournamentOrReadOnly
 from tournaments.models import Category, Entry, Game, Match, Player, Stage, Team, Tournament
 from tournaments.services import categories, entries, people, registration
 from tournaments.services.links import link_of, renew_link
+from tournaments.staff_actions import delete_tournament
 
 ENTRY_PEOPLE = ("player", "team__player_one", "team__player_two")
 
@@ -84,7 +87,9 @@ class TournamentViewSet(
     mixins.ListModelMixin,
     viewsets.GenericViewSet,
 ):
-    """Tournaments, by slug. Deleting one (and everything played in it) is left to the admin."""
+    """Tournaments, by slug. Deleting one (and everything played in it) is the step of the
+    delete page, ``tournaments.delete_tournament``: its organizer's only, with its web address
+    or name typed again."""
 
     queryset = Tournament.objects.all()
     serializer_class = serializers.TournamentSerializer
@@ -101,6 +106,31 @@ class TournamentViewSet(
         if self.request.user.is_authenticated:
             listed |= Q(roles__user=self.request.user)
         return tournaments.filter(listed).distinct()
+
+    @extend_schema(
+        summary=gettext_lazy("Delete the tournament and everything in it"),
+        description=gettext_lazy(
+            "For good: its categories, players, teams, matches, results and scorecards. Only its "
+            "organizer (not a co-organizer) may, with its web address or its name typed again in "
+            "`confirm`, as on the delete page; download `/t/{slug}/export/` first to keep a copy."
+        ),
+        parameters=[
+            OpenApiParameter(
+                "confirm",
+                str,
+                required=True,
+                description=gettext_lazy("The tournament's web address (slug) or its name."),
+            )
+        ],
+        request=None,
+        responses={204: None, **refused(400, 401, 403, 404)},
+    )
+    def destroy(self, request: Request, slug: str | None = None) -> Response:
+        """The delete page's step, with its refusals in the page's words (the organizer check
+        of the other writes would say "organizers", where a co-organizer may not delete)."""
+        tournament = get_object_or_404(Tournament, slug=slug)
+        delete_tournament(request.user, tournament, confirm=request.query_params.get("confirm", ""))
+        return Response(status=204)
 
 
 class CategoryViewSet(TournamentResourceViewSet):

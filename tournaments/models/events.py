@@ -30,6 +30,17 @@ class Tournament(models.Model):
             "A row entered from a paper card counts only once a second staff member confirms it."
         ),
     )
+    #: WCC: "After four rounds (a game) have been played, players will total their scores, and
+    #: hand their scorecard to their opponents for validation. The opponent reviews the scorecard
+    #: ... and records their ID number and initials before moving to the next game." A club
+    #: night may let players write their games in any order.
+    cards_in_order = models.BooleanField(
+        default=False,
+        help_text=gettext_lazy(
+            "A card's rows are written in the order of play: the next game's row once the "
+            "opponent has validated the one before (WCC)."
+        ),
+    )
     game_minutes = models.PositiveSmallIntegerField(
         default=30,
         help_text=gettext_lazy("Time limit per game; the buzzer ends play (WCC timing rule)."),

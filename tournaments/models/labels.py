@@ -22,6 +22,7 @@ FIELD_LABELS: dict[str, Promise] = {
     "ends_on": gettext_lazy("ends on"),
     "count_validated_cards": gettext_lazy("count validated cards"),
     "paper_rows_need_confirmation": gettext_lazy("paper rows need confirmation"),
+    "cards_in_order": gettext_lazy("cards in order"),
     "game_minutes": gettext_lazy("game minutes"),
     "published": gettext_lazy("published"),
     # Category
@@ -39,6 +40,7 @@ FIELD_LABELS: dict[str, Promise] = {
     "advance_count": gettext_lazy("advance count"),
     "games_per_entry": gettext_lazy("games per entry"),
     "best_of": gettext_lazy("best of"),
+    "match_format": gettext_lazy("match format"),
     "tiebreak_chain": gettext_lazy("tiebreak chain"),
     "third_place": gettext_lazy("third place"),
     "bye_points": gettext_lazy("bye points"),

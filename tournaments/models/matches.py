@@ -113,7 +113,7 @@ class Game(models.Model):
 
     #: The side that loses the game without its rounds counting: a walkover after a withdrawal
     #: or a disqualification (the game has no rounds), or the head referee's ruling (the
-    #: official rounds are replaced). The other side is credited the stage's bye score.
+    #: official rounds are replaced). The other side is credited what a bye is worth.
     forfeited_by = models.CharField(
         max_length=1,
         choices=Side.choices,

@@ -3,6 +3,17 @@ from django.db import models
 from django.utils.translation import gettext, gettext_lazy
 from simple_history.models import HistoricalRecords
 
+#: The accounts the simulation enters simulated games with (``simulation.services.system_users``):
+#: its referee fills and signs the rows, its scoring table verifies the cards. They hold those
+#: roles where games are auto-played only so that simulated results pass the same permission
+#: checks as people's; they are nobody's staff. The marker lives here, below the simulation, so
+#: that the staff page and the API can leave them out (``tournaments.selectors.staff_roles``)
+#: without importing the simulation, and so that no person's account takes one of the names
+#: (``tournaments.services.staff.create_account``).
+SIMULATION_REFEREE_USERNAME = "simulation-referee"
+SIMULATION_TABLE_USERNAME = "simulation-scoring-table"
+SIMULATION_USERNAMES = (SIMULATION_REFEREE_USERNAME, SIMULATION_TABLE_USERNAME)
+
 
 class TournamentRole(models.Model):
     """What a user may do at one tournament. Players are linked through ``Player.user``;
@@ -56,6 +67,8 @@ class RoleChange(models.Model):
         REVOKED = "revoked", gettext_lazy("took back the role")
         ACCOUNT_CREATED = "account-created", gettext_lazy("created the account")
         LINK_ISSUED = "link-issued", gettext_lazy("issued a set-password link")
+        #: The sign-in lockout (django-axes) of the account lifted from the staff page.
+        LOGIN_UNLOCKED = "login-unlocked", gettext_lazy("unlocked the login")
         MAY_CREATE_GRANTED = "may-create-granted", gettext_lazy("allowed to create tournaments")
         MAY_CREATE_REVOKED = (
             "may-create-revoked",

@@ -14,6 +14,9 @@ TIEBREAK_STEPS = (
     "buchholz",
     "game-points",
 )
+#: The most games a match may have, in either format (WCC: a match is "normally 10" games;
+#: clubs play best of 5 or 7 at most).
+MATCH_GAMES_MAX = 15
 
 
 class Stage(models.Model):
@@ -29,6 +32,14 @@ class Stage(models.Model):
         KNOCKOUT = "knockout", gettext_lazy("Knockout bracket")
         SWISS = "swiss", gettext_lazy("Swiss")
         SHOOTOUT = "shoot-out", gettext_lazy("Shoot-out")
+
+    class MatchFormat(models.TextChoices):
+        """How the N games of a match decide it (``scoring.engine.judge.MATCH_FORMATS``: the
+        models may not import scoring, so the names are repeated here and a test keeps them
+        equal)."""
+
+        BEST_OF = "best-of", gettext_lazy("Best of N games")
+        FIXED = "fixed", gettext_lazy("Fixed match of N games")
 
     #: WCC Tie-Breaking Procedure: preliminary rounds use 20s then a shoot-out; a round-robin
     #: playoff uses head-to-head, 20s among the tied, 20s in all games, then a shoot-out. A Swiss
@@ -61,7 +72,20 @@ class Stage(models.Model):
     )
     best_of = models.PositiveSmallIntegerField(
         default=1,
-        help_text=gettext_lazy("Games per match: 1, or best of N (WCC final: best 2 of 3)."),
+        help_text=gettext_lazy(
+            "Games per match (N): 1, or best of N (WCC final: best 2 of 3), or the N games of "
+            "a fixed match (WCC: normally 10)."
+        ),
+    )
+    match_format = models.CharField(
+        max_length=10,
+        choices=MatchFormat.choices,
+        default=MatchFormat.BEST_OF,
+        help_text=gettext_lazy(
+            "Best of N: the first to win a majority of the N games wins the match. Fixed: all "
+            "N games are played and the total points decide; a tie is possible, so not in a "
+            "knockout."
+        ),
     )
     tiebreak_chain = models.JSONField(
         default=list,
@@ -113,8 +137,7 @@ class Stage(models.Model):
                     % {"unknown": ", ".join(map(str, unknown)), "known": ", ".join(TIEBREAK_STEPS)}
                 }
             )
-        if self.best_of % 2 == 0:
-            raise ValidationError({"best_of": gettext("Best of N needs an odd N (1, 3, 5…).")})
+        self._check_match_format()
         three = self.category_id and self.category.scoring_system == "three-player"
         if three and self.kind not in (self.Kind.PRELIMINARY, self.Kind.SHOOTOUT):
             # Pools, brackets and Swiss pairings are made of two-sided matches.
@@ -123,6 +146,48 @@ class Stage(models.Model):
                     "kind": gettext(
                         "A three-player category plays preliminary rounds of groups of "
                         "three; round robins, brackets and Swiss rounds are played by two sides."
+                    )
+                }
+            )
+
+    @property
+    def fixed_match(self) -> bool:
+        """Whether every game of a match is played and the total points decide it."""
+        return self.match_format == self.MatchFormat.FIXED
+
+    def _check_match_format(self) -> None:
+        """The games of a match: 1 to :data:`MATCH_GAMES_MAX`; an odd number for a best of N
+        (an even N could end level on games won, with no game left to break the tie); and no
+        fixed match in a knockout, where a match must have a winner: a fixed match can end
+        level on points (a drawn game, or points that even out), and the WCC rules break that
+        tie only for places in standings (20s, then a shoot-out), never to send one side on in
+        a bracket, whose championship match they play best two out of three."""
+        if self.best_of < 1:
+            raise ValidationError({"best_of": gettext("A match needs at least 1 game.")})
+        if self.best_of > MATCH_GAMES_MAX:
+            raise ValidationError(
+                {
+                    "best_of": gettext("A match has at most %(most)s games, not %(games)s.")
+                    % {"most": MATCH_GAMES_MAX, "games": self.best_of}
+                }
+            )
+        if self.match_format == self.MatchFormat.FIXED:
+            if self.kind == self.Kind.KNOCKOUT:
+                raise ValidationError(
+                    {
+                        "match_format": gettext(
+                            "A knockout match must have a winner, and a fixed match of N games "
+                            "can end level on points: play the knockout best of N (WCC: a "
+                            "championship match is best two out of three)."
+                        )
+                    }
+                )
+        elif self.best_of % 2 == 0:
+            raise ValidationError(
+                {
+                    "best_of": gettext(
+                        "Best of N needs an odd N (1, 3, 5…); a fixed match of N games may "
+                        "have an even N."
                     )
                 }
             )

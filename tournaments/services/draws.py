@@ -102,8 +102,19 @@ def draw_preliminary(
     ]
     Match.objects.bulk_create(matches)
     live.touch("stage", {m.stage_id for m in matches})  # bulk writes send no signals
+    # One game a pairing, or all N of a fixed match (whose games are all played), the sides
+    # taking turns to shoot first in round 1 as in every match of several games.
+    games = stage.best_of if stage.fixed_match else 1
     Game.objects.bulk_create(
-        Game(match=m, number=1, is_playoff=False) for m in matches if m.entry_b is not None
+        Game(
+            match=m,
+            number=number,
+            is_playoff=False,
+            first_side=Game.Side.A if number % 2 else Game.Side.B,
+        )
+        for m in matches
+        if m.entry_b is not None
+        for number in range(1, games + 1)
     )
     return matches
 
@@ -112,9 +123,10 @@ def draw_preliminary(
 #
 # Games are created with their match, all ``best_of`` of them up front: scorecards for a best-of-3
 # can be printed before play, and a game the match did not need simply stays without rounds (the
-# pages show it as not needed). Playoff games (knockout) have ``is_playoff=True``, so a game tied
-# after 4 rounds takes a 5th (WCC Scoring). In a best-of-N the sides take turns to shoot first in
-# round 1, game by game.
+# pages show it as not needed); a fixed match (``Stage.match_format``) needs every one of them.
+# Playoff games (knockout) have ``is_playoff=True``, so a game tied after 4 rounds takes a 5th
+# (WCC Scoring). In a match of several games the sides take turns to shoot first in round 1, game
+# by game.
 
 
 def draw_stage(

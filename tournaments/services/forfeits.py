@@ -4,11 +4,11 @@ WCC Tournament Rules: "Careless or deliberate contravention of the rules may res
 forfeiture of a round or a game and possible disqualification from the tournament." An entry
 that withdraws (or is disqualified) after the draw leaves its opponents at the board with nobody
 to play, so each game of its matches that has no official result yet becomes a walkover against
-it: no rounds, the side present credited the stage's bye score (``Stage.bye_points`` and
-``bye_twenties``; what a walkover adds up to is read by ``scoring.results.outcomes``). Games
-already played stay as played. Nothing here knows results beyond "has official rounds"; the
-knockout matches a walkover decides are opened by ``scoring.rulings.services``, which calls these
-functions.
+it: no rounds, the side present credited what a bye is worth under the category's scoring
+system (``scoring.results.rules.unplayed_game``; what a walkover adds up to is read by
+``scoring.results.outcomes``). Games already played stay as played. Nothing here knows results
+beyond "has official rounds"; the knockout matches a walkover decides are opened by
+``scoring.rulings.services``, which calls these functions.
 
 Reinstating the entry takes its walkovers back, unless their result was already used: the next
 stage drawn from the standings, the next knockout match or Swiss round drawn from the winner.

@@ -1,5 +1,5 @@
 """Setting up a tournament: whoever creates one runs it, so they become its first organizer; the
-organizers may change its details later, but not its web address.
+organizers may change its details later, but not its web address; its organizer may delete it.
 
 The checks here are the only ones: the organizer pages and the API both call these functions,
 so a taken web address or a last day before the first reads the same on either path.
@@ -11,10 +11,13 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 
-from tournaments.models import Tournament, TournamentRole
+from tournaments.actions import Refused
+from tournaments.models import Entry, Stage, Team, Tournament, TournamentRole
 from tournaments.permissions import ADD_TOURNAMENT, ADD_TOURNAMENT_REFUSAL
+from tournaments.selectors import DeletionSummary, deletion_summary
 
 #: What an organizer may change after creating the tournament (the slug is its address).
 CHANGEABLE = frozenset(
@@ -25,6 +28,7 @@ CHANGEABLE = frozenset(
         "ends_on",
         "count_validated_cards",
         "paper_rows_need_confirmation",
+        "cards_in_order",
         "game_minutes",
         "published",
     }
@@ -102,3 +106,59 @@ def update_tournament(*, tournament: Tournament, **fields: Any) -> Tournament:
     tournament.full_clean()
     tournament.save()
     return tournament
+
+
+def _squeezed(text: str) -> str:
+    return " ".join((text or "").split()).casefold()
+
+
+def confirmation_refusal(tournament: Tournament, typed: str) -> Refused | None:
+    """Deleting a tournament is asked twice: the organizer types its web address or its name
+    again (letter case and spaces aside), so that a click on the wrong tournament's page deletes
+    nothing. The refusal names the box at fault (``confirm``); None once it matches."""
+    if _squeezed(typed) in {_squeezed(tournament.slug), _squeezed(tournament.name)}:
+        return None
+    named = {"slug": tournament.slug, "typed": Truncator(" ".join(typed.split())).chars(60)}
+    if not named["typed"]:
+        words = _(
+            "Type the tournament's web address (%(slug)s) or its name to confirm; nothing was "
+            "deleted."
+        )
+    else:
+        words = _(
+            "“%(typed)s” is neither the web address (%(slug)s) nor the name of this tournament; "
+            "nothing was deleted."
+        )
+    return Refused(words % named, field="confirm")
+
+
+@transaction.atomic
+def delete_tournament(
+    *, tournament: Tournament, confirm: str, actor: AbstractBaseUser
+) -> DeletionSummary:
+    """Delete the tournament and everything in it, all or nothing, once its web address or its
+    name is typed again (``confirmation_refusal``); returns what went with it.
+
+    The deletion is kept in the tournament's own history (django-simple-history keeps history
+    rows when their object is gone): its last row names who deleted it, when, and how many
+    players, matches and cards went with it; the players, entries, cards and the rest keep
+    their own deletion rows. The staff log (``RoleChange``) goes with the tournament.
+
+    Django would not delete the tournament in one go, since a match protects its entries, a team
+    its players and a shoot-out score its entry: the stages go first (with their matches, games,
+    cards and shoot-outs), then the entries, the teams, and the tournament with the rest.
+    """
+    refusal = confirmation_refusal(tournament, confirm)
+    if refusal is not None:
+        raise refusal
+    summary = deletion_summary(tournament)
+    Stage.objects.filter(category__tournament=tournament).delete()
+    Entry.objects.filter(category__tournament=tournament).delete()
+    Team.objects.filter(tournament=tournament).delete()
+    reason = _(
+        "Deleted with its players (%(players)s), matches (%(matches)s) and cards (%(cards)s)"
+    ) % {"players": summary.players, "matches": summary.matches, "cards": summary.cards}
+    tournament._history_user = actor
+    tournament._change_reason = Truncator(reason).chars(100)  # the history's column holds 100
+    tournament.delete()
+    return summary

@@ -14,23 +14,43 @@ refusal for every other account of the site, so that they never tell whether one
 A new account gets no password from the organizer: it gets a set-password link made with Django's
 password-reset tokens, shown once to the organizer, who hands it over; the person then chooses
 their own password at /accounts/reset/…. The token is derived from the account's password and
-last login, so it stops working the moment it is used, and after ``PASSWORD_RESET_TIMEOUT``. A
-new link is made only for an account this staff page created and that was never used.
+last login, so it stops working the moment it is used, and after ``PASSWORD_RESET_TIMEOUT``.
+
+A new link can be made at any time (the first was lost or ran out, or its owner forgot the
+password they chose), but only for an account this staff page created (``made_here``) and that
+is used nowhere else (``only_here``): an account of someone who also signs in for another event,
+or a site administrator's, is its owner's alone. Issuing a link changes nothing by itself: the
+password the owner chose keeps working until the link is used, and the link is void as soon as
+the password changes or the owner signs in (both are part of the token), so a link the owner did
+not ask for dies at their next sign-in.
+
+A login that django-axes locked out after too many wrong passwords (``config.security``) can be
+unlocked from the staff page (``unlock_login``), through axes' own reset; logged like the rest.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from axes.models import AccessAttempt
+from axes.utils import reset as axes_reset
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, Permission
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
-from tournaments.models import RoleChange, Tournament, TournamentRole
+from tournaments.actions import Kind, Refused
+from tournaments.models import Invitation, Player, RoleChange, Tournament, TournamentRole
+from tournaments.models.roles import SIMULATION_USERNAMES
+from tournaments.selectors import staff_roles
 
 Role = TournamentRole.Role
 Action = RoleChange.Action
@@ -64,6 +84,12 @@ def check_staff_role(role: str) -> None:
         )
 
 
+def _staff_ids(tournament: Tournament) -> QuerySet:
+    """The accounts of the tournament's staff list (``selectors.staff_roles``), as a subquery:
+    the page's buttons act on nobody else, so never on the simulation's accounts."""
+    return staff_roles(tournament).values("user_id")
+
+
 def find_staff_member(tournament: Tournament, username: str) -> AbstractBaseUser:
     """The account with this username (case-insensitive) among those holding a role at the
     tournament. Anyone else, existing or not, gets the same refusal: the staff page acts on
@@ -73,7 +99,7 @@ def find_staff_member(tournament: Tournament, username: str) -> AbstractBaseUser
         raise ValidationError({"username": _("Type the username of the account.")})
     user = (
         get_user_model()
-        .objects.filter(username__iexact=username, tournament_roles__tournament=tournament)
+        .objects.filter(username__iexact=username, pk__in=_staff_ids(tournament))
         .first()
     )
     if user is None:
@@ -97,7 +123,7 @@ def staff_member(tournament: Tournament, user_id: object) -> AbstractBaseUser:
     except ValueError:
         pk = None
     user = (
-        get_user_model().objects.filter(pk=pk, tournament_roles__tournament=tournament).first()
+        get_user_model().objects.filter(pk=pk, pk__in=_staff_ids(tournament)).first()
         if pk is not None
         else None
     )
@@ -107,6 +133,22 @@ def staff_member(tournament: Tournament, user_id: object) -> AbstractBaseUser:
             % {"tournament": tournament.name}
         )
     return user
+
+
+@dataclass(frozen=True)
+class StaffAccount:
+    """An account of a tournament's staff list as the staff page's steps act on it
+    (``tournaments.staff_actions``): the object their permission is asked about (its
+    ``tournament`` leads the permission predicates to the roles) and their preconditions read."""
+
+    tournament: Tournament
+    user: AbstractBaseUser
+
+
+def staff_account(tournament: Tournament, user_id: object) -> StaffAccount:
+    """The account with this id on the tournament's staff list, refused as ``staff_member``
+    refuses every other id."""
+    return StaffAccount(tournament, staff_member(tournament, user_id))
 
 
 def _log(
@@ -208,7 +250,8 @@ def create_account(
         last_name=(last_name or "").strip(),
     )
     user.set_unusable_password()
-    if username and User.objects.filter(username__iexact=username).exists():
+    reserved = username.lower() in SIMULATION_USERNAMES  # the simulation's, never a person's
+    if username and (reserved or User.objects.filter(username__iexact=username).exists()):
         raise ValidationError(
             {
                 "username": _(
@@ -226,38 +269,123 @@ def create_account(
     return user, set_password_path(user)
 
 
-def link_renewable(tournament: Tournament, user: AbstractBaseUser) -> bool:
-    """Whether a set-password link may be issued for ``user`` here: an account created by this
-    tournament's staff page (a real ``create_account``: an imported staff log never names an
-    account), holding a role here, and never used (no usable password, never signed in)."""
-    return (
-        user.last_login is None
-        and not user.has_usable_password()
-        and TournamentRole.objects.filter(tournament=tournament, user=user).exists()
-        and RoleChange.objects.filter(
-            tournament=tournament, user=user, action=Action.ACCOUNT_CREATED
-        ).exists()
-    )
+def never_used(user: AbstractBaseUser) -> bool:
+    """No password chosen yet and never signed in with: the staff page says "No password yet"."""
+    return user.last_login is None and not user.has_usable_password()
+
+
+def made_here(account: StaffAccount) -> str | None:
+    """A set-password link replaces the account's password, so this staff page makes one only
+    for an account it created (a real ``create_account``: an imported staff log never names an
+    account) and that still holds a role here. The words of the refusal, or None."""
+    created = RoleChange.objects.filter(
+        tournament=account.tournament,
+        user=account.user,
+        action=Action.ACCOUNT_CREATED,
+        user__tournament_roles__tournament=account.tournament,
+    ).exists()
+    if created:
+        return None
+    return _(
+        "%(user)s was not created on this staff page; only its owner (or a superuser) can "
+        "change its password."
+    ) % {"user": account.user.get_username()}
+
+
+def only_here(account: StaffAccount) -> str | None:
+    """An account also used outside this tournament is someone's who signs in elsewhere: a role,
+    a player or an invitation waiting at another tournament (a dry run's copy of a tournament is
+    not elsewhere: it is whoever started the run), or the site's own rights (a superuser, the
+    admin's staff). A link from here would hand all of that to whoever holds the link, so it is
+    refused, in words that do not say which of these it is. The words, or None."""
+    user = account.user
+    elsewhere = ~Q(tournament=account.tournament) & Q(tournament__dry_run_copy__isnull=True)
+    used = user.is_superuser or user.is_staff
+    if not used:
+        used = (
+            get_user_model()
+            .objects.filter(pk=user.pk)
+            .filter(
+                Exists(TournamentRole.objects.filter(elsewhere, user=OuterRef("pk")))
+                | Exists(Player.objects.filter(elsewhere, user=OuterRef("pk")))
+                | Exists(
+                    Invitation.objects.filter(
+                        elsewhere, user=OuterRef("pk"), status=Invitation.Status.PENDING
+                    )
+                )
+            )
+            .exists()
+        )
+    if not used:
+        return None
+    return _(
+        "%(user)s is also used outside this tournament, so only its owner (or a superuser) can "
+        "change its password."
+    ) % {"user": user.get_username()}
 
 
 @transaction.atomic
 def renew_set_password_link(
     *, tournament: Tournament, user: AbstractBaseUser, actor: AbstractBaseUser
 ) -> str:
-    """A new set-password link for an account created on this staff page whose owner has not
-    used it yet (the first link was lost, or ran out). An account that was not made here, or
-    has a password, or has been signed in with, is its owner's: nobody else may reset it."""
-    if not link_renewable(tournament, user):
-        if user.has_usable_password() or user.last_login is not None:
-            refusal = _("%(user)s has been used already: only its owner can change its password.")
-        else:
-            refusal = _(
-                "%(user)s was not created on this staff page; only its owner (or a "
-                "superuser) can change its password."
-            )
-        raise ValidationError(refusal % {"user": user.get_username()})
+    """A new set-password link for an account created on this staff page and used nowhere else,
+    at any time: the first link was lost or ran out, or the owner forgot their password. The
+    password keeps working until the link is used (see the module's docstring). Any other
+    account is its owner's: nobody else may reset it."""
+    account = StaffAccount(tournament, user)  # made_here asks that it holds a role here
+    refusal = made_here(account) or only_here(account)
+    if refusal:
+        raise Refused(refusal, kind=Kind.CONFLICT)
     _log(tournament, actor, user, Action.LINK_ISSUED)
     return set_password_path(user)
+
+
+def _attempts(user: AbstractBaseUser) -> QuerySet[AccessAttempt]:
+    """django-axes' counts of wrong passwords for ``user``, under every spelling of its username
+    that was typed (axes counts the username as typed)."""
+    return AccessAttempt.objects.filter(username__iexact=user.get_username())
+
+
+def locked_out(user: AbstractBaseUser) -> bool:
+    """Whether django-axes refuses ``user``'s sign-ins now, from some address: as axes counts
+    (``AXES_LOCKOUT_PARAMETERS``, the username with the address), the wrong passwords of one
+    spelling from one address within the cool-off reach ``AXES_FAILURE_LIMIT``. An address
+    refused over all its accounts (``config.security.AddressLockoutHandler``) is the address's
+    lockout, not the account's."""
+    since = timezone.now() - settings.AXES_COOLOFF_TIME
+    pairs = (
+        _attempts(user)
+        .filter(attempt_time__gte=since)
+        .values("username", "ip_address")
+        .annotate(failures=Sum("failures_since_start"))
+        .filter(failures__gte=settings.AXES_FAILURE_LIMIT)
+    )
+    return bool(list(pairs[:1]))
+
+
+def is_locked_out(account: StaffAccount) -> str | None:
+    """Unlocking is for a login that is locked out: the words of the refusal, or None."""
+    if locked_out(account.user):
+        return None
+    return _("%(user)s is not locked out: nothing to unlock.") % {
+        "user": account.user.get_username()
+    }
+
+
+@transaction.atomic
+def unlock_login(*, tournament: Tournament, user: AbstractBaseUser, actor: AbstractBaseUser) -> int:
+    """Lift the lockout of a staff member's login after too many wrong passwords, so that its
+    owner signs in now rather than after ``LOGIN_LOCKOUT_MINUTES``: axes forgets the account's
+    failures (every address, every spelling) through its own reset. Returns how many of axes'
+    records went. The address lockout of password spraying stays (it is not this account's)."""
+    account = StaffAccount(tournament, staff_member(tournament, user.pk))
+    refusal = is_locked_out(account)
+    if refusal:
+        raise Refused(refusal, kind=Kind.CONFLICT)
+    spellings = set(_attempts(user).values_list("username", flat=True))
+    removed = sum(axes_reset(username=spelling) for spelling in spellings)
+    _log(tournament, actor, user, Action.LOGIN_UNLOCKED)
+    return removed
 
 
 def _add_tournament_permission() -> Permission:

@@ -97,14 +97,14 @@ def test_design_example_output_dict_and_text():
 
 
 def test_exact_message_for_impossible_points_names_game_and_round():
-    """The issue's example message, word for word."""
+    """The issue's example message, word for word, each figure beside its entry's name."""
     data = design()
     data["games"][1]["rounds"].append({"points": [2, 2], "twenties": [0, 0]})
     with pytest.raises(EngineInputError) as caught:
         parse_standings_input(data)
     assert str(caught.value) == (
-        "game 2 (CARL v DAN), round 3: points [2, 2] are impossible; a round scores 2-0, 1-1, "
-        "0-2, or 0-0 when time expired"
+        "game 2 (CARL v DAN), round 3: the points (2 for CARL, 2 for DAN) are impossible; a "
+        "round scores 2-0, 1-1, 0-2, or 0-0 when time expired"
     )
 
 
@@ -148,7 +148,10 @@ def test_a_game_of_an_entry_against_itself_names_the_game():
         ({"twenties": [0, 0]}, "give either 'points' or 'score'"),
         ({"points": [2, 0]}, 'missing "twenties"'),
         ({"points": [2, 0], "twenties": [0, 0], "hammer": 1}, 'unknown key "hammer"'),
-        ({"score": [42, 60], "twenties": [0, 0]}, r"board score \[42, 60\] is impossible"),
+        (
+            {"score": [42, 60], "twenties": [0, 0]},
+            r"board scores \(42 for CARL, 60 for DAN\) are impossible",
+        ),
         ({"score": [40, 60], "twenties": [3, 0]}, "3 20s alone make 60"),
         ({"points": [2, 0], "twenties": [-1, 0]}, "cannot be negative"),
         ({"points": [2, 0], "twenties": [1.5, 0]}, "pair of whole numbers"),

@@ -240,7 +240,7 @@ def test_three_player_rounds_score_2_1_0_by_rank():
     assert three_player_points((20, 60, 20)) == (0, 2, 0)
     assert three_player_points((40, 40, 40)) == (1, 1, 1)
     assert RoundOfThree.from_score((10, 35, 30), (0, 1, 0)).points == (0, 2, 1)
-    with pytest.raises(EngineInputError, match="do not follow from board score"):
+    with pytest.raises(EngineInputError, match="do not follow from the board scores"):
         RoundOfThree((2, 1, 0), (0, 0, 0), (10, 35, 30))
     with pytest.raises(EngineInputError, match="impossible"):
         RoundOfThree((2, 2, 0), (0, 0, 0))

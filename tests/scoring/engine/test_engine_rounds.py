@@ -43,8 +43,8 @@ def test_wcc_scoring_impossible_round_points_are_refused(points):
     with pytest.raises(EngineInputError) as caught:
         Round(points=points, twenties=(0, 0))
     assert str(caught.value) == (
-        f"points [{points[0]}, {points[1]}] are impossible; a round scores 2-0, 1-1, 0-2, "
-        "or 0-0 when time expired"
+        f"the points ({points[0]} for side a, {points[1]} for side b) are impossible; a round "
+        "scores 2-0, 1-1, 0-2, or 0-0 when time expired"
     )
 
 
@@ -58,7 +58,10 @@ def test_wcc_time_expired_round_is_zero_zero_and_has_no_twenties():
 
 def test_a_tied_board_of_zero_is_a_one_one_round_not_time_expired():
     """A round played out to 0-0 on the board is a tie (NCA 2a iv), not a round time ran out on."""
-    with pytest.raises(EngineInputError, match=r"do not follow from board score \[0, 0\]"):
+    with pytest.raises(
+        EngineInputError,
+        match=r"do not follow from the board scores \(0 for side a, 0 for side b\)",
+    ):
         Round(points=(0, 0), twenties=(0, 0), score=(0, 0))
 
 
@@ -80,7 +83,9 @@ def test_board_score_includes_the_twenties():
 def test_points_given_with_a_score_must_follow_from_it():
     """NCA 2a iv: points follow from the board scores; a scorecard contradicting them is wrong."""
     assert Round(points=(0, 2), twenties=(0, 0), score=(40, 65)).points == (0, 2)
-    with pytest.raises(EngineInputError, match=r"points \[2, 0\] do not follow"):
+    with pytest.raises(
+        EngineInputError, match=r"points \(2 for side a, 0 for side b\) do not follow"
+    ):
         Round(points=(2, 0), twenties=(0, 0), score=(40, 65))
 
 
@@ -134,3 +139,18 @@ def test_board_score_cannot_exceed_what_the_discs_can_make():
 def test_discs_must_be_positive():
     with pytest.raises(EngineInputError, match="discs per side"):
         check_round(Round(points=(1, 1), twenties=(0, 0)), discs=0)
+
+
+def test_a_complaint_names_the_side_of_each_figure_once_the_sides_are_known():
+    """The engine does not know who played; the caller does, and names each figure's side, so
+    nobody reads the first figure as the other side's (and no list notation is left)."""
+    with pytest.raises(EngineInputError) as caught:
+        Round(points=(2, 0), twenties=(0, 0), score=(40, 65))
+    framed = caught.value.framed("round %(number)s: %(error)s", {"number": 3}, round=3)
+    named = framed.within("game 1").named(["Zoë", "Åsa"])
+    assert str(named) == (
+        "game 1: round 3: the points (2 for Zoë, 0 for Åsa) do not follow from the board scores "
+        "(40 for Zoë, 65 for Åsa), which give 0 for Zoë, 2 for Åsa"
+    )
+    assert named.round == 3
+    assert "[" not in str(named)

@@ -386,6 +386,32 @@ def test_a_shootout_must_name_a_group_tied_at_that_point():
         compute_standings(three_tied(), shootouts=[Shootout({"ANNA": 1, "BEN": 2})])
 
 
+def test_a_shootout_that_settles_no_tie_any_more_is_set_aside_when_asked():
+    """Results corrected after a shoot-out: its entries are no longer tied with each other alone.
+    Asked to, the engine sets it aside (it counts for nothing), says where its entries stand
+    now, and still applies the shoot-outs that settle a tie."""
+    stale = Shootout({"ANNA": 1, "BEN": 2})
+    widened = compute_standings(three_tied(), shootouts=[stale], set_aside_unsettled=True)
+    assert widened.shootouts_required == [["ANNA", "BEN", "CARL"]]
+    [unsettled] = widened.set_aside
+    assert unsettled.number == 1 and unsettled.shootout == stale
+    assert unsettled.now_tied() == (("ANNA", "BEN", "CARL"),)
+
+    settling = Shootout({"ANNA": 4, "BEN": 9, "CARL": 6})
+    both = compute_standings(three_tied(), shootouts=[stale, settling], set_aside_unsettled=True)
+    assert order(both)[:3] == ["BEN", "CARL", "ANNA"] and not both.shootouts_required
+    assert [u.number for u in both.set_aside] == [1]
+
+    untied = compute_standings(
+        [game("ANNA", "BEN", 6, 2)], shootouts=[stale], set_aside_unsettled=True
+    )
+    assert order(untied) == ["ANNA", "BEN"] and untied.set_aside[0].now_tied() == ()
+    assert untied.rows[0].tiebreak is None
+    # without being asked, it is refused as before (the command line's bad input)
+    with pytest.raises(EngineInputError, match="does not settle a tie"):
+        compute_standings(three_tied(), shootouts=[stale])
+
+
 def test_a_shootout_among_entries_not_tied_is_refused():
     games = [game("ANNA", "BEN", 6, 2)]
     with pytest.raises(EngineInputError, match="no entries are tied"):
@@ -425,7 +451,10 @@ def test_discs_check_names_game_and_round():
         Game("CARL", "DAN", [Round((2, 0), (0, 0)), Round((2, 0), (7, 0))]),
     ]
     compute_standings(games)
-    with pytest.raises(EngineInputError, match=r"^game 2 \(CARL v DAN\), round 2: 20s \[7, 0\]"):
+    with pytest.raises(
+        EngineInputError,
+        match=r"^game 2 \(CARL v DAN\), round 2: the 20s \(7 for CARL, 0 for DAN\)",
+    ):
         compute_standings(games, discs=6)
 
 

@@ -12,6 +12,8 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
+from scoring.progression.selectors import next_stage_drifts
+from scoring.results.rules import unplayed_rule
 from tournaments.forms import CategoryForm, EnterPlayerForm, PresetCategoriesForm, StageForm
 from tournaments.models import Category, Pool, Stage, Tournament
 from tournaments.services import registration
@@ -109,8 +111,12 @@ def category_page(
             "category": category,
             "entries": tournament_entries(tournament).filter(category=category),
             "stages": stages,
+            # A next stage that no longer matches the standings it was seeded from.
+            "drifts": next_stage_drifts(stage__category=category),
             "stage_form": stage_form
-            or StageForm(next_order=registration.next_stage_order(category)),
+            or StageForm(
+                next_order=registration.next_stage_order(category), bye=unplayed_rule(category)
+            ),
             "enter_form": enter_form
             or (
                 EnterPlayerForm(category=category)

@@ -27,9 +27,11 @@ def edit_page(
     save: Callable[[dict[str, Any]], object],
     done: str,
     delete_url: str = "",
+    delete_refused: str = "",
 ) -> HttpResponse:
     """GET shows ``form``; a valid POST calls ``save`` with its cleaned data and goes to
-    ``done``; a service's ``ValidationError`` is shown on the form (status 400)."""
+    ``done``; a service's ``ValidationError`` is shown on the form (status 400). The page links
+    to ``delete_url``, or says why there is no delete (``delete_refused``)."""
     if request.method == "POST" and form.is_valid():
         try:
             save(form.cleaned_data)
@@ -47,6 +49,7 @@ def edit_page(
             "title": title,
             "back": done,
             "delete_url": delete_url,
+            "delete_refused": delete_refused,
         },
         status=400 if form.errors else 200,
     )

@@ -11,10 +11,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 
+from scoring.progression.selectors import next_stage_drifts
 from tournaments.forms import TournamentForm
 from tournaments.models import Category, Stage, Tournament
 from tournaments.permissions import ADD_TOURNAMENT, ADD_TOURNAMENT_REFUSAL
 from tournaments.services.setup import create_tournament, update_tournament
+from tournaments.staff_actions import delete_tournament
 from tournaments.views.access import refuse
 from tournaments.views.organizer.common import (
     TEMPLATES,
@@ -52,7 +54,9 @@ def create_tournament_view(request: HttpRequest) -> HttpResponse:
 
 @organizer_page
 def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Categories with their entries and stages, and links to every organizer page."""
+    """Categories with their entries and stages, links to every organizer page, and a warning
+    where a next stage no longer matches the standings it was seeded from (a closed result
+    changed since)."""
     boards = tournament.boards.aggregate(
         total=Count("id"), in_service=Count("id", filter=Q(in_service=True))
     )
@@ -65,6 +69,7 @@ def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "player_count": tournament.players.count(),
             "boards": boards,
             "checkin": checkin_summary(tournament),
+            "drifts": next_stage_drifts(stage__category__tournament=tournament),
         },
     )
 
@@ -87,7 +92,8 @@ def _categories_with_counts(tournament: Tournament) -> QuerySet[Category]:
 
 @organizer_page
 def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Change the tournament's details; its web address stays (it is printed on cards)."""
+    """Change the tournament's details; its web address stays (it is printed on cards). The page
+    leads to deleting the tournament for its organizer, and says who may to a co-organizer."""
     form = TournamentForm(
         request.POST or None,
         initial={name: getattr(tournament, name) for name in TournamentForm.model_fields},
@@ -96,6 +102,8 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
     form.fields["slug"].help_text = gettext(
         "Printed on scorecards and shared links: it cannot change."
     )
+    forbidden = delete_tournament.forbidden(request.user, tournament)
+    delete_url = reverse("tournaments:manage-delete", args=[tournament.slug])
     return edit_page(
         request,
         tournament,
@@ -103,4 +111,6 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
         title=tournament.name,
         save=lambda data: update_tournament(tournament=tournament, **data),
         done=reverse("tournaments:manage", args=[tournament.slug]),
+        delete_url="" if forbidden else delete_url,
+        delete_refused=forbidden.text if forbidden else "",
     )

@@ -1,7 +1,9 @@
 """The staff page: who holds which role at the tournament, inviting accounts to roles (and
 withdrawing the invitations), taking back roles, creating staff accounts with a set-password
-link shown once, the site permission to create tournaments, and the log of every change
-(``services.staff``, ``services.invitations``).
+link shown once (with a copy button and its QR code), a new link for an account made here at any
+time, unlocking a login locked out after failed sign-ins, the site permission to create
+tournaments, and the log of every change (``services.staff``, ``services.invitations``; the
+link and the unlock are steps of ``tournaments.staff_actions``, which decide their buttons).
 
 Every button acts on an account that holds a role here, or on an invitation of this
 tournament; any other id posted is refused in words, the same whether it names an account of
@@ -22,8 +24,11 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 
+from tournaments.actions import refusals
 from tournaments.models import RoleChange, Tournament, TournamentRole
+from tournaments.selectors import staff_roles
 from tournaments.services import invitations, staff
+from tournaments.staff_actions import STAFF_ACCOUNT_STEPS, reissue_password_link, unlock_login
 from tournaments.views.access import tournament_page
 from tournaments.views.organizer.common import TEMPLATES, error_text, form_errors_from
 
@@ -61,14 +66,21 @@ class StaffLine:
     user: AbstractBaseUser
     roles: list[TournamentRole] = field(default_factory=list)
     may_create: bool = False
+    #: No password chosen yet, never signed in with.
+    never_used: bool = False
+    #: A new set-password link may be made for it; if not, why (``link_refused``).
     link_renewable: bool = False
+    link_refused: str = ""
+    #: Locked out after failed sign-ins, and unlockable by whoever reads the page.
+    unlockable: bool = False
 
 
-def staff_lines(tournament: Tournament) -> list[StaffLine]:
-    """Everyone with a role at the tournament, by username (three queries)."""
+def staff_lines(tournament: Tournament, user: AbstractBaseUser | None = None) -> list[StaffLine]:
+    """Everyone with a role at the tournament, by username (two queries); never the
+    simulation's accounts (``selectors.staff_roles``). With ``user``, what each line's buttons
+    offer to them, as the steps decide (a few queries a line)."""
     lines: dict[int, StaffLine] = {}
-    roles = TournamentRole.objects.filter(tournament=tournament).select_related("user")
-    for held in roles.order_by("user__username", "role"):
+    for held in staff_roles(tournament):
         lines.setdefault(held.user_id, StaffLine(user=held.user)).roles.append(held)
     creators = set(
         get_user_model()
@@ -79,19 +91,16 @@ def staff_lines(tournament: Tournament) -> list[StaffLine]:
         )
         .values_list("pk", flat=True)
     )
-    created_here = set(
-        RoleChange.objects.filter(
-            tournament=tournament, user__in=lines, action=RoleChange.Action.ACCOUNT_CREATED
-        ).values_list("user_id", flat=True)
-    )
     for pk, line in lines.items():
         line.may_create = line.user.is_superuser or pk in creators
-        # As staff.link_renewable decides (the line holds a role here by construction).
-        line.link_renewable = (
-            pk in created_here
-            and line.user.last_login is None
-            and not line.user.has_usable_password()
-        )
+        line.never_used = staff.never_used(line.user)
+        if user is None:
+            continue
+        found = refusals(user, staff.StaffAccount(tournament, line.user), STAFF_ACCOUNT_STEPS)
+        link = found["reissue_password_link"]
+        line.link_renewable = link is None
+        line.link_refused = link.text if link is not None else ""
+        line.unlockable = found["unlock_login"] is None
     return list(lines.values())
 
 
@@ -118,7 +127,7 @@ def staff_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 may_create = MayCreateForm(request.POST, prefix="may")
                 if may_create.is_valid():
                     return _may_create(request, tournament, may_create)
-            elif action in ("revoke", "link", "may-not-create"):
+            elif action in ("revoke", "link", "unlock", "may-not-create"):
                 return _row_action(request, tournament, action)
             elif action == "withdraw":
                 return _withdraw(request, tournament)
@@ -134,7 +143,7 @@ def staff_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         f"{TEMPLATES}/staff.html",
         {
             "tournament": tournament,
-            "lines": staff_lines(tournament),
+            "lines": staff_lines(tournament, request.user),
             "log": RoleChange.objects.filter(tournament=tournament)[:200],
             "invitations": invitations.pending_of(tournament),
             "grant_form": grant,
@@ -195,6 +204,8 @@ def _keep_link(request: HttpRequest, user: AbstractBaseUser, path: str) -> None:
     request.session[LINK_KEY] = {
         "username": user.get_username(),
         "url": request.build_absolute_uri(path),
+        # the page then says that the password they chose works until the link is used
+        "used": not staff.never_used(user),
     }
 
 
@@ -211,11 +222,12 @@ def _may_create(request: HttpRequest, tournament: Tournament, form: MayCreateFor
 
 
 def _row_action(request: HttpRequest, tournament: Tournament, action: str) -> HttpResponse:
-    """The buttons of a staff line: take back a role, renew a link, take back the permission.
-    They act on an account holding a role here only; their refusals come back as a message
-    above the page."""
+    """The buttons of a staff line: take back a role, a new set-password link, unlock the login,
+    take back the permission. They act on an account holding a role here only; their refusals
+    come back as a message above the page."""
     try:
         user = staff.staff_member(tournament, request.POST.get("user"))
+        account = staff.StaffAccount(tournament, user)
         if action == "revoke":
             role = request.POST.get("role", "")
             staff.revoke_role(tournament=tournament, user=user, role=role, actor=request.user)
@@ -225,10 +237,14 @@ def _row_action(request: HttpRequest, tournament: Tournament, action: str) -> Ht
                 % {"role": Role(role).label, "username": user.get_username()},
             )
         elif action == "link":
-            path = staff.renew_set_password_link(
-                tournament=tournament, user=user, actor=request.user
+            _keep_link(request, user, reissue_password_link(request.user, account))
+        elif action == "unlock":
+            unlock_login(request.user, account)
+            messages.success(
+                request,
+                gettext("%(username)s is unlocked: they can sign in again now.")
+                % {"username": user.get_username()},
             )
-            _keep_link(request, user, path)
         else:
             staff.set_may_create_tournaments(
                 tournament=tournament, user=user, allowed=False, actor=request.user

@@ -16,7 +16,9 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
+from scoring.progression.locks import ShootoutPendingError
 from scoring.progression.services import CutLineTieError, advance, draw_next_swiss_round
+from scoring.results.rules import unplayed_rule
 from tournaments.forms import (
     NAMED_CHAINS,
     STAGE_FIELDS,
@@ -52,7 +54,11 @@ logger = logging.getLogger(__name__)
 @organizer_page
 def stage_create(request: HttpRequest, tournament: Tournament, category_id: int) -> HttpResponse:
     category = get_object_or_404(Category, pk=category_id, tournament=tournament)
-    form = StageForm(request.POST, next_order=registration.next_stage_order(category))
+    form = StageForm(
+        request.POST,
+        next_order=registration.next_stage_order(category),
+        bye=unplayed_rule(category),
+    )
     if form.is_valid():
         try:
             stage = registration.add_stage(category=category, **form.stage_fields())
@@ -262,19 +268,28 @@ def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -
         request, stage, advance, ADVANCE_OPTIONS, gettext("entries advanced")
     )
     if isinstance(refused, CutLineTieError):
-        # The cut-line message comes with the way to the page where the shoot-out is recorded.
-        url = reverse("scoring:shootout", args=[tournament.slug, stage.id])
-        messages.error(
-            request,
-            format_html(
-                gettext(
-                    '<a href="{url}">Record the shoot-out</a> (a referee or the scoring table), '
-                    "then advance again."
-                ),
-                url=url,
-            ),
-        )
+        _shootout_link(request, tournament, stage)
+    elif isinstance(refused, ShootoutPendingError):
+        _shootout_link(request, tournament, refused.source)
     return redirect("tournaments:manage-category", tournament.slug, stage.category_id)
+
+
+def _shootout_link(
+    request: HttpRequest, tournament: Tournament, source: Stage, *, next_round: bool = False
+) -> None:
+    """A refusal for want of a shoot-out comes with the way to the page where it is recorded."""
+    url = reverse("scoring:shootout", args=[tournament.slug, source.id])
+    if next_round:
+        words = gettext(
+            '<a href="{url}">Record the shoot-out</a> (a referee or the scoring table), '
+            "then draw the next round."
+        )
+    else:
+        words = gettext(
+            '<a href="{url}">Record the shoot-out</a> (a referee or the scoring table), '
+            "then advance again."
+        )
+    messages.error(request, format_html(words, url=url))
 
 
 @require_POST
@@ -282,7 +297,11 @@ def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -
 def stage_next_round(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     """Pair a Swiss stage's next round from the standings once the current round is played."""
     stage = _stage_of(tournament, stage_id)
-    _run_stage_service(request, stage, draw_next_swiss_round, (), gettext("next round drawn"))
+    refused = _run_stage_service(
+        request, stage, draw_next_swiss_round, (), gettext("next round drawn")
+    )
+    if isinstance(refused, ShootoutPendingError):
+        _shootout_link(request, tournament, refused.source, next_round=True)
     return redirect("tournaments:manage-category", tournament.slug, stage.category_id)
 
 
@@ -296,7 +315,12 @@ def stage_edit(request: HttpRequest, tournament: Tournament, stage_id: int) -> H
     initial["tiebreak"] = "default" if not chain else named or "custom"
     if chain and named is None:
         initial |= {f"step_{n}": step for n, step in enumerate(chain, start=1)}
-    form = StageForm(request.POST or None, next_order=stage.order, initial=initial)
+    form = StageForm(
+        request.POST or None,
+        next_order=stage.order,
+        initial=initial,
+        bye=unplayed_rule(stage.category),
+    )
     return edit_page(
         request,
         tournament,

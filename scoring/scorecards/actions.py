@@ -1,0 +1,93 @@
+"""The steps of a scorecard row, each declared once (``tournaments.actions``): fill, correct and
+validate a row at the board.
+
+The card page asks each step whether its form applies to this user and row and, if not, why
+(``RowPanel``); the page's posts, the API and the simulation call the same declarations, whose
+services check again under the game's lock what may have changed since the page was drawn.
+
+Each step's object is the card's row for a game, or an unsaved row standing for it before it is
+filled (``CardLine.probe``). The preconditions live in ``scoring.scorecards.conditions``, where
+the services ask them too, under the game's lock: filling and validating are the writes every
+phone makes at the end of a round, so their services check everything on the rows as they read
+them once (``service_checks``); a correction, rarer, is checked here first as well.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy
+
+from scoring.models import CardRow
+from scoring.permissions import conflict_refusal, validation_refusal
+from scoring.scorecards import services
+from scoring.scorecards.conditions import (
+    CORRECTABLE,
+    earlier_rows_signed,
+    game_is_played,
+    game_over_on_the_row,
+    open_to_its_player,
+    validated_already,
+    waiting_for_validation,
+)
+from tournaments.actions import Action
+
+__all__ = ["CORRECTABLE", "ROW_STEPS", "correct_row", "fill_row", "validate_row"]
+
+
+def _fill(user, row: CardRow, *, rounds, version=None, referee_initials: str = "") -> CardRow:
+    return services.fill_row(
+        card=row.card,
+        game=row.game,
+        rounds=rounds,
+        user=user,
+        version=version,
+        referee_initials=referee_initials,
+    )
+
+
+def _validate(user, row: CardRow, *, opponent_number: str, initials: str, version=None):
+    return services.validate_row(
+        row=row, opponent_number=opponent_number, initials=initials, user=user, version=version
+    )
+
+
+def _fresh(row: CardRow, inputs: dict) -> None:
+    services.check_fresh(row, inputs.get("version"))
+
+
+fill_row = Action(
+    name="scoring.fill_row",
+    permission="scoring.fill_row",
+    who=gettext_lazy("Only the card's player or a referee fills this card."),
+    denied=conflict_refusal,
+    when=(game_is_played, open_to_its_player, earlier_rows_signed),
+    fields=("rounds", "version", "referee_initials"),
+    run=_fill,
+    fresh=_fresh,
+    service_checks=True,
+)
+
+correct_row = Action(
+    name="scoring.correct_row",
+    permission="scoring.correct_row",
+    who=gettext_lazy("Only a referee corrects a validated card, with initials."),
+    denied=conflict_refusal,
+    when=(game_is_played, validated_already),
+    fields=("rounds", "version", "referee_initials"),
+    run=_fill,
+    fresh=_fresh,
+)
+
+validate_row = Action(
+    name="scoring.validate_row",
+    permission="scoring.validate_row",
+    who=gettext_lazy("Only the opponent validates a row, on their own phone."),
+    denied=lambda user, permission, row: validation_refusal(user, row),
+    when=(game_is_played, waiting_for_validation, game_over_on_the_row),
+    fields=("opponent_number", "initials", "version"),
+    run=_validate,
+    fresh=_fresh,
+    service_checks=True,
+)
+
+#: The steps of a row on the card page, in the order its forms are offered.
+ROW_STEPS = (fill_row, correct_row, validate_row)

@@ -1,0 +1,167 @@
+"""The state a scorecard row's steps need, each with the words of its refusal: one home, read
+by the declarations of the steps (``scoring.scorecards.actions``, for the card page's buttons)
+and by the services under the game's lock (``scoring.scorecards.services``)."""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+
+from scoring import engine
+from scoring.models import CardRow
+from scoring.results.rules import game_rules
+from tournaments.actions import Kind, Refused
+
+Status = CardRow.Status
+#: Rows a referee may correct: signed by the opponent (or disputed, or already verified).
+CORRECTABLE = (Status.VALIDATED, Status.DISPUTED, Status.VERIFIED)
+
+
+def where(game, number: int | None = None) -> str:
+    """Where on the card a refusal is about: the game, and the round when one is at fault.
+
+    A match of one game (every preliminary game) is named by its players alone: "game 1" would
+    only make the reader look for a game 2."""
+    values = {
+        "number": game.number,
+        "match": game.match,
+        "round_of_play": game.match.round_of_play,
+    }
+    if game.match.best_of == 1:
+        found = _("%(match)s in round of play %(round_of_play)s") % values
+    else:
+        found = _("game %(number)s (%(match)s) in round of play %(round_of_play)s") % values
+    if not number:
+        return found
+    return _("%(where)s, round %(round)s") % {"where": found, "round": number}
+
+
+def sides_of(game, owner=None) -> list[str]:
+    """The names of a row's sides in the order its rounds give them: the card owner first, then
+    the others as the match lists them (``services.row_order``), or the match's order without an
+    owner (the official result, a ruling). The engine's complaints about a round's figures name
+    each figure's side with them (``EngineInputError.named``), in the card owner's terms."""
+    entries = list(game.match.entries)
+    if owner is not None:
+        entries.sort(key=lambda entry: entry.id != owner.id)
+    return [entry.name for entry in entries]
+
+
+def _status(row: CardRow) -> str:
+    return row.get_status_display().lower()
+
+
+def game_is_played(row: CardRow) -> str | None:
+    """A bye has no row; a forfeited game (a walkover, a ruling) takes nothing more."""
+    game = row.game if row.game_id else None
+    if game is None:
+        return _("A bye is not played: it has no row to write.")
+    if game.forfeited_by:
+        return _("%(refusal)s: nothing more is written on its cards.") % {
+            "refusal": game.forfeit_refusal
+        }
+    return None
+
+
+def open_to_its_player(row: CardRow) -> str | None:
+    """Before validation the row is its player's to change; after, a change is a correction."""
+    if row.pk is None or row.status == Status.FILLED:
+        return None
+    if row.status == Status.AWAITING:
+        return _(
+            "This row was entered from the paper card and awaits a second staff member's "
+            "confirmation."
+        )
+    if row.status in CORRECTABLE:
+        return _(
+            "This row is %(status)s: a change now is a correction, which a referee makes with "
+            "their initials."
+        ) % {"status": _status(row)}
+    return _("This row is %(status)s.") % {"status": _status(row)}
+
+
+def earlier_rows_signed(row: CardRow) -> Refused | None:
+    """WCC: the opponent "records their ID number and initials before moving to the next
+    game". Where the tournament keeps its cards in order (``Tournament.cards_in_order``), a
+    game's row is written once every earlier row of the card (in the order of play) is signed:
+    the refusal names the row waiting. A row of an earlier game never written (decided from the
+    opponent's card, or on paper) waits for nothing."""
+    game = row.game if row.game_id else None
+    if game is None or not game.match.stage.category.tournament.cards_in_order:
+        return None
+    if row.pk is not None and row.status != Status.FILLED:
+        return None  # a signed row's change is a correction, not the next game
+    match = game.match
+    earlier = (
+        CardRow.objects.filter(card_id=row.card_id, status=Status.FILLED)
+        .exclude(game_id=game.pk)
+        .filter(
+            Q(game__match__round_of_play__lt=match.round_of_play)
+            | Q(game__match_id=match.pk, game__number__lt=game.number)
+        )
+        .select_related("game__match__entry_a__player", "game__match__entry_b__player")
+        .order_by("game__match__round_of_play", "game__number")
+        .first()
+    )
+    if earlier is None:
+        return None
+    return Refused(
+        _(
+            "%(where)s must be validated first: the opponent signs each game on the card "
+            "before the next one is written (WCC)."
+        )
+        % {"where": capfirst(where(earlier.game))},
+        kind=Kind.CONFLICT,
+    )
+
+
+def change_needs_initials(row: CardRow) -> str | None:
+    """WCC: "Any corrections made on your score card must be initialled by a referee." A row
+    not yet signed is its player's to change only until someone else has seen it (its opponent
+    opened it to sign, or staff entered the game's paper card): after that, the change is a
+    correction and a referee initials it. The words say so; None while the player may still
+    change it freely."""
+    if row.pk is None or row.status != Status.FILLED or row.seen_at is None:
+        return None
+    return _(
+        "%(where)s: this row has been seen by the opponent or the scoring table since it was "
+        "saved, so a change now is a correction: a referee initials it (WCC: any correction on "
+        "a scorecard is initialled by a referee)."
+    ) % {"where": where(row.game)}
+
+
+def validated_already(row: CardRow) -> str | None:
+    """A correction is for a row the opponent has signed (or disputed, or the table verified)."""
+    if row.pk is not None and row.status in CORRECTABLE:
+        return None
+    if row.pk is None:
+        return _("Nothing has been filled on this row yet.")
+    return _("This row is %(status)s: a correction is for a row the opponent has validated.") % {
+        "status": _status(row)
+    }
+
+
+def waiting_for_validation(row: CardRow) -> Refused | None:
+    if row.pk is None:
+        return Refused(_("Nothing has been filled on this row yet."), kind=Kind.CONFLICT)
+    if row.status != Status.FILLED:
+        words = _("%(where)s: this row is %(status)s, not waiting for validation.")
+        return Refused(
+            words % {"where": where(row.game), "status": _status(row)}, kind=Kind.INVALID
+        )
+    return None
+
+
+def game_over_on_the_row(row: CardRow) -> Refused | None:
+    """A row short of the game's end cannot be signed: the judge says what is missing."""
+    try:
+        engine.check_complete(row.rounds, game_rules(row.game))
+    except engine.EngineInputError as exc:
+        exc = exc.named(sides_of(row.game, row.card.entry))
+        return Refused(
+            _("%(where)s: %(error)s.") % {"where": where(row.game), "error": exc},
+            kind=Kind.INVALID,
+            round=exc.round,
+        )
+    return None
