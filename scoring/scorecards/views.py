@@ -90,6 +90,8 @@ class RowPanel:
     stale_rounds: list[dict[str, Any]] | None = None
     stale_version: int | None = None
     notice: str = ""
+    #: How the notice reads: "ok" (green: done) or "notice" (amber: done, but look again).
+    notice_tone: str = "ok"
     messages: list[str] = field(default_factory=list)
     #: The row's form is shown open: the next game to fill. The others stay folded, so that a
     #: card of several games is not a phone's length of boxes per game.
@@ -178,10 +180,10 @@ def _panel(request: HttpRequest, page: select.CardPage, line: select.CardLine, *
     rounds = row.rounds if row else []
     probe = line.probe
     refusals = refusals_of(user, probe, row_actions.ROW_STEPS)
+    # The player's row seen by someone else since it was saved: a change needs initials.
+    seen = row is not None and conditions.change_needs_initials(row) is not None
     if panel.form is None:
         if refusals["fill_row"] is None:
-            seen = row is not None and conditions.change_needs_initials(row) is not None
-            panel.needs_initials = seen
             panel.form = (SeenRowForm if seen else RoundsForm)(
                 game=line.game,
                 sides=_sides(page, line),
@@ -209,6 +211,7 @@ def _panel(request: HttpRequest, page: select.CardPage, line: select.CardLine, *
         and is_card_owner.test(user, row)
     ):
         panel.sign_url = request.build_absolute_uri(signing_path(page.tournament.slug, row.pk))
+    panel.needs_initials = seen and panel.form is not None and panel.mode == "fill"
     if panel.form is None and panel.validate_form is None:
         panel.why_not = _why_not(refusals)
     return panel
@@ -267,16 +270,26 @@ def _show(request: HttpRequest, page: select.CardPage, panel: RowPanel) -> HttpR
     )
 
 
-def _after_save(request: HttpRequest, page: select.CardPage, game_id: int, notice: str):
-    """Post/redirect/get without htmx; with htmx, the row re-read and drawn again."""
+def _after_save(
+    request: HttpRequest,
+    page: select.CardPage,
+    game_id: int,
+    notice: str,
+    *,
+    warning: bool = False,
+):
+    """Post/redirect/get without htmx; with htmx, the row re-read and drawn again. A
+    ``warning`` is a step done that still needs someone's eye (not the green of a result)."""
     if not request.htmx:
-        messages.success(request, notice)
+        (messages.warning if warning else messages.success)(request, notice)
         return redirect(_card_url(page, game_id))
     fresh = select.card_page(page.stage, page.entry)
+    line = _load_line(fresh, game_id)
+    tone = "notice" if warning else "ok"
     return render(
         request,
         "scoring/cards/_row.html",
-        {"panel": _panel(request, fresh, _load_line(fresh, game_id), notice=notice)},
+        {"panel": _panel(request, fresh, line, notice=notice, notice_tone=tone)},
     )
 
 
@@ -402,7 +415,7 @@ def validate(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game
         panel.messages = form.messages()
         return _show(request, page, panel)
     try:
-        row_actions.validate_row(
+        signed = row_actions.validate_row(
             request.user,
             line.row,
             opponent_number=form.cleaned_data["opponent_number"],
@@ -419,6 +432,14 @@ def validate(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game
     except Refused as exc:
         panel.error = exc.text
         return _show(request, page, panel)
+    if signed.status == Status.DISPUTED:
+        # Signed, but the other card of the game says otherwise: no green "validated" above the
+        # Disputed badge; the head referee rules on the game now.
+        disputed = _(
+            "Row signed, but the other card of this game does not agree: the game went to the "
+            "head referee, who rules on it."
+        )
+        return _after_save(request, page, game_id, disputed, warning=True)
     return _after_save(request, page, game_id, _("Row validated by the opponent."))
 
 
@@ -646,11 +667,11 @@ def void(request: HttpRequest, slug: str, card_id: int) -> HttpResponse:
         return refuse(request, str(exc))
     except ScorecardError as exc:
         return _table_failed(request, tournament, card, _words(exc), form)
-    text = _("Voided the card of %(name)s (%(reason)s; %(count)s rows).") % {
-        "name": card.entry.name,
-        "reason": form.reason_text(),
-        "count": len(rows),
-    }
+    text = ngettext(
+        "Voided the card of %(name)s (%(reason)s; %(count)s row).",
+        "Voided the card of %(name)s (%(reason)s; %(count)s rows).",
+        len(rows),
+    ) % {"name": card.entry.name, "reason": form.reason_text(), "count": len(rows)}
     return _table_done(request, tournament, card, text)
 
 
