@@ -2,6 +2,7 @@
 default, PostgreSQL in CI)."""
 
 import os
+import sys
 
 import pytest
 from django.test.utils import override_settings
@@ -11,6 +12,14 @@ from hypothesis import HealthCheck, settings
 from tests.events import SmallEvent, build_small_event
 
 ARTIFACTS = os.path.join(os.path.dirname(__file__), "artifacts")
+
+# Compiled modules are kept for the next run even where the environment switches that off
+# (PYTHONDONTWRITEBYTECODE, as containers often set): without them every pytest-xdist worker
+# compiles the project again and rewrites the asserts of every test module, some 10 s of CPU a
+# worker at each run. Switched on here, before the workers and the processes tests start inherit
+# the environment; the caches are the __pycache__ folders git ignores.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 # Property tests run on small shared machines: a slow example is not a failure.
 settings.register_profile("project", deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -409,13 +409,36 @@ def _check_rows(
         name = _fold(f"{d.cells['first_name']} {d.cells['last_name']}")
         if name:
             lines_by_name[name].append(d.line)
+    # An ID written on several lines goes with the first of them that is otherwise fine: that
+    # player is imported, the later lines are skipped (a copied line is the usual cause), and
+    # both sides say so.
+    keeper = {
+        number: next((d.line for d in drafts if d.number == number and not d.errors), None)
+        for number, lines in lines_by_number.items()
+        if len(lines) > 1 and number not in by_number
+    }
     for d in drafts:
         if d.number is not None:
-            others = [n for n in lines_by_number[d.number] if n != d.line]
-            if others:
+            kept = keeper.get(d.number)
+            if kept == d.line:
+                skipped = [n for n in lines_by_number[d.number] if n != d.line]
+                d.warnings.append(
+                    ngettext(
+                        "ID %(number)s is also on line %(lines)s, which is skipped; this line "
+                        "keeps it.",
+                        "ID %(number)s is also on lines %(lines)s, which are skipped; this line "
+                        "keeps it.",
+                        len(skipped),
+                    )
+                    % {"number": d.number, "lines": ", ".join(map(str, skipped))}
+                )
+            elif kept is not None:
                 d.errors.append(
-                    _("ID %(number)s is used more than once in the file (also on line %(lines)s).")
-                    % {"number": d.number, "lines": ", ".join(map(str, others))}
+                    _(
+                        "ID %(number)s is kept by line %(line)s: this line is skipped (give it "
+                        "another ID, or leave the ID blank for the next free one)."
+                    )
+                    % {"number": d.number, "line": kept}
                 )
             if d.number in by_number:
                 d.errors.append(

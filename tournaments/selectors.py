@@ -27,11 +27,16 @@ from tournaments.models import (
 from tournaments.models.roles import SIMULATION_USERNAMES
 
 
-def tournament_categories(tournament: Tournament) -> QuerySet[Category]:
-    """Categories with their stages in order (two queries)."""
-    return tournament.categories.prefetch_related(
-        Prefetch("stages", queryset=Stage.objects.order_by("order"))
-    )
+def tournament_categories(
+    tournament: Tournament, *, with_shootouts: bool = True
+) -> QuerySet[Category]:
+    """Categories with their stages in order (two queries). ``with_shootouts=False`` leaves out
+    the shoot-out stages, which hold no games (their shots are recorded on their own page):
+    for the lists that offer a stage's games, such as the hall screen's."""
+    stages = Stage.objects.order_by("order")
+    if not with_shootouts:
+        stages = stages.exclude(kind=Stage.Kind.SHOOTOUT)
+    return tournament.categories.prefetch_related(Prefetch("stages", queryset=stages))
 
 
 # --- stage structure: pools, seedings, the order of stages ------------------------------------

@@ -60,6 +60,11 @@ class EngineInputError(ValueError):
         self.round = round
         self._render: Render = render or (lambda _sides: message)
 
+    def __reduce__(self) -> tuple:
+        """Pickled (a Celery result, a worker's error) as its words and its round: the way of
+        naming the sides later is a function, which does not travel."""
+        return (type(self), (str(self),), {"round": self.round})
+
     @classmethod
     def about(
         cls, words: str, values: Mapping[str, object], *, round: int | None = None

@@ -25,7 +25,8 @@ from scoring.printing.options import parse_category_id
 from scoring.printing.render import render_pdf
 from scoring.printing.views import _for_printers, _pdf, print_options
 from tournaments.models import Category, Entry, Tournament
-from tournaments.services.links import links_of, players_of
+from tournaments.names import entry_key
+from tournaments.services.links import links_of
 
 #: Slips across an A4 or Letter page; five rows of them fit a portrait page.
 COLUMNS = 3
@@ -63,7 +64,7 @@ def player_list(tournament: Tournament, category: Category | None, *, site: str)
     found = list(
         entries.select_related("category", *ENTRY_RELATIONS).order_by("category__name", "id")
     )
-    found.sort(key=lambda entry: (entry.category.name, _sort_key(entry)))
+    found.sort(key=lambda entry: (entry.category.name, entry_key(entry)))
     links = links_of(found)
     slips = [
         Slip(
@@ -76,11 +77,6 @@ def player_list(tournament: Tournament, category: Category | None, *, site: str)
         for entry in found
     ]
     return PlayerList(tournament=tournament, category=category, slips=slips)
-
-
-def _sort_key(entry: Entry) -> tuple[str, ...]:
-    """Last name, then first name, of the player or of each partner in turn."""
-    return tuple(part.casefold() for p in players_of(entry) for part in (p.last_name, p.first_name))
 
 
 @require_GET

@@ -71,16 +71,19 @@ class Closure:
         return date_format(timezone.localtime(self.since), "j F Y, H:i")
 
     def message(self) -> str:
-        values = {"stage": self.stage.name, "into": self.into.name, "page": self.page}
+        """The refusal in words, for whoever meets it (a player's phone as well as the API): no
+        address in it, which reads as code; the pages that may lead there link to :attr:`page`.
+        """
+        values = {"stage": self.stage.name, "into": self.into.name}
         if self.since:
             return _(
                 "%(stage)s is closed: it advanced to %(into)s on %(when)s. Only the head referee "
-                "can change its results, from the closed-stage page (%(page)s)."
+                "can change its results, on the stage's closed results page."
             ) % {**values, "when": self.when}
         return (
             _(
                 "%(stage)s is closed: it advanced to %(into)s. Only the head referee can change "
-                "its results, from the closed-stage page (%(page)s)."
+                "its results, on the stage's closed results page."
             )
             % values
         )

@@ -9,6 +9,7 @@ from django.db.models import OuterRef, QuerySet, Subquery
 
 from scoring.results.rules import game_rules
 from tournaments.models import Entry, Game, Round, Tournament
+from tournaments.names import entry_key
 from tournaments.services.forfeits import ENTRY_PEOPLE
 
 GAME_JOINS = (
@@ -64,10 +65,11 @@ class TournamentRulings:
 
 def tournament_rulings(tournament: Tournament) -> TournamentRulings:
     """Three queries."""
-    entries = list(
-        Entry.objects.filter(category__tournament=tournament, withdrawn=True)
-        .select_related("category", *ENTRY_PEOPLE)
-        .order_by("category__name", "id")
+    entries = sorted(
+        Entry.objects.filter(category__tournament=tournament, withdrawn=True).select_related(
+            "category", *ENTRY_PEOPLE
+        ),
+        key=lambda entry: (entry.category.name, entry_key(entry)),
     )
     games = list(
         Game.objects.filter(match__stage__category__tournament=tournament)

@@ -589,9 +589,12 @@ class TableFilterForm(forms.Form):
 
     def __init__(self, data: Any = None, *, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(data, **kwargs)
-        self.fields["stage"].queryset = Stage.objects.filter(
-            category__tournament=tournament
-        ).select_related("category")
+        # A shoot-out stage has no cards (its shots are recorded on the shoot-out page).
+        self.fields["stage"].queryset = (
+            Stage.objects.filter(category__tournament=tournament)
+            .exclude(kind=Stage.Kind.SHOOTOUT)
+            .select_related("category")
+        )
         numbers = (
             Match.objects.filter(stage__category__tournament=tournament)
             .order_by("round_of_play")
@@ -642,9 +645,12 @@ class PaperFindForm(forms.Form):
 
     def __init__(self, data: Any = None, *, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(data, **kwargs)
-        self.fields["stage"].queryset = Stage.objects.filter(
-            category__tournament=tournament
-        ).select_related("category")
+        # A shoot-out stage has no cards (its shots are recorded on the shoot-out page).
+        self.fields["stage"].queryset = (
+            Stage.objects.filter(category__tournament=tournament)
+            .exclude(kind=Stage.Kind.SHOOTOUT)
+            .select_related("category")
+        )
 
     def messages(self) -> list[str]:
         return [m for errors in self.errors.values() for m in errors]

@@ -25,6 +25,7 @@ from scoring.scorecards.services import as_official, row_order
 from scoring.scorecards.signatures import signer_words
 from scoring.templatetags.scoring_labels import dashed, round_text
 from tournaments.models import Entry, Game, Match, Stage, Tournament
+from tournaments.names import entry_key
 
 Status = CardRow.Status
 
@@ -696,7 +697,7 @@ def _links(tournament: Tournament, entries: dict[int, Entry], which: Q) -> list[
     seen = {(s, e) for s, *sides in pairs for e in sides if e in entries}
     return sorted(
         (CardLink(stage=stages[s], entry=entries[e]) for s, e in seen),
-        key=lambda x: (x.stage.category.name, x.stage.order, x.entry.name),
+        key=lambda x: (x.stage.category.name, x.stage.order, entry_key(x.entry)),
     )
 
 

@@ -321,6 +321,34 @@ def test_referee_correction_is_a_new_version_listed_in_the_history(client, w):
     assert ">ann<" in body.replace("<strong>", ">").replace("</strong>", "<")
 
 
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx"])
+def test_a_signature_that_opens_a_dispute_says_so_not_validated(client, w, htmx):
+    """The opponent signs a row that the other card of the game contradicts: the answer says
+    the game went to the head referee, in amber, not a green "validated" above "Disputed"."""
+    claim = mirror([*WIN[:3], {"points": [2, 0], "twenties": [1, 2]}])
+    rb = fill_row(card=card_for(w.stage, w.b), game=w.game, rounds=claim, user=w.users["bob"])
+    validate_row(row=rb, opponent_number=str(w.a.player.number), initials="AA", user=w.users["ann"])
+    ra = fill_row(card=card_for(w.stage, w.a), game=w.game, rounds=WIN, user=w.users["ann"])
+    login(client, w, "bob")
+    signature = {
+        f"v{w.game.id}-opponent_number": w.b.player.number,
+        f"v{w.game.id}-initials": "BB",
+        f"v{w.game.id}-version": ra.version,
+    }
+    if htmx:
+        body = client.post(w.url("validate_row"), signature, headers=HX).content.decode()
+    else:
+        body = client.post(w.url("validate_row"), signature, follow=True).content.decode()
+    assert w.row().status == Status.DISPUTED
+    assert "Row validated by the opponent." not in body
+    said = "the game went to the head referee, who rules on it."
+    assert said in body
+    if htmx:
+        assert re.search(r'<p class="notice" role="status">Row signed, but', body)
+    else:
+        assert re.search(r'<li class="warning">Row signed, but', body)
+
+
 def test_disputed_game_shows_both_rows_and_the_head_referee_rules(client, w):
     card_a, card_b = card_for(w.stage, w.a), card_for(w.stage, w.b)
     ra = fill_row(card=card_a, game=w.game, rounds=WIN, user=w.users["ann"])
@@ -373,9 +401,9 @@ def test_void_needs_a_reason_and_other_needs_words(client, w):
     assert b"<html" in plain.content and b'value="other" required checked' in plain.content
     assert w.row().status == Status.VALIDATED
     response = client.post(url, {"reason": "illegible", **seen_fields([row])}, headers=HX)
-    assert response.status_code == 200 and b"Voided the card of Ann Ashby (Not legible" in (
-        response.content
-    )
+    assert response.status_code == 200
+    # one row: "1 row", not "1 rows"
+    assert b"Voided the card of Ann Ashby (Not legible; 1 row)." in response.content
     row = w.row()
     assert row.status == Status.VOIDED and row.void_reason == "Not legible"
     body = login(client, w, "ann").get(w.url("card")).content.decode()

@@ -44,7 +44,7 @@ from tournaments.models import Game, Match, Stage
 pytestmark = pytest.mark.django_db
 
 CLOSED = "Preliminary is closed: it advanced to Final on "
-ONLY_HEAD = "Only the head referee can change its results, from the closed-stage page"
+ONLY_HEAD = "Only the head referee can change its results, on the stage's closed results page."
 
 
 def spread(total: int) -> list[int]:
@@ -122,7 +122,9 @@ def test_a_stage_is_open_until_it_advances_and_closed_after():
     found = closure(world.stage)
     assert found is not None and found.into == world.final and found.since is not None
     assert found.message().startswith(CLOSED) and ONLY_HEAD in found.message()
-    assert reverse("scoring:closed_stage", args=[world.slug, world.stage.id]) in found.message()
+    # said in words: no address, which a player's phone would show as code
+    assert reverse("scoring:closed_stage", args=[world.slug, world.stage.id]) not in found.message()
+    assert "/" not in found.message()
     assert StageAdvance.objects.filter(stage=world.stage, into=world.final).count() == 1
     # the stage's history says who advanced it and that its results are closed
     assert "Advanced 2 entries to Final" in world.stage.history.first().history_change_reason
@@ -147,6 +149,7 @@ def test_the_player_cannot_rewrite_a_row_of_an_advanced_stage(closed, client):
     response = client.post(url, {f"g{e.game.id}-{k}": v for k, v in data.items()})
     assert response.status_code == 200
     assert CLOSED in response.content.decode()
+    assert "/closed/" not in response.content.decode()  # no raw path on the player's phone
     row = CardRow.objects.get(card=card, game=e.game)
     assert row.version == 1 and row.rounds == rounds_of("a", (5, 1))
     # the card itself says why, before anyone types

@@ -9,13 +9,15 @@ the tie decides something (the cut line, the places the event awards), never amo
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db.models import Q
 from django.urls import reverse
 
 from scoring.engine import round_data
 from scoring.models import ShootOut, ShootOutScore
-from scoring.progression.services import CutLineTieError, advance
+from scoring.progression.services import CutLineTieError, advance, record_shootout
 from scoring.results.services import record_game
 from scoring.standings.selectors import AWARDED_PLACES, stage_standings
 from tests.events import ANONYMOUS, ROLES, build_small_event
@@ -375,3 +377,32 @@ def test_doubles_partners_each_have_six_shots_added_up_for_the_team(client):
     made = dict(ShootOutScore.objects.values_list("entry_id", "twenties"))
     assert made == {teams[0].id: 12, teams[1].id: 7, teams[2].id: 8, teams[3].id: 9}
     assert stage_standings(stage).shootouts_required == []
+
+
+def test_a_settled_shootout_stage_no_longer_asks_for_its_shootout(client, tied_event):
+    """Once the tie is settled, the category page says so instead of "Record the shoot-out";
+    the hall screen's help and the paper-entry page never offer the shoot-out stage, which has
+    no games nor cards (its shots are recorded on their own page)."""
+    event = tied_event
+    slug = event.tournament.slug
+    with pytest.raises(CutLineTieError):
+        advance(event.stage)
+    called = Stage.objects.get(category=event.category, kind=Stage.Kind.SHOOTOUT)
+    record_link = reverse("scoring:shootout", args=[slug, called.id])
+    category_page = reverse("tournaments:manage-category", args=[slug, event.category.id])
+    event.login(client, "organizer")
+    assert record_link in client.get(category_page).content.decode()
+
+    made = {e: n for e, n in zip(event.entries, [9, 8, 7, 6, 5, 4], strict=True)}
+    record_shootout(event.stage, made, user=event.users["referee"])
+    page = client.get(category_page).content.decode()
+    assert record_link not in page
+    assert "Settled: no tie waits for a shoot-out." in page
+    assert reverse("tournaments:schedule", args=[slug, called.id]) in page
+
+    help_page = client.get(reverse("tournaments:screen_help", args=[slug])).content.decode()
+    assert f"stage={event.stage.id}" in help_page and f"stage={called.id}" not in help_page
+    event.login(client, "scoring-table")
+    paper = client.get(reverse("scoring:cards:paper", args=[slug])).content.decode()
+    stages = re.search(r'<select name="stage".*?</select>', paper, re.S).group(0)
+    assert f'value="{event.stage.id}"' in stages and f'value="{called.id}"' not in stages

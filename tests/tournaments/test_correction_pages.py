@@ -1,12 +1,15 @@
 """The organizer's correction pages: the draw page with check-in first, undo and swap, bulk
 check-in, edit and delete pages with their confirmations, and the audit page."""
 
+import re
+
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
 from tests.factories import CategoryFactory, EntryFactory, StageFactory, TournamentFactory
 from tournaments.models import Category, Entry, Match, Player, Stage, Tournament, TournamentRole
+from tournaments.services import forfeits, registration
 
 pytestmark = pytest.mark.django_db
 
@@ -107,6 +110,33 @@ def test_bulk_check_in_by_numbers_names_unknown_numbers_and_keeps_the_list(
     assert Entry.objects.filter(checked_in=True).count() == 2
 
 
+def test_a_withdrawn_entry_says_why_it_has_no_check_in_and_no_walkovers_before_the_draw(
+    org, tournament, category, stage
+):
+    """Withdrawn: no "Check in" (it would be refused), but the reason in words; and before any
+    draw nothing became a walkover, so no "walkovers" page is offered; after the draw it is."""
+    entries = [EntryFactory(category=category, player__number=20 + i) for i in range(4)]
+    leaving = entries[0]
+    registration.set_withdrawn(entry=leaving, withdrawn=True)
+    ruling = reverse("scoring:rulings:entry", args=[tournament.slug, leaving.pk])
+
+    def row() -> str:
+        page = org.get(url("manage-checkin", tournament)).content.decode()
+        return re.search(rf'<tr id="entry-{leaving.pk}".*?</tr>', page, re.S).group(0)
+
+    before = row()
+    assert "Withdrawn: reinstate to check in." in before and "Reinstate" in before
+    assert "Check in</button>" not in before and "disabled" not in before
+    assert ruling not in before
+    registration.set_withdrawn(entry=leaving, withdrawn=False)
+    registration.set_checked_in(entry=leaving, checked_in=True)
+    org.post(url("manage-stage-draw", tournament, stage.pk), {"method": "rotation"})
+    assert Match.objects.filter(stage=stage).exists()
+    forfeits.withdraw_entry(entry=leaving, reason="ill")
+    after = row()
+    assert ruling in after and "walkovers" in after
+
+
 def test_edit_pages_save_through_the_services_and_show_their_refusals(
     org, tournament, category, stage
 ):
@@ -161,6 +191,31 @@ def test_edit_pages_save_through_the_services_and_show_their_refusals(
         },
     )
     assert st.status_code == 302 and Stage.objects.get(pk=stage.pk).name == "Round 1"
+
+
+def test_after_a_rename_the_saved_message_gives_the_new_name(org, tournament, category, stage):
+    """ "Søren Kierkegård: saved." after renaming him to Søren Kierkegaard read as if the
+    change had not been taken: the message names what was saved, as it is now."""
+    player = EntryFactory(
+        category=category, player__first_name="Søren", player__last_name="Kierkegård"
+    ).player
+    fields = {"first_name": "Søren", "last_name": "Kierkegaard", "number": player.number}
+    saved = org.post(url("manage-player-edit", tournament, player.pk), fields, follow=True)
+    said = [str(m) for m in saved.context["messages"]]
+    assert said == ["Søren Kierkegaard: saved."], said
+    renamed = {
+        "name": "Open Singles",
+        "kind": "singles",
+        "discipline": "fingers",
+        "discs_per_player": 8,
+        "rounds_per_game": 4,
+        "scoring_system": "nca",
+    }
+    saved = org.post(url("manage-category-edit", tournament, category.pk), renamed, follow=True)
+    assert [str(m) for m in saved.context["messages"]] == ["Open Singles: saved."]
+    details = {"name": "Spring Open 2", "game_minutes": 25}
+    saved = org.post(url("manage-edit", tournament), details, follow=True)
+    assert [str(m) for m in saved.context["messages"]] == ["Spring Open 2: saved."]
 
 
 def test_delete_pages_confirm_and_refuse_what_is_in_use(org, tournament, category, stage):

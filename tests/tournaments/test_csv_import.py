@@ -75,11 +75,26 @@ def test_an_error_row_does_not_stop_the_others():
     assert [r.line for r in preview.valid_rows] == [3]
 
 
-def test_duplicate_id_in_file_marks_every_row_that_uses_it():
-    preview = check(HEADER + "Anna,B,105,,,\nBen,S,106,,,\nCarl,M,105,,,\n")
-    assert [r.valid for r in preview.rows] == [False, True, False]
-    assert "also on line 4" in preview.rows[0].errors[0]
-    assert "also on line 2" in preview.rows[2].errors[0]
+def test_a_duplicate_id_in_the_file_stays_with_its_first_line_and_skips_the_others():
+    preview = check(HEADER + "Anna,B,105,,,\nBen,S,106,,,\nCarl,M,105,,,\nDee,K,105,,,\n")
+    assert [r.valid for r in preview.rows] == [True, True, False, False]
+    assert [r.line for r in preview.valid_rows] == [2, 3]
+    assert preview.rows[0].warnings == (
+        "ID 105 is also on lines 4, 5, which are skipped; this line keeps it.",
+    )
+    for row in preview.rows[2:]:
+        assert row.errors == (
+            "ID 105 is kept by line 2: this line is skipped (give it another ID, or leave the "
+            "ID blank for the next free one).",
+        )
+
+
+def test_a_duplicate_id_goes_to_the_first_line_that_can_be_imported():
+    preview = check(HEADER + ",NoFirst,105,,,\nBen,S,105,,,\n")
+    assert [r.valid for r in preview.rows] == [False, True]
+    # the line that cannot be imported anyway is told where its ID went
+    assert "ID 105 is kept by line 3" in " ".join(preview.rows[0].errors)
+    assert "also on line 2" in preview.rows[1].warnings[0]
 
 
 def test_already_registered_id_is_an_error_and_a_known_name_a_warning():

@@ -362,13 +362,15 @@ def test_preview_shows_each_row_and_its_errors_and_writes_nothing(org, tournamen
     for message in (
         "The first name is missing.",
         "ID number &#x27;abc&#x27; is not a whole number above 0.",
-        "ID 101 is used more than once in the file (also on line 5).",
+        "ID 101 is kept by line 2: this line is skipped",
         "Unknown category &#x27;Juniors&#x27;",
         "ID 55 is already registered (Old Timer).",
     ):
         assert message in page, message
     assert "Elise" in page and "Montréal" in page
-    assert "Import 1 player, skip 6" in page
+    # the first line with ID 101 is imported (with a word about the other), the second skipped
+    assert "ID 101 is also on line 5, which is skipped; this line keeps it." in page
+    assert "Import 2 players, skip 5" in page
     assert tournament.players.count() == 1
     assert not Entry.objects.exists()
 
@@ -402,7 +404,8 @@ def test_confirm_refuses_when_registrations_changed_since_the_preview(org, tourn
         {"data": confirm.initial["data"], "fingerprint": confirm.initial["fingerprint"]},
     )
     assert "changed since the preview" in response.content.decode()
-    assert response.context["preview"].valid_rows[0].number == 301  # the new preview
+    # the new preview: the blank ID now takes the next number after 300
+    assert [r.number for r in response.context["preview"].valid_rows] == [101, 301, 55]
     assert tournament.players.count() == 1
 
 
@@ -575,7 +578,8 @@ def test_checkin_search_via_htmx_returns_only_matching_rows(org, tournament, sin
     assert "<html" not in html and "<tbody" not in html
     assert html.count("<tr") == 2 and "Anna" in html and "Annika" in html and "Zed" not in html
     by_number = org.get(url("manage-checkin", tournament), {"q": "501"})
-    assert by_number.context["entries"].get() == anna
+    [found] = by_number.context["entries"]
+    assert found == anna
     by_category = org.get(url("manage-checkin", tournament), {"category": doubles.pk})
     assert [e.category for e in by_category.context["entries"]] == [doubles]
     full = org.get(url("manage-checkin", tournament)).content.decode()
@@ -680,7 +684,8 @@ def test_games_input_lets_the_browser_send_any_number_of_games(org, tournament, 
 
 def test_category_page_offers_draw_and_advance_only_where_they_apply(org, tournament, singles):
     """The knockout after a preliminary is drawn by the preliminary's Advance, so it has no Draw
-    button of its own; once the preliminary has advanced, its Advance button goes too."""
+    button of its own; the preliminary's Advance waits for its draw, saying so; once the
+    preliminary has advanced, its Advance button goes too."""
     entries = [EntryFactory(category=singles) for _ in range(4)]
     prelim = StageFactory(category=singles, order=1, games_per_entry=1, advance_count=2)
     final = StageFactory(category=singles, name="Final", kind="knockout", order=2, best_of=3)
@@ -693,10 +698,14 @@ def test_category_page_offers_draw_and_advance_only_where_they_apply(org, tourna
     page = org.get(page_url).content.decode()
     assert button[prelim] in page and button[final] not in page
     assert "Drawn by “Advance” from Preliminary." in page
-    assert advance[prelim] in page and advance[final] not in page
+    assert advance[prelim] not in page and advance[final] not in page
+    assert "Advance 2: once the stage is drawn and played." in page
     assert "Tiebreaks: 20s, shoot-out (WCC default)" in page
 
     org.post(draw[prelim])
+    page = org.get(page_url).content.decode()
+    assert advance[prelim] in page and advance[final] not in page
+    assert "once the stage is drawn and played" not in page
     play_stage(prelim, {e.id: 1 + i for i, e in enumerate(entries)})
     done = org.post(advance[prelim], follow=True).content.decode()
     assert "Preliminary: entries advanced; next: Final." in done
@@ -711,8 +720,11 @@ def test_category_page_offers_draw_and_advance_only_where_they_apply(org, tourna
 def test_advance_stays_until_the_next_stage_has_entries(org, tournament, singles):
     """Seeded pools without matches yet count as advanced too (the service refuses a second
     advance then)."""
-    prelim = StageFactory(category=singles, order=1, advance_count=2)
+    prelim = StageFactory(category=singles, order=1, advance_count=2, games_per_entry=1)
     pools = StageFactory(category=singles, name="Pools", kind="round-robin", order=2)
+    for _ in range(4):
+        EntryFactory(category=singles)
+    org.post(url("manage-stage-draw", tournament, prelim.pk))
     page_url = url("manage-category", tournament, singles.pk)
     assert url("manage-stage-advance", tournament, prelim.pk) in org.get(page_url).content.decode()
     pool = Pool.objects.create(stage=pools, name="A")

@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 
 from tournaments import formats, live
 from tournaments.models import Board, Category, Entry, Game, Match, Pool, Stage
+from tournaments.names import entry_key
 from tournaments.selectors import (
     BRACKET_POOL,
     ENTRY_RELATED,
@@ -689,7 +690,7 @@ def not_checked_in(category: Category) -> list[Entry]:
         Entry.objects.filter(category=category, withdrawn=False, checked_in=False).select_related(
             *ENTRY_RELATED
         ),
-        key=lambda e: (e.name.lower(), e.id),
+        key=entry_key,
     )
 
 

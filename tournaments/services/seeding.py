@@ -24,6 +24,7 @@ from django.utils.translation import gettext_noop, ngettext
 
 from tournaments import live
 from tournaments.models import Category, Entry, Pool, Stage
+from tournaments.names import entry_key
 from tournaments.selectors import ENTRY_RELATED, next_stage, play_pools
 from tournaments.services import entries as entry_services
 from tournaments.services.draws import _results_in, draw_round_robin
@@ -38,7 +39,7 @@ def seed_table(category: Category) -> list[Entry]:
     """The category's active entries as the seed editor lists them: seeded first by seed, then
     the unseeded by name (one query)."""
     rows = Entry.objects.filter(category=category, withdrawn=False).select_related(*ENTRY_RELATED)
-    return sorted(rows, key=lambda e: (e.seed is None, e.seed or 0, e.name.lower(), e.id))
+    return sorted(rows, key=lambda e: (e.seed is None, e.seed or 0, entry_key(e)))
 
 
 @transaction.atomic
@@ -84,7 +85,7 @@ def set_seeds(*, category: Category, seeds: Mapping[int, int | None]) -> list[En
             lambda first, second: (
                 _("%(first)s and %(second)s") % {"first": first, "second": second}
             ),
-            [_label(e) for e in sorted(group, key=lambda e: e.name.lower())],
+            [_label(e) for e in sorted(group, key=entry_key)],
         )
         raise ValidationError(
             _(

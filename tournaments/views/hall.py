@@ -43,7 +43,7 @@ def _stage(tournament: Tournament, stage_id: int | None) -> Stage | None:
     if stage is None:
         known = [
             f"{stage.id} ({category.name} · {stage.name})"
-            for category in tournament_categories(tournament)
+            for category in tournament_categories(tournament, with_shootouts=False)
             for stage in category.stages.all()
         ]
         accepts = (
@@ -64,7 +64,8 @@ def _options_help(tournament: Tournament) -> dict:
         "default_seconds": DEFAULT_SECONDS,
         "min_seconds": MIN_SECONDS,
         "max_seconds": MAX_SECONDS,
-        "categories": tournament_categories(tournament),
+        # A shoot-out stage has no games to show (nor standings of its own): not offered.
+        "categories": tournament_categories(tournament, with_shootouts=False),
         "screen_url": reverse("tournaments:screen", args=[tournament.slug]),
     }
 

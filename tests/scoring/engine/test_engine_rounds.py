@@ -1,5 +1,7 @@
 """Rounds: points from board scores, and the invariants every scorecard round must satisfy."""
 
+import pickle
+
 import pytest
 
 from scoring.engine import DEFAULT_DISCS, EngineInputError, Round, check_round, points_from_score
@@ -154,3 +156,6 @@ def test_a_complaint_names_the_side_of_each_figure_once_the_sides_are_known():
     )
     assert named.round == 3
     assert "[" not in str(named)
+    # it still travels to and from a worker, with its words and its round
+    back = pickle.loads(pickle.dumps(framed))
+    assert (str(back), back.round) == (str(framed), 3)

@@ -12,10 +12,11 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
-from scoring.progression.selectors import next_stage_drifts
+from scoring.progression.selectors import next_stage_drifts, waiting_groups
 from scoring.results.rules import unplayed_rule
 from tournaments.forms import CategoryForm, EnterPlayerForm, PresetCategoriesForm, StageForm
 from tournaments.models import Category, Pool, Stage, Tournament
+from tournaments.names import by_name
 from tournaments.services import registration
 from tournaments.services.categories import delete_category, update_category
 from tournaments.views.organizer.common import (
@@ -78,13 +79,25 @@ def category_page(
         # draw of its own would take every entry of the category.
         stage.can_draw = stage.kind != Stage.Kind.SHOOTOUT and stage.filled_by is None
         # A knockout's winners go on inside its bracket; the last stage has nowhere to go; a
-        # stage whose next one already has its entries has advanced.
-        stage.can_advance = (
+        # stage whose next one already has its entries has advanced. A stage not drawn yet
+        # has nothing to advance: the page says so instead of offering the button (a
+        # shoot-out is not drawn: its Advance is the advance of the stage it settles).
+        advances = (
             following is not None
             and stage.kind != Stage.Kind.KNOCKOUT
             and not (following.match_count or following.has_entries)
         )
+        drawn = bool(stage.match_count) or stage.kind == Stage.Kind.SHOOTOUT
+        stage.can_advance = advances and drawn
+        stage.advance_waits = advances and not drawn
         stage.next_kind = following.kind if following is not None else ""
+        # A shoot-out stage offers "Record the shoot-out" while a tie waits for it; once the
+        # tie is settled it says so (its shots stay on its page).
+        stage.shootout_waits = (
+            stage.kind == Stage.Kind.SHOOTOUT
+            and stage.filled_by is not None
+            and bool(waiting_groups(stage.filled_by))
+        )
         # A Swiss stage is paired round by round, each from the results of the round before
         # (the service says so when the current round is not finished yet).
         stage.next_round = (
@@ -109,7 +122,7 @@ def category_page(
         {
             "tournament": tournament,
             "category": category,
-            "entries": tournament_entries(tournament).filter(category=category),
+            "entries": by_name(tournament_entries(tournament).filter(category=category)),
             "stages": stages,
             # A next stage that no longer matches the standings it was seeded from.
             "drifts": next_stage_drifts(stage__category=category),
@@ -185,6 +198,7 @@ def category_edit(request: HttpRequest, tournament: Tournament, category_id: int
         form=form,
         title=category.name,
         save=lambda data: update_category(category=category, **data),
+        named=lambda saved: saved.name,
         done=reverse("tournaments:manage-category", args=[tournament.slug, category.pk]),
         delete_url=reverse(
             "tournaments:manage-category-delete", args=[tournament.slug, category.pk]

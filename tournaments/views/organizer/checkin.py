@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from tournaments.models import Entry, Tournament
+from tournaments.names import by_name
 from tournaments.services import forfeits, registration
 from tournaments.views.access import safe_next
 from tournaments.views.organizer.common import (
@@ -42,7 +43,7 @@ def _checkin_page(
         entries = entries.filter(category_id=int(category_id))
     context = {
         "tournament": tournament,
-        "entries": entries,
+        "entries": by_name(entries),
         "q": q,
         "category_id": category_id,
         "categories": tournament.categories.order_by("name"),

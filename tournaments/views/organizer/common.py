@@ -4,12 +4,12 @@ the reads several pages show (the entries list, the check-in counts)."""
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.forms import Form
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Match, Tournament
 from tournaments.views.access import MANAGE, tournament_page
 
 TEMPLATES = "tournaments/organizer"
@@ -38,9 +38,18 @@ def error_text(exc: ValidationError) -> str:
 
 
 def tournament_entries(tournament: Tournament) -> QuerySet[Entry]:
-    """Entries with everything their names need, ordered by last name (one query)."""
+    """Entries with everything their names need (one query), roughly by last name; a page
+    lists them in the order of :func:`tournaments.names.by_name`, which files accented names
+    where a reader looks for them.
+
+    ``drawn``: whether the entry is in a drawn match of any stage. Before that, a withdrawal
+    turns nothing into a walkover, so the rows offer no "walkovers" page."""
+    drawn = Match.objects.filter(
+        Q(entry_a=OuterRef("pk")) | Q(entry_b=OuterRef("pk")) | Q(entry_c=OuterRef("pk"))
+    )
     return (
         Entry.objects.filter(category__tournament=tournament)
+        .annotate(drawn=Exists(drawn))
         .select_related("category", "player", "team__player_one", "team__player_two")
         .order_by(
             Coalesce("player__last_name", "team__player_one__last_name"),

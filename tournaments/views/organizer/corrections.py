@@ -28,17 +28,22 @@ def edit_page(
     done: str,
     delete_url: str = "",
     delete_refused: str = "",
+    named: Callable[[Any], str] | None = None,
 ) -> HttpResponse:
     """GET shows ``form``; a valid POST calls ``save`` with its cleaned data and goes to
     ``done``; a service's ``ValidationError`` is shown on the form (status 400). The page links
-    to ``delete_url``, or says why there is no delete (``delete_refused``)."""
+    to ``delete_url``, or says why there is no delete (``delete_refused``).
+
+    ``named`` gives the name of what ``save`` returned, for the "saved" message: after a
+    rename it is the new name, not the ``title`` the page was opened with."""
     if request.method == "POST" and form.is_valid():
         try:
-            save(form.cleaned_data)
+            saved = save(form.cleaned_data)
         except ValidationError as exc:
             form_errors_from(form, exc)
         else:
-            messages.success(request, gettext("%(title)s: saved.") % {"title": title})
+            name = named(saved) if named is not None else title
+            messages.success(request, gettext("%(title)s: saved.") % {"title": name})
             return redirect(done)
     return render(
         request,

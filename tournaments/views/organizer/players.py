@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 
 from tournaments.forms import PlayerForm, TeamForm
 from tournaments.models import Category, Entry, Player, Team, Tournament
+from tournaments.names import by_name
 from tournaments.services import registration
 from tournaments.services.people import delete_player, delete_team, update_player, update_team
 from tournaments.views.organizer.common import (
@@ -124,7 +125,7 @@ def teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         {
             "tournament": tournament,
             "form": form,
-            "entries": tournament_entries(tournament).filter(team__isnull=False),
+            "entries": by_name(tournament_entries(tournament).filter(team__isnull=False)),
             "has_doubles": tournament.categories.filter(kind=Category.Kind.DOUBLES).exists(),
         },
         status=400 if form.errors else 200,
@@ -153,6 +154,7 @@ def player_edit(request: HttpRequest, tournament: Tournament, player_id: int) ->
         form=form,
         title=player.full_name,
         save=lambda data: update_player(player=player, **data),
+        named=lambda saved: saved.full_name,
         done=reverse("tournaments:manage-players", args=[tournament.slug]),
         delete_url=reverse("tournaments:manage-player-delete", args=[tournament.slug, player.pk]),
     )
@@ -193,6 +195,7 @@ def team_edit(request: HttpRequest, tournament: Tournament, team_id: int) -> Htt
         form=form,
         title=str(team),
         save=lambda data: update_team(team=team, **data),
+        named=str,
         done=reverse("tournaments:manage-teams", args=[tournament.slug]),
         delete_url=reverse("tournaments:manage-team-delete", args=[tournament.slug, team.pk]),
     )

@@ -110,6 +110,7 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
         form=form,
         title=tournament.name,
         save=lambda data: update_tournament(tournament=tournament, **data),
+        named=lambda saved: saved.name,
         done=reverse("tournaments:manage", args=[tournament.slug]),
         delete_url="" if forbidden else delete_url,
         delete_refused=forbidden.text if forbidden else "",

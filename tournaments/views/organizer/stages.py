@@ -27,6 +27,7 @@ from tournaments.forms import (
     StageScheduleForm,
 )
 from tournaments.models import Category, Stage, Tournament
+from tournaments.names import by_name
 from tournaments.selectors import previous_stage
 from tournaments.services import registration
 from tournaments.services.draws import (
@@ -172,7 +173,7 @@ def _draw_page(request: HttpRequest, tournament: Tournament, stage: Stage) -> Ht
             "filled_by": filled_by,
             "missing": [] if drawn or filled_by else not_checked_in(stage.category),
             "options": {k: request.GET[k] for k in DRAW_OPTIONS if request.GET.get(k)},
-            "entries": tournament_entries(tournament).filter(category_id=stage.category_id)
+            "entries": by_name(tournament_entries(tournament).filter(category_id=stage.category_id))
             if drawn
             else [],
             "back": request.get_full_path(),
@@ -327,6 +328,7 @@ def stage_edit(request: HttpRequest, tournament: Tournament, stage_id: int) -> H
         form=form,
         title=stage.name,
         save=lambda _data: registration.update_stage(stage=stage, **form.stage_fields()),
+        named=lambda saved: saved.name,
         done=reverse("tournaments:manage-category", args=[tournament.slug, stage.category_id]),
         delete_url=reverse("tournaments:manage-stage-delete", args=[tournament.slug, stage.pk]),
     )
