@@ -21,7 +21,14 @@ class Tournament(models.Model):
     ends_on = models.DateField(null=True, blank=True)
     #: WCC standings count cards verified at the scoring table; a club night may trust cards
     #: as soon as the opponent has validated them.
-    count_validated_cards = models.BooleanField(default=False)
+    count_validated_cards = models.BooleanField(
+        default=False,
+        help_text=gettext_lazy(
+            "Off (WCC): a game's result counts once the scoring table has verified its card. "
+            "On: it counts as soon as the opponent has validated the row, without waiting for "
+            "the table (a club night)."
+        ),
+    )
     #: A row typed in from a paper card may need a second staff member's confirmation before it
     #: counts (the one who typed it cannot confirm it).
     paper_rows_need_confirmation = models.BooleanField(
