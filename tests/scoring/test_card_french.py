@@ -152,8 +152,8 @@ def test_a_refusal_of_the_service_comes_out_in_french_through_the_card(small_eve
         **FRENCH,
     )
     text = visible_text(response.content.decode())
-    # (The label of a one-game match, "<match> in round of play 1", is new wording that waits
-    # for its French; the refusal itself is French.)
+    # The match is named in French too ("Ann c. Bob").
+    assert f" c. {event.match.entry_b.name} de la ronde {event.match.round_of_play}" in text
     assert "seul l\u2019adversaire peut valider cette ligne" in text
     assert "only the opponent" not in text
 
@@ -185,10 +185,12 @@ def test_the_engines_verdict_on_a_round_comes_out_in_french_through_the_card(sma
     text = visible_text(response.content.decode())
     assert "la manche 5 est de trop : la partie était terminée après la manche 4" in text, text
     assert "one too many" not in text
-    # The label of a one-game match ("<match> in round of play 1") is new wording that waits
-    # for its French: every other word is French.
+    assert (
+        f" c. {event.match.entry_b.name} de la ronde {event.match.round_of_play}, la manche 5"
+        in text
+    )
+    assert english_left(text, event) == []
     label = f"in round of play {event.match.round_of_play}"
-    assert english_left(text.replace(label, " "), event) == []
     response = client.post(card_url(event, event.player, "fill_row", event.game), data, **ENGLISH)
     text = visible_text(response.content.decode())
     assert f"{label}, round 5 is one too many: the game was over after round 4" in text
@@ -203,8 +205,11 @@ def test_the_service_refuses_missing_initials_in_french_and_english(small_event)
         user=event.users["referee"],
     )
     for language, words in (
-        # (the label of a one-game match waits for its French; the refusal is French)
-        ("fr", "\u00a0: les initiales de l\u2019adversaire manquent."),
+        (
+            "fr",
+            f" c. {event.match.entry_b.name} de la ronde 1\u00a0: "
+            "les initiales de l\u2019adversaire manquent.",
+        ),
         ("en", f"{event.match} in round of play 1: the opponent's initials are missing."),
     ):
         with translation.override(language), pytest.raises(ScorecardError) as refused:
