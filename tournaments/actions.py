@@ -21,7 +21,7 @@ the role matrix fails when a step is declared without its rows.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from functools import partial
 from typing import Any
@@ -146,7 +146,6 @@ class Action:
     service_checks: bool = False
     #: The kind of a failed precondition that says no kind of its own.
     state_kind: Kind = Kind.CONFLICT
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.name in REGISTRY:
@@ -198,9 +197,9 @@ class Action:
         if unknown:
             names = ", ".join(sorted(unknown))
             raise TypeError(f"{self.name} takes no input named {names}.")  # untranslated: a bug
+        if self.run is None:
+            raise TypeError(f"{self.name} declares no service to run.")  # untranslated: a bug
         if self.service_checks:
-            if self.run is None:
-                raise TypeError(f"{self.name} declares no service to run.")  # untranslated: a bug
             result = self.run(user, obj, **inputs)
             self._after_commit(result)
             return result
@@ -210,8 +209,6 @@ class Action:
         refused = refused or self.unmet(obj)
         if refused is not None:
             raise refused
-        if self.run is None:
-            raise TypeError(f"{self.name} declares no service to run.")  # untranslated: a bug
         with transaction.atomic():
             result = self.run(user, obj, **inputs)
             self._after_commit(result)

@@ -62,7 +62,6 @@ fill_row = Action(
     when=(game_is_played, open_to_its_player, earlier_rows_signed),
     fields=("rounds", "version", "referee_initials"),
     run=_fill,
-    fresh=_fresh,
     service_checks=True,
 )
 
@@ -85,7 +84,6 @@ validate_row = Action(
     when=(game_is_played, waiting_for_validation, game_over_on_the_row),
     fields=("opponent_number", "initials", "version"),
     run=_validate,
-    fresh=_fresh,
     service_checks=True,
 )
 
