@@ -26,6 +26,7 @@ from scoring.models import CardRow
 from scoring.permissions import ShootoutTakers, conflict_refusal
 from scoring.scorecards import actions as row_steps
 from scoring.scorecards.services import card_for, enter_paper_row, fill_row, validate_row
+from tests import matrix
 from tests.events import PLAYER, SmallEvent
 from tests.factories import StageFactory
 from tests.row_versions import disputed, seen_fields
@@ -442,16 +443,6 @@ def test_has_perm(world, role, action):
     assert (words is not None) is (role in CONFLICTS[action]), words
 
 
-#: The matrix's actions declared as steps (``tournaments.actions``): their refusals are the
-#: matrix's too. Every declared step must be here, so that a step added without its rows of
-#: the matrix fails ``test_every_declared_step_has_its_rows``.
-STEPS = {
-    "fill": "scoring.fill_row",
-    "validate": "scoring.validate_row",
-    "correct": "scoring.correct_row",
-}
-
-
 def _import_every_step() -> None:
     """Import every ``actions`` module of the apps, where steps are declared (``actions.py``, or
     ``<what>_actions.py`` beside other steps: ``tournaments/staff_actions.py``)."""
@@ -461,53 +452,49 @@ def _import_every_step() -> None:
             importlib.import_module(".".join(path.relative_to(root).with_suffix("").parts))
 
 
-#: Steps taken on the tournament itself (its staff, its accounts, the tournament): who may,
-#: asked of ``World.tournament``. A step declared on the tournament gets its row here.
-TOURNAMENT_STEPS: dict[str, set[str]] = {
-    # the staff page's: the organizers and co-organizers, whether they play or not
-    "tournaments.reissue_password_link": {"organizer", "co-organizer", "organizer-who-plays"},
-    "tournaments.unlock_login": {"organizer", "co-organizer", "organizer-who-plays"},
-    # the tournament's own organizer only (the role of its creator): never a co-organizer
-    "tournaments.delete_tournament": {"organizer", "organizer-who-plays"},
-}
+#: Every declared step's row (``tests/matrix/``): who may, on what, who is refused as a player.
+STEP_ROWS = matrix.rows()
 
 
 def test_every_declared_step_has_its_rows():
     _import_every_step()
     declared = {action.name for action in actions.declared()}
     assert {step.name for step in row_steps.ROW_STEPS} <= declared
-    covered = set(STEPS.values()) | set(TOURNAMENT_STEPS)
-    assert declared <= covered, f"declared without rows of the matrix: {sorted(declared - covered)}"
-    assert set(STEPS) <= set(ACTIONS)
+    missing = declared - set(STEP_ROWS)
+    assert not missing, f"declared without rows in tests/matrix/: {sorted(missing)}"
+    assert set(STEP_ROWS) <= declared, sorted(set(STEP_ROWS) - declared)
 
 
-@pytest.mark.parametrize("name", sorted(TOURNAMENT_STEPS))
+def test_the_card_steps_rows_agree_with_the_pages_matrix():
+    """The card's steps are also taken through the pages (``test_pages``): both say the same."""
+    for action, name in {
+        "fill": "scoring.fill_row",
+        "validate": "scoring.validate_row",
+        "correct": "scoring.correct_row",
+    }.items():
+        assert STEP_ROWS[name].allowed == ALLOWED[action], name
+        assert STEP_ROWS[name].conflicts == CONFLICTS[action], name
+
+
+@pytest.mark.parametrize("name", sorted(STEP_ROWS))
 @pytest.mark.parametrize("role", ROLES)
-def test_tournament_steps_refuse_as_the_matrix_says(world, role, name):
+def test_declared_steps_refuse_as_the_matrix_says(world, role, name):
+    """Each step's own refusal (what a page shows beside a button it does not offer, and what
+    the API answers) matches its row: none for those allowed, on an object in a state where the
+    step applies; the role's refusal (never a state's) for everyone else, in words, which say
+    why for staff who play."""
     _import_every_step()
     step = actions.REGISTRY[name]
-    forbidden = step.forbidden(world.user_for(role), world.tournament)
-    assert (forbidden is None) is (role in TOURNAMENT_STEPS[name]), (role, name)
-    if forbidden is not None:
-        assert forbidden.text
-
-
-@pytest.mark.parametrize("action", sorted(STEPS))
-@pytest.mark.parametrize("role", ROLES)
-def test_declared_steps_refuse_as_the_matrix_says(world, role, action):
-    """The step's own refusal (what a page shows beside a button it does not offer) matches the
-    matrix: none for those allowed, the role's refusal (never a state's) for everyone else, in
-    words that say why for staff who play."""
-    step = actions.REGISTRY[STEPS[action]]
+    row = STEP_ROWS[name]
     user = world.user_for(role)
-    target = _target(world, action)
+    target = row.target(world)
     refused = step.refusal(user, target)
-    if role in ALLOWED[action]:
-        assert refused is None, (role, action, refused and refused.text)
+    if role in row.allowed:
+        assert refused is None, (role, name, refused and refused.text)
         return
-    assert refused is not None and refused.kind == actions.Kind.FORBIDDEN, (role, action)
+    assert refused is not None and refused.kind == actions.Kind.FORBIDDEN, (role, name)
     assert refused.text
-    assert ("another official must" in refused.text) is (role in CONFLICTS[action]), refused.text
+    assert ("another official must" in refused.text) is (role in row.conflicts), refused.text
 
 
 @pytest.mark.parametrize("perm", sorted(EXTRA_PERMS))
