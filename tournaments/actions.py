@@ -20,6 +20,7 @@ the role matrix fails when a step is declared without its rows.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -146,6 +147,12 @@ class Action:
     service_checks: bool = False
     #: The kind of a failed precondition that says no kind of its own.
     state_kind: Kind = Kind.CONFLICT
+    #: The page's form and the API's serializer that take ``fields``, as dotted paths
+    #: (``"tournaments.forms.EntryForm"``), read only by the test of the declarations, which
+    #: checks that each takes exactly these fields (so that a field added to one is added to
+    #: all); None for a step whose inputs are not one flat form (the card's round boxes).
+    form: str | None = None
+    serializer: str | None = None
 
     def __post_init__(self) -> None:
         if self.name in REGISTRY:
@@ -217,6 +224,19 @@ class Action:
     def _after_commit(self, result: Any) -> None:
         for hook in self.after:
             transaction.on_commit(partial(hook, result))
+
+
+def input_names(dotted: str) -> set[str]:
+    """The field names of the form or serializer class at ``dotted`` (``module.Class``)."""
+    module, _, name = dotted.rpartition(".")
+    cls = getattr(importlib.import_module(module), name)
+    if hasattr(cls, "base_fields"):  # a Django form
+        return set(cls.base_fields)
+    return {
+        field
+        for field, declared in cls().fields.items()
+        if not declared.read_only  # what the API shows back is not an input
+    }
 
 
 def declared(prefix: str = "") -> list[Action]:

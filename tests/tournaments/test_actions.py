@@ -152,3 +152,19 @@ def test_the_api_answers_each_kind_with_its_status_and_the_same_words(refused, a
         assert detail == {"detail": refused.text}
     else:
         assert str(detail) == refused.text
+
+
+def test_each_steps_form_and_serializer_take_exactly_its_fields():
+    """A step's inputs are named once, in its declaration: the page's form and the API's
+    serializer that it names take exactly those, so that a field added to one is added to all."""
+    from tests.test_role_matrix import _import_every_step
+    from tournaments.actions import input_names
+
+    _import_every_step()
+    checked = 0
+    for step in REGISTRY.values():
+        for dotted in (step.form, step.serializer):
+            if dotted:
+                assert input_names(dotted) == set(step.fields), (step.name, dotted)
+                checked += 1
+    assert checked or not any(s.form or s.serializer for s in REGISTRY.values())
