@@ -9,7 +9,7 @@ import rules
 from django.db.models import Q
 from django.utils.translation import gettext, gettext_lazy
 
-from tournaments.models import Entry, Game, TournamentRole
+from tournaments.models import Entry, Game, TournamentRole, played_by
 from tournaments.private_links import linked_entry_ids
 
 Role = TournamentRole.Role
@@ -89,13 +89,7 @@ def played_entry_ids(user) -> frozenset[int]:
         return linked
     cached = getattr(user, "_played_entry_ids", None)
     if cached is None:
-        cached = frozenset(
-            Entry.objects.filter(
-                Q(player__user=user)
-                | Q(team__player_one__user=user)
-                | Q(team__player_two__user=user)
-            ).values_list("pk", flat=True)
-        )
+        cached = frozenset(Entry.objects.filter(played_by(user)).values_list("pk", flat=True))
         user._played_entry_ids = cached
     return cached | linked
 

@@ -31,12 +31,20 @@ from scoring.printing.errors import PrintError
 from scoring.printing.lookups import no_matches_message
 from scoring.results.rules import category_rules, unplayed_game
 from scoring.scorecards.codes import card_scan_path
-from tournaments.models import Category, Entry, Game, Match, Stage, Tournament
+from tournaments.models import (
+    ENTRY_PEOPLE,
+    Category,
+    Entry,
+    Game,
+    Match,
+    Stage,
+    Tournament,
+    people_paths,
+)
 
 CardKind = Literal["round", "stage", "blank"]
 
 #: The relations a card needs to print an entry's people without one query per entry.
-ENTRY_RELATIONS = ("player", "team__player_one", "team__player_two")
 
 
 @dataclass(frozen=True)
@@ -134,10 +142,7 @@ def people_of(entry: Entry | None) -> tuple[Person, ...]:
     """The people of an entry: one player, or both partners of a team."""
     if entry is None:
         return ()
-    if entry.player_id:
-        return (Person(entry.player.full_name, str(entry.player.number)),)
-    team = entry.team
-    return tuple(Person(p.full_name, str(p.number)) for p in (team.player_one, team.player_two))
+    return tuple(Person(p.full_name, str(p.number)) for p in entry.people)
 
 
 def _scan_paths(stage: Stage, entries: Iterable[Entry]) -> dict[int, str]:
@@ -146,10 +151,6 @@ def _scan_paths(stage: Stage, entries: Iterable[Entry]) -> dict[int, str]:
     across the board to be signed. No query."""
     slug = stage.category.tournament.slug
     return {e.id: card_scan_path(slug, stage.id, e.id) for e in entries}
-
-
-def _entry_paths(prefix: str) -> list[str]:
-    return [f"{prefix}__{path}" for path in ENTRY_RELATIONS]
 
 
 def _sides(match: Match) -> list[tuple[Entry, list[Entry]]]:
@@ -170,9 +171,7 @@ def _matches(stage: Stage, round_of_play: int | None = None) -> list[Match]:
     if round_of_play is not None:
         matches = matches.filter(round_of_play=round_of_play)
     return list(
-        matches.select_related(
-            "board", *_entry_paths("entry_a"), *_entry_paths("entry_b"), *_entry_paths("entry_c")
-        )
+        matches.select_related("board", *people_paths("entry_a", "entry_b", "entry_c"))
         .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
         .order_by("round_of_play", F("board__number").asc(nulls_last=True), "id")
     )
@@ -401,7 +400,7 @@ def stage_cards(stage: Stage, entries: Sequence[Entry] | None = None) -> list[Ca
 
 def filled_card(card: ScoreCard) -> Card:
     """One scorecard as it stands: the entry's games in the stage with its rows filled in."""
-    entry = Entry.objects.select_related(*ENTRY_RELATIONS).get(pk=card.entry_id)
+    entry = Entry.objects.select_related(*ENTRY_PEOPLE).get(pk=card.entry_id)
     return stage_cards(card.stage, [entry])[0]
 
 

@@ -20,13 +20,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET
 
-from scoring.printing.cards import ENTRY_RELATIONS
 from scoring.printing.errors import PrintError
 from scoring.printing.lookups import no_matches_message, tournament_stage
 from scoring.printing.render import render_pdf
 from scoring.printing.views import _for_printers, _pdf, print_options
-from tournaments.models import Entry, Match, Player, Stage, Tournament
-from tournaments.services.links import players_of
+from tournaments.models import Entry, Match, Player, Stage, Tournament, people_paths
 
 #: What a bye prints where the opponent's name would be (translated where it is printed).
 BYE = gettext_noop("bye")
@@ -110,7 +108,7 @@ def round_draw(stage: Stage, round_of_play: int) -> DrawSheet:
         Match.objects.filter(stage=stage, round_of_play=round_of_play)
         .select_related(
             "board",
-            *(f"entry_{side}__{path}" for side in "abc" for path in ENTRY_RELATIONS),
+            *people_paths("entry_a", "entry_b", "entry_c"),
         )
         .order_by(F("board__number").asc(nulls_last=True), "starts_at", "id")
     )
@@ -142,7 +140,7 @@ def _board(match: Match) -> int | None:
 
 
 def _side(entry: Entry) -> Side:
-    people = players_of(entry)
+    people = entry.people
     return Side(
         name=" / ".join(p.full_name for p in people),
         number="/".join(str(p.number) for p in people),
@@ -162,7 +160,7 @@ def _by_player(matches: list[Match]) -> list[DrawLine]:
         entries = match.entries
         for entry in entries:
             opponents = tuple(_side(other) for other in entries if other.id != entry.id)
-            for person in players_of(entry):
+            for person in entry.people:
                 key = (person.last_name.casefold(), person.first_name.casefold(), person.number)
                 line = DrawLine(
                     name=_listed_name(person),

@@ -19,12 +19,11 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from scoring.printing.cards import ENTRY_RELATIONS
 from scoring.printing.lookups import tournament_category
 from scoring.printing.options import parse_category_id
 from scoring.printing.render import render_pdf
 from scoring.printing.views import _for_printers, _pdf, print_options
-from tournaments.models import Category, Entry, Tournament
+from tournaments.models import ENTRY_PEOPLE, Category, Entry, Tournament
 from tournaments.names import entry_key
 from tournaments.services.links import links_of
 
@@ -61,9 +60,7 @@ def player_list(tournament: Tournament, category: Category | None, *, site: str)
     entries = Entry.objects.filter(category__tournament=tournament, withdrawn=False)
     if category is not None:
         entries = entries.filter(category=category)
-    found = list(
-        entries.select_related("category", *ENTRY_RELATIONS).order_by("category__name", "id")
-    )
+    found = list(entries.select_related("category", *ENTRY_PEOPLE).order_by("category__name", "id"))
     found.sort(key=lambda entry: (entry.category.name, entry_key(entry)))
     links = links_of(found)
     slips = [

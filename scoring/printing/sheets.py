@@ -10,20 +10,20 @@ bracket, its matches having been entered by hand).
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from scoring.printing.cards import ENTRY_RELATIONS, Person, people_of
+from scoring.printing.cards import Person, people_of
 from scoring.printing.errors import PrintError
 from scoring.results.knockout import bracket_rounds
 from scoring.results.outcomes import MatchOutcome, stage_outcomes
 from scoring.standings.charts import ROW_HEIGHT, BarChart
 from scoring.standings.selectors import StageStandings, stage_standings
-from tournaments.formats.knockout import THIRD_PLACE
-from tournaments.models import Match, Stage
+from tournaments.formats.knockout import THIRD_PLACE, Bracket, round_name
+from tournaments.models import Match, Stage, people_paths
+from tournaments.selectors import knockout_draw
 from tournaments.svg import bracket_svg
 
 #: Bars per chart window: about what fits on a portrait page under the sheet's title.
@@ -112,8 +112,7 @@ def bracket_sheet(stage: Stage) -> BracketSheet:
         .select_related(
             "board",
             "stage__category",
-            *(f"entry_a__{p}" for p in ENTRY_RELATIONS),
-            *(f"entry_b__{p}" for p in ENTRY_RELATIONS),
+            *people_paths("entry_a", "entry_b"),
         )
         .order_by("round_of_play", "bracket_slot", "id")
     )
@@ -121,31 +120,30 @@ def bracket_sheet(stage: Stage) -> BracketSheet:
     by_round: dict[int, list[SheetMatch]] = defaultdict(list)
     for match in matches:
         by_round[match.round_of_play].append(_bracket_match(match, results.get(match.id)))
+    draw = knockout_draw(stage)
+    bracket = draw.bracket if draw is not None else None
     rounds = [
-        SheetRound(round_of_play=number, name=_round_label(items), matches=items)
+        SheetRound(round_of_play=number, name=_round_label(items, bracket), matches=items)
         for number, items in sorted(by_round.items())
     ]
     return BracketSheet(stage=stage, rounds=rounds, svg=_bracket_svg(stage))
 
 
-def _round_label(matches: list[SheetMatch]) -> str:
-    """The round's name from its bracket slots (F, 3P, SF1, QF2, R16-3), as the bracket names
-    them; empty for matches entered without a slot."""
+def _round_label(matches: list[SheetMatch], bracket: Bracket | None) -> str:
+    """The round's name as the drawn bracket names its matches (``Bracket.round_name_of``); for
+    matches entered by hand without a drawn bracket, as a bracket names a round of that many
+    matches (``round_name``), the match for third place apart."""
     names = []
     for match in matches:
-        slot = match.slot.upper()
-        if slot == THIRD_PLACE:
+        if bracket is not None and match.slot:
+            try:
+                name = bracket.round_name_of(match.slot)
+            except KeyError:  # a slot the drawn bracket does not have
+                continue
+        elif match.slot == THIRD_PLACE:
             name = _("Third place")
-        elif slot == "F":
-            name = _("Final")
-        elif slot.startswith("SF"):
-            name = _("Semifinals")
-        elif slot.startswith("QF"):
-            name = _("Quarterfinals")
-        elif found := re.match(r"R(\d+)-", slot):
-            name = _("Round of %(size)s") % {"size": found.group(1)}
         else:
-            continue
+            name = round_name(sum(1 for m in matches if m.slot != THIRD_PLACE))
         if name not in names:
             names.append(name)
     label = names[0] if names else ""

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring.scorecards import selectors as select
 from tournaments.models import Entry, Tournament
 from tournaments.private_links import forget, remember
-from tournaments.services.links import claim_entry, entry_of_token, link_of, players_of
+from tournaments.services.links import claim_entry, entry_of_token, link_of
 from tournaments.views.access import missing, safe_next, tournament_page
 
 INVALID = gettext_lazy(
@@ -40,7 +40,7 @@ def open_link(request: HttpRequest, tournament: Tournament, token: str) -> HttpR
     if entry is None:
         return missing(request, INVALID, tournament)
     remember(request, link_of(entry))
-    players = players_of(entry)
+    players = list(entry.people)
     user = request.user
     linked_to_me = user.is_authenticated and any(p.user_id == user.pk for p in players)
     context = {

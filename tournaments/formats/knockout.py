@@ -110,6 +110,16 @@ class Bracket:
     def final(self) -> Match:
         return self.match("F")
 
+    def round_name_of(self, match_id: str) -> str:
+        """The name of the round a match is played in ("Quarterfinals", "Third place"), as
+        the bracket was drawn: the one source of the names that pages and sheets print."""
+        if match_id == THIRD_PLACE:
+            return _("Third place")
+        for name, rnd in zip(self.round_names, self.rounds, strict=True):
+            if any(match.id == match_id for match in rnd):
+                return name
+        raise KeyError(match_id)
+
     def ready(self) -> list[Match]:
         """The matches that can be played now, in bracket order."""
         return [match for match in self.matches if match.ready]

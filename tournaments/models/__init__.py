@@ -12,11 +12,12 @@ from tournaments.models.events import Tournament
 from tournaments.models.invitations import Invitation
 from tournaments.models.links import EntryLink
 from tournaments.models.matches import Game, Match, Round
-from tournaments.models.people import Entry, Player, Team
+from tournaments.models.people import ENTRY_PEOPLE, Entry, Player, Team, people_paths, played_by
 from tournaments.models.roles import RoleChange, TournamentRole
 from tournaments.models.stages import Pool, Stage
 
 __all__ = [
+    "ENTRY_PEOPLE",
     "Board",
     "Category",
     "Entry",
@@ -33,4 +34,6 @@ __all__ = [
     "Team",
     "Tournament",
     "TournamentRole",
+    "people_paths",
+    "played_by",
 ]

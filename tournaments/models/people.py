@@ -75,6 +75,31 @@ class Team(models.Model):
             raise ValidationError(gettext("A team needs two different players."))
 
 
+#: The relations through which an entry's people are read (its player, or its team's two): what
+#: a query selects with an entry so that its name, ID and people need no further query.
+ENTRY_PEOPLE = ("player", "team__player_one", "team__player_two")
+
+
+def people_paths(*entries: str) -> tuple[str, ...]:
+    """:data:`ENTRY_PEOPLE` under each relation that leads to an entry, for ``select_related``:
+    ``people_paths("entry_a", "entry_b")`` reads both sides' people with a match; with no
+    relation, the entry's own."""
+    if not entries:
+        return ENTRY_PEOPLE
+    return tuple(f"{entry}__{path}" for entry in entries for path in ENTRY_PEOPLE)
+
+
+def played_by(user, entry: str = "") -> models.Q:
+    """The condition that ``user``'s account plays for an entry (as its player or either
+    partner), on the entry itself or under the relation ``entry`` (``"card__entry"``)."""
+    prefix = f"{entry}__" if entry else ""
+    return (
+        models.Q(**{f"{prefix}player__user": user})
+        | models.Q(**{f"{prefix}team__player_one__user": user})
+        | models.Q(**{f"{prefix}team__player_two__user": user})
+    )
+
+
 class Entry(models.Model):
     """Who plays one side in a category: a player (singles) or a team (doubles)."""
 
@@ -133,6 +158,14 @@ class Entry(models.Model):
     @property
     def name(self) -> str:
         return str(self.player if self.player_id else self.team)
+
+    @property
+    def people(self) -> tuple[Player, ...]:
+        """The players of the entry: its player, or both partners of its team (the one home of
+        "an entry's people"; select :data:`ENTRY_PEOPLE` to read them without a query)."""
+        if self.player_id:
+            return (self.player,)
+        return (self.team.player_one, self.team.player_two)
 
     @property
     def number(self) -> str:

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments.models import Entry, EntryLink, Player
+from tournaments.models import Entry, EntryLink, Player, people_paths
 from tournaments.models.links import new_token
 
 
@@ -45,7 +45,7 @@ def renew_link(entry: Entry) -> EntryLink:
     old = link.token
     link.token = new_token()
     link.save(update_fields=["token", "renewed_at"])
-    for player in Player.objects.filter(pk__in=[p.pk for p in players_of(entry)], claimed_with=old):
+    for player in Player.objects.filter(pk__in=[p.pk for p in entry.people], claimed_with=old):
         # One save per player, so that the history says who lost the account and why.
         player.user = None
         player.claimed_with = ""
@@ -58,21 +58,10 @@ def entry_of_token(tournament_id: int, token: str) -> Entry | None:
     """The entry of a current token in this tournament, or None (unknown, renewed, elsewhere)."""
     link = (
         EntryLink.objects.filter(token=token, entry__category__tournament_id=tournament_id)
-        .select_related(
-            "entry__category__tournament",
-            "entry__player",
-            "entry__team__player_one",
-            "entry__team__player_two",
-        )
+        .select_related("entry__category__tournament", *people_paths("entry"))
         .first()
     )
     return link.entry if link else None
-
-
-def players_of(entry: Entry) -> list[Player]:
-    if entry.player_id:
-        return [entry.player]
-    return [entry.team.player_one, entry.team.player_two]
 
 
 @transaction.atomic
@@ -89,7 +78,7 @@ def claim_entry(*, entry: Entry, user, token: str, player: Player | None = None)
         )
     if not user.is_authenticated:
         raise ValidationError(_("Log in first: the link is made to the account you are logged in."))
-    candidates = players_of(entry)
+    candidates = list(entry.people)
     if player is not None:
         if player.pk not in {p.pk for p in candidates}:
             raise ValidationError(
