@@ -36,7 +36,6 @@ ROUTES: dict[str, tuple[str, str]] = {
     "stage": ("tournaments.Stage", "category__tournament_id"),
     "match": ("tournaments.Match", "stage__category__tournament_id"),
     "game": ("tournaments.Game", "match__stage__category__tournament_id"),
-    "card": ("scoring.ScoreCard", "stage__category__tournament_id"),
 }
 
 _pending = threading.local()
@@ -134,17 +133,32 @@ WATCHED: dict[str, tuple[str, str]] = {
     "tournaments.Match": ("stage", "stage_id"),
     "tournaments.Game": ("match", "match_id"),
     "tournaments.Round": ("game", "game_id"),
-    "scoring.CardRow": ("card", "card_id"),
-    "scoring.ShootOut": ("stage", "stage_id"),
-    "scoring.StageAdvance": ("stage", "stage_id"),
 }
 _watched: dict[type[Model], tuple[str, str]] = {}
+
+
+def add_route(kind: str, model: type[Model], to_tournament: str) -> None:
+    """Let ids of ``kind`` lead to their tournament through ``model`` (by the path
+    ``to_tournament``): how an app above this one (scoring's cards) makes its ids touchable
+    without this app naming its models."""
+    ROUTES[kind] = (model._meta.label, to_tournament)
+
+
+def watch(model: type[Model], kind: str, field: str) -> None:
+    """Bump the live version when a row of ``model`` is saved or deleted, through its
+    ``field`` (an id of ``kind``): called from the ``ready`` of the app that owns the model."""
+    WATCHED[model._meta.label] = (kind, field)
+    _connect(model, (kind, field))
 
 
 def connect() -> None:
     """Watch the models of :data:`WATCHED` (called once, from the app's ``ready``)."""
     for label, route in WATCHED.items():
-        model = apps.get_model(label)
-        _watched[model] = route
-        for signal in (post_save, post_delete):
-            signal.connect(_on_change, sender=model, dispatch_uid=f"live-{label}-{signal}")
+        _connect(apps.get_model(label), route)
+
+
+def _connect(model: type[Model], route: tuple[str, str]) -> None:
+    _watched[model] = route
+    label = model._meta.label
+    for signal in (post_save, post_delete):
+        signal.connect(_on_change, sender=model, dispatch_uid=f"live-{label}-{signal}")
