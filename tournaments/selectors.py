@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from tournaments import formats
+from tournaments.actions import Kind, Refused
 from tournaments.models import (
     Category,
     Entry,
@@ -109,7 +110,10 @@ def shootout_source(stage: Stage) -> Stage:
         return stage
     source = previous_stage(stage)
     if source is None:
-        raise ValueError(gettext("%(stage)s settles no stage's tie.") % {"stage": stage})
+        raise Refused(
+            gettext("%(stage)s settles no stage's tie.") % {"stage": stage.name},
+            kind=Kind.CONFLICT,
+        )
     return source
 
 

@@ -12,6 +12,13 @@ settles (later stages move down one place); its pools name the tied entries. Wha
 shot is a ``scoring.models.ShootOut`` of the stage whose tie it settles, because that stage's
 standings read it (``scoring.standings.selectors.stage_standings``); a tie left after a shoot-out
 is shot again ("If still tied, repeat Shoot-out from the beginning"), as a second ``ShootOut``.
+
+What each step needs of a stage (advance, undo an advance, draw a Swiss stage's next round,
+record a shoot-out) is said here once, as preconditions that return the words of their refusal:
+the step declarations (``scoring.progression.actions``) ask them to show or explain a button,
+and the services ask them again (``ensure``). Every refusal is a ``tournaments.actions.Refused``
+of its kind (``conflict`` for the stored state, ``invalid`` for what was asked); its words name
+no stage when they are about the stage the step is taken on.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
@@ -30,13 +37,14 @@ from simple_history.utils import bulk_create_with_history
 from scoring.engine import SHOTS_PER_ENTRY
 from scoring.models import ShootOut, ShootOutScore, StageAdvance
 from scoring.permissions import ShootoutTakers, conflict_refusal
-from scoring.progression.locks import ensure_open, ensure_settled
+from scoring.progression.locks import closure, ensure_open, ensure_settled
 from scoring.results.knockout import knockout_results, knockout_state
 from scoring.results.outcomes import stage_outcomes
 from scoring.results.pools import pool_tables
 from scoring.results.shootouts import ties_awaiting_shootout
 from scoring.standings.selectors import SetAsideShootout, stage_standings
 from tournaments import formats
+from tournaments.actions import Forbidden, Kind, Refused
 from tournaments.models import Entry, Match, Stage
 from tournaments.selectors import (
     FIELD_POOL,
@@ -47,15 +55,16 @@ from tournaments.selectors import (
     stage_matches,
 )
 from tournaments.services import draws
+from tournaments.services.draws import Precondition, ensure
 
 CUT_POOL = "cut"
 
 
-class CutLineTieError(ValidationError):
+class CutLineTieError(Refused):
     """Entries tied across the cut: the shoot-out stage that settles it is named here."""
 
     def __init__(self, message: str, *, shootout_stage: Stage, ties: list[CutTie]) -> None:
-        super().__init__(message)
+        super().__init__(message, kind=Kind.CONFLICT)
         self.shootout_stage = shootout_stage
         self.ties = ties
 
@@ -137,14 +146,13 @@ def unfinished_matches(stage: Stage) -> list[Match]:
 
 
 def check_stage_finished(stage: Stage) -> None:
-    """Raise ``ValidationError`` saying what is left when the stage is not finished."""
+    """Refuse (``Refused``, a conflict) saying what is left when the stage is not finished."""
     if not stage.matches.exists():
-        raise ValidationError(_("%(stage)s has not been drawn yet.") % {"stage": stage})
+        raise Refused(_("Not drawn yet."), kind=Kind.CONFLICT)
     left = unfinished_matches(stage)
     if left:
         first = left[0]
         values = {
-            "stage": stage,
             "count": len(left),
             "round": first.round_of_play,
             "match": first,
@@ -152,31 +160,190 @@ def check_stage_finished(stage: Stage) -> None:
         if first.board_id:
             values["board"] = first.board.number
             message = ngettext(
-                "%(stage)s is not finished: %(count)s match still to play (e.g. round "
-                "%(round)s, board %(board)s: %(match)s).",
-                "%(stage)s is not finished: %(count)s matches still to play (e.g. round "
-                "%(round)s, board %(board)s: %(match)s).",
+                "Not finished: %(count)s match still to play (e.g. round %(round)s, board "
+                "%(board)s: %(match)s).",
+                "Not finished: %(count)s matches still to play (e.g. round %(round)s, board "
+                "%(board)s: %(match)s).",
                 len(left),
             )
         else:
             message = ngettext(
-                "%(stage)s is not finished: %(count)s match still to play (e.g. round "
-                "%(round)s: %(match)s).",
-                "%(stage)s is not finished: %(count)s matches still to play (e.g. round "
-                "%(round)s: %(match)s).",
+                "Not finished: %(count)s match still to play (e.g. round %(round)s: %(match)s).",
+                "Not finished: %(count)s matches still to play (e.g. round %(round)s: %(match)s).",
                 len(left),
             )
-        raise ValidationError(message % values)
+        raise Refused(message % values, kind=Kind.CONFLICT)
     if stage.kind == Stage.Kind.SWISS:
         drawn = stage.matches.aggregate(n=Max("round_of_play"))["n"] or 0
         if drawn < (stage.games_per_entry or 0):
-            raise ValidationError(
+            raise Refused(
                 _(
-                    "%(stage)s is not finished: %(drawn)s of %(rounds)s rounds played; draw the "
-                    "next round (“Draw round …” on the category page)."
+                    "Not finished: %(drawn)s of %(rounds)s rounds played; draw the next round "
+                    "(“Draw round …” on the category page)."
                 )
-                % {"stage": stage, "drawn": drawn, "rounds": stage.games_per_entry}
+                % {"drawn": drawn, "rounds": stage.games_per_entry},
+                kind=Kind.CONFLICT,
             )
+
+
+# --- what advancing needs ---------------------------------------------------------------------
+#
+# The Advance button of a stage (or of the shoot-out stage that settles its tie, which advances
+# the stage it settles) and the endpoint ask these; ``advance`` asks them again. Whether the
+# stage is finished, and whether a tie waits on the cut, are the service's to find: they need
+# every result of the stage.
+
+
+def _played(stage: Stage) -> Stage | None:
+    """The stage an advance of ``stage`` advances: a shoot-out stage's is the stage whose tie it
+    settles (None when there is none)."""
+    return previous_stage(stage) if stage.kind == Stage.Kind.SHOOTOUT else stage
+
+
+def settles_a_tie(stage: Stage) -> str | None:
+    """A shoot-out stage advances the stage played before it: there must be one."""
+    if _played(stage) is not None:
+        return None
+    return _("This shoot-out settles no stage's tie.")
+
+
+def goes_on(stage: Stage) -> str | None:
+    """A next stage to advance into: a knockout's winners go on inside its bracket, and the last
+    stage has nowhere to go."""
+    played = _played(stage)
+    if played is None:
+        return None
+    if played.kind == Stage.Kind.KNOCKOUT:
+        return _(
+            "A knockout's winners go on inside its bracket as their matches are verified, and "
+            "its final decides the places."
+        )
+    if next_stage(played) is None:
+        return _("The last stage of %(category)s: there is no next stage to advance to.") % {
+            "category": played.category.name
+        }
+    return None
+
+
+def advance_count_set(stage: Stage) -> str | None:
+    """The stage says how many of its entries go on."""
+    played = _played(stage)
+    target = next_stage(played) if played is not None else None
+    if target is None or played.advance_count:
+        return None
+    return _("Set how many entries advance to %(target)s (edit the stage).") % {
+        "target": target.name
+    }
+
+
+def next_stage_empty(stage: Stage) -> str | None:
+    """The next stage holds no entries yet (else the stage has advanced: undo that first)."""
+    played = _played(stage)
+    target = next_stage(played) if played is not None else None
+    if target is None or not (
+        target.matches.exists() or target.pools.filter(entries__isnull=False).exists()
+    ):
+        return None
+    return _(
+        "%(target)s already has its entries; undo the advance (or its draw) to advance again."
+    ) % {"target": target.name}
+
+
+def played_out(stage: Stage) -> str | None:
+    """Drawn: a stage not drawn yet has nothing to advance (whether it is finished, the service
+    finds from its results)."""
+    played = _played(stage)
+    if played is None or played.matches.exists():
+        return None
+    return _("Once the stage is drawn and played.")
+
+
+#: What advancing a stage needs of it, in the order its refusals are told.
+ADVANCE_CONDITIONS: tuple[Precondition, ...] = (
+    settles_a_tie,
+    goes_on,
+    advance_count_set,
+    next_stage_empty,
+    played_out,
+)
+
+
+# --- what undoing an advance needs ------------------------------------------------------------
+
+
+def advanced(stage: Stage) -> str | None:
+    """The stage (or the stage whose tie a shoot-out stage settles) has advanced."""
+    if closure(stage) is not None:
+        return None
+    return _("Not advanced: there is no advance to undo.")
+
+
+def next_stage_unplayed(stage: Stage) -> str | None:
+    """The stage it advanced into has no result yet, and the stage after that is not drawn
+    from it: undoing the advance undoes that stage's draw (``draws.undo_draw``)."""
+    found = closure(stage)
+    if found is None:
+        return None
+    results = draws._results_in(found.into)
+    if results:
+        return _(
+            "The advance cannot be undone: %(into)s has results (%(results)s). Void or correct "
+            "them first; a result of %(stage)s is changed by the head referee, on its closed "
+            "results page."
+        ) % {"stage": found.stage.name, "into": found.into.name, "results": results}
+    return draws.next_stage_undrawn(found.into)
+
+
+#: What undoing an advance needs (``scoring.progression.closed.undo_advance`` asks them again).
+UNDO_ADVANCE_CONDITIONS: tuple[Precondition, ...] = (advanced, next_stage_unplayed)
+
+
+# --- what the next Swiss round needs ----------------------------------------------------------
+
+
+def swiss(stage: Stage) -> Refused | None:
+    if stage.kind == Stage.Kind.SWISS:
+        return None
+    return Refused(
+        _("Only a Swiss stage is paired round by round; this is a %(kind)s stage.")
+        % {"kind": stage.get_kind_display().lower()},
+        kind=Kind.INVALID,
+    )
+
+
+def swiss_started(stage: Stage) -> str | None:
+    """Its first round is drawn (by the stage's draw, or the advance into it)."""
+    if stage.matches.exists():
+        return None
+    return _("Draw the stage first: its first round is paired by seed.")
+
+
+#: What pairing a Swiss stage's next round needs; that the current round is finished, the
+#: service finds from its results.
+NEXT_ROUND_CONDITIONS: tuple[Precondition, ...] = (
+    swiss,
+    draws.swiss_rounds_set,
+    swiss_started,
+    draws.swiss_rounds_left,
+)
+
+
+# --- what recording a shoot-out needs ---------------------------------------------------------
+
+
+def tie_waiting(stage: Stage) -> str | Refused | None:
+    """A group of entries still tied where it decides something, after play."""
+    try:
+        source = shootout_source(stage)
+    except Refused as exc:
+        return exc
+    if ties_awaiting_shootout(source):
+        return None
+    return _("No tie is waiting for a shoot-out: settled.")
+
+
+#: What recording a shoot-out needs of the stage (which group shot it, the service checks).
+SHOOTOUT_CONDITIONS: tuple[Precondition, ...] = (tie_waiting,)
 
 
 # --- advancing -------------------------------------------------------------------------------
@@ -202,38 +369,16 @@ def advance(
 
     From a stage played in pools each pool sends ``advance_count / pools`` entries. A tie across
     the cut creates the shoot-out stage (once) and raises ``CutLineTieError`` until the shoot-out
-    is recorded (``record_shootout``). Raises ``ValidationError`` for an unfinished stage, or
+    is recorded (``record_shootout``). Refused (``Refused``, :data:`ADVANCE_CONDITIONS`) for a
+    stage with nothing to advance to and for an unfinished stage, and (``ValidationError``)
     while the closed stage this one was seeded from waits for a shoot-out again
-    (``locks.ensure_settled``), and ``ValueError`` for a stage with nothing to advance to.
+    (``locks.ensure_settled``).
     """
+    ensure(stage, *ADVANCE_CONDITIONS)
     if stage.kind == Stage.Kind.SHOOTOUT:
-        source = previous_stage(stage)
-        if source is None:
-            raise ValueError(_("%(stage)s settles no stage's tie.") % {"stage": stage})
+        source = _played(stage)
         return advance(source, pool_count=pool_count, double=double, third_place=third_place)
-    if stage.kind == Stage.Kind.KNOCKOUT:
-        raise ValueError(
-            _(
-                "%(stage)s is a knockout: winners go on inside its bracket as their matches are "
-                "verified, and its final decides the places."
-            )
-            % {"stage": stage}
-        )
     target = next_stage(stage)
-    if target is None:
-        raise ValueError(
-            _("%(stage)s is the last stage of %(category)s; there is no next.")
-            % {"stage": stage, "category": stage.category.name}
-        )
-    if not stage.advance_count:
-        raise ValueError(
-            _("%(stage)s: set how many entries advance to %(target)s.")
-            % {"stage": stage, "target": target.name}
-        )
-    if target.matches.exists() or target.pools.filter(entries__isnull=False).exists():
-        raise ValueError(
-            _("%(target)s already has its entries; nothing was changed.") % {"target": target}
-        )
     ensure_settled(stage)
     check_stage_finished(stage)
     seeding = target.kind in (Stage.Kind.KNOCKOUT, Stage.Kind.ROUND_ROBIN)
@@ -290,42 +435,38 @@ def ranking_for_advance(stage: Stage, *, seeding: bool = False) -> Ranking:
     tables = pool_tables(stage) if len(play_pools(stage)) >= 2 else []
     if len(tables) >= 2:
         if count % len(tables):
-            raise ValueError(
-                _("%(stage)s: %(count)s entries cannot advance evenly from %(pools)s pools.")
-                % {"stage": stage, "count": count, "pools": len(tables)}
+            raise Refused(
+                _("%(count)s entries cannot advance evenly from %(pools)s pools.")
+                % {"count": count, "pools": len(tables)},
+                kind=Kind.CONFLICT,
             )
         per_pool = count // len(tables)
         groups, ties, set_aside = [], [], []
         for table in tables:
             set_aside += table.set_aside
             if table.problem:
-                raise ValidationError(
-                    _("%(stage)s, pool %(pool)s: %(problem)s")
-                    % {"stage": stage, "pool": table.pool.name, "problem": table.problem}
+                raise Refused(
+                    _("Pool %(pool)s: %(problem)s")
+                    % {"pool": table.pool.name, "problem": table.problem},
+                    kind=Kind.CONFLICT,
                 )
             if len(table.lines) < per_pool:
-                raise ValueError(
-                    _(
-                        "%(stage)s: pool %(pool)s has %(entries)s entries; %(count)s cannot "
-                        "advance from it."
-                    )
-                    % {
-                        "stage": stage,
-                        "pool": table.pool.name,
-                        "entries": len(table.lines),
-                        "count": per_pool,
-                    }
+                raise Refused(
+                    _("Pool %(pool)s has %(entries)s entries; %(count)s cannot advance from it.")
+                    % {"pool": table.pool.name, "entries": len(table.lines), "count": per_pool},
+                    kind=Kind.CONFLICT,
                 )
             ties += _ties(table.pool.name, table.lines, per_pool, seeding=seeding)
             groups.append([line.entry for line in table.lines[:per_pool]])
         return Ranking(groups=groups, pooled=True, ties=ties, set_aside=tuple(set_aside))
     standings = stage_standings(stage)
     if standings.problem:
-        raise ValidationError(f"{stage}: {standings.problem}")
+        raise Refused(str(standings.problem), kind=Kind.CONFLICT)
     if len(standings.lines) < count:
-        raise ValueError(
-            _("%(stage)s: %(count)s entries should advance but only %(played)s played.")
-            % {"stage": stage, "count": count, "played": len(standings.lines)}
+        raise Refused(
+            _("%(count)s entries should advance but only %(played)s played.")
+            % {"count": count, "played": len(standings.lines)},
+            kind=Kind.CONFLICT,
         )
     return Ranking(
         groups=[[line.entry for line in standings.lines[:count]]],
@@ -341,8 +482,8 @@ def ranking_into(stage: Stage, into: Stage) -> Ranking | str:
     seeding = into.kind in (Stage.Kind.KNOCKOUT, Stage.Kind.ROUND_ROBIN)
     try:
         return ranking_for_advance(stage, seeding=seeding)
-    except (ValidationError, ValueError) as exc:
-        return " ".join(getattr(exc, "messages", None) or [str(exc)])
+    except ValidationError as exc:
+        return " ".join(exc.messages)
 
 
 def _ties(pool: str, lines: Sequence, count: int, *, seeding: bool) -> list[CutTie]:
@@ -381,9 +522,10 @@ def _seed(
         draws.store_pool(target, FIELD_POOL, qualifiers)
         draws.draw_stage(target)
     else:
-        raise ValueError(
+        raise Refused(
             _("%(stage)s is a %(kind)s stage; nothing is seeded.")
-            % {"stage": target, "kind": target.get_kind_display()}
+            % {"stage": target.name, "kind": target.get_kind_display()},
+            kind=Kind.INVALID,
         )
 
 
@@ -436,10 +578,10 @@ def record_shootout(
     standings ask for again: a head referee's change of its results left a tie that decides
     who went on (the shoot-out that settled it no longer counts), and the next stage waits for
     it (``locks.ensure_settled``). Raises ``ValidationError`` naming what is wrong; nothing is
-    saved then.
+    saved then (``Refused``; ``Forbidden`` for the role, or for an official who shoots in it).
     """
     if user is not None and not user.has_perm("scoring.record_shootout", stage):
-        raise PermissionDenied(
+        raise Forbidden(
             _("Only %(roles)s may record a shoot-out.") % {"roles": RECORD_SHOOTOUT_ROLES}
         )
     source = shootout_source(stage)
@@ -458,34 +600,31 @@ def record_shootout(
             or not isinstance(value, int)
             or not 0 <= value <= SHOTS_PER_ENTRY
         ):
-            raise ValidationError(
+            raise Refused(
                 _(
-                    "Shoot-out in %(stage)s: entry %(entry)s made %(made)s 20s; each entry has "
-                    "%(shots)s shots, so 0 to %(shots)s."
+                    "Entry %(entry)s made %(made)s 20s; each entry has %(shots)s shots, so 0 to "
+                    "%(shots)s."
                 )
-                % {
-                    "stage": source,
-                    "entry": entry_id,
-                    "made": repr(value),
-                    "shots": SHOTS_PER_ENTRY,
-                }
+                % {"entry": entry_id, "made": repr(value), "shots": SHOTS_PER_ENTRY},
+                field="twenties",
             )
     if user is not None:
         # Nobody records a shoot-out they shoot in: another official writes their 20s down.
         takers = ShootoutTakers(stage=stage, entry_ids=frozenset(made))
         if not user.has_perm("scoring.record_shootout", takers):
-            raise PermissionDenied(
+            raise Forbidden(
                 conflict_refusal(user, "scoring.record_shootout", takers)
                 or _("Only %(roles)s may record a shoot-out.") % {"roles": RECORD_SHOOTOUT_ROLES}
             )
     if group is None:
         waiting = "; ".join(", ".join(e.name for e in group) for group in groups) or _("none")
-        raise ValidationError(
+        raise Refused(
             _(
-                "Shoot-out in %(stage)s: the entries named are not one group still tied. "
-                "Groups waiting for a shoot-out: %(waiting)s."
+                "The entries named are not one group still tied. Groups waiting for a shoot-out: "
+                "%(waiting)s."
             )
-            % {"stage": source, "waiting": waiting}
+            % {"waiting": waiting},
+            field="twenties",
         )
     order = (ShootOut.objects.filter(stage=source).aggregate(n=Max("order"))["n"] or 0) + 1
     recorder = user if user is not None and user.is_authenticated else None
@@ -525,10 +664,12 @@ def advance_knockout(stage: Stage) -> list[Match]:
     whenever a knockout result is recorded; it does nothing when no match has been decided since.
     """
     if stage.kind != Stage.Kind.KNOCKOUT:
-        raise ValueError(_("%(stage)s is not a knockout.") % {"stage": stage})
+        raise Refused(_("%(stage)s is not a knockout.") % {"stage": stage.name})
     state = knockout_state(stage)
     if state is None:
-        raise ValueError(_("%(stage)s has not been drawn yet.") % {"stage": stage})
+        raise Refused(
+            _("%(stage)s has not been drawn yet.") % {"stage": stage.name}, kind=Kind.CONFLICT
+        )
     return draws.open_knockout_matches(stage, knockout_results(state))
 
 
@@ -540,33 +681,26 @@ def draw_next_swiss_round(stage: Stage) -> list[Match]:
     """Pair the next round of a Swiss stage by the standings so far, never a rematch
     (``tournaments.services.draws.draw_swiss_round``); the next round is drawn only once the
     current one is finished, because it is paired from its results. Refused while the closed
-    stage it was seeded from waits for a shoot-out again (``locks.ensure_settled``)."""
-    if stage.kind != Stage.Kind.SWISS:
-        raise ValueError(
-            _("%(stage)s is a %(kind)s stage, not Swiss.")
-            % {"stage": stage, "kind": stage.get_kind_display()}
-        )
+    stage it was seeded from waits for a shoot-out again (``locks.ensure_settled``). Refused
+    (``Refused``, :data:`NEXT_ROUND_CONDITIONS`) for a stage that is not Swiss, not started or
+    with every round drawn, and while its current round is not finished."""
+    ensure(stage, *NEXT_ROUND_CONDITIONS)
     ensure_settled(stage)
     matches = stage_matches(stage)
     outcomes = stage_outcomes(stage, matches)
     current = max((m.round_of_play for m in matches), default=0)
     unfinished = [m for m in matches if m.round_of_play == current and not outcomes[m.id].complete]
     if unfinished:
-        # The English says "matches" whatever the number, as it always did.
-        raise ValidationError(
+        raise Refused(
             ngettext(
-                "%(stage)s: round %(round)s is not finished (%(count)s matches to play, e.g. "
-                "%(match)s); the next round is paired from its results.",
-                "%(stage)s: round %(round)s is not finished (%(count)s matches to play, e.g. "
-                "%(match)s); the next round is paired from its results.",
+                "Round %(round)s is not finished (%(count)s match to play: %(match)s); the next "
+                "round is paired from its results.",
+                "Round %(round)s is not finished (%(count)s matches to play, e.g. %(match)s); "
+                "the next round is paired from its results.",
                 len(unfinished),
             )
-            % {
-                "stage": stage,
-                "round": current,
-                "count": len(unfinished),
-                "match": unfinished[0],
-            }
+            % {"round": current, "count": len(unfinished), "match": unfinished[0]},
+            kind=Kind.CONFLICT,
         )
     standings: list[draws.SwissLine] = []
     if current:

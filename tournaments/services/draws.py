@@ -1,16 +1,28 @@
-"""Drawing a stage: from the pure formats to matches, games and boards in the database."""
+"""Drawing a stage: from the pure formats to matches, games and boards in the database.
+
+What each draw step needs of the stage is said here, next to its service, once: the step
+declarations (``tournaments.draw_actions``) ask these preconditions to show or explain their
+buttons, and the services ask them again inside their transaction. A refusal is a ``Refused``
+(``tournaments.actions``): ``conflict`` when the stage's state does not allow the step now,
+``invalid`` when what was asked for cannot be drawn. The words name no stage when they are about
+the stage the step is taken on: the pages show them on that stage's row or page (a message after
+a post puts its name first), and the API answers about the stage it was asked about.
+"""
 
 import itertools
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import wraps
+from typing import Any, TypeVar
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Max
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments import formats, live
+from tournaments.actions import Kind, Refused
 from tournaments.models import Board, Category, Entry, Game, Match, Pool, Stage
 from tournaments.names import entry_key
 from tournaments.selectors import (
@@ -20,6 +32,7 @@ from tournaments.selectors import (
     SEEDING_POOLS,
     knockout_draw,
     next_stage,
+    previous_stage,
     seeded_entries,
     stage_matches,
     with_winners,
@@ -52,6 +65,142 @@ def _three_player(stage: Stage) -> bool:
     return stage.category.scoring_system == Category.ScoringSystem.THREE_PLAYER
 
 
+# --- what each draw step needs -------------------------------------------------------------
+#
+# Each precondition returns the words of its refusal (a ``Refused`` when it chooses the kind),
+# or None when the step may go on. The step declarations list them (``draw_actions``); the
+# services ask them again with :func:`ensure`.
+
+#: A precondition on an object's state: its refusal in words, or None.
+Precondition = Callable[[Any], "str | Refused | None"]
+
+
+def ensure(obj: Any, *preconditions: Precondition, kind: Kind = Kind.CONFLICT) -> None:
+    """Raise the first refusal of ``preconditions`` on ``obj`` (of ``kind`` when it is words
+    alone): how a service asks again, in its transaction, what its step declares."""
+    for precondition in preconditions:
+        found = precondition(obj)
+        if found:
+            raise found if isinstance(found, Refused) else Refused(str(found), kind=kind)
+
+
+Service = TypeVar("Service", bound=Callable[..., Any])
+
+
+@contextmanager
+def _formats_refusal() -> Iterator[None]:
+    """The pure formats refuse a draw they cannot make (too few entries for the games asked,
+    too many pools, a third-place match among three) with ``ValueError``: here that is the
+    draw asked for that cannot be made, a refusal of the input."""
+    try:
+        yield
+    except ValueError as exc:
+        raise Refused(str(exc), kind=Kind.INVALID) from exc
+
+
+def _formats_refused(service: Service) -> Service:
+    @wraps(service)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with _formats_refusal():
+            return service(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def not_a_shootout(stage: Stage) -> str | None:
+    """A shoot-out stage is not drawn: it is created when a tie sits on the cut line."""
+    if stage.kind != Stage.Kind.SHOOTOUT:
+        return None
+    return _(
+        "A shoot-out is not drawn: it is created when a tie sits on the cut line, and its "
+        "result is recorded on its shoot-out page."
+    )
+
+
+def sides_fit(stage: Stage) -> Refused | None:
+    """Three-player games are only drawn as preliminary rounds (groups of three)."""
+    if not _three_player(stage) or stage.kind == Stage.Kind.PRELIMINARY:
+        return None
+    return Refused(
+        _(
+            "Three-player games are drawn as preliminary rounds of groups of three; a %(kind)s "
+            "stage is played between two sides."
+        )
+        % {"kind": stage.get_kind_display().lower()},
+        kind=Kind.INVALID,
+    )
+
+
+def undrawn(stage: Stage) -> str | None:
+    """No match drawn and no bracket seeded yet (the field an advance seeds into a Swiss or
+    preliminary stage is drawn by that advance)."""
+    if not (stage.matches.exists() or stage.pools.filter(name=BRACKET_POOL).exists()):
+        return None
+    if stage.kind == Stage.Kind.SWISS:
+        return _(
+            "Already drawn; its next round is drawn (“Draw round …” on the category page) once "
+            "the current round is played."
+        )
+    return _("Already drawn; undo the draw to draw again.")
+
+
+def first_stage(stage: Stage) -> str | None:
+    """A stage after another gets its entries from that stage's Advance (its top entries,
+    seeded): a draw of its own would take every entry of the category. Asked by the draw step
+    only: the advance draws the next stage through the same services."""
+    before = previous_stage(stage)
+    if before is None:
+        return None
+    return _("Filled by the Advance of %(before)s, once that stage is finished.") % {
+        "before": before.name
+    }
+
+
+def drawn(stage: Stage) -> str | None:
+    """Something to undo: matches, or entries seeded into the stage's pools."""
+    if is_drawn(stage):
+        return None
+    return _("Not drawn: there is nothing to undo.")
+
+
+def drawn_to_swap(stage: Stage) -> str | None:
+    if is_drawn(stage):
+        return None
+    return _("Not drawn yet: there is nothing to swap.")
+
+
+def next_stage_undrawn(stage: Stage) -> str | None:
+    """The next stage is not drawn from this one's results (undo that draw first)."""
+    following = next_stage(stage)
+    if following is None or not is_drawn(following):
+        return None
+    return _("%(next)s is drawn from its results; undo that draw first.") % {"next": following.name}
+
+
+def nothing_played(stage: Stage) -> str | None:
+    """No card row, official round, walkover or shoot-out recorded in the stage."""
+    played = _results_in(stage)
+    if not played:
+        return None
+    return _("The draw cannot be undone: %(played)s. Void or correct the results first.") % {
+        "played": played
+    }
+
+
+def has_matches(stage: Stage) -> str | None:
+    """Matches to give start times to (a shoot-out has none)."""
+    if stage.kind != Stage.Kind.SHOOTOUT and stage.matches.exists():
+        return None
+    return _("No matches to schedule: draw the stage first.")
+
+
+#: What drawing a stage needs, in the order its refusals are told.
+DRAW_CONDITIONS: tuple[Precondition, ...] = (not_a_shootout, sides_fit, undrawn, first_stage)
+#: What undoing a draw needs.
+UNDO_CONDITIONS: tuple[Precondition, ...] = (drawn, next_stage_undrawn, nothing_played)
+
+
+@_formats_refused
 @transaction.atomic
 def draw_preliminary(
     stage: Stage, entries: Sequence[Entry] | None = None, *, method: str = "random"
@@ -60,13 +209,10 @@ def draw_preliminary(
     three-player category, groups of three that meet as seldom as the field allows).
 
     Matches are laid on the tournament's boards in service so that nobody plays twice in a row
-    on the same board where that can be avoided. Raises ``ValueError`` with the reason when the
-    draw is impossible (too few entries, too many games) or the stage is already drawn.
+    on the same board where that can be avoided. Refused (``Refused``) when the draw is
+    impossible (too few entries, too many games) or the stage is already drawn.
     """
-    if stage.matches.exists():
-        raise ValueError(
-            _("%(stage)s is already drawn; delete its matches to draw again.") % {"stage": stage}
-        )
+    ensure(stage, undrawn)
     if entries is None:
         entries = sorted(_field(stage), key=lambda e: e.id)
     by_id = {str(e.id): e for e in entries}
@@ -142,18 +288,13 @@ def draw_stage(
 
     ``method``: preliminary ("random" or "rotation"); ``pool_count``, ``double``: round robin;
     ``third_place``: knockout. A Swiss stage gets its first round (the later ones are paired from
-    the standings: ``scoring.progression.services.draw_next_swiss_round``). Raises
-    ``ValueError`` for a stage already drawn or one that is not drawn at all (a shoot-out).
+    the standings: ``scoring.progression.services.draw_next_swiss_round``). Refused
+    (``Refused``) for a stage already drawn or one that is not drawn at all (a shoot-out).
+    Whether a stage after another is drawn by its own step or by the advance into it is the
+    step's to say (:func:`first_stage`): the advance draws the next stage through here.
     """
+    ensure(stage, not_a_shootout, sides_fit)
     kind = Stage.Kind(stage.kind)
-    if _three_player(stage) and kind != Stage.Kind.PRELIMINARY:
-        raise ValueError(
-            _(
-                "%(stage)s: three-player games are drawn as preliminary rounds of groups of "
-                "three; a %(kind)s stage is played between two sides."
-            )
-            % {"stage": stage, "kind": stage.get_kind_display().lower()}
-        )
     if kind == Stage.Kind.PRELIMINARY:
         entries = _seeded(stage) or None
         return draw_preliminary(stage, entries, method=method)
@@ -161,25 +302,11 @@ def draw_stage(
         return draw_round_robin(stage, pool_count=pool_count, double=double)
     if kind == Stage.Kind.KNOCKOUT:
         return draw_knockout(stage, third_place=third_place)
-    if kind == Stage.Kind.SWISS:
-        if stage.matches.exists():
-            raise ValueError(
-                _(
-                    "%(stage)s is already drawn; draw its next round (“Draw round …” on the "
-                    "category page) once the current round is played."
-                )
-                % {"stage": stage}
-            )
-        return draw_swiss_round(stage)
-    raise ValueError(
-        _(
-            "%(stage)s is a shoot-out: it is not drawn but created when a tie sits on the cut "
-            "line, and its result is recorded with record_shootout."
-        )
-        % {"stage": stage}
-    )
+    ensure(stage, undrawn)
+    return draw_swiss_round(stage)
 
 
+@_formats_refused
 @transaction.atomic
 def draw_round_robin(
     stage: Stage,
@@ -205,20 +332,20 @@ def draw_round_robin(
         count = pool_count or stage.pools.count() or 1
         by_id = {str(e.id): e for e in entries}
         if len(entries) < 2 * count:
-            raise ValueError(
-                _("%(stage)s: %(entries)s entries cannot fill %(pools)s pools of at least two.")
-                % {"stage": stage, "entries": len(entries), "pools": count}
+            raise Refused(
+                _("%(entries)s entries cannot fill %(pools)s pools of at least two.")
+                % {"entries": len(entries), "pools": count},
+                kind=Kind.INVALID,
+                field="pool_count",
             )
         groups = formats.snake_pools(list(by_id), count, clubs=entry_clubs(entries))
         pools = [[by_id[e] for e in group] for group in groups]
     for index, group in enumerate(pools):
         if len(group) < 2:
-            raise ValueError(
-                _(
-                    "%(stage)s: pool %(pool)s has %(entries)s entries; a round robin needs at "
-                    "least two."
-                )
-                % {"stage": stage, "pool": formats.pool_label(index), "entries": len(group)}
+            raise Refused(
+                _("Pool %(pool)s has %(entries)s entries; a round robin needs at least two.")
+                % {"pool": formats.pool_label(index), "entries": len(group)},
+                kind=Kind.INVALID,
             )
     pool_rows = _fill_pools(stage, pools)
     by_id = {str(e.id): e for group in pools for e in group}
@@ -244,6 +371,7 @@ def draw_round_robin(
     return matches
 
 
+@_formats_refused
 @transaction.atomic
 def draw_knockout(
     stage: Stage, seeds: Sequence[Entry] | None = None, *, third_place: bool = False
@@ -278,12 +406,12 @@ def open_knockout_matches(stage: Stage, results: KnockoutResults | None = None) 
 
     A stored match whose entries no longer agree with the bracket (an earlier result was
     corrected) is updated while none of its games has a round; once it has been played the
-    conflict is reported with a ``ValidationError`` naming the match.
+    conflict is refused (``Refused``) naming the match.
     """
     results = results or KnockoutResults()
     state = knockout_draw(stage)
     if state is None:
-        raise ValueError(_("%(stage)s has not been drawn yet.") % {"stage": stage})
+        raise Refused(_("%(stage)s has not been drawn yet.") % {"stage": stage.name})
     state = with_winners(state, results.winners)
     created: list[Match] = []
     for planned in state.bracket.matches:
@@ -306,7 +434,7 @@ def open_knockout_matches(stage: Stage, results: KnockoutResults | None = None) 
         if {str(stored.entry_a_id), str(stored.entry_b_id)} == {a, b}:
             continue
         if stored.id in results.started:
-            raise ValidationError(
+            raise Refused(
                 _(
                     "%(stage)s, %(slot)s: %(match)s has been played, but after a corrected result "
                     "the bracket now sends %(a)s v %(b)s there. Void that match's games before "
@@ -318,7 +446,8 @@ def open_knockout_matches(stage: Stage, results: KnockoutResults | None = None) 
                     "match": stored,
                     "a": state.entries[a].name,
                     "b": state.entries[b].name,
-                }
+                },
+                kind=Kind.CONFLICT,
             )
         stored.entry_a, stored.entry_b = state.entries[a], state.entries[b]
         stored.save(update_fields=["entry_a", "entry_b"])
@@ -327,6 +456,7 @@ def open_knockout_matches(stage: Stage, results: KnockoutResults | None = None) 
     return created
 
 
+@_formats_refused
 @transaction.atomic
 def draw_swiss_round(stage: Stage, standings: Sequence[SwissLine] = ()) -> list[Match]:
     """Pair the next round of a Swiss stage by ``standings``, never a rematch.
@@ -339,22 +469,13 @@ def draw_swiss_round(stage: Stage, standings: Sequence[SwissLine] = ()) -> list[
     is credited with the stage's bye. The stage plays ``games_per_entry`` rounds.
     """
     _check_kind(stage, Stage.Kind.SWISS)
-    total = stage.games_per_entry
-    if not total:
-        raise ValueError(
-            _("%(stage)s: set how many rounds the Swiss plays (games per entry).")
-            % {"stage": stage}
-        )
+    ensure(stage, swiss_rounds_set, swiss_rounds_left)
     matches = stage_matches(stage)
     current = max((m.round_of_play for m in matches), default=0)
-    if current >= total:
-        raise ValueError(
-            _("%(stage)s: all %(total)s rounds are drawn.") % {"stage": stage, "total": total}
-        )
     if current and not standings:
-        raise ValueError(
-            _("%(stage)s: round %(round)s is paired from the standings so far.")
-            % {"stage": stage, "round": current + 1}
+        raise Refused(
+            _("Round %(round)s is paired from the standings so far.") % {"round": current + 1},
+            kind=Kind.INVALID,
         )
     entrants = _seeded(stage) or (_category_entries(stage) if current else _field(stage))
     by_id = {str(e.id): e for e in entrants}
@@ -378,9 +499,9 @@ def draw_swiss_round(stage: Stage, standings: Sequence[SwissLine] = ()) -> list[
     try:
         pairings = formats.swiss_round(swiss, previous)
     except ValueError as exc:
-        raise ValueError(
-            _("%(stage)s, round %(round)s: %(error)s")
-            % {"stage": stage, "round": current + 1, "error": exc}
+        raise Refused(
+            _("Round %(round)s: %(error)s") % {"round": current + 1, "error": exc},
+            kind=Kind.CONFLICT,
         ) from exc
     last = {
         key: m.board.number
@@ -408,9 +529,10 @@ def assign_boards(stage: Stage, round_of_play: int) -> list[Match]:
         .order_by("board__number", "id")
     )
     if not matches:
-        raise ValueError(
+        raise Refused(
             _("%(stage)s has no round %(round)s to lay on boards.")
-            % {"stage": stage, "round": round_of_play}
+            % {"stage": stage.name, "round": round_of_play},
+            kind=Kind.INVALID,
         )
     before = Match.objects.filter(stage=stage, round_of_play=round_of_play - 1).exclude(board=None)
     last = {
@@ -564,17 +686,31 @@ def _new_matches(
 
 def _check_kind(stage: Stage, kind: Stage.Kind) -> None:
     if stage.kind != kind:
-        raise ValueError(
+        raise Refused(
             _("%(stage)s is a %(kind)s stage, not %(expected)s.")
-            % {"stage": stage, "kind": stage.get_kind_display(), "expected": kind.label}
+            % {"stage": stage.name, "kind": stage.get_kind_display(), "expected": kind.label},
+            kind=Kind.INVALID,
         )
 
 
 def _check_not_drawn(stage: Stage) -> None:
-    if stage.matches.exists() or stage.pools.filter(name__in=(BRACKET_POOL,)).exists():
-        raise ValueError(
-            _("%(stage)s is already drawn; delete its matches to draw again.") % {"stage": stage}
-        )
+    ensure(stage, undrawn)
+
+
+def swiss_rounds_set(stage: Stage) -> str | None:
+    """A Swiss stage says how many rounds it plays (its games per entry)."""
+    if stage.games_per_entry:
+        return None
+    return _("Set how many rounds the Swiss plays (games per entry).")
+
+
+def swiss_rounds_left(stage: Stage) -> str | None:
+    """A round of the Swiss is still to be drawn."""
+    total = stage.games_per_entry or 0
+    current = stage.matches.aggregate(n=Max("round_of_play"))["n"] or 0
+    if current < total:
+        return None
+    return _("All %(total)s rounds are drawn.") % {"total": total}
 
 
 def _boards(stage: Stage) -> list[Board]:
@@ -660,7 +796,7 @@ def entry_clubs(entries: Sequence[Entry]) -> dict[str, str | None]:
 # --- check-in before the draw, and corrections of a draw ----------------------------------------
 
 
-class NotCheckedInError(ValidationError):
+class NotCheckedInError(Refused):
     """A first draw refused because some active entries are neither checked in nor withdrawn;
     ``entries`` lists them, so the organizer's page can offer to check in or withdraw each."""
 
@@ -673,13 +809,14 @@ class NotCheckedInError(ValidationError):
             }
         super().__init__(
             ngettext(
-                "%(stage)s: %(count)s entry is not checked in: %(names)s. Check them in or "
-                "withdraw them before the draw.",
-                "%(stage)s: %(count)s entries are not checked in: %(names)s. Check them in or "
-                "withdraw them before the draw.",
+                "%(count)s entry is not checked in: %(names)s. Check them in or withdraw them "
+                "before the draw.",
+                "%(count)s entries are not checked in: %(names)s. Check them in or withdraw them "
+                "before the draw.",
                 len(entries),
             )
-            % {"stage": stage.name, "count": len(entries), "names": names}
+            % {"count": len(entries), "names": names},
+            kind=Kind.CONFLICT,
         )
         self.entries = list(entries)
 
@@ -736,26 +873,11 @@ def undo_draw(stage: Stage) -> int:
     empty, so a new draw makes as many). Returns how many matches were removed.
 
     Undoing the draw of a stage filled by an advance undoes that advance: the stage before can
-    advance again. Refused with the reason (``ValidationError``) once a card row, an official
+    advance again. Refused (``Refused``, :data:`UNDO_CONDITIONS`) once a card row, an official
     round or a shoot-out is recorded, or while the next stage is drawn (undo that one first).
     """
     Stage.objects.select_for_update().filter(pk=stage.pk).first()
-    if not is_drawn(stage):
-        raise ValidationError(
-            _("%(stage)s is not drawn; there is nothing to undo.") % {"stage": stage.name}
-        )
-    following = next_stage(stage)
-    if following is not None and is_drawn(following):
-        raise ValidationError(
-            _("%(stage)s: %(next)s is drawn from its results; undo that draw first.")
-            % {"stage": stage.name, "next": following.name}
-        )
-    played = _results_in(stage)
-    if played:
-        raise ValidationError(
-            _("%(stage)s cannot be drawn again: %(played)s. Void or correct the results first.")
-            % {"stage": stage.name, "played": played}
-        )
+    ensure(stage, *UNDO_CONDITIONS)
     count = stage.matches.count()
     stage.matches.all().delete()
     Pool.entries.through.objects.filter(pool__stage=stage).delete()
@@ -770,22 +892,20 @@ def swap_entries(stage: Stage, a: Entry, b: Entry) -> int:
     in the pools or the bracket. One of them may be an entry of the category that is not in
     the draw (it replaces the other, who leaves the draw). Returns how many matches changed.
 
-    Refused (``ValidationError``) for entries of another category, a withdrawn entry brought
-    in, or when a match of either has a card row or an official round.
+    Refused (``Refused``) for entries of another category, a withdrawn entry brought in, or
+    when a match of either has a card row or an official round.
     """
     Stage.objects.select_for_update().filter(pk=stage.pk).first()
+    ensure(stage, drawn_to_swap)
     if a.pk == b.pk:
-        raise ValidationError(_("Choose two different entries to swap."))
-    for entry in (a, b):
+        raise Refused(_("Choose two different entries to swap."), field="entry_b")
+    for name, entry in (("entry_a", a), ("entry_b", b)):
         if entry.category_id != stage.category_id:
-            raise ValidationError(
+            raise Refused(
                 _("%(entry)s is not an entry of %(category)s.")
-                % {"entry": entry.name, "category": stage.category.name}
+                % {"entry": entry.name, "category": stage.category.name},
+                field=name,
             )
-    if not is_drawn(stage):
-        raise ValidationError(
-            _("%(stage)s is not drawn yet; there is nothing to swap.") % {"stage": stage.name}
-        )
     ids = {a.pk: b, b.pk: a}
     matches = [
         m
@@ -798,21 +918,20 @@ def swap_entries(stage: Stage, a: Entry, b: Entry) -> int:
     }
     present |= set(seeded.values_list("entry_id", flat=True))
     if not present:
-        raise ValidationError(
-            _("Neither %(a)s nor %(b)s is in the draw of %(stage)s.")
-            % {"a": a.name, "b": b.name, "stage": stage.name}
-        )
-    for entry in (a, b):
+        raise Refused(_("Neither %(a)s nor %(b)s is in the draw.") % {"a": a.name, "b": b.name})
+    for name, entry in (("entry_a", a), ("entry_b", b)):
         if entry.pk not in present and entry.withdrawn:
-            raise ValidationError(
+            raise Refused(
                 _("%(entry)s has withdrawn and cannot be brought into the draw.")
-                % {"entry": entry.name}
+                % {"entry": entry.name},
+                field=name,
             )
     played = _results_in(stage, matches)
     if played:
-        raise ValidationError(
-            _("%(stage)s: cannot swap %(a)s and %(b)s: %(played)s.")
-            % {"stage": stage.name, "a": a.name, "b": b.name, "played": played}
+        raise Refused(
+            _("Cannot swap %(a)s and %(b)s: %(played)s.")
+            % {"a": a.name, "b": b.name, "played": played},
+            kind=Kind.CONFLICT,
         )
     for match in matches:
         for name in ENTRY_FIELDS:

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments import formats, live
+from tournaments.actions import Kind, Refused
 from tournaments.models import Match, Stage
 
 
@@ -25,7 +26,8 @@ def schedule_stage(
     Each round of play takes a time slot of ``minutes_per_game`` (default: the tournament's
     game time limit, WCC: "Strict timing for the games must be observed") times the games of a
     match (best of 3: three games' time), plus ``break_minutes``; a round with more games than
-    boards takes a slot for each game a board carries. Byes get no time.
+    boards takes a slot for each game a board carries. Byes get no time. Refused
+    (``Refused``) for a stage with nothing to schedule from that round, or times that do not fit.
     """
     minutes = minutes_per_game or stage.category.tournament.game_minutes
     matches = [
@@ -36,9 +38,9 @@ def schedule_stage(
         if m.entry_b_id is not None
     ]
     if not matches:
-        raise ValueError(
-            _("%(stage)s has no matches from round %(round)s on to schedule.")
-            % {"stage": stage, "round": first_round}
+        raise Refused(
+            _("No matches from round %(round)s on to schedule.") % {"round": first_round},
+            kind=Kind.CONFLICT,
         )
     rounds = sorted({m.round_of_play for m in matches})
     slot_of: dict[int, int] = {}
@@ -59,8 +61,8 @@ def schedule_stage(
             minutes * max(stage.best_of, 1),
             break_minutes,
         )
-    except ValueError as exc:
-        raise ValueError(f"{stage}: {exc}") from exc
+    except ValueError as exc:  # the pure clock's refusal of the times asked for
+        raise Refused(str(exc), kind=Kind.INVALID) from exc
     starts = {(rounds[s.round - 1], s.slot): s.start for s in slots}
     for m in matches:
         m.starts_at = starts[(m.round_of_play, slot_of[m.id])]

@@ -17,18 +17,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import reduce
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
 from tournaments import live
+from tournaments.actions import Kind, Refused
 from tournaments.models import Category, Entry, Pool, Stage
 from tournaments.names import entry_key
-from tournaments.selectors import ENTRY_RELATED, next_stage, play_pools
+from tournaments.selectors import ENTRY_RELATED, play_pools
 from tournaments.services import entries as entry_services
-from tournaments.services.draws import _results_in, draw_round_robin
-from tournaments.services.registration import is_drawn
+from tournaments.services.draws import (
+    Precondition,
+    _results_in,
+    draw_round_robin,
+    ensure,
+    next_stage_undrawn,
+)
 
 #: Why an entry's history row changed, as the audit page shows it (at most 100 characters;
 #: written in the language of whoever sets the seed: ``gettext(SEED_REASON)``).
@@ -60,18 +65,20 @@ def set_seeds(*, category: Category, seeds: Mapping[int, int | None]) -> list[En
     }
     unknown = [str(pk) for pk in seeds if pk not in rows]
     if unknown:
-        raise ValidationError(
+        raise Refused(
             _("%(category)s has no entry %(entries)s; nothing was saved.")
-            % {"category": category.name, "entries": ", ".join(unknown)}
+            % {"category": category.name, "entries": ", ".join(unknown)},
+            field="seeds",
         )
     for pk, seed in seeds.items():
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 1):
-            raise ValidationError(
+            raise Refused(
                 _(
                     "Seed of %(entry)s: %(seed)s is not a seed; seeds are whole numbers "
                     "from 1 (leave it empty for no seed). Nothing was saved."
                 )
-                % {"entry": _label(rows[pk]), "seed": repr(seed)}
+                % {"entry": _label(rows[pk]), "seed": repr(seed)},
+                field="seeds",
             )
     final = {pk: seeds.get(pk, e.seed) for pk, e in rows.items() if not e.withdrawn}
     holders: dict[int, list[Entry]] = {}
@@ -87,12 +94,13 @@ def set_seeds(*, category: Category, seeds: Mapping[int, int | None]) -> list[En
             ),
             [_label(e) for e in sorted(group, key=entry_key)],
         )
-        raise ValidationError(
+        raise Refused(
             _(
                 "Seed %(seed)s is given to %(entries)s; each seed goes to one entry. Nothing was "
                 "saved."
             )
-            % {"seed": seed, "entries": names}
+            % {"seed": seed, "entries": names},
+            field="seeds",
         )
     changed = []
     for pk, seed in seeds.items():
@@ -137,30 +145,49 @@ def stage_pools(stage: Stage) -> list[PoolLine]:
     return [PoolLine(pool=p, entries=members[p.pk]) for p in pools]
 
 
-def pools_editable(stage: Stage) -> bool:
-    """Whether the stage is a round robin with two or more pools holding entries."""
-    if stage.kind != Stage.Kind.ROUND_ROBIN:
-        return False
-    filled = [line for line in stage_pools(stage) if line.entries]
-    return len(filled) >= 2
+# What moving an entry to another pool needs (``tournaments.draw_actions.move_to_pool``, and
+# :func:`move_to_pool`, which asks again): the preconditions' words name no stage, the page and
+# the API being about the stage they are asked of.
 
 
-def pool_change_refusal(stage: Stage) -> str:
-    """Why the stage's pools cannot change now, in words; empty while they can (nothing of the
-    stage played, and no later stage drawn from it)."""
+def round_robin(stage: Stage) -> Refused | None:
+    """Only a round robin is played in pools."""
+    if stage.kind == Stage.Kind.ROUND_ROBIN:
+        return None
+    return Refused(
+        _("Only a round robin is played in pools; this is a %(kind)s stage.")
+        % {"kind": stage.get_kind_display().lower()},
+        kind=Kind.INVALID,
+    )
+
+
+def pools_filled(stage: Stage) -> str | None:
+    """Two or more of the stage's pools hold entries (its draw, or the advance into it, fills
+    them)."""
+    if len([line for line in stage_pools(stage) if line.entries]) >= 2:
+        return None
+    return _(
+        "No pools to move entries between yet: the draw (or the Advance into the stage) fills them."
+    )
+
+
+def pools_unplayed(stage: Stage) -> str | None:
+    """Nothing of the stage is played: moving an entry draws the pools' matches again."""
     played = _results_in(stage)
-    if played:
-        return _(
-            "%(stage)s: the pools cannot change any more: %(played)s. Void or correct the "
-            "results first."
-        ) % {"stage": stage.name, "played": played}
-    following = next_stage(stage)
-    if following is not None and is_drawn(following):
-        return _("%(stage)s: %(next)s is drawn from its results; undo that draw first.") % {
-            "stage": stage.name,
-            "next": following.name,
-        }
-    return ""
+    if not played:
+        return None
+    return _("The pools cannot change any more: %(played)s. Void or correct the results first.") % {
+        "played": played
+    }
+
+
+#: What moving an entry to another pool needs of the stage, in the order its refusals are told.
+POOL_MOVE_CONDITIONS: tuple[Precondition, ...] = (
+    round_robin,
+    pools_filled,
+    pools_unplayed,
+    next_stage_undrawn,
+)
 
 
 @dataclass(frozen=True)
@@ -193,56 +220,45 @@ class PoolMove:
 def move_to_pool(*, stage: Stage, entry: Entry, pool: str) -> PoolMove:
     """Move ``entry`` into the stage's pool named ``pool``; a drawn stage's matches are drawn
     again from the new pools (single or double round robin, as before), on the boards in
-    service. Refused with the reason (``ValidationError``) for a stage that is not a round robin
-    in pools, an entry not in them, an unknown pool, a pool left with fewer than two entries, and
-    once anything of the stage is played."""
+    service. Refused (``Refused``: :data:`POOL_MOVE_CONDITIONS`) for a stage that is not a
+    round robin in pools or once anything of the stage is played, and for an entry not in them,
+    an unknown pool or a pool left with fewer than two entries."""
     Stage.objects.select_for_update().filter(pk=stage.pk).first()
-    if stage.kind != Stage.Kind.ROUND_ROBIN:
-        raise ValidationError(
-            _("%(stage)s is a %(kind)s stage: only a round robin is played in pools.")
-            % {"stage": stage.name, "kind": stage.get_kind_display().lower()}
-        )
+    ensure(stage, round_robin, pools_filled)
     lines = stage_pools(stage)
-    if len([line for line in lines if line.entries]) < 2:
-        raise ValidationError(
-            _(
-                "%(stage)s has no pools to move entries between yet: its draw (or the Advance "
-                "into it) fills them."
-            )
-            % {"stage": stage.name}
-        )
     source = next((line for line in lines if any(e.pk == entry.pk for e in line.entries)), None)
     if source is None:
-        raise ValidationError(
-            _("%(entry)s is not in a pool of %(stage)s.")
-            % {"entry": entry.name, "stage": stage.name}
+        raise Refused(
+            _("%(entry)s is not in any of the pools.") % {"entry": entry.name}, field="entry"
         )
     wanted = (pool or "").strip()
     target = next((line for line in lines if line.name.lower() == wanted.lower()), None)
     if target is None:
         names = ", ".join(line.name for line in lines)
-        raise ValidationError(
-            _("%(stage)s has no pool “%(pool)s”; its pools are %(pools)s.")
-            % {"stage": stage.name, "pool": wanted, "pools": names}
+        raise Refused(
+            _("There is no pool “%(pool)s”; the pools are %(pools)s.")
+            % {"pool": wanted, "pools": names},
+            field="pool",
         )
     if target.pool.pk == source.pool.pk:
-        raise ValidationError(
-            _("%(entry)s is in pool %(pool)s already.") % {"entry": entry.name, "pool": target.name}
+        raise Refused(
+            _("%(entry)s is in pool %(pool)s already.")
+            % {"entry": entry.name, "pool": target.name},
+            field="pool",
         )
-    refusal = pool_change_refusal(stage)
-    if refusal:
-        raise ValidationError(refusal)
+    ensure(stage, pools_unplayed, next_stage_undrawn)
     left = len(source.entries) - 1
     if left < 2:
-        raise ValidationError(
+        raise Refused(
             ngettext(
-                "%(stage)s: pool %(pool)s would keep %(count)s entry; a round robin needs at "
-                "least two in each pool.",
-                "%(stage)s: pool %(pool)s would keep %(count)s entries; a round robin needs at "
-                "least two in each pool.",
+                "Pool %(pool)s would keep %(count)s entry; a round robin needs at least two in "
+                "each pool.",
+                "Pool %(pool)s would keep %(count)s entries; a round robin needs at least two in "
+                "each pool.",
                 left,
             )
-            % {"stage": stage.name, "pool": source.name, "count": left}
+            % {"pool": source.name, "count": left},
+            field="entry",
         )
     moved = next(e for e in source.entries if e.pk == entry.pk)
     groups = [
@@ -261,10 +277,7 @@ def move_to_pool(*, stage: Stage, entry: Entry, pool: str) -> PoolMove:
         matches.delete()
         # The draw names its pools A, B, ... in order, as the pools being refilled are named.
         filled = [(line, group) for line, group in zip(lines, groups, strict=True) if group]
-        try:
-            count = len(draw_round_robin(stage, [group for _line, group in filled], double=double))
-        except ValueError as exc:
-            raise ValidationError(str(exc)) from exc
+        count = len(draw_round_robin(stage, [group for _line, group in filled], double=double))
     else:
         for line, group in zip(lines, groups, strict=True):
             through.objects.bulk_create(through(pool_id=line.pool.pk, entry_id=e.pk) for e in group)
