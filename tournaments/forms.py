@@ -6,6 +6,7 @@ from typing import Any, Protocol
 
 from django import forms
 from django.db import models
+from django.forms.forms import DeclarativeFieldsMetaclass
 from django.utils.text import capfirst, slugify
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -14,6 +15,7 @@ from tournaments.models import Category, Player, Stage, Tournament
 from tournaments.models.labels import field_label
 from tournaments.models.stages import MATCH_GAMES_MAX, TIEBREAK_STEPS
 from tournaments.presets import PRESETS
+from tournaments.services.setup import TOURNAMENT_FIELDS
 
 MAX_UPLOAD_BYTES = 1_000_000
 
@@ -56,7 +58,27 @@ def model_labels(model: type[models.Model], names: list[str]) -> dict[str, Any]:
     return {name: capfirst(field_label(model._meta.get_field(name))) for name in names}
 
 
-class ModelFieldsForm(forms.Form):
+class ModelFieldsMetaclass(DeclarativeFieldsMetaclass):
+    """Makes the model's fields when the form class is made, as Django's ``ModelForm`` does, so
+    that the class itself names its fields (``base_fields``): what a step's declaration is
+    checked against (``Action.form``)."""
+
+    def __new__(mcs, name: str, bases: tuple, attrs: dict[str, Any]):
+        cls = super().__new__(mcs, name, bases, attrs)
+        model = getattr(cls, "model", None)
+        if model is not None and cls.model_fields:
+            made = forms.fields_for_model(
+                model,
+                fields=cls.model_fields,
+                widgets=cls.widgets,
+                labels=model_labels(model, cls.model_fields),
+            )
+            made.update(cls.declared_fields)
+            cls.base_fields = made
+        return cls
+
+
+class ModelFieldsForm(forms.Form, metaclass=ModelFieldsMetaclass):
     """A plain form with the fields of a model (labels, help, bounds) and none of the model's
     own validation: the service the view calls runs the model's checks and constraints, once,
     with the words the API gives too. Fields declared on the form replace the model's."""
@@ -65,34 +87,14 @@ class ModelFieldsForm(forms.Form):
     model_fields: list[str] = []
     widgets: dict[str, forms.Widget] = {}
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        made = forms.fields_for_model(
-            self.model,
-            fields=self.model_fields,
-            widgets=self.widgets,
-            labels=model_labels(self.model, self.model_fields),
-        )
-        made.update(self.fields)
-        self.fields = made
-
 
 class TournamentForm(ModelFieldsForm):
-    """Creating a tournament; the web address is made from the name when left blank."""
+    """Creating a tournament or changing it (where the web address is shown, not changed); the
+    web address is made from the name when left blank. Its fields are the steps' inputs
+    (``services.setup.TOURNAMENT_FIELDS``)."""
 
     model = Tournament
-    model_fields = [
-        "name",
-        "slug",
-        "venue",
-        "starts_on",
-        "ends_on",
-        "game_minutes",
-        "count_validated_cards",
-        "paper_rows_need_confirmation",
-        "cards_in_order",
-        "published",
-    ]
+    model_fields = list(TOURNAMENT_FIELDS)
     widgets = {
         "starts_on": forms.DateInput(attrs={"type": "date"}),
         "ends_on": forms.DateInput(attrs={"type": "date"}),

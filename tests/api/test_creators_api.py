@@ -67,7 +67,7 @@ def test_refusals_read_as_on_the_staff_page(world, page, client_for):
     allow_creating_tournaments(world.users["ref"])
     on_page = page.post(staff_page(world), {"action": "may-create", "may-username": "ref"})
     twice = olga.post(URL, {"tournament": "club-open", "username": "ref"}, format="json")
-    assert twice.status_code == 400
+    assert twice.status_code == 409  # the account's permission as it stands refuses it
     assert [twice.json()["detail"]] == on_page.context["may_create_form"].non_field_errors()
     assert twice.json()["detail"] == "ref may already create tournaments."
     # An unknown account, and an account of the site not on the staff: the same refusal.
@@ -90,7 +90,7 @@ def test_refusals_read_as_on_the_staff_page(world, page, client_for):
     root = User.objects.create_superuser("root")
     TournamentRole.objects.create(tournament=world.tournament, user=root, role="referee")
     boss = olga.post(URL, {"tournament": "club-open", "username": "root"}, format="json")
-    assert boss.status_code == 400 and "is a superuser" in boss.json()["detail"]
+    assert boss.status_code == 409 and "is a superuser" in boss.json()["detail"]
 
 
 def test_the_tournament_must_be_named(world, client_for):

@@ -46,7 +46,8 @@ def test_the_organizer_lists_gives_and_takes_back_roles(world, client_for):
 def test_answers_and_refusals_read_as_on_the_staff_page(world, client_for, client):
     """Rule: the API answers an invitation in the words of the staff page, the same for an
     unknown account as for a known one (201), and refuses a role held already and the
-    organizer role in the page's words, with a 400."""
+    organizer role in the page's words: a 400 for the role typed, a 409 for the organizer role,
+    which the stored roles keep (``role_actions.revoke_role``)."""
     api = client_for("olga")
     client.force_login(world.users["olga"])
     page = client.post(
@@ -70,7 +71,7 @@ def test_answers_and_refusals_read_as_on_the_staff_page(world, client_for, clien
     assert twice.status_code == 400 and "already Referee" in twice.json()["role"][0]
     organizer_role = TournamentRole.objects.get(user=world.users["olga"], role=Role.ORGANIZER)
     kept = api.delete(f"/api/roles/{organizer_role.id}/")
-    assert kept.status_code == 400 and "stays with the tournament's creator" in str(kept.json())
+    assert kept.status_code == 409 and "stays with the tournament's creator" in str(kept.json())
     assert TournamentRole.objects.filter(pk=organizer_role.pk).exists()
 
 

@@ -37,8 +37,9 @@ def test_a_withdrawn_entry_is_not_checked_in_on_either_path(world, page, client_
     through_api = client_for("olga").patch(
         f"/api/entries/{world.c.id}/", {"checked_in": True}, format="json"
     )
-    assert through_api.status_code == 400
-    assert through_api.json() == {"checked_in": [words]}
+    # the stored state refuses it (the step's precondition): 409, in the page's words
+    assert through_api.status_code == 409
+    assert through_api.json() == {"detail": words}
     world.c.refresh_from_db()
     assert world.c.withdrawn and not world.c.checked_in
 
@@ -47,7 +48,7 @@ def test_a_withdrawn_entry_is_not_checked_in_on_either_path(world, page, client_
     both = client_for("olga").patch(
         f"/api/entries/{world.b.id}/", {"withdrawn": True, "checked_in": True}, format="json"
     )
-    assert both.status_code == 400 and "has withdrawn" in both.json()["checked_in"][0]
+    assert both.status_code == 409 and "has withdrawn" in both.json()["detail"]
     world.b.refresh_from_db()
     assert not world.b.withdrawn
     # A new entry is entered and checked in by the same services: refused as a whole.
@@ -57,7 +58,7 @@ def test_a_withdrawn_entry_is_not_checked_in_on_either_path(world, page, client_
         {"category": world.c.category_id, "player": dee.pk, "withdrawn": True, "checked_in": True},
         format="json",
     )
-    assert new.status_code == 400 and "has withdrawn" in new.json()["checked_in"][0]
+    assert new.status_code == 409 and "has withdrawn" in new.json()["detail"]
     assert not Entry.objects.filter(player=dee).exists()
 
 
@@ -242,7 +243,7 @@ def test_entering_a_player_reads_the_same(world, page, client_for):
     # The page offers no singles form on a doubles category; the service it would call says so.
     with pytest.raises(ValidationError) as refused:
         registration.enter_player(player=dee, category=doubles)
-    assert refused.value.message_dict == {"category": [words]}
+    assert (refused.value.field, refused.value.text) == ("category", words)
     entered = page.post(
         manage("manage-category-enter", world, world.stage.category_id), {"player": dee.pk}
     )

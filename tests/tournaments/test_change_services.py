@@ -16,6 +16,7 @@ from tests.factories import (
     TeamFactory,
     TournamentFactory,
 )
+from tournaments.actions import Refused
 from tournaments.models import Category, Entry, Player, Stage, Team, Tournament
 from tournaments.services import categories, entries, people, registration, setup
 from tournaments.services.errors import StillInUse
@@ -24,8 +25,11 @@ pytestmark = pytest.mark.django_db
 
 
 def refusal(call, **kwargs) -> dict[str, list[str]]:
+    """The refusal's words by the field it names (a step's ``Refused`` names it as ``field``)."""
     with pytest.raises(ValidationError) as caught:
         call(**kwargs)
+    if isinstance(caught.value, Refused) and caught.value.field:
+        return {caught.value.field: caught.value.messages}
     return caught.value.message_dict
 
 

@@ -6,6 +6,7 @@ import re
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
+from django.utils.html import escape
 
 from tests.factories import CategoryFactory, EntryFactory, StageFactory, TournamentFactory
 from tournaments.models import Category, Entry, Match, Player, Stage, Tournament, TournamentRole
@@ -125,7 +126,9 @@ def test_a_withdrawn_entry_says_why_it_has_no_check_in_and_no_walkovers_before_t
         return re.search(rf'<tr id="entry-{leaving.pk}".*?</tr>', page, re.S).group(0)
 
     before = row()
-    assert "Withdrawn: reinstate to check in." in before and "Reinstate" in before
+    # the step's own refusal (``entry_actions.check_in_entry``), where the button would be
+    words = escape(f"{leaving.name} has withdrawn; reinstate the entry to check it in.")
+    assert words in before and "Reinstate" in before
     assert "Check in</button>" not in before and "disabled" not in before
     assert ruling not in before
     registration.set_withdrawn(entry=leaving, withdrawn=False)

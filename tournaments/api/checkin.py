@@ -1,8 +1,8 @@
 """Bulk check-in through the API: a category's entries checked in at once.
 
-The same services as the check-in page's bulk form and the draw page's “Check in all”
-(``registration.check_in_everyone`` and ``check_in_numbers``), plus a list of entry ids; one
-entry is checked in or out with ``PATCH /api/entries/{id}/ {"checked_in": ...}``. Withdrawn
+The same step as the check-in page's bulk form (``entry_actions.check_in_many``: everyone, the
+players' ID numbers, or a list of entry ids); one entry is checked in or out with
+``PATCH /api/entries/{id}/ {"checked_in": ...}``. Withdrawn
 entries are left alone and reported, as the page reports them. Organizers only.
 """
 
@@ -16,7 +16,7 @@ from rest_framework.response import Response
 
 from tournaments.api.actions import OrganizerActionView, parse, refused
 from tournaments.api.serializers import EntrySummarySerializer
-from tournaments.services import registration
+from tournaments.entry_actions import check_in_many
 
 
 class BulkCheckInSerializer(serializers.Serializer):
@@ -80,14 +80,10 @@ class CategoryCheckInView(OrganizerActionView):
     def post(self, request: Request, pk: int) -> Response:
         category = self.category(request, pk)
         data = parse(BulkCheckInSerializer, request)
-        if data.get("all"):
-            done = registration.check_in_everyone(tournament=category.tournament, category=category)
-        elif "entries" in data:
-            done = registration.check_in_entries(category=category, entry_ids=data["entries"])
-        else:
-            done = registration.check_in_numbers(
-                tournament=category.tournament,
-                numbers=list(dict.fromkeys(data["numbers"])),
-                category=category,
-            )
+        whom: dict = {"everyone": True}
+        if "entries" in data:
+            whom = {"entries": data["entries"]}
+        elif "numbers" in data:
+            whom = {"numbers": list(dict.fromkeys(data["numbers"]))}
+        done = check_in_many(request.user, category.tournament, category=category, **whom)
         return Response(BulkCheckInResultSerializer(done).data)

@@ -2,9 +2,9 @@
 
 An organizer (or co-organizer) of a tournament gives “may create tournaments” to an account
 from that tournament's staff, and takes it back from its staff only; a superuser's cannot
-change. The same service (``tournaments.services.staff.set_may_create_tournaments``) decides,
-words every refusal and logs the change on the tournament; the same permission guards it:
-``tournaments.manage_staff`` on the tournament named.
+change. The same steps as the staff page (``tournaments.role_actions.allow_creating`` and
+``disallow_creating``) decide, word every refusal and log the change on the tournament, with the
+same permission: ``tournaments.manage_staff`` on the tournament named.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from tournaments.api.actions import refused
 from tournaments.api.errors import ServiceErrorsMixin
 from tournaments.api.staff import MANAGE_STAFF, REFUSAL
 from tournaments.models import Tournament
+from tournaments.role_actions import allow_creating, disallow_creating
 from tournaments.services import staff
 from tournaments.views.organizer.staff import staff_lines
 
@@ -90,9 +91,7 @@ class TournamentCreatorsView(ServiceErrorsMixin, APIView):
         body.is_valid(raise_exception=True)
         tournament = _managed(request, body.validated_data["tournament"])
         user = staff.find_staff_member(tournament, body.validated_data["username"])
-        staff.set_may_create_tournaments(
-            tournament=tournament, user=user, allowed=True, actor=request.user
-        )
+        allow_creating(request.user, staff.StaffAccount(tournament, user))
         return Response(
             {"username": user.get_username(), "may_create_tournaments": True},
             status=status.HTTP_201_CREATED,
@@ -114,7 +113,5 @@ class TournamentCreatorView(ServiceErrorsMixin, APIView):
     def delete(self, request: Request, username: str) -> Response:
         tournament = _named(request)
         user = staff.find_staff_member(tournament, username)
-        staff.set_may_create_tournaments(
-            tournament=tournament, user=user, allowed=False, actor=request.user
-        )
+        disallow_creating(request.user, staff.StaffAccount(tournament, user))
         return Response(status=status.HTTP_204_NO_CONTENT)

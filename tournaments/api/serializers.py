@@ -14,6 +14,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
+from tournaments import entry_actions, setup_actions
 from tournaments.models import (
     Category,
     Entry,
@@ -77,29 +78,20 @@ class EntrySummarySerializer(serializers.ModelSerializer):
 class TournamentSerializer(ServiceWriteSerializer):
     class Meta:
         model = Tournament
-        fields = [
-            "slug",
-            "name",
-            "venue",
-            "starts_on",
-            "ends_on",
-            "count_validated_cards",
-            "paper_rows_need_confirmation",
-            "cards_in_order",
-            "game_minutes",
-            "published",
-            "created_at",
-        ]
+        # The steps' inputs, named once (``services.setup.TOURNAMENT_FIELDS``).
+        fields = [*setup.TOURNAMENT_FIELDS, "created_at"]
         read_only_fields = ["created_at"]
         validators: list = []
         # A taken slug is refused by the service, in the words of the organizer page.
         extra_kwargs = {"slug": {"validators": []}}
 
     def create(self, validated_data: dict[str, Any]) -> Tournament:
-        return setup.create_tournament(user=self.context["request"].user, **validated_data)
+        user = self.context["request"].user
+        return setup_actions.create_tournament(user, setup_actions.NOTHING_YET, **validated_data)
 
     def update(self, instance: Tournament, validated_data: dict[str, Any]) -> Tournament:
-        return setup.update_tournament(tournament=instance, **validated_data)
+        user = self.context["request"].user
+        return setup_actions.edit_tournament(user, instance, **validated_data)
 
 
 class CategorySerializer(ServiceWriteSerializer):
@@ -108,18 +100,8 @@ class CategorySerializer(ServiceWriteSerializer):
 
     class Meta:
         model = Category
-        fields = [
-            "id",
-            "tournament",
-            "name",
-            "preset",
-            "kind",
-            "discipline",
-            "discs_per_player",
-            "rounds_per_game",
-            "scoring_system",
-            "target_points",
-        ]
+        # What a category's change takes, named once (``services.categories.CATEGORY_FIELDS``).
+        fields = ["id", "tournament", *categories.CATEGORY_FIELDS]
         validators: list = []
 
     def create(self, validated_data: dict[str, Any]) -> Category:
@@ -192,7 +174,10 @@ class PlayerSerializer(ServiceWriteSerializer):
     @transaction.atomic
     def create(self, validated_data: dict[str, Any]) -> Player:
         username = validated_data.pop("username", None)
-        player = registration.register_player(**validated_data)
+        tournament = validated_data.pop("tournament")
+        player = entry_actions.register_player(
+            self.context["request"].user, tournament, **validated_data
+        )
         if username:
             self._invite(player, username)
         return player
@@ -251,16 +236,14 @@ class EntrySerializer(ServiceWriteSerializer):
 
     class Meta:
         model = Entry
+        # The category it is entered in, then what a change takes, named once
+        # (``services.entries.ENTRY_FIELDS``); the rest is shown, not taken.
         fields = [
             "id",
             "category",
-            "player",
-            "team",
+            *entries.ENTRY_FIELDS,
             "name",
             "number",
-            "seed",
-            "checked_in",
-            "withdrawn",
             "withdrawal_kind",
             "withdrawal_reason",
         ]
@@ -268,18 +251,23 @@ class EntrySerializer(ServiceWriteSerializer):
         validators: list = []
 
     def create(self, validated_data: dict[str, Any]) -> Entry:
+        """Enter the player or the team (``enter_player`` or ``enter_team``), then set the rest
+        as a change of the new entry (``edit_entry``), all in the request's transaction."""
+        user = self.context["request"].user
         category = validated_data.pop("category")
-        entry = entries.enter(
-            category=category,
-            player=validated_data.pop("player", None),
-            team=validated_data.pop("team", None),
-        )
+        player = validated_data.pop("player", None)
+        team = validated_data.pop("team", None)
+        entries.check_one_of(player, team)
+        if player is not None:
+            entry = entry_actions.enter_player(user, category, player=player)
+        else:
+            entry = entry_actions.enter_team(user, category, team=team)
         if validated_data:
-            entries.update_entry(entry=entry, **validated_data)
+            entry_actions.edit_entry(user, entry, **validated_data)
         return entry
 
     def update(self, instance: Entry, validated_data: dict[str, Any]) -> Entry:
-        return entries.update_entry(entry=instance, **validated_data)
+        return entry_actions.edit_entry(self.context["request"].user, instance, **validated_data)
 
 
 class StageSerializer(ServiceWriteSerializer):

@@ -6,9 +6,9 @@ Giving a role to an account that exists is an invitation its owner accepts, sign
 /invitations/: ``POST /api/roles/`` answers 201 with the same body whether the username names an
 account or nothing, so that the API never tells which usernames exist.
 
-The same service as the staff page (``tournaments.services.staff``) decides and words every
-refusal, and the same permission guards it: ``tournaments.manage_staff`` on the tournament,
-i.e. its organizers and co-organizers. Anyone else sees no roles at all.
+The same steps as the staff page (``tournaments.role_actions``) decide and word every refusal,
+with the same permission: ``tournaments.manage_staff`` on the tournament, i.e. its organizers
+and co-organizers. Anyone else sees no roles at all.
 """
 
 from __future__ import annotations
@@ -20,20 +20,26 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments.api.errors import ServiceErrorsMixin
 from tournaments.models import Invitation, RoleChange, Tournament, TournamentRole
+from tournaments.role_actions import (
+    WHO,
+    create_staff_account,
+    invite_to_role,
+    revoke_role,
+    withdraw_invitation,
+)
 from tournaments.selectors import staff_roles
-from tournaments.services import invitations, staff
+from tournaments.services import invitations
 
 MANAGE_STAFF = "tournaments.manage_staff"
-REFUSAL = gettext_lazy(
-    "Only the tournament's organizers and co-organizers may see and change its staff."
-)
+#: Who may read a tournament's staff: the words of the steps' refusal.
+REFUSAL = WHO
 STAFF_ROLES_OF_USER = (TournamentRole.Role.ORGANIZER, TournamentRole.Role.CO_ORGANIZER)
 
 
@@ -104,11 +110,6 @@ class RoleChangeSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-def _check(request: Request, tournament: Tournament) -> None:
-    if not request.user.has_perm(MANAGE_STAFF, tournament):
-        raise PermissionDenied(REFUSAL)
-
-
 TOURNAMENT_PARAM = OpenApiParameter(
     "tournament", str, description=gettext_lazy("Only this tournament (its slug).")
 )
@@ -168,23 +169,13 @@ class RoleViewSet(
         body = self.get_serializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        _check(request, data["tournament"])
-        invitation = invitations.invite_to_role(
-            tournament=data["tournament"],
-            username=data["user"]["username"],
-            role=data["role"],
-            actor=request.user,
+        invitation = invite_to_role(
+            request.user, data["tournament"], username=data["user"]["username"], role=data["role"]
         )
         return Response(InvitationSerializer(invitation).data, status=201)
 
     def perform_destroy(self, instance: TournamentRole) -> None:
-        _check(self.request, instance.tournament)
-        staff.revoke_role(
-            tournament=instance.tournament,
-            user=instance.user,
-            role=instance.role,
-            actor=self.request.user,
-        )
+        revoke_role(self.request.user, instance)
 
     @extend_schema(
         request=StaffAccountSerializer,
@@ -198,8 +189,7 @@ class RoleViewSet(
         body = StaffAccountSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = dict(body.validated_data)
-        _check(request, data["tournament"])
-        user, path = staff.create_account(actor=request.user, **data)
+        user, path = create_staff_account(request.user, data.pop("tournament"), **data)
         answer = {
             **body.data,
             "username": user.get_username(),
@@ -239,10 +229,7 @@ class RoleViewSet(
         invitation = Invitation.objects.filter(self.managed(), pk=invitation_id).first()
         if invitation is None:
             raise NotFound(gettext_lazy("There is no such invitation here."))
-        _check(request, invitation.tournament)
-        withdrawn = invitations.withdraw(
-            tournament=invitation.tournament, invitation_id=invitation.pk, actor=request.user
-        )
+        withdrawn = withdraw_invitation(request.user, invitation)
         return Response(InvitationSerializer(withdrawn).data)
 
     @extend_schema(

@@ -14,18 +14,17 @@ from tournaments.models import Category, Match, Tournament
 from tournaments.services.changes import apply_change
 from tournaments.services.errors import StillInUse
 
-#: What a change of a category may touch; the tournament it belongs to is fixed.
-CATEGORY_FIELDS = frozenset(
-    {
-        "name",
-        "preset",
-        "kind",
-        "discipline",
-        "discs_per_player",
-        "rounds_per_game",
-        "scoring_system",
-        "target_points",
-    }
+#: What a change of a category may touch, named once (the API serializer's fields are made from
+#: it); the tournament it belongs to is fixed.
+CATEGORY_FIELDS = (
+    "name",
+    "preset",
+    "kind",
+    "discipline",
+    "discs_per_player",
+    "rounds_per_game",
+    "scoring_system",
+    "target_points",
 )
 #: Settings the drawn matches and the cards filled for them were made for.
 PLAY_FIELDS = (
@@ -89,7 +88,7 @@ def update_category(*, category: Category, **fields: Any) -> Category:
     the wrong kind); how the game is played cannot change once a stage is drawn (its matches and
     the cards filled for them were made for those settings).
     """
-    unknown = set(fields) - CATEGORY_FIELDS
+    unknown = set(fields) - set(CATEGORY_FIELDS)
     if unknown:
         names = ", ".join(sorted(unknown))
         raise TypeError(

@@ -16,14 +16,22 @@ from tournaments.models import Category, Entry, Player, Pool, Team
 from tournaments.services import registration
 from tournaments.services.errors import StillInUse
 
-ENTRY_FIELDS = frozenset({"player", "team", "seed", "checked_in", "withdrawn"})
+#: What a change of an entry takes, named once: the step's inputs
+#: (``tournaments.entry_actions.edit_entry``) and the API serializer's fields, besides the
+#: category it belongs to. Who plays it is repeated, never changed (``update_entry``).
+ENTRY_FIELDS = ("player", "team", "seed", "checked_in", "withdrawn")
+
+
+def check_one_of(player: Player | None, team: Team | None) -> None:
+    """An entry is one player or one team, never both nor neither."""
+    if (player is None) == (team is None):
+        raise ValidationError(_("An entry is either one player or one team."))
 
 
 @transaction.atomic
 def enter(*, category: Category, player: Player | None = None, team: Team | None = None) -> Entry:
     """Enter a registered player (singles) or a paired team (doubles) into ``category``."""
-    if (player is None) == (team is None):
-        raise ValidationError(_("An entry is either one player or one team."))
+    check_one_of(player, team)
     if player is not None:
         return registration.enter_player(player=player, category=category)
     return registration.enter_team(category=category, team=team)
@@ -37,7 +45,7 @@ def update_entry(*, entry: Entry, **fields: Any) -> Entry:
     enter the other player or team instead). A withdrawal is applied before a check-in, so a
     request that withdraws and checks in at once is refused as the check-in desk would refuse it.
     """
-    unknown = set(fields) - ENTRY_FIELDS
+    unknown = set(fields) - set(ENTRY_FIELDS)
     if unknown:
         names = ", ".join(sorted(unknown))
         raise TypeError(

@@ -23,6 +23,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournaments.actions import Kind as ActionKind
+from tournaments.actions import Refused
 from tournaments.models import Invitation, Player, RoleChange, Tournament, TournamentRole
 from tournaments.services.staff import check_staff_role, role_label
 
@@ -168,7 +170,7 @@ def pending_of(tournament: Tournament) -> QuerySet[Invitation]:
     username they typed, never the account)."""
     return (
         Invitation.objects.filter(tournament=tournament, status=Status.PENDING)
-        .select_related("player")
+        .select_related("tournament", "player")
         .order_by("-created_at", "-id")
     )
 
@@ -184,11 +186,35 @@ def pending_for(user: AbstractBaseUser) -> QuerySet[Invitation]:
     )
 
 
-def _not_pending(invitation: Invitation) -> ValidationError:
-    return ValidationError(
-        _("This invitation was %(status)s already; nothing was done.")
-        % {"status": invitation.get_status_display().lower()}
-    )
+def is_pending(invitation: Invitation) -> str | None:
+    """Only an invitation waiting for its answer is withdrawn, accepted or declined. The words
+    of the refusal, or None."""
+    if invitation.status == Status.PENDING:
+        return None
+    return _("This invitation was %(status)s already; nothing was done.") % {
+        "status": invitation.get_status_display().lower()
+    }
+
+
+def _not_pending(invitation: Invitation) -> Refused:
+    return Refused(is_pending(invitation) or "", kind=ActionKind.CONFLICT)
+
+
+def _pk(invitation_id: object) -> int | None:
+    try:
+        return int(str(invitation_id))
+    except ValueError:
+        return None
+
+
+def of_tournament(tournament: Tournament, invitation_id: object) -> Invitation:
+    """The tournament's invitation with this id (what withdrawing acts on); any other id is
+    refused in the same words."""
+    pk = _pk(invitation_id)
+    found = Invitation.objects.filter(pk=pk, tournament=tournament).first() if pk else None
+    if found is None:
+        raise ValidationError(_("There is no such invitation; nothing was done."))
+    return found
 
 
 def _locked(invitation_id: object, **owned: object) -> Invitation:

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
 from tournaments import csv_import
+from tournaments.actions import Kind, Refused
 from tournaments.models import Board, Category, Entry, Match, Player, Pool, Stage, Team, Tournament
 from tournaments.presets import PRESETS
 from tournaments.services import forfeits
@@ -143,6 +144,46 @@ def register_player(
     return player
 
 
+def takes_players(category: Category) -> Refused | None:
+    """A player is entered alone into a singles category only; a doubles category takes teams
+    (``pair_team``). The refusal names the category box, or None."""
+    if category.kind != Category.Kind.DOUBLES:
+        return None
+    return Refused(
+        _(
+            "%(category)s is a doubles category: players enter it as a team (pair them on the "
+            "Teams page)."
+        )
+        % {"category": category.name},
+        field="category",
+    )
+
+
+def takes_teams(category: Category) -> Refused | None:
+    """A team is entered into a doubles category only. The refusal names the category box, or
+    None."""
+    if category.kind == Category.Kind.DOUBLES:
+        return None
+    return Refused(
+        _("%(category)s is a singles category: enter players, not teams.")
+        % {"category": category.name},
+        field="category",
+    )
+
+
+def has_doubles(tournament: Tournament) -> Refused | None:
+    """Teams are paired for a doubles category: the tournament needs one first."""
+    if tournament.categories.filter(kind=Category.Kind.DOUBLES).exists():
+        return None
+    return Refused(
+        _(
+            "The tournament has no doubles category yet: add one (WCC: Competitive Doubles, Cue "
+            "Doubles) to pair teams."
+        ),
+        kind=Kind.CONFLICT,
+    )
+
+
 @transaction.atomic
 def enter_player(*, player: Player, category: Category) -> Entry:
     """Enter a registered player into one more singles category."""
@@ -150,7 +191,9 @@ def enter_player(*, player: Player, category: Category) -> Entry:
         raise ValidationError(
             {"player": _("%(player)s is not registered at this tournament.") % {"player": player}}
         )
-    _check_singles(player.tournament, [category], field="category")
+    refusal = takes_players(category)
+    if refusal is not None:
+        raise refusal
     if category.entries.filter(player=player).exists():
         raise ValidationError(
             {
@@ -259,13 +302,9 @@ def import_players(*, tournament: Tournament, data: bytes | str, fingerprint: st
 
 
 def _check_doubles(category: Category) -> None:
-    if category.kind != Category.Kind.DOUBLES:
-        raise ValidationError(
-            {
-                "category": _("%(category)s is a singles category: enter players, not teams.")
-                % {"category": category.name}
-            }
-        )
+    refusal = takes_teams(category)
+    if refusal is not None:
+        raise refusal
 
 
 def _check_not_in_a_team(category: Category, player_one: Player, player_two: Player) -> None:
@@ -338,15 +377,23 @@ def enter_team(*, category: Category, team: Team) -> Entry:
 # On the day -------------------------------------------------------------------------------------
 
 
+def not_withdrawn(entry: Entry) -> Refused | None:
+    """The check-in desk is for entries that play: a withdrawn entry (never checked in: the
+    withdrawal undid its check-in) is reinstated first. The refusal, or None."""
+    if not entry.withdrawn:
+        return None
+    return Refused(
+        _("%(entry)s has withdrawn; reinstate the entry to check it in.") % {"entry": entry},
+        kind=Kind.CONFLICT,
+        field="checked_in",
+    )
+
+
 def set_checked_in(*, entry: Entry, checked_in: bool) -> Entry:
-    """Mark an entry present (or not) at the check-in desk."""
-    if checked_in and entry.withdrawn:
-        raise ValidationError(
-            {
-                "checked_in": _("%(entry)s has withdrawn; reinstate the entry to check it in.")
-                % {"entry": entry}
-            }
-        )
+    """Mark an entry present (or not) at the check-in desk (``not_withdrawn`` to check in)."""
+    refusal = not_withdrawn(entry) if checked_in else None
+    if refusal is not None:
+        raise refusal
     entry.checked_in = checked_in
     entry.save(update_fields=["checked_in"])
     return entry

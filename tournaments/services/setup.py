@@ -9,30 +9,34 @@ import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 
-from tournaments.actions import Refused
+from tournaments.actions import Forbidden, Refused
 from tournaments.models import Entry, Stage, Team, Tournament, TournamentRole
 from tournaments.permissions import ADD_TOURNAMENT, ADD_TOURNAMENT_REFUSAL
 from tournaments.selectors import DeletionSummary, deletion_summary
 
-#: What an organizer may change after creating the tournament (the slug is its address).
-CHANGEABLE = frozenset(
-    {
-        "name",
-        "venue",
-        "starts_on",
-        "ends_on",
-        "count_validated_cards",
-        "paper_rows_need_confirmation",
-        "cards_in_order",
-        "game_minutes",
-        "published",
-    }
+#: A tournament's details, in the order the page shows them: the inputs of creating it and of
+#: changing it, named once here. The steps (``tournaments.setup_actions``) take these, and the
+#: page's form and the API's serializer are made from this list (and checked against the steps).
+TOURNAMENT_FIELDS = (
+    "name",
+    "slug",
+    "venue",
+    "starts_on",
+    "ends_on",
+    "game_minutes",
+    "count_validated_cards",
+    "paper_rows_need_confirmation",
+    "cards_in_order",
+    "published",
 )
+#: What an organizer may change after creating the tournament: all but the slug, its address
+#: (a change may repeat the slug it has; ``update_tournament``).
+CHANGEABLE = frozenset(TOURNAMENT_FIELDS) - {"slug"}
 
 
 def _check_slug_free(slug: str) -> None:
@@ -47,6 +51,15 @@ def _check_dates(starts: datetime.date | None, ends: datetime.date | None) -> No
         raise ValidationError({"ends_on": _("The last day cannot be before the first.")})
 
 
+def who_creates(user: AbstractBaseUser, permission: str = ADD_TOURNAMENT, obj: Any = None) -> str:
+    """Why ``user`` may not create a tournament: a visitor signs in first (the creator becomes
+    its organizer); a login without the site permission is told whom to ask. The words of the
+    step's refusal (``setup_actions.create_tournament``) and of the service's."""
+    if not user.is_authenticated:
+        return _("Sign in to create a tournament: its creator becomes its organizer.")
+    return str(ADD_TOURNAMENT_REFUSAL)
+
+
 @transaction.atomic
 def create_tournament(*, name: str, slug: str, user: AbstractBaseUser, **fields: Any) -> Tournament:
     """Create a tournament and make ``user`` its organizer, both or neither.
@@ -54,16 +67,12 @@ def create_tournament(*, name: str, slug: str, user: AbstractBaseUser, **fields:
     Without the organizer role nobody could add categories, players or stages to the new
     tournament (every change checks ``tournaments.manage_tournament``), so the two writes go
     together. Only users with the site permission ``tournaments.add_tournament`` may create one
-    (``PermissionDenied`` otherwise, saying whom to ask). Raises ``ValidationError`` naming the
-    field at fault (a slug already taken, an end date before the start) before anything is
-    written.
+    (``Forbidden`` otherwise, saying whom to ask: ``who_creates``). Raises ``ValidationError``
+    naming the field at fault (a slug already taken, an end date before the start) before
+    anything is written.
     """
-    if not user.is_authenticated:
-        raise PermissionDenied(
-            _("Sign in to create a tournament: its creator becomes its organizer.")
-        )
-    if not user.has_perm(ADD_TOURNAMENT):
-        raise PermissionDenied(ADD_TOURNAMENT_REFUSAL)
+    if not user.is_authenticated or not user.has_perm(ADD_TOURNAMENT):
+        raise Forbidden(who_creates(user))
     _check_slug_free(slug)
     _check_dates(fields.get("starts_on"), fields.get("ends_on"))
     tournament = Tournament(name=name, slug=slug, **fields)

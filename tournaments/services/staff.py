@@ -193,24 +193,38 @@ def grant_role(
     return granted
 
 
+def held_role(tournament: Tournament, user: AbstractBaseUser, role: str) -> TournamentRole:
+    """The role ``user`` holds at the tournament, what taking it back acts on; refused, naming
+    the role box, when they do not hold it."""
+    held = TournamentRole.objects.filter(tournament=tournament, user=user, role=role).first()
+    if held is None:
+        label = role_label(role) if role in Role.values else repr(role)
+        raise ValidationError(
+            {
+                "role": _("%(user)s is not %(role)s at %(tournament)s.")
+                % {"user": user.get_username(), "role": label, "tournament": tournament.name}
+            }
+        )
+    return held
+
+
+def taken_back_here(held: TournamentRole) -> str | None:
+    """The staff page takes back the roles it gives; the organizer role stays with whoever
+    created (or imported) the tournament. The words of the refusal, or None."""
+    if held.role in STAFF_ROLES:
+        return None
+    return _("The organizer role stays with the tournament's creator; it is not taken back here.")
+
+
 @transaction.atomic
 def revoke_role(
     *, tournament: Tournament, user: AbstractBaseUser, role: str, actor: AbstractBaseUser
 ) -> None:
     """Take back a staff role; the account stays, with any other role it holds."""
-    check_staff_role(role)
-    held = TournamentRole.objects.filter(tournament=tournament, user=user, role=role).first()
-    if held is None:
-        raise ValidationError(
-            {
-                "role": _("%(user)s is not %(role)s at %(tournament)s.")
-                % {
-                    "user": user.get_username(),
-                    "role": role_label(role),
-                    "tournament": tournament.name,
-                }
-            }
-        )
+    held = held_role(tournament, user, role)
+    refusal = taken_back_here(held)
+    if refusal:
+        raise Refused(refusal, kind=Kind.CONFLICT)
     # Deleted one by one (not through the queryset) so that the history row it leaves names
     # who took the role back and why.
     held._history_user = actor
@@ -400,6 +414,29 @@ def may_create_tournaments(user: AbstractBaseUser) -> bool:
     return user.user_permissions.filter(pk=_add_tournament_permission().pk).exists()
 
 
+def not_a_superuser(account: StaffAccount) -> str | None:
+    """A superuser's permission is the superuser's: the staff page neither gives nor takes it."""
+    if not account.user.is_superuser:
+        return None
+    return _("%(user)s is a superuser and may create tournaments in any case.") % {
+        "user": account.user.get_username()
+    }
+
+
+def may_not_create_yet(account: StaffAccount) -> str | None:
+    """Giving the permission is for an account without it. The words, or None."""
+    if not may_create_tournaments(account.user):
+        return None
+    return _("%(user)s may already create tournaments.") % {"user": account.user.get_username()}
+
+
+def may_create_now(account: StaffAccount) -> str | None:
+    """Taking the permission back is for an account that holds it. The words, or None."""
+    if may_create_tournaments(account.user):
+        return None
+    return _("%(user)s may not create tournaments.") % {"user": account.user.get_username()}
+
+
 @transaction.atomic
 def set_may_create_tournaments(
     *, tournament: Tournament, user: AbstractBaseUser, allowed: bool, actor: AbstractBaseUser
@@ -409,19 +446,15 @@ def set_may_create_tournaments(
     An organizer gives it from their own tournament's staff page, where it is logged, to its
     own staff only (who accepted a role there), and takes it back from them only, so that one
     organizer can neither hand it to a stranger's account nor strip an organizer of another
-    event. A superuser's permission is the superuser's and is not changed here.
+    event. A superuser's permission is the superuser's and is not changed here. The
+    preconditions are the steps' (``tournaments.role_actions``), asked again here.
     """
-    if user.is_superuser:
-        raise ValidationError(
-            _("%(user)s is a superuser and may create tournaments in any case.")
-            % {"user": user.get_username()}
-        )
-    if allowed == may_create_tournaments(user):
-        if allowed:
-            refusal = _("%(user)s may already create tournaments.")
-        else:
-            refusal = _("%(user)s may not create tournaments.")
-        raise ValidationError(refusal % {"user": user.get_username()})
+    account = StaffAccount(tournament, user)
+    refusal = not_a_superuser(account) or (
+        may_not_create_yet(account) if allowed else may_create_now(account)
+    )
+    if refusal:
+        raise Refused(refusal, kind=Kind.CONFLICT)
     permission = _add_tournament_permission()
     if not TournamentRole.objects.filter(tournament=tournament, user=user).exists():
         raise ValidationError(

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.progression.selectors import next_stage_drifts, waiting_groups
 from scoring.results.rules import unplayed_rule
+from tournaments.entry_actions import enter_player
 from tournaments.forms import CategoryForm, EnterPlayerForm, PresetCategoriesForm, StageForm
 from tournaments.models import Category, Pool, Stage, Tournament
 from tournaments.names import by_name
@@ -170,7 +171,7 @@ def category_enter_player(
     form = EnterPlayerForm(request.POST, category=category)
     if form.is_valid():
         try:
-            entry = registration.enter_player(player=form.cleaned_data["player"], category=category)
+            entry = enter_player(request.user, category, player=form.cleaned_data["player"])
         except ValidationError as exc:
             form_errors_from(form, exc)
         else:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from tournaments.entry_actions import check_in_entry, check_in_many
 from tournaments.models import Entry, Tournament
 from tournaments.names import by_name
 from tournaments.services import forfeits, registration
@@ -73,12 +74,10 @@ def bulk_checkin(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     text = request.POST.get("numbers", "")
     try:
         if request.POST.get("action") == "everyone":
-            done = registration.check_in_everyone(tournament=tournament, category=category)
+            done = check_in_many(request.user, tournament, category=category, everyone=True)
         else:
             numbers = registration.parse_numbers(text)
-            done = registration.check_in_numbers(
-                tournament=tournament, numbers=numbers, category=category
-            )
+            done = check_in_many(request.user, tournament, category=category, numbers=numbers)
     except ValidationError as exc:
         return _checkin_page(request, tournament, numbers=text, error=error_text(exc))
     messages.success(request, _bulk_summary(done))
@@ -158,11 +157,12 @@ def _entry_row(
 @require_POST
 @organizer_page
 def entry_checkin(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
-    """Toggle an entry's check-in; an htmx request gets its table row back."""
+    """Toggle an entry's check-in (the step ``check_in_entry``, which the row asks whether its
+    toggle applies); an htmx request gets its table row back."""
     entry = _entry_of(tournament, entry_id)
     error = ""
     try:
-        registration.set_checked_in(entry=entry, checked_in=request.POST.get("checked_in") == "1")
+        check_in_entry(request.user, entry, checked_in=request.POST.get("checked_in") == "1")
     except ValidationError as exc:
         error = error_text(exc)
     if request.htmx:

@@ -25,7 +25,12 @@ organizer_page = tournament_page(
 
 
 def form_errors_from(form: Form, exc: ValidationError) -> None:
-    """Put a service's error next to the field it names, or above the form."""
+    """Put a service's error next to the field it names (a step's ``Refused`` names it as its
+    ``field``), or above the form."""
+    field = getattr(exc, "field", None)
+    if field in form.fields:
+        form.add_error(field, exc)
+        return
     if hasattr(exc, "error_dict"):
         for name, errors in exc.message_dict.items():
             form.add_error(name if name in form.fields else None, errors)
@@ -50,7 +55,8 @@ def tournament_entries(tournament: Tournament) -> QuerySet[Entry]:
     return (
         Entry.objects.filter(category__tournament=tournament)
         .annotate(drawn=Exists(drawn))
-        .select_related("category", "player", "team__player_one", "team__player_two")
+        # the tournament too: each row asks a step, whose permission is the tournament's
+        .select_related("category__tournament", "player", "team__player_one", "team__player_two")
         .order_by(
             Coalesce("player__last_name", "team__player_one__last_name"),
             Coalesce("player__first_name", "team__player_one__first_name"),

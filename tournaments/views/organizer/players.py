@@ -12,8 +12,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 
+from tournaments.entry_actions import pair_team, register_player
 from tournaments.forms import PlayerForm, TeamForm
-from tournaments.models import Category, Entry, Player, Team, Tournament
+from tournaments.models import Entry, Player, Team, Tournament
 from tournaments.names import by_name
 from tournaments.services import registration
 from tournaments.services.people import delete_player, delete_team, update_player, update_team
@@ -33,7 +34,7 @@ def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         form = PlayerForm(request.POST, tournament=tournament)
         if form.is_valid():
             try:
-                player = registration.register_player(tournament=tournament, **form.cleaned_data)
+                player = register_player(request.user, tournament, **form.cleaned_data)
             except ValidationError as exc:
                 form_errors_from(form, exc)
             else:
@@ -105,11 +106,12 @@ def _player_lines(tournament: Tournament, q: str = "") -> list[PlayerLine]:
 
 @organizer_page
 def teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Doubles teams by category, and the form to pair two registered players."""
+    """Doubles teams by category, and the form to pair two registered players where the step
+    applies (``pair_team``: the page says why not, before a doubles category exists)."""
     form = TeamForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         try:
-            entry = registration.pair_team(**form.cleaned_data)
+            entry = pair_team(request.user, tournament, **form.cleaned_data)
         except ValidationError as exc:
             form_errors_from(form, exc)
         else:
@@ -126,7 +128,7 @@ def teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "tournament": tournament,
             "form": form,
             "entries": by_name(tournament_entries(tournament).filter(team__isnull=False)),
-            "has_doubles": tournament.categories.filter(kind=Category.Kind.DOUBLES).exists(),
+            "pair_refused": pair_team.refusal(request.user, tournament),
         },
         status=400 if form.errors else 200,
     )

@@ -14,8 +14,7 @@ from django.utils.translation import gettext
 from scoring.progression.selectors import next_stage_drifts
 from tournaments.forms import TournamentForm
 from tournaments.models import Category, Stage, Tournament
-from tournaments.permissions import ADD_TOURNAMENT, ADD_TOURNAMENT_REFUSAL
-from tournaments.services.setup import create_tournament, update_tournament
+from tournaments.setup_actions import NOTHING_YET, create_tournament, edit_tournament
 from tournaments.staff_actions import delete_tournament
 from tournaments.views.access import refuse
 from tournaments.views.organizer.common import (
@@ -29,17 +28,16 @@ from tournaments.views.organizer.corrections import edit_page
 
 @login_required
 def create_tournament_view(request: HttpRequest) -> HttpResponse:
-    """Whoever creates a tournament becomes its organizer (``services.setup``); creating one
-    needs the site permission ``tournaments.add_tournament``, which a player does not have."""
-    if not request.user.has_perm(ADD_TOURNAMENT):
-        return refuse(request, ADD_TOURNAMENT_REFUSAL)
+    """Whoever creates a tournament becomes its organizer (the step
+    ``setup_actions.create_tournament``, which needs the site permission "may create
+    tournaments", which a player does not have: the page says whom to ask)."""
+    forbidden = create_tournament.forbidden(request.user, NOTHING_YET)
+    if forbidden is not None:
+        return refuse(request, forbidden.text)
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        data = dict(form.cleaned_data)
         try:
-            tournament = create_tournament(
-                name=data.pop("name"), slug=data.pop("slug"), user=request.user, **data
-            )
+            tournament = create_tournament(request.user, NOTHING_YET, **form.cleaned_data)
         except ValidationError as exc:
             form_errors_from(form, exc)
         else:
@@ -109,7 +107,7 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
         tournament,
         form=form,
         title=tournament.name,
-        save=lambda data: update_tournament(tournament=tournament, **data),
+        save=lambda data: edit_tournament(request.user, tournament, **data),
         named=lambda saved: saved.name,
         done=reverse("tournaments:manage", args=[tournament.slug]),
         delete_url="" if forbidden else delete_url,

@@ -7,7 +7,9 @@ link and the unlock are steps of ``tournaments.staff_actions``, which decide the
 
 Every button acts on an account that holds a role here, or on an invitation of this
 tournament; any other id posted is refused in words, the same whether it names an account of
-the site or nothing."""
+the site or nothing. Inviting, creating an account, taking a role back, withdrawing an
+invitation and the permission to create tournaments are steps of ``tournaments.role_actions``,
+which decide their buttons too."""
 
 from __future__ import annotations
 
@@ -24,8 +26,17 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 
-from tournaments.actions import refusals
+from tournaments.actions import Refused, refusals
 from tournaments.models import RoleChange, Tournament, TournamentRole
+from tournaments.role_actions import (
+    STAFF_LINE_STEPS,
+    allow_creating,
+    create_staff_account,
+    disallow_creating,
+    invite_to_role,
+    revoke_role,
+    withdraw_invitation,
+)
 from tournaments.selectors import staff_roles
 from tournaments.services import invitations, staff
 from tournaments.staff_actions import STAFF_ACCOUNT_STEPS, reissue_password_link, unlock_login
@@ -60,19 +71,25 @@ class MayCreateForm(forms.Form):
 
 
 @dataclass
+class RoleLine:
+    """A role an account holds here, and why it may not be taken back (None: the button)."""
+
+    held: TournamentRole
+    refused: Refused | None = None
+
+
+@dataclass
 class StaffLine:
     """One account with its roles here, and what the page offers for it."""
 
     user: AbstractBaseUser
-    roles: list[TournamentRole] = field(default_factory=list)
+    roles: list[RoleLine] = field(default_factory=list)
     may_create: bool = False
     #: No password chosen yet, never signed in with.
     never_used: bool = False
-    #: A new set-password link may be made for it; if not, why (``link_refused``).
-    link_renewable: bool = False
-    link_refused: str = ""
-    #: Locked out after failed sign-ins, and unlockable by whoever reads the page.
-    unlockable: bool = False
+    #: Each step of the line's buttons (``STAFF_ACCOUNT_STEPS``, ``STAFF_LINE_STEPS``) with its
+    #: refusal for whoever reads the page, keyed by the step's last name; None: the button.
+    refused: dict[str, Refused | None] = field(default_factory=dict)
 
 
 def staff_lines(tournament: Tournament, user: AbstractBaseUser | None = None) -> list[StaffLine]:
@@ -81,7 +98,8 @@ def staff_lines(tournament: Tournament, user: AbstractBaseUser | None = None) ->
     offer to them, as the steps decide (a few queries a line)."""
     lines: dict[int, StaffLine] = {}
     for held in staff_roles(tournament):
-        lines.setdefault(held.user_id, StaffLine(user=held.user)).roles.append(held)
+        line = lines.setdefault(held.user_id, StaffLine(user=held.user))
+        line.roles.append(RoleLine(held, revoke_role.refusal(user, held) if user else None))
     creators = set(
         get_user_model()
         .objects.filter(
@@ -96,11 +114,8 @@ def staff_lines(tournament: Tournament, user: AbstractBaseUser | None = None) ->
         line.never_used = staff.never_used(line.user)
         if user is None:
             continue
-        found = refusals(user, staff.StaffAccount(tournament, line.user), STAFF_ACCOUNT_STEPS)
-        link = found["reissue_password_link"]
-        line.link_renewable = link is None
-        line.link_refused = link.text if link is not None else ""
-        line.unlockable = found["unlock_login"] is None
+        account = staff.StaffAccount(tournament, line.user)
+        line.refused = refusals(user, account, (*STAFF_ACCOUNT_STEPS, *STAFF_LINE_STEPS))
     return list(lines.values())
 
 
@@ -161,21 +176,15 @@ def _back(tournament: Tournament) -> HttpResponse:
 
 def _grant(request: HttpRequest, tournament: Tournament, form: GrantForm) -> HttpResponse:
     """An invitation to the account typed, answered in the same words whether it exists."""
-    invitation = invitations.invite_to_role(
-        tournament=tournament,
-        username=form.cleaned_data["username"],
-        role=form.cleaned_data["role"],
-        actor=request.user,
-    )
+    invitation = invite_to_role(request.user, tournament, **form.cleaned_data)
     messages.success(request, invitations.invitation_sent(invitation.username))
     return _back(tournament)
 
 
 def _withdraw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     try:
-        invitation = invitations.withdraw(
-            tournament=tournament, invitation_id=request.POST.get("invitation"), actor=request.user
-        )
+        invitation = invitations.of_tournament(tournament, request.POST.get("invitation"))
+        withdraw_invitation(request.user, invitation)
     except ValidationError as exc:
         messages.error(request, error_text(exc))
     else:
@@ -188,9 +197,7 @@ def _withdraw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 def _create(request: HttpRequest, tournament: Tournament, form: AccountForm) -> HttpResponse:
-    user, path = staff.create_account(
-        tournament=tournament, actor=request.user, **form.cleaned_data
-    )
+    user, path = create_staff_account(request.user, tournament, **form.cleaned_data)
     _keep_link(request, user, path)
     messages.success(
         request,
@@ -211,9 +218,7 @@ def _keep_link(request: HttpRequest, user: AbstractBaseUser, path: str) -> None:
 
 def _may_create(request: HttpRequest, tournament: Tournament, form: MayCreateForm) -> HttpResponse:
     user = staff.find_staff_member(tournament, form.cleaned_data["username"])
-    staff.set_may_create_tournaments(
-        tournament=tournament, user=user, allowed=True, actor=request.user
-    )
+    allow_creating(request.user, staff.StaffAccount(tournament, user))
     messages.success(
         request,
         gettext("%(username)s may now create tournaments.") % {"username": user.get_username()},
@@ -229,12 +234,12 @@ def _row_action(request: HttpRequest, tournament: Tournament, action: str) -> Ht
         user = staff.staff_member(tournament, request.POST.get("user"))
         account = staff.StaffAccount(tournament, user)
         if action == "revoke":
-            role = request.POST.get("role", "")
-            staff.revoke_role(tournament=tournament, user=user, role=role, actor=request.user)
+            held = staff.held_role(tournament, user, request.POST.get("role", ""))
+            revoke_role(request.user, held)
             messages.success(
                 request,
                 gettext("Took back %(role)s from %(username)s.")
-                % {"role": Role(role).label, "username": user.get_username()},
+                % {"role": held.get_role_display(), "username": user.get_username()},
             )
         elif action == "link":
             _keep_link(request, user, reissue_password_link(request.user, account))
@@ -246,9 +251,7 @@ def _row_action(request: HttpRequest, tournament: Tournament, action: str) -> Ht
                 % {"username": user.get_username()},
             )
         else:
-            staff.set_may_create_tournaments(
-                tournament=tournament, user=user, allowed=False, actor=request.user
-            )
+            disallow_creating(request.user, account)
             messages.success(
                 request,
                 gettext("%(username)s may no longer create tournaments.")
