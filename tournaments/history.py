@@ -1,7 +1,7 @@
 """The organizer's audit page, read from the history tables: every change of the tournament, its
 categories, stages, players, teams, entries and staff roles, newest first, with who made it and
-the values before and after. (Shoot-outs are scoring's: the page shows them with a template tag,
-``scoring.templatetags.shootout_history``, since this app does not import scoring.)
+the values before and after. (Shoot-outs and changes of closed results are scoring's: the page's
+view reads them from ``scoring.progression``, since this module does not import scoring.)
 
 The history rows of a category or entry that was deleted still name its category, so the
 tournament's categories are taken from the history too (a deleted category's changes stay

@@ -1,10 +1,4 @@
-"""Closed stages on pages: the head referee's changes of closed results, and the notice above a
-card of a closed stage.
-
-The organizer's audit page (``tournaments.views.organizer.audit``) reads the history tables of
-the tournament app and knows nothing of scoring; it shows these changes with
-``{% load closed_stages %}{% closed_stage_changes tournament %}``.
-"""
+"""Closed stages on pages: the notice above a card of a closed stage."""
 
 from __future__ import annotations
 
@@ -13,16 +7,9 @@ from typing import Any
 from django import template
 
 from scoring.progression.locks import closure
-from scoring.progression.selectors import closed_changes
-from tournaments.models import Stage, Tournament
+from tournaments.models import Stage
 
 register = template.Library()
-
-
-@register.inclusion_tag("scoring/progression/_closed_changes.html")
-def closed_stage_changes(tournament: Tournament) -> dict[str, Any]:
-    """Every change of a closed result of the tournament, newest first."""
-    return {"changes": closed_changes(stage__category__tournament=tournament)}
 
 
 @register.inclusion_tag("scoring/progression/_closed_notice.html")
