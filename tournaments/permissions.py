@@ -166,6 +166,22 @@ rules.add_perm("tournaments.withdraw_entry", is_organizer & ~meets_entry)
 rules.add_perm(
     "tournaments.disqualify_entry", (is_organizer | is_head_referee) & ~is_own_entry & ~meets_entry
 )
+
+
+@rules.predicate
+def may_take_back(user, entry) -> bool:
+    """Taking back a withdrawal is for whoever may record its kind: a withdrawal the organizers'
+    (``withdraw_entry``), a disqualification the head referee's too (``disqualify_entry``)."""
+    if not isinstance(entry, Entry):
+        return False
+    kind = entry.withdrawal_kind or Entry.WithdrawalKind.WITHDRAWAL
+    if kind == Entry.WithdrawalKind.DISQUALIFICATION:
+        return user.has_perm("tournaments.disqualify_entry", entry)
+    return user.has_perm("tournaments.withdraw_entry", entry)
+
+
+rules.add_perm("tournaments.reinstate_entry", may_take_back)
+
 #: The staff predicate of each entry ruling, before the conflict of interest is taken out (so
 #: that a refusal can tell "not your role" from "your own game").
 ENTRY_RULINGS = {

@@ -1,9 +1,10 @@
 """Walkovers and forfeits through the API: an entry's withdrawal or disqualification after the
 draw, its reinstatement, and the head referee's forfeit of a game or a round.
 
-The same services as the ruling pages (``scoring.rulings.services``), with their permissions
+The same steps as the ruling pages (``scoring.rulings.actions``), with their permissions
 (withdrawing: the organizers; disqualifying: the head referee or the organizers; forfeits: the
-head referee) and their words: a refusal's message is the one the page shows, and so is the
+head referee) and their words: a refusal's message is the one the page shows, with the status of
+its kind (403 the role, 400 the input, 409 the game's or the entry's state), and so is the
 ``detail`` of a success.
 """
 
@@ -19,10 +20,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring.api.views import ScoringErrorsMixin, parse, refusals
+from scoring.rulings import actions as steps
 from scoring.rulings import services
 from tournaments.api.serializers import EntrySerializer, GameSerializer
 from tournaments.models import Entry, Game
-from tournaments.services.forfeits import ENTRY_PEOPLE
+from tournaments.services.forfeits import ENTRY_PEOPLE, check_kind
 
 GAME_JOINS = (
     "match__stage__category__tournament",
@@ -81,7 +83,7 @@ class RulingSerializer(serializers.Serializer):
 
 
 class RulingView(ScoringErrorsMixin, APIView):
-    """Signed-in users only; the service checks the role and says who may."""
+    """Signed-in users only; the step checks the role and says who may."""
 
     permission_classes = [IsAuthenticated]
 
@@ -115,30 +117,27 @@ class EntryWithdrawView(RulingView):
             "from now on."
         ),
         request=WithdrawSerializer,
-        responses={200: WithdrawalSerializer, **refusals(400, 403, 404)},
+        responses={200: WithdrawalSerializer, **refusals(400, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
         entry = self.entry(pk)
         data = parse(WithdrawSerializer, request)
-        done = services.withdraw(
-            entry=entry, kind=data["kind"], reason=data["reason"], user=request.user
-        )
-        return self.withdrawal(done)
+        step = steps.WITHDRAWAL_STEPS[check_kind(data["kind"])]
+        return self.withdrawal(step(request.user, entry, reason=data["reason"]))
 
 
 class EntryReinstateView(RulingView):
     @extend_schema(
         summary=_("Reinstate a withdrawn or disqualified entry"),
         description=_(
-            "Its walkovers become games to play again. Refused (400) once their result was used: "
+            "Its walkovers become games to play again. Refused (409) once their result was used: "
             "the next stage drawn from the standings, the next knockout match or Swiss round."
         ),
         request=None,
-        responses={200: WithdrawalSerializer, **refusals(400, 403, 404)},
+        responses={200: WithdrawalSerializer, **refusals(403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
-        done = services.reinstate(entry=self.entry(pk), user=request.user)
-        return self.withdrawal(done)
+        return self.withdrawal(steps.reinstate_entry(request.user, self.entry(pk)))
 
 
 class GameForfeitView(RulingView):
@@ -150,15 +149,12 @@ class GameForfeitView(RulingView):
             "score. The cards keep their rows as written; nothing more is written on them."
         ),
         request=ForfeitGameSerializer,
-        responses={200: RulingSerializer, **refusals(400, 403, 404)},
+        responses={200: RulingSerializer, **refusals(400, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
         game = self.game(pk)
         data = parse(ForfeitGameSerializer, request)
-        done = services.forfeit_game(
-            game=game, side=data["side"], reason=data["reason"], user=request.user
-        )
-        return self.ruling(done)
+        return self.ruling(steps.forfeit_game(request.user, game, **data))
 
 
 class GameForfeitRoundView(RulingView):
@@ -167,19 +163,13 @@ class GameForfeitRoundView(RulingView):
         description=_(
             "The official round scores 2-0 to the other side, its 20s as shot. Only in a game "
             "scored 2-1-0 per round between two sides (refused in a game to 100 or of three "
-            "players: forfeit the game instead), and only for a round with its official result."
+            "players: forfeit the game instead, 400), and only for a round with its official "
+            "result (409)."
         ),
         request=ForfeitRoundSerializer,
-        responses={200: RulingSerializer, **refusals(400, 403, 404)},
+        responses={200: RulingSerializer, **refusals(400, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
         game = self.game(pk)
         data = parse(ForfeitRoundSerializer, request)
-        done = services.forfeit_round(
-            game=game,
-            number=data["round"],
-            side=data["side"],
-            reason=data["reason"],
-            user=request.user,
-        )
-        return self.ruling(done)
+        return self.ruling(steps.forfeit_round(request.user, game, **data))

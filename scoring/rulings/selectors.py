@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from django.db.models import OuterRef, QuerySet, Subquery
 
-from scoring.results.rules import game_rules
 from tournaments.models import Entry, Game, Round, Tournament
 from tournaments.names import entry_key
 from tournaments.services.forfeits import ENTRY_PEOPLE
@@ -23,11 +22,10 @@ GAME_JOINS = (
 @dataclass(frozen=True)
 class GameRulings:
     """A game as the head referee rules on it: its official rounds (with the rounds already
-    forfeited), and whether rounds can be forfeited at all (2-1-0 between two sides)."""
+    forfeited). What may be ruled on it is the steps' to say (``scoring.rulings.actions``)."""
 
     game: Game
     rounds: list[Round]
-    rounds_forfeitable: bool
 
     @property
     def forfeited_rounds(self) -> list[Round]:
@@ -46,11 +44,8 @@ def game_of(tournament: Tournament, game_id: int) -> Game:
 
 
 def game_rulings(game: Game) -> GameRulings:
-    """The game's official rounds and what may be ruled on it (one query)."""
-    rules = game_rules(game)
-    two_sided = game.match.entry_c_id is None and game.match.entry_b_id is not None
-    forfeitable = two_sided and rules.sides == 2 and rules.round_scoring == "2-1-0"
-    return GameRulings(game, list(game.rounds.order_by("number")), forfeitable)
+    """The game's official rounds (one query)."""
+    return GameRulings(game, list(game.rounds.order_by("number")))
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,11 @@ cases the decision of the referee will be final."
 Every function checks the permission of ``user`` (``scoring.forfeit`` for the head referee's
 rulings; see ``tournaments.services.forfeits`` for withdrawals), refuses with a message that
 says what is wrong and where, and returns what it did with the sentence the pages and the API
-both show.
+both show. They are the services of the steps in ``scoring.rulings.actions``, whose
+preconditions on a game are the ones here (:data:`GAME_RULINGS`, :data:`ROUND_RULINGS`): the
+page asks them to show why a form is not offered, and the services ask them again under the
+game's lock. A withdrawal opens the knockout matches its walkovers decide in its own
+transaction, as a recorded result does: whatever path withdraws an entry takes that step.
 """
 
 from __future__ import annotations
@@ -27,9 +31,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -39,15 +44,18 @@ from scoring.progression.services import advance_knockout
 from scoring.results.knockout import knockout_state
 from scoring.results.rules import ROUND_VALUES, game_rules, values_round
 from scoring.results.services import check_round_forfeits, record_game
-from tournaments.models import Category, Entry, Game, Match, Round, Stage
+from scoring.scorecards.conditions import forfeited, where
+from tournaments.actions import Forbidden, Refused
+from tournaments.actions import Kind as Refusal
+from tournaments.models import Entry, Game, Match, Round, Stage
 from tournaments.services import forfeits
 from tournaments.services.game_locks import lock_games
 
 Side = Game.Side
 Kind = Game.ForfeitKind
 
-#: Who rules on forfeits, as the pages and the API say it.
-FORFEIT_ROLE = gettext_lazy("the head referee")
+#: Who rules on forfeits, as the pages and the API say it to anyone else.
+FORFEIT_WHO = gettext_lazy("Only the head referee forfeits a round or a game.")
 REASON_MAX = forfeits.REASON_MAX
 
 
@@ -71,15 +79,13 @@ class Withdrawal:
 
 def _require(user: AbstractBaseUser | None, game: Game) -> None:
     if user is not None and not user.has_perm("scoring.forfeit", game.match):
-        raise PermissionDenied(forfeit_refusal(user, game))
+        raise Forbidden(forfeit_refusal(user, game))
 
 
 def forfeit_refusal(user: AbstractBaseUser, game: Game) -> str:
     """Why ``user`` may not forfeit in ``game``: their own game (nobody rules on a game they
-    play in), else who may."""
-    return conflict_refusal(user, "scoring.forfeit", game.match) or _(
-        "Only %(role)s forfeits a round or a game."
-    ) % {"role": FORFEIT_ROLE}
+    play in), else who may (the words of the steps, ``scoring.rulings.actions``)."""
+    return conflict_refusal(user, "scoring.forfeit", game.match) or str(FORFEIT_WHO)
 
 
 def _load(game: Game) -> Game:
@@ -91,46 +97,106 @@ def _load(game: Game) -> Game:
     ).get(pk=game.pk)
 
 
-def _where(game: Game) -> str:
-    return _("%(match)s, game %(number)s") % {"match": game.match, "number": game.number}
+# Preconditions of a ruling on a game: each the words of its refusal, or None -------------------
+
+
+def two_sided(game: Game) -> Refused | None:
+    """A forfeit is against one of two sides: a bye has nobody to forfeit it, and the rules say
+    nothing of a forfeit among three."""
+    match = game.match
+    if match.entry_b_id is None:
+        return Refused(
+            _("%(game)s is a bye: there is nobody to forfeit it.") % {"game": capfirst(where(game))}
+        )
+    if match.entry_c_id is not None:
+        return Refused(
+            _(
+                "%(game)s is a three-player game; the rules say nothing of a forfeit among "
+                "three. Record the round as played, or disqualify the player."
+            )
+            % {"game": capfirst(where(game))}
+        )
+    return None
+
+
+def not_forfeited(game: Game) -> Refused | None:
+    """A game is forfeited once (a walkover, or the head referee's ruling)."""
+    return forfeited(game)
+
+
+def result_unused(game: Game) -> Refused | None:
+    """Outside a knockout, a result a later draw was made from stays (a knockout goes on from the
+    new result instead: the bracket is opened again from it)."""
+    if game.match.stage.kind == Stage.Kind.KNOCKOUT:
+        return None
+    because = _("the result of %(game)s") % {"game": where(game)}
+    used = forfeits.result_used(game.match, because=because)
+    if not used:
+        return None
+    return Refused(
+        _("%(game)s cannot be forfeited now: %(used)s")
+        % {"game": capfirst(where(game)), "used": used},
+        kind=Refusal.CONFLICT,
+    )
+
+
+def rounds_forfeitable(game: Game) -> Refused | None:
+    """Only a round worth 2-1-0 between two sides can be forfeited (NCA, WCC, match play)."""
+    try:
+        check_round_forfeits(game_rules(game), capfirst(where(game)))
+    except ValidationError as exc:
+        return Refused(" ".join(exc.messages))
+    return None
+
+
+def has_official_rounds(game: Game) -> Refused | None:
+    """A round is forfeited once the game's cards count: it needs its official result."""
+    if game.rounds.exists():
+        return None
+    return Refused(
+        _(
+            "%(game)s has no round yet with an official result: a round is forfeited once the "
+            "game's cards count (or forfeit the game)."
+        )
+        % {"game": capfirst(where(game))},
+        kind=Refusal.CONFLICT,
+    )
+
+
+#: What forfeiting a game needs of it, in the order a refusal names.
+GAME_RULINGS = (two_sided, not_forfeited, result_unused)
+#: What forfeiting one of its rounds needs.
+ROUND_RULINGS = (two_sided, not_forfeited, rounds_forfeitable, has_official_rounds, result_unused)
+
+
+def _check(game: Game, rulings) -> None:
+    """Ask the preconditions again on the game as read under its lock."""
+    for precondition in rulings:
+        found = precondition(game)
+        if found is not None:
+            raise found
 
 
 def _checked(game: Game, side: str, reason: str) -> tuple[str, str]:
     """The side and the reason of a ruling, or a refusal naming the game."""
     if side not in (Side.A, Side.B):
-        raise ValidationError(
-            {"side": _("%(game)s: choose the side that forfeits: a or b.") % {"game": _where(game)}}
+        raise Refused(
+            _("%(game)s: choose the side that forfeits: a or b.") % {"game": capfirst(where(game))},
+            field="side",
         )
     reason = (reason or "").strip()
     if not reason:
-        raise ValidationError(
-            {
-                "reason": _("%(game)s: say why (the rule that was broken); it is printed.")
-                % {"game": _where(game)}
-            }
+        raise Refused(
+            _("%(game)s: say why (the rule that was broken); it is printed.")
+            % {"game": capfirst(where(game))},
+            field="reason",
         )
     if len(reason) > REASON_MAX:
-        raise ValidationError(
-            {
-                "reason": _("Keep the reason to %(max)s characters (it is printed on cards).")
-                % {"max": REASON_MAX}
-            }
+        raise Refused(
+            _("Keep the reason to %(max)s characters (it is printed on cards).")
+            % {"max": REASON_MAX},
+            field="reason",
         )
-    match = game.match
-    if match.entry_b_id is None:
-        raise ValidationError(
-            _("%(game)s is a bye: there is nobody to forfeit it.") % {"game": _where(game)}
-        )
-    if match.entry_c_id is not None:
-        raise ValidationError(
-            _(
-                "%(game)s is a three-player game; the rules say nothing of a forfeit among "
-                "three. Record the round as played, or disqualify the player."
-            )
-            % {"game": _where(game)}
-        )
-    if game.forfeited_by:
-        raise ValidationError(f"{game.forfeit_refusal}.")
     return side, reason
 
 
@@ -160,17 +226,9 @@ def forfeit_game(
     (refused)."""
     game = _load(game)
     _require(user, game)
+    _check(game, GAME_RULINGS)
     side, reason = _checked(game, side, reason)
     stage = game.match.stage
-    if stage.kind != Stage.Kind.KNOCKOUT:
-        used = forfeits.result_used(
-            game.match, because=_("the result of %(game)s") % {"game": _where(game)}
-        )
-        if used:
-            raise ValidationError(
-                _("%(game)s cannot be forfeited now: %(used)s")
-                % {"game": _where(game), "used": used}
-            )
     record_game(game, [], forfeits={})
     game.forfeited_by = side
     game.forfeit_kind = Kind.RULING
@@ -190,7 +248,7 @@ def forfeit_game(
             "%(game)s: forfeited by %(loser)s on the head referee's ruling (%(reason)s); "
             "%(winner)s wins the game."
         )
-        % {"game": _where(game), "loser": loser, "reason": reason, "winner": winner},
+        % {"game": capfirst(where(game)), "loser": loser, "reason": reason, "winner": winner},
     )
 
 
@@ -208,31 +266,19 @@ def forfeit_round(
     scored 2-1-0 per round between two sides has forfeitable rounds."""
     game = _load(game)
     _require(user, game)
+    _check(game, ROUND_RULINGS)
     side, reason = _checked(game, side, reason)
-    check_round_forfeits(game_rules(game), _where(game))
     stored = official_rounds(game)
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(stored):
-        have = _("rounds 1 to %(last)s") % {"last": len(stored)} if stored else _("no round yet")
-        raise ValidationError(
-            {
-                "round": _(
-                    "%(game)s has %(have)s with an official result; round %(number)s cannot be "
-                    "forfeited. A round is forfeited once the game's cards count (or forfeit the "
-                    "game)."
-                )
-                % {"game": _where(game), "have": have, "number": number}
-            }
+        raise Refused(
+            _(
+                "%(game)s has rounds 1 to %(last)s with an official result; round %(number)s "
+                "cannot be forfeited."
+            )
+            % {"game": capfirst(where(game)), "last": len(stored), "number": number},
+            field="round",
         )
     stage = game.match.stage
-    if stage.kind != Stage.Kind.KNOCKOUT:
-        used = forfeits.result_used(
-            game.match, because=_("the result of %(game)s") % {"game": _where(game)}
-        )
-        if used:
-            raise ValidationError(
-                _("Round %(number)s of %(game)s cannot be forfeited: %(used)s")
-                % {"number": number, "game": _where(game), "used": used}
-            )
     rounds = [
         round_to_data(values_round(*(getattr(r, name) for name in ROUND_VALUES))) for r in stored
     ]
@@ -242,11 +288,10 @@ def forfeit_round(
     _advance(stage)
     loser, winner = _entry(game, side).name, _entry(game, _other(side)).name
     message = _(
-        "%(game)s, round %(number)s: forfeited by %(loser)s on the head referee's ruling "
-        "(%(reason)s); the round scores 2-0 to %(winner)s."
+        "%(round)s: forfeited by %(loser)s on the head referee's ruling (%(reason)s); the round "
+        "scores 2-0 to %(winner)s."
     ) % {
-        "game": _where(game),
-        "number": number,
+        "round": capfirst(where(game, number)),
         "loser": loser,
         "reason": reason,
         "winner": winner,
@@ -280,7 +325,8 @@ def withdraw(
 ) -> Withdrawal:
     """Withdraw or disqualify ``entry`` (``tournaments.services.forfeits.withdraw_entry``: its
     games without a result become walkovers against it), then open the knockout matches those
-    walkovers decide."""
+    walkovers decide, in the same transaction: a walkover decides a knockout match as a
+    recorded result does, and the bracket never shows one without the other."""
     games = forfeits.withdraw_entry(entry=entry, kind=kind, reason=reason, user=user)
     opened = [m for stage in forfeits.stages_of(games) for m in _advance(stage)]
     entry.refresh_from_db()
@@ -311,10 +357,6 @@ def withdraw(
 def reinstate(*, entry: Entry, user: AbstractBaseUser | None = None) -> Withdrawal:
     """Take back a withdrawal or disqualification (``forfeits.reinstate_entry``): its walkovers
     are games to play again, unless their result was used since (refused)."""
-    if not Entry.objects.filter(pk=entry.pk, withdrawn=True).exists():
-        raise ValidationError(
-            _("%(entry)s has not withdrawn; there is nothing to reinstate.") % {"entry": entry.name}
-        )
     games = forfeits.reinstate_entry(entry=entry, user=user)
     entry.refresh_from_db()
     count = len(games)
@@ -330,12 +372,3 @@ def reinstate(*, entry: Entry, user: AbstractBaseUser | None = None) -> Withdraw
     )
     message = _("%(entry)s is reinstated: %(again)s.") % {"entry": entry.name, "again": again}
     return Withdrawal(entry=entry, games=games, message=message)
-
-
-def open_decided_matches(category: Category) -> list[Match]:
-    """After a withdrawal made through an entry's plain edit (``withdrawn: true``), open the
-    knockout matches its walkovers decided, as :func:`withdraw` does."""
-    opened: list[Match] = []
-    for stage in category.stages.filter(kind=Stage.Kind.KNOCKOUT).order_by("order"):
-        opened += _advance(stage)
-    return opened

@@ -1,17 +1,15 @@
 """The ruling pages: an entry's withdrawal or disqualification (with a confirm step listing the
 games that become walkovers) and the head referee's forfeit of a round or a game.
 
-Views stay thin: they read through ``scoring.rulings.selectors``, write through
-``scoring.rulings.services`` (the services the API calls, with the same messages) and only
-decide what to show whom; every permission comes from the ``rules`` predicates.
+Views stay thin: they read through ``scoring.rulings.selectors`` and take the steps of
+``scoring.rulings.actions`` (the ones the API takes, with the same words). Whether a form is
+offered, and why not, is the steps' answer (``refusal``): the page shows those words where the
+form would be.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -19,48 +17,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring.permissions import conflict_refusal
+from scoring.rulings import actions as steps
 from scoring.rulings import selectors as select
-from scoring.rulings import services
 from scoring.rulings.forms import ForfeitGameForm, ForfeitRoundForm, WithdrawForm
+from tournaments.actions import Action, Forbidden, Refused, refusals
 from tournaments.models import Entry, Game, Tournament
-from tournaments.permissions import entry_conflict_refusal
 from tournaments.services import forfeits
 from tournaments.views.access import refuse, safe_next, tournament_page
 
 TEMPLATES = "scoring/rulings"
 Kind = Entry.WithdrawalKind
 
-ENTRY_REFUSAL = gettext_lazy(
-    "Only the tournament's organizers withdraw an entry; the head referee (or an organizer) "
-    "disqualifies one."
-)
-
-
-def _words(exc: ValidationError) -> str:
-    return " ".join(exc.messages)
-
 
 # Entries --------------------------------------------------------------------------------------
-
-
-def _kinds(user: Any, entry: Entry) -> list[str]:
-    """The kinds of withdrawal ``user`` may record for ``entry``."""
-    return [
-        kind for kind, (perm, _who) in forfeits.PERMISSIONS.items() if user.has_perm(perm, entry)
-    ]
-
-
-def _entry_refusal(user: Any, entry: Entry, kind: str = "") -> str:
-    """Why ``user`` may record no kind of withdrawal for ``entry`` (or not ``kind``, when the
-    form or the entry says which): their own entry or a game they play
-    (``tournaments.permissions``), else who may."""
-    asked = [forfeits.PERMISSIONS[kind]] if kind in forfeits.PERMISSIONS else []
-    for perm, _who in asked or forfeits.PERMISSIONS.values():
-        conflict = entry_conflict_refusal(user, perm, entry)
-        if conflict:
-            return conflict
-    return str(ENTRY_REFUSAL)
 
 
 def _entry_of(tournament: Tournament, entry_id: int) -> Entry:
@@ -74,32 +43,56 @@ def _entry_of(tournament: Tournament, entry_id: int) -> Entry:
     return entry
 
 
+def _shut_out(found: dict[str, Refused | None], names: tuple[str, ...]) -> Forbidden | None:
+    """The refusal of the role when ``user`` may take none of the steps ``names`` on the entry
+    (the last one's words: the widest role, disqualifying, says who may), else None."""
+    asked = [found[name] for name in names]
+    if all(isinstance(refused, Forbidden) for refused in asked):
+        return asked[-1]
+    return None
+
+
+def _page_steps(entry: Entry) -> tuple[str, ...]:
+    """The steps the entry's page offers: taking back what was recorded, or recording it."""
+    return ("reinstate_entry",) if entry.withdrawn else ("withdraw_entry", "disqualify_entry")
+
+
 def _entry_page(
     request: HttpRequest,
     tournament: Tournament,
     entry: Entry,
+    found: dict[str, Refused | None],
     *,
     form: WithdrawForm | None = None,
     error: str = "",
     status: int = 200,
 ) -> HttpResponse:
-    kinds = _kinds(request.user, entry)
+    kinds = [kind for kind, step in steps.WITHDRAWAL_STEPS.items() if found[_name(step)] is None]
     if form is None:
         wanted = request.GET.get("kind", "")
         initial = {"kind": wanted} if wanted in kinds else {}
         form = WithdrawForm(kinds=kinds, initial=initial)
-    may_reinstate = entry.withdrawn and (entry.withdrawal_kind or Kind.WITHDRAWAL) in kinds
     context = {
         "tournament": tournament,
         "entry": entry,
         "plan": None if entry.withdrawn else forfeits.withdrawal_plan(entry),
         "walkovers": forfeits.walkovers_against(entry) if entry.withdrawn else [],
-        "form": form,
+        "form": form if kinds else None,
+        # The kinds not offered, each with why (a form offering one kind says why not the other).
+        "kinds_refused": [
+            (label, found[_name(steps.WITHDRAWAL_STEPS[kind])])
+            for kind, label in Kind.choices
+            if found[_name(steps.WITHDRAWAL_STEPS[kind])] is not None
+        ],
+        "steps": found,
         "error": error,
-        "may_reinstate": may_reinstate,
         "next": safe_next(request, ""),
     }
     return render(request, f"{TEMPLATES}/entry.html", context, status=status)
+
+
+def _name(step: Action) -> str:
+    return step.name.rsplit(".", 1)[-1]
 
 
 @require_GET
@@ -109,9 +102,11 @@ def entry(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpRe
     become walkovers), with the reason; or, for an entry withdrawn, its walkovers and the way
     back (reinstate)."""
     entry = _entry_of(tournament, entry_id)
-    if not _kinds(request.user, entry):
-        return refuse(request, _entry_refusal(request.user, entry), tournament)
-    return _entry_page(request, tournament, entry)
+    found = refusals(request.user, entry, steps.ENTRY_STEPS)
+    shut = _shut_out(found, _page_steps(entry))
+    if shut is not None:
+        return refuse(request, shut.text, tournament)
+    return _entry_page(request, tournament, entry, found)
 
 
 def _after(request: HttpRequest, tournament: Tournament, entry: Entry) -> HttpResponse:
@@ -122,28 +117,24 @@ def _after(request: HttpRequest, tournament: Tournament, entry: Entry) -> HttpRe
 @require_POST
 @tournament_page()
 def withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
-    """Withdraw or disqualify the entry, as confirmed."""
+    """Withdraw or disqualify the entry, as confirmed: the step of the kind chosen."""
     entry = _entry_of(tournament, entry_id)
-    kinds = _kinds(request.user, entry)
-    if not kinds:
-        kind = request.POST.get("kind", "")
-        return refuse(request, _entry_refusal(request.user, entry, kind), tournament)
     form = WithdrawForm(request.POST, kinds=list(Kind.values))
     if not form.is_valid():
-        return _entry_page(
-            request, tournament, entry, form=form, error=" ".join(form.messages()), status=400
-        )
+        found = refusals(request.user, entry, steps.ENTRY_STEPS)
+        shut = _shut_out(found, ("withdraw_entry", "disqualify_entry"))
+        if shut is not None:
+            return refuse(request, shut.text, tournament)
+        error = " ".join(form.messages())
+        return _entry_page(request, tournament, entry, found, form=form, error=error, status=400)
+    step = steps.WITHDRAWAL_STEPS[form.cleaned_data["kind"]]
     try:
-        done = services.withdraw(
-            entry=entry,
-            kind=form.cleaned_data["kind"],
-            reason=form.cleaned_data["reason"],
-            user=request.user,
-        )
-    except PermissionDenied as exc:
-        return refuse(request, str(exc), tournament)
-    except ValidationError as exc:
-        return _entry_page(request, tournament, entry, form=form, error=_words(exc), status=400)
+        done = step(request.user, entry, reason=form.cleaned_data["reason"])
+    except Forbidden as exc:
+        return refuse(request, exc.text, tournament)
+    except Refused as exc:
+        found = refusals(request.user, entry, steps.ENTRY_STEPS)
+        return _entry_page(request, tournament, entry, found, form=form, error=exc.text, status=400)
     messages.success(request, done.message)
     return _after(request, tournament, entry)
 
@@ -153,15 +144,13 @@ def withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) -> Htt
 def reinstate(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
     """Take back a withdrawal or a disqualification."""
     entry = _entry_of(tournament, entry_id)
-    if not _kinds(request.user, entry):
-        kind = entry.withdrawal_kind or Kind.WITHDRAWAL
-        return refuse(request, _entry_refusal(request.user, entry, kind), tournament)
     try:
-        done = services.reinstate(entry=entry, user=request.user)
-    except PermissionDenied as exc:
-        return refuse(request, str(exc), tournament)
-    except ValidationError as exc:
-        return _entry_page(request, tournament, entry, error=_words(exc), status=400)
+        done = steps.reinstate_entry(request.user, entry)
+    except Forbidden as exc:
+        return refuse(request, exc.text, tournament)
+    except Refused as exc:
+        found = refusals(request.user, entry, steps.ENTRY_STEPS)
+        return _entry_page(request, tournament, entry, found, error=exc.text, status=400)
     messages.success(request, done.message)
     return _after(request, tournament, entry)
 
@@ -187,30 +176,26 @@ def _game_page(
     status: int = 200,
 ) -> HttpResponse:
     rulings = select.game_rulings(game)
-    may_rule = request.user.has_perm("scoring.forfeit", game.match)
-    open_to_rule = may_rule and not game.forfeited_by and game.match.entry_b_id is not None
-    three = game.match.entry_c_id is not None
-    if open_to_rule and not three:
+    found = refusals(request.user, game, steps.GAME_STEPS)
+    if found["forfeit_game"] is None:
         game_form = game_form or ForfeitGameForm(game=game)
-        if rulings.rounds_forfeitable and rulings.rounds:
-            round_form = round_form or ForfeitRoundForm(game=game, rounds=len(rulings.rounds))
-    loser = game.forfeiter
+    if found["forfeit_round"] is None:
+        round_form = round_form or ForfeitRoundForm(game=game, rounds=len(rulings.rounds))
     context = {
         "tournament": tournament,
         "game": game,
         "rulings": rulings,
-        "may_rule": may_rule,
-        # Staff who play in the game are told why no ruling is offered (another official's).
-        "own_game": conflict_refusal(request.user, "scoring.forfeit", game.match),
-        "game_form": game_form if open_to_rule and not three else None,
-        "round_form": round_form if open_to_rule and not three else None,
+        "steps": found,
+        "game_form": game_form if found["forfeit_game"] is None else None,
+        "round_form": round_form if found["forfeit_round"] is None else None,
         "error": error,
-        "may_disqualify": [
-            e
+        # Each entry still in, with why it may not be disqualified from here (or None).
+        "disqualify": [
+            (e, steps.disqualify_entry.refusal(request.user, e))
             for e in game.match.entries
-            if not e.withdrawn and request.user.has_perm("tournaments.disqualify_entry", e)
+            if not e.withdrawn
         ],
-        "loser": loser,
+        "loser": game.forfeiter,
     }
     return render(request, f"{TEMPLATES}/game.html", context, status=status)
 
@@ -234,19 +219,8 @@ def _game_url(tournament: Tournament, game: Game) -> str:
 def forfeit_game(request: HttpRequest, tournament: Tournament, game_id: int) -> HttpResponse:
     """The head referee forfeits the game against one side, with the reason."""
     game = _game_of(tournament, game_id)
-    if not request.user.has_perm("scoring.forfeit", game.match):
-        return refuse(request, services.forfeit_refusal(request.user, game), tournament)
     form = ForfeitGameForm(request.POST, game=game)
-    return _rule(
-        request,
-        tournament,
-        game,
-        form,
-        "game_form",
-        lambda data: services.forfeit_game(
-            game=game, side=data["side"], reason=data["reason"], user=request.user
-        ),
-    )
+    return _rule(request, tournament, game, steps.forfeit_game, form, "game_form")
 
 
 @require_POST
@@ -254,41 +228,35 @@ def forfeit_game(request: HttpRequest, tournament: Tournament, game_id: int) -> 
 def forfeit_round(request: HttpRequest, tournament: Tournament, game_id: int) -> HttpResponse:
     """The head referee forfeits one round of the game against one side, with the reason."""
     game = _game_of(tournament, game_id)
-    if not request.user.has_perm("scoring.forfeit", game.match):
-        return refuse(request, services.forfeit_refusal(request.user, game), tournament)
     rounds = max(len(select.game_rulings(game).rounds), 1)
     form = ForfeitRoundForm(request.POST, game=game, rounds=rounds)
-    return _rule(
-        request,
-        tournament,
-        game,
-        form,
-        "round_form",
-        lambda data: services.forfeit_round(
-            game=game,
-            number=data["round"],
-            side=data["side"],
-            reason=data["reason"],
-            user=request.user,
-        ),
-    )
+    return _rule(request, tournament, game, steps.forfeit_round, form, "round_form")
 
 
 def _rule(
-    request: HttpRequest, tournament: Tournament, game: Game, form, form_name: str, ruling
+    request: HttpRequest,
+    tournament: Tournament,
+    game: Game,
+    step: Action,
+    form: ForfeitGameForm,
+    form_name: str,
 ) -> HttpResponse:
-    """Apply a head referee's ruling from its form: a refused form or ruling stays on the
-    game's page with its words (400); a done one goes back with its message."""
+    """Take a head referee's ruling from its form: refused for the role, the 403 page with the
+    step's words; a refused form or ruling stays on the game's page with its words (400); a
+    done one goes back with its message."""
+    forbidden = step.forbidden(request.user, game)
+    if forbidden is not None:
+        return refuse(request, forbidden.text, tournament)
     if not form.is_valid():
         error = " ".join(form.messages())
         return _game_page(request, tournament, game, error=error, status=400, **{form_name: form})
     try:
-        done = ruling(form.cleaned_data)
-    except PermissionDenied as exc:
-        return refuse(request, str(exc), tournament)
-    except ValidationError as exc:
+        done = step(request.user, game, **form.cleaned_data)
+    except Forbidden as exc:
+        return refuse(request, exc.text, tournament)
+    except Refused as exc:
         return _game_page(
-            request, tournament, game, error=_words(exc), status=400, **{form_name: form}
+            request, tournament, game, error=exc.text, status=400, **{form_name: form}
         )
     messages.success(request, done.message)
     return redirect(safe_next(request, _game_url(tournament, game)))

@@ -52,16 +52,47 @@ def _status(row: CardRow) -> str:
     return row.get_status_display().lower()
 
 
-def game_is_played(row: CardRow) -> str | None:
+def forfeited(game) -> Refused | None:
+    """A forfeited game (a walkover, the head referee's ruling) takes nothing more: no row, no
+    result, no second ruling. The one wording of that refusal, for the card's steps, the
+    scorecard services and the rulings (``scoring.rulings.services``)."""
+    if not game.forfeited_by:
+        return None
+    return Refused(
+        _(
+            "%(refusal)s (%(match)s, round of play %(round_of_play)s); nothing more is "
+            "written on its cards."
+        )
+        % {
+            "refusal": game.forfeit_refusal,
+            "match": game.match,
+            "round_of_play": game.match.round_of_play,
+        },
+        kind=Kind.CONFLICT,
+    )
+
+
+def in_dispute(game) -> Refused | None:
+    """The head referee rules on a game whose cards disagree: one of its rows is disputed. A
+    game without a dispute keeps its result, changed by a referee's correction."""
+    if CardRow.objects.filter(game_id=game.pk, status=Status.DISPUTED).exists():
+        return None
+    return Refused(
+        _(
+            "%(where)s: there is no dispute on this game (settled already, or its cards "
+            "agree). A result that stands is changed by a referee's initialled correction."
+        )
+        % {"where": capfirst(where(game))},
+        kind=Kind.CONFLICT,
+    )
+
+
+def game_is_played(row: CardRow) -> Refused | str | None:
     """A bye has no row; a forfeited game (a walkover, a ruling) takes nothing more."""
     game = row.game if row.game_id else None
     if game is None:
         return _("A bye is not played: it has no row to write.")
-    if game.forfeited_by:
-        return _("%(refusal)s: nothing more is written on its cards.") % {
-            "refusal": game.forfeit_refusal
-        }
-    return None
+    return forfeited(game)
 
 
 def open_to_its_player(row: CardRow) -> str | None:

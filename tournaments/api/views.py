@@ -23,7 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
-from scoring.rulings.services import open_decided_matches
+from scoring.rulings import actions as rulings
 from tournaments.api import filters, serializers
 from tournaments.api.actions import refused
 from tournaments.api.errors import ServiceErrorsMixin
@@ -183,13 +183,19 @@ class EntryViewSet(TournamentResourceViewSet):
         entries.delete_entry(entry=instance)
 
     def perform_update(self, serializer: BaseSerializer) -> None:
-        withdrawn_before = serializer.instance.withdrawn
-        super().perform_update(serializer)
+        """A change of ``withdrawn`` is the ruling's step (``scoring.withdraw_entry`` or
+        ``scoring.reinstate_entry``, as ``POST /api/entries/{id}/withdraw/`` and ``reinstate/``
+        take them: their permission, their words, the knockout matches a walkover decides
+        opened), taken before the rest of the change and in its transaction, so that a request
+        that withdraws and checks in at once is refused as a whole."""
         entry = serializer.instance
-        if entry.withdrawn and not withdrawn_before:
-            # After the draw the withdrawal made walkovers: open the knockout matches they
-            # decide, as POST /api/entries/{id}/withdraw/ does.
-            open_decided_matches(entry.category)
+        withdrawn = serializer.validated_data.pop("withdrawn", entry.withdrawn)
+        with transaction.atomic():
+            if withdrawn != entry.withdrawn:
+                step = rulings.withdraw_entry if withdrawn else rulings.reinstate_entry
+                step(self.request.user, entry)
+                entry.refresh_from_db()
+            serializer.save()
 
     def _private_link(self, request: Request, entry: Entry, link) -> Response:
         path = reverse("scoring:private_link", args=[entry.category.tournament.slug, link.token])

@@ -12,6 +12,11 @@ beyond "has official rounds"; the knockout matches a walkover decides are opened
 
 Reinstating the entry takes its walkovers back, unless their result was already used: the next
 stage drawn from the standings, the next knockout match or Swiss round drawn from the winner.
+
+The steps that call these functions (``scoring.rulings.actions``) read their preconditions here
+(:func:`not_withdrawn`, :func:`is_withdrawn`, :func:`walkovers_unused`) and their refusal of the
+permission (:func:`permission_refusal`); the functions ask them again under the entry's lock.
+Every refusal is a ``tournaments.actions.Refused``, with its kind.
 """
 
 from __future__ import annotations
@@ -20,13 +25,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from tournaments.actions import Forbidden, Refused
+from tournaments.actions import Kind as Refusal
 from tournaments.models import Entry, Game, Match, Pool, Round, Stage
 from tournaments.permissions import entry_conflict_refusal
 from tournaments.services.game_locks import lock_games
@@ -62,15 +68,35 @@ class WithdrawalPlan:
 def check_kind(kind: str) -> Kind:
     """``kind`` as a withdrawal kind, or a refusal that names the choices."""
     if kind not in Kind.values:
-        raise ValidationError(
-            {
-                "kind": _(
-                    "“%(kind)s” is not a kind of withdrawal: choose withdrawal or disqualification."
-                )
-                % {"kind": kind}
-            }
+        raise Refused(
+            _("“%(kind)s” is not a kind of withdrawal: choose withdrawal or disqualification.")
+            % {"kind": kind},
+            field="kind",
         )
     return Kind(kind)
+
+
+def permission_of(entry: Entry) -> str:
+    """The permission that takes back ``entry``'s withdrawal: the one its kind needed."""
+    return PERMISSIONS[Kind(entry.withdrawal_kind or Kind.WITHDRAWAL)][0]
+
+
+def permission_refusal(user: AbstractBaseUser, entry: Entry, kind: str) -> str | None:
+    """Why ``user`` may not record (or take back) a ``kind`` of withdrawal for ``entry``, in
+    words: their own entry or a game they play (``tournaments.permissions``), else who may; None
+    when they may."""
+    perm, _who = PERMISSIONS[Kind(kind)]
+    if user.has_perm(perm, entry):
+        return None
+    conflict = entry_conflict_refusal(user, perm, entry)
+    if conflict:  # the role, but their own entry or a game they play (see the permission)
+        return conflict
+    if kind == Kind.WITHDRAWAL:
+        return _("Only the tournament's organizers may withdraw an entry or reinstate it.")
+    return _(
+        "Only the head referee or the tournament's organizers may disqualify an entry or "
+        "reinstate it."
+    )
 
 
 def check_permission(user: AbstractBaseUser | None, entry: Entry, kind: str) -> None:
@@ -80,19 +106,56 @@ def check_permission(user: AbstractBaseUser | None, entry: Entry, kind: str) -> 
     checked."""
     if user is None:
         return
-    perm, _who = PERMISSIONS[Kind(kind)]
-    if not user.has_perm(perm, entry):
-        conflict = entry_conflict_refusal(user, perm, entry)
-        if conflict:  # the role, but their own entry or a game they play (see the permission)
-            raise PermissionDenied(conflict)
-        if kind == Kind.WITHDRAWAL:
-            refusal = _("Only the tournament's organizers may withdraw an entry or reinstate it.")
-        else:
-            refusal = _(
-                "Only the head referee or the tournament's organizers may disqualify an entry or "
-                "reinstate it."
+    refusal = permission_refusal(user, entry, kind)
+    if refusal:
+        raise Forbidden(refusal)
+
+
+# Preconditions: each the words of its refusal, or None ---------------------------------------
+
+
+def not_withdrawn(entry: Entry) -> Refused | None:
+    """A withdrawal (or disqualification) is recorded once: changing it is reinstating first."""
+    if not entry.withdrawn:
+        return None
+    if entry.withdrawal_kind == Kind.DISQUALIFICATION:
+        words = _("%(entry)s was disqualified already; reinstate the entry first to change that.")
+    else:
+        words = _("%(entry)s has withdrawn already; reinstate the entry first to change that.")
+    return Refused(words % {"entry": entry.name}, kind=Refusal.CONFLICT)
+
+
+def is_withdrawn(entry: Entry) -> Refused | None:
+    """Only a withdrawn (or disqualified) entry is reinstated."""
+    if entry.withdrawn:
+        return None
+    return Refused(
+        _("%(entry)s has not withdrawn; there is nothing to reinstate.") % {"entry": entry.name},
+        kind=Refusal.CONFLICT,
+    )
+
+
+def walkovers_unused(entry: Entry) -> Refused | None:
+    """A walkover whose result a later draw used stays (see :func:`result_used`): reinstating
+    the entry would change what that draw was made from."""
+    for game in walkovers_against(entry):
+        because = _("%(entry)s's walkover in %(match)s") % {
+            "entry": entry.name,
+            "match": game.match,
+        }
+        used = result_used(game.match, because=because)
+        if used:
+            return Refused(
+                _("%(entry)s cannot be reinstated: %(reason)s")
+                % {"entry": entry.name, "reason": used},
+                kind=Refusal.CONFLICT,
             )
-        raise PermissionDenied(refusal)
+    return None
+
+
+def _refuse(found: Refused | None) -> None:
+    if found is not None:
+        raise found
 
 
 def _entry_matches(entry: Entry) -> Q:
@@ -140,18 +203,16 @@ def _side_of(game: Game, entry: Entry) -> str:
 def _clean_reason(reason: str, kind: str, entry: Entry) -> str:
     reason = (reason or "").strip()
     if kind == Kind.DISQUALIFICATION and not reason:
-        raise ValidationError(
-            {
-                "reason": _("Say why %(entry)s is disqualified (the rule that was broken).")
-                % {"entry": entry.name}
-            }
+        raise Refused(
+            _("Say why %(entry)s is disqualified (the rule that was broken).")
+            % {"entry": entry.name},
+            field="reason",
         )
     if len(reason) > REASON_MAX:
-        raise ValidationError(
-            {
-                "reason": _("Keep the reason to %(max)s characters (it is printed on cards).")
-                % {"max": REASON_MAX}
-            }
+        raise Refused(
+            _("Keep the reason to %(max)s characters (it is printed on cards).")
+            % {"max": REASON_MAX},
+            field="reason",
         )
     return reason
 
@@ -167,24 +228,17 @@ def withdraw_entry(
     """Withdraw or disqualify ``entry``: it is left out of every draw from now on, and each of
     its games without an official result becomes a walkover against it. Returns those games.
 
-    A disqualification needs its reason. Refused (``ValidationError``) for an entry already
-    withdrawn; ``PermissionDenied`` when ``user`` may not (see :func:`check_permission`).
+    A disqualification needs its reason. Refused (``Refused``, a conflict) for an entry
+    already withdrawn (:func:`not_withdrawn`); ``Forbidden`` when ``user`` may not (see
+    :func:`check_permission`).
     """
     kind = check_kind(kind)
     check_permission(user, entry, kind)
     _lock_entry_games(entry)
-    locked = Entry.objects.select_for_update().get(pk=entry.pk)
+    locked = Entry.objects.select_related(*ENTRY_PEOPLE).select_for_update(of=("self",))
+    locked = locked.get(pk=entry.pk)
+    _refuse(not_withdrawn(locked))
     reason = _clean_reason(reason, kind, entry)
-    if locked.withdrawn:
-        if locked.withdrawal_kind == Kind.DISQUALIFICATION:
-            refusal = _(
-                "%(entry)s was disqualified already; reinstate the entry first to change that."
-            )
-        else:
-            refusal = _(
-                "%(entry)s has withdrawn already; reinstate the entry first to change that."
-            )
-        raise ValidationError(refusal % {"entry": entry.name})
     plan = withdrawal_plan(entry)
     now = timezone.now()
     who = user if user is not None and user.is_authenticated else None
@@ -227,26 +281,16 @@ def reinstate_entry(*, entry: Entry, user: AbstractBaseUser | None = None) -> li
     """Take back a withdrawal or a disqualification: the entry may be checked in and drawn
     again, and its walkovers become games to play. Returns those games.
 
-    Refused (``ValidationError``, nothing changed) when a walkover's result has been used since:
-    see :func:`result_used`. An entry that is not withdrawn is left as it is.
+    Refused (nothing changed) for an entry that is not withdrawn (:func:`is_withdrawn`) and
+    when a walkover's result has been used since (:func:`walkovers_unused`).
     """
     _lock_entry_games(entry)
-    locked = Entry.objects.select_for_update().get(pk=entry.pk)
-    if not locked.withdrawn:
-        return []
+    locked = Entry.objects.select_related(*ENTRY_PEOPLE).select_for_update(of=("self",))
+    locked = locked.get(pk=entry.pk)
+    _refuse(is_withdrawn(locked))
     check_permission(user, entry, locked.withdrawal_kind or Kind.WITHDRAWAL)
+    _refuse(walkovers_unused(locked))
     games = walkovers_against(entry)
-    for game in games:
-        because = _("%(entry)s's walkover in %(match)s") % {
-            "entry": entry.name,
-            "match": game.match,
-        }
-        used = result_used(game.match, because=because)
-        if used:
-            raise ValidationError(
-                _("%(entry)s cannot be reinstated: %(reason)s")
-                % {"entry": entry.name, "reason": used}
-            )
     for game in games:
         if game.rounds.exists():  # a walkover never takes rounds; kept should one ever have
             continue
