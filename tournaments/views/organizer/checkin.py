@@ -14,6 +14,8 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from scoring.rulings import actions as rulings
+from tournaments.actions import Refused
 from tournaments.entry_actions import check_in_entry, check_in_many
 from tournaments.models import Entry, Tournament
 from tournaments.names import by_name
@@ -177,7 +179,9 @@ def entry_checkin(request: HttpRequest, tournament: Tournament, entry_id: int) -
 @require_POST
 @organizer_page
 def entry_withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
-    """Withdraw an entry (``withdrawn=1``) or reinstate it (``withdrawn=0``).
+    """Withdraw an entry (``withdrawn=1``) or reinstate it (``withdrawn=0``): the steps
+    ``scoring.withdraw_entry`` and ``scoring.reinstate_entry``, which the row asks whether its
+    button applies.
 
     After the draw a withdrawal turns the entry's games without a result into walkovers: it
     goes through the confirm step that lists them and takes the reason (the rulings page)."""
@@ -190,11 +194,13 @@ def entry_withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) 
         if request.htmx:
             return HttpResponseClientRedirect(confirm)
         return redirect(confirm)
+    step = rulings.withdraw_entry if withdrawn else rulings.reinstate_entry
     error = ""
     try:
-        registration.set_withdrawn(entry=entry, withdrawn=withdrawn)
-    except ValidationError as exc:
-        error = error_text(exc)
+        step(request.user, entry)
+    except Refused as exc:
+        error = exc.text
+    entry.refresh_from_db()
     if request.htmx:
         return _entry_row(request, tournament, entry, error)
     if error:
