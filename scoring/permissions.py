@@ -154,13 +154,37 @@ def validation_refusal(user, row) -> str:
 
 
 rules.add_perm("scoring.correct_row", is_referee & ~plays_in)
+
+
+@rules.predicate
+def entered_the_row(user, row) -> bool:
+    """``user`` typed this row in from its paper card: a second staff member confirms it."""
+    entered = getattr(row, "entered_by_id", None)
+    return entered is not None and user.is_authenticated and entered == user.pk
+
+
+def confirmation_refusal(user, row) -> str | None:
+    """Why ``user`` may not confirm the paper row ``row`` when it is not their role: they
+    entered it themselves (the pages and the API say the same); None otherwise."""
+    if not entered_the_row.test(user, row):
+        return None
+    return gettext(
+        "You entered this row from the paper card (%(row)s): another staff member must confirm it."
+    ) % {"row": row}
+
+
 # WCC cards are paper: a referee or the scoring table types a paper card's row in, with the
 # opponent's ID and initials as written on it; a second one confirms it where the event asks.
 rules.add_perm("scoring.enter_paper_row", (is_referee | is_scoring_table) & ~plays_in)
-rules.add_perm("scoring.confirm_paper_row", (is_referee | is_scoring_table) & ~plays_in)
+rules.add_perm(
+    "scoring.confirm_paper_row", (is_referee | is_scoring_table) & ~plays_in & ~entered_the_row
+)
 rules.add_perm("scoring.verify_card", (is_scoring_table | is_head_referee) & ~plays_in)
 rules.add_perm("scoring.void_card", (is_scoring_table | is_head_referee) & ~plays_in)
 rules.add_perm("scoring.resolve_dispute", is_head_referee & ~plays_in)
+# A voided row is written again: its player re-opens it to fill it on the phone, or staff who
+# enter paper cards re-open it to type the card in again (not in a game they play in).
+rules.add_perm("scoring.reopen_row", is_card_owner | ((is_referee | is_scoring_table) & ~plays_in))
 # WCC: "Careless or deliberate contravention of the rules may result in the forfeiture of a round
 # or a game": the head referee's ruling, with its reason.
 rules.add_perm("scoring.forfeit", is_head_referee & ~plays_in)
@@ -193,6 +217,7 @@ RULINGS = {
     "scoring.verify_card": (is_scoring_table | is_head_referee, gettext_lazy("verify this card")),
     "scoring.void_card": (is_scoring_table | is_head_referee, gettext_lazy("void this card")),
     "scoring.resolve_dispute": (is_head_referee, gettext_lazy("settle its dispute")),
+    "scoring.reopen_row": (is_referee | is_scoring_table, gettext_lazy("re-open it")),
     "scoring.forfeit": (is_head_referee, gettext_lazy("rule on its forfeits")),
     "scoring.record_shootout": (is_scoring_table | is_referee, gettext_lazy("record it")),
     "scoring.change_closed_result": (is_head_referee, gettext_lazy("change its result")),

@@ -21,7 +21,8 @@ from rest_framework.views import APIView
 from scoring.api.serializers import RoundInputSerializer
 from scoring.api.views import ScoringErrorsMixin, parse, refusals
 from scoring.models import ClosedStageChange
-from scoring.progression.closed import ClosedChange, change_closed_result, undo_advance
+from scoring.progression.closed import ClosedChange, undo_advance
+from scoring.progression.closed_actions import change_closed_result_step
 from scoring.progression.locks import closure
 from scoring.progression.selectors import closed_changes
 from tournaments.api.serializers import EntrySummarySerializer
@@ -253,16 +254,16 @@ class ClosedChangeView(ServiceWordsMixin, APIView):
         responses={
             200: ClosedChangeSerializer,
             201: ClosedChangeSerializer,
-            **refusals(400, 403, 404),
+            **refusals(400, 403, 404, 409),
         },
     )
     def post(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(Game, pk=pk)
         data = parse(ClosedChangeInputSerializer, request)
-        change = change_closed_result(
-            game=game,
+        change = change_closed_result_step(
+            request.user,
+            game,
             rounds=data["rounds"],
-            user=request.user,
             reason=data["reason"],
             initials=data["initials"],
             preview=data["preview"],

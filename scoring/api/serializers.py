@@ -299,6 +299,15 @@ class ConfirmPaperRowSerializer(serializers.Serializer):
     )
 
 
+class ReopenRowSerializer(serializers.Serializer):
+    version = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_VERSION,
+        help_text=_("The row's version as you read it: you re-open the voided row you have seen."),
+        error_messages={"required": VERSION_REQUIRED, "null": VERSION_REQUIRED},
+    )
+
+
 class RowSeenSerializer(serializers.Serializer):
     row = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text=_("A card row's id."))
     version = serializers.IntegerField(

@@ -30,6 +30,7 @@ from scoring.api.serializers import (
     FillRowSerializer,
     OpenCardSerializer,
     PaperRowSerializer,
+    ReopenRowSerializer,
     ResolveDisputeSerializer,
     ScoreCardSerializer,
     StageStandingsSerializer,
@@ -41,6 +42,7 @@ from scoring.api.serializers import (
 from scoring.models import CardRow, ScoreCard
 from scoring.scorecards import actions as row_steps
 from scoring.scorecards import services as scorecards
+from scoring.scorecards import table_actions as table_steps
 from scoring.standings.selectors import stage_standings
 from tournaments.api.errors import ServiceErrorsMixin
 from tournaments.api.serializers import GameSerializer
@@ -52,7 +54,7 @@ ENTRY_PEOPLE = ("entry__player", "entry__team__player_one", "entry__team__player
 #: and the list's filters mean nothing to them: at the end of a round every player's phone sends
 #: one, so they skip both (the service reads what it checks, under its lock).
 CARD_WRITES = frozenset({"fill", "paper", "verify", "void"})
-ROW_WRITES = frozenset({"validate_row", "confirm"})
+ROW_WRITES = frozenset({"validate_row", "confirm", "reopen"})
 
 
 class WriteTargetMixin:
@@ -280,13 +282,12 @@ class ScoreCardViewSet(
     def paper(self, request: Request, pk: str | None = None) -> Response:
         card = self.get_object()
         data = parse(PaperRowSerializer, request)
-        row = scorecards.enter_paper_row(
-            card=card,
-            game=data["game"],
+        row = table_steps.enter_paper_row(
+            request.user,
+            CardRow(card=card, game=data["game"]),
             rounds=data["rounds"],
             opponent_number=data["opponent_number"],
             initials=data["initials"],
-            user=request.user,
             version=version_to_send(card, data["game"], data.get("version")),
         )
         created = row.version == 1
@@ -309,7 +310,7 @@ class ScoreCardViewSet(
     def verify(self, request: Request, pk: str | None = None) -> Response:
         card = self.get_object()
         data = parse(VerifyCardSerializer, request)
-        scorecards.verify_card(card=card, user=request.user, versions=as_versions(data["versions"]))
+        table_steps.verify_card(request.user, card, versions=as_versions(data["versions"]))
         return Response(self.get_serializer(self._reloaded(card)).data)
 
     @extend_schema(
@@ -337,10 +338,10 @@ class ScoreCardViewSet(
                         % {"rows": ", ".join(map(str, missing))}
                     }
                 )
-        scorecards.void_card(
-            card=card,
+        table_steps.void_card(
+            request.user,
+            card,
             reason=data["reason"],
-            user=request.user,
             rows=rows,
             versions=as_versions(data["versions"]),
         )
@@ -410,7 +411,25 @@ class CardRowViewSet(WriteTargetMixin, ScoringErrorsMixin, viewsets.ReadOnlyMode
     def confirm(self, request: Request, pk: str | None = None) -> Response:
         row = self.get_object()
         data = parse(ConfirmPaperRowSerializer, request)
-        row = scorecards.confirm_paper_row(row=row, user=request.user, version=data["version"])
+        row = table_steps.confirm_paper_row(request.user, row, version=data["version"])
+        return Response(CardRowSerializer(row).data)
+
+    @extend_schema(
+        summary=gettext_lazy("Re-open a voided row"),
+        description=gettext_lazy(
+            "A voided row is written again: its card's player, a referee or the scoring table "
+            "re-opens it, and it waits to be filled (or entered from the paper card) and signed "
+            "like any row. Its history keeps the voided version. 409 when the row is not voided, "
+            "or someone changed it since you read it."
+        ),
+        request=ReopenRowSerializer,
+        responses={200: CardRowSerializer, **refusals(400, 403, 404, 409)},
+    )
+    @action(detail=True, methods=["post"], url_path="reopen")
+    def reopen(self, request: Request, pk: str | None = None) -> Response:
+        row = self.get_object()
+        data = parse(ReopenRowSerializer, request)
+        row = table_steps.reopen_row(request.user, row, version=data["version"])
         return Response(CardRowSerializer(row).data)
 
 

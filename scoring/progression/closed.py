@@ -28,6 +28,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -41,13 +42,23 @@ from scoring.results.rules import ROUND_VALUES, values_round
 from scoring.results.services import record_game
 from scoring.scorecards.services import check_complete, normalise_rounds, resolve_dispute
 from scoring.standings.selectors import SetAsideShootout, entry_names
+from tournaments.actions import Forbidden, Kind, Refused
 from tournaments.models import Entry, Game, Stage
 from tournaments.selectors import ENTRY_RELATED, play_pools, previous_stage, seeded_entries
 from tournaments.services.draws import _results_in, undo_draw
+from tournaments.services.game_locks import lock_games
 
 #: Who may change a closed result and who may undo an advance, as the pages and the API say it.
 CHANGE_ROLES = gettext_lazy("the head referee")
 UNDO_ROLES = gettext_lazy("the organizers")
+
+
+def _change_who() -> str:
+    return _("Only %(roles)s changes a result of a closed stage.") % {"roles": CHANGE_ROLES}
+
+
+#: What a refusal of the change's role says, on the pages and in the API alike.
+CHANGE_WHO = lazy(_change_who, str)()
 
 
 @dataclass(frozen=True)
@@ -276,6 +287,31 @@ def _impact(closed: Closure, game: Game, rounds_a: Sequence[RoundData]) -> Impac
 # --- the head referee's change ---------------------------------------------------------------
 
 
+def stage_closure(stage: Stage) -> Closure | None:
+    """The stage's closure, read once per stage object: a page asking the step of each of the
+    stage's games (``closed_actions``) reads it once."""
+    if "_closure" not in stage.__dict__:
+        stage.__dict__["_closure"] = closure(stage)
+    return stage.__dict__["_closure"]
+
+
+def stage_is_closed(game: Game) -> Refused | None:
+    """A closed result is changed here only while its stage is closed; an open stage's results
+    are changed on the scorecards."""
+    stage = game.match.stage
+    if stage_closure(stage) is not None:
+        return None
+    return Refused(
+        _(
+            "%(stage)s is not closed: change its results on the scorecards (a referee's "
+            "correction, or the head referee's ruling on a dispute)."
+        )
+        % {"stage": stage.name},
+        kind=Kind.CONFLICT,
+    )
+
+
+@transaction.atomic
 def change_closed_result(
     *,
     game: Game,
@@ -291,81 +327,76 @@ def change_closed_result(
     With ``preview`` nothing is written: the answer says what the change would mean for the next
     stage. Otherwise every card of the game takes the rounds, verified, the official result
     follows (the path of a ruling on a dispute) and a :class:`ClosedStageChange` is stored with
-    the impact. Raises ``PermissionDenied`` for anyone but the head referee (and for a head
-    referee who plays in the game: nobody rules on their own game) and
-    ``ValidationError`` naming what is wrong (a stage that is not closed, bad rounds, a change
-    that changes nothing, a missing reason or initials); nothing is saved then.
+    the impact. The game is locked and read again first, and the step's permission and state
+    (:func:`stage_is_closed`) asked on it: ``Forbidden`` for anyone but the head referee (and
+    for a head referee who plays in the game: nobody rules on their own game), ``Refused``
+    naming what is wrong (a stage that is not closed, bad rounds, a change that changes
+    nothing, a missing reason or initials); nothing is saved then.
     """
+    lock_games([game.pk])
     game = closed_game(game.pk)
     stage = game.match.stage
-    if not user.has_perm("scoring.change_closed_result", game.match):
+    if not user.has_perm("scoring.change_closed_result", game):
         # The head referee who plays in the game is told so: another official changes it.
-        raise PermissionDenied(
-            conflict_refusal(user, "scoring.change_closed_result", game.match)
-            or _("Only %(roles)s changes a result of a closed stage.") % {"roles": CHANGE_ROLES}
+        raise Forbidden(
+            conflict_refusal(user, "scoring.change_closed_result", game) or str(CHANGE_WHO)
         )
-    found = closure(stage)
-    if found is None:
-        raise ValidationError(
-            _(
-                "%(stage)s is not closed: change its results on the scorecards (a referee's "
-                "correction, or the head referee's ruling on a dispute)."
-            )
-            % {"stage": stage.name}
-        )
+    unmet = stage_is_closed(game)
+    if unmet is not None:
+        raise unmet
+    found = stage_closure(stage)
     clean = normalise_rounds(game, rounds)
     check_complete(game, clean)
     before = official_rounds(game)
+    values = {"match": game.match, "game": game.number, "stage": stage.name}
     if before == clean:
-        raise ValidationError(
+        raise Refused(
             _(
                 "%(match)s, game %(game)s: these are the rounds already recorded; nothing would "
                 "change."
             )
-            % {"match": game.match, "game": game.number}
+            % values
         )
     if not preview:
         if not reason.strip():
-            raise ValidationError(
+            raise Refused(
                 _(
                     "%(match)s, game %(game)s: say why a result of the closed stage %(stage)s "
                     "is changed."
                 )
-                % {"match": game.match, "game": game.number, "stage": stage.name}
+                % values
             )
         if not initials.strip():
-            raise ValidationError(
-                _("%(match)s, game %(game)s: the head referee's initials are missing.")
-                % {"match": game.match, "game": game.number}
+            raise Refused(
+                _("%(match)s, game %(game)s: the head referee's initials are missing.") % values
             )
-    with transaction.atomic():
-        impact = _impact(found, game, clean)
-        if preview:
-            return ClosedChange(found, game, before, clean, impact)
-        why = _("closed-stage change by the head referee (%(initials)s)") % {
-            "initials": initials.strip().upper()[:5]
-        }
-        with applying(stage):
-            resolve_dispute(
-                game=game,
-                rounds_a=clean,
-                user=user,
-                initials=initials,
-                why=why,
-                require_dispute=False,
-            )
-        record = ClosedStageChange.objects.create(
-            stage=stage,
+    impact = _impact(found, game, clean)
+    if preview:
+        return ClosedChange(found, game, before, clean, impact)
+    why = _("closed-stage change by the head referee (%(initials)s)") % {
+        "initials": initials.strip().upper()[:5]
+    }
+    with applying(stage):
+        resolve_dispute(
             game=game,
-            into=found.into,
-            changed_by=user,
-            initials=initials.strip().upper()[:5],
-            reason=reason.strip(),
-            before=before,
-            after=clean,
-            impact=impact.text,
+            rounds_a=clean,
+            user=user,
+            initials=initials,
+            why=why,
+            require_dispute=False,
         )
-        _note_set_aside(stage, game, impact.set_aside, user)
+    record = ClosedStageChange.objects.create(
+        stage=stage,
+        game=game,
+        into=found.into,
+        changed_by=user,
+        initials=initials.strip().upper()[:5],
+        reason=reason.strip(),
+        before=before,
+        after=clean,
+        impact=impact.text,
+    )
+    _note_set_aside(stage, game, impact.set_aside, user)
     return ClosedChange(found, game, before, clean, impact, record)
 
 

@@ -18,18 +18,18 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring.permissions import conflict_refusal, plays_in
 from scoring.progression.closed import (
-    CHANGE_ROLES,
+    CHANGE_WHO,
     UNDO_ROLES,
-    change_closed_result,
     closed_game,
     official_rounds,
+    stage_closure,
     undo_advance,
 )
+from scoring.progression.closed_actions import change_closed_result_step as change_step
 from scoring.progression.forms import ClosedChangeForm
-from scoring.progression.locks import closure
 from scoring.progression.selectors import closed_changes, stage_games
+from tournaments.actions import refusal_text
 from tournaments.models import Game, Stage, Tournament
 from tournaments.selectors import next_stage
 from tournaments.views.access import refuse, tournament_page
@@ -45,31 +45,32 @@ def _stage(tournament: Tournament, stage_id: int) -> Stage:
     )
 
 
-def _words(exc: ValidationError) -> str:
-    return " ".join(exc.messages)
-
-
 @tournament_page(
     OFFICIALS, gettext_lazy("The closed-stage page is for the tournament's officials.")
 )
 def closed_stage(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
-    """Whether the stage is closed, its games and results, the changes made since."""
+    """Whether the stage is closed, its games and results, the changes made since. Each game's
+    link to change its result is the step's to offer (``closed_actions``): where the step
+    refuses a user whose role allows it (they play in the game), its words stand instead."""
     stage = _stage(tournament, stage_id)
     games = stage_games(stage)
+    user = request.user
+    for played in games:
+        played.game.match.stage = stage  # one stage object: its closure is read once
+        played.game.change_refused = change_step.refusal(user, played.game)
     return render(
         request,
         "scoring/progression/closed_stage.html",
         {
             "tournament": tournament,
             "stage": stage,
-            "closure": closure(stage),
+            "closure": stage_closure(stage),
             "next": next_stage(stage),
             "games": games,
-            # The games the head referee plays in: no change offered, another official's.
-            "own_games": {g.game.id for g in games if plays_in.test(request.user, g.game)},
+            # Whether the role may change a closed result here (each game says why not).
+            "change_role": change_step.forbidden(user, tournament),
             "changes": closed_changes(stage=stage),
-            "may_change": request.user.has_perm("scoring.change_closed_result", tournament),
-            "may_undo": request.user.has_perm("scoring.undo_advance", tournament),
+            "may_undo": user.has_perm("scoring.undo_advance", tournament),
         },
     )
 
@@ -84,10 +85,7 @@ def _change_form(game: Game, data=None) -> ClosedChangeForm:
     )
 
 
-@tournament_page(
-    "scoring.change_closed_result",
-    format_lazy(gettext_lazy("Only {roles} changes a closed result."), roles=CHANGE_ROLES),
-)
+@tournament_page("scoring.change_closed_result", CHANGE_WHO)
 def closed_change(
     request: HttpRequest, tournament: Tournament, stage_id: int, game_id: int
 ) -> HttpResponse:
@@ -100,31 +98,34 @@ def closed_change(
         raise Http404(_("No such game in this tournament.")) from None
     if game.match.stage_id != stage.pk:
         raise Http404(_("That game is not played in this stage."))
-    conflict = conflict_refusal(request.user, "scoring.change_closed_result", game.match)
-    if conflict:
-        return refuse(request, conflict, tournament)
+    forbidden = change_step.forbidden(request.user, game)
+    if forbidden is not None:
+        return refuse(request, forbidden.text, tournament)
     form = _change_form(game, request.POST if request.method == "POST" else None)
     context = {"tournament": tournament, "stage": stage, "game": game, "form": form}
-    context |= {"closure": closure(stage), "before": official_rounds(game)}
+    context |= {"closure": stage_closure(game.match.stage), "before": official_rounds(game)}
     if request.method != "POST":
+        unmet = change_step.unmet(game)
+        if unmet is not None:
+            context["problems"] = [unmet.text]
         return render(request, "scoring/progression/closed_change.html", context)
     confirm = request.POST.get("action") == "confirm"
     if not form.is_valid():
         context["problems"] = form.messages()
         return render(request, "scoring/progression/closed_change.html", context, status=400)
     try:
-        change = change_closed_result(
-            game=game,
+        change = change_step(
+            request.user,
+            game,
             rounds=form.rounds(),
-            user=request.user,
             reason=form.cleaned_data["reason"],
             initials=form.cleaned_data["initials"],
             preview=not confirm,
         )
     except PermissionDenied as exc:
-        return refuse(request, str(exc), tournament)
+        return refuse(request, refusal_text(exc), tournament)
     except ValidationError as exc:
-        context["problems"] = [_words(exc)]
+        context["problems"] = [refusal_text(exc)]
         round_at_fault = getattr(exc, "round", None)
         if round_at_fault:
             form.bad_rounds.add(round_at_fault)
@@ -148,7 +149,7 @@ def closed_change(
 def undo_advance_page(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     """GET: what undoing the advance removes, with the button; POST: undo it."""
     stage = _stage(tournament, stage_id)
-    found = closure(stage)
+    found = stage_closure(stage)
     if request.method != "POST":
         return render(
             request,
@@ -160,7 +161,7 @@ def undo_advance_page(request: HttpRequest, tournament: Tournament, stage_id: in
     except PermissionDenied as exc:
         return refuse(request, str(exc), tournament)
     except ValidationError as exc:
-        messages.error(request, _words(exc))
+        messages.error(request, refusal_text(exc))
         return redirect("scoring:closed_stage", tournament.slug, stage.pk)
     messages.success(request, undone.message())
     return redirect("tournaments:manage-category", tournament.slug, stage.category_id)

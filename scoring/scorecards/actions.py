@@ -7,9 +7,10 @@ services check again under the game's lock what may have changed since the page 
 
 Each step's object is the card's row for a game, or an unsaved row standing for it before it is
 filled (``CardLine.probe``). The preconditions live in ``scoring.scorecards.conditions``, where
-the services ask them too, under the game's lock: filling and validating are the writes every
-phone makes at the end of a round, so their services check everything on the rows as they read
-them once (``service_checks``); a correction, rarer, is checked here first as well.
+the services ask them too, under the game's lock: each service checks everything on the rows as
+it reads them once (``service_checks``), so a step's state is asked once when it is taken. The
+scoring table's steps (paper cards, verifying, voiding, re-opening a voided row) are declared
+beside these, in ``scoring.scorecards.table_actions``.
 """
 
 from __future__ import annotations
@@ -50,8 +51,15 @@ def _validate(user, row: CardRow, *, opponent_number: str, initials: str, versio
     )
 
 
-def _fresh(row: CardRow, inputs: dict) -> None:
-    services.check_fresh(row, inputs.get("version"))
+def _correct(user, row: CardRow, *, rounds, version=None, referee_initials: str = "") -> CardRow:
+    return services.correct_row(
+        card=row.card,
+        game=row.game,
+        rounds=rounds,
+        user=user,
+        version=version,
+        referee_initials=referee_initials,
+    )
 
 
 fill_row = Action(
@@ -72,8 +80,8 @@ correct_row = Action(
     denied=conflict_refusal,
     when=(game_is_played, validated_already),
     fields=("rounds", "version", "referee_initials"),
-    run=_fill,
-    fresh=_fresh,
+    run=_correct,
+    service_checks=True,
 )
 
 validate_row = Action(

@@ -9,7 +9,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from scoring import engine
-from scoring.models import CardRow
+from scoring.models import CardRow, ScoreCard
 from scoring.results.rules import game_rules
 from tournaments.actions import Kind, Refused
 
@@ -109,6 +109,10 @@ def open_to_its_player(row: CardRow) -> str | None:
             "This row is %(status)s: a change now is a correction, which a referee makes with "
             "their initials."
         ) % {"status": _status(row)}
+    if row.status == Status.VOIDED:
+        return _("This row was voided (%(reason)s): re-open it to write it again.") % {
+            "reason": row.void_reason
+        }
     return _("This row is %(status)s.") % {"status": _status(row)}
 
 
@@ -196,3 +200,103 @@ def game_over_on_the_row(row: CardRow) -> Refused | None:
             round=exc.round,
         )
     return None
+
+
+# The scoring table's steps --------------------------------------------------------------------
+
+
+def paper_enterable(row: CardRow) -> Refused | None:
+    """A paper card's row is typed in while the row is not signed on the board: not written yet,
+    filled on a phone, or entered from paper before and awaiting confirmation (typed again). A
+    signed row is changed by a referee's correction; a voided one is re-opened first."""
+    if row.pk is None or row.status in (Status.FILLED, Status.AWAITING):
+        return None
+    if row.status == Status.VOIDED:
+        return Refused(
+            _("%(where)s: this row was voided (%(reason)s); re-open it, then enter it again.")
+            % {"where": where(row.game), "reason": row.void_reason},
+            kind=Kind.CONFLICT,
+        )
+    return Refused(
+        _("%(where)s: this row is already %(status)s; a change now is a referee's correction.")
+        % {"where": where(row.game), "status": _status(row)},
+        kind=Kind.CONFLICT,
+    )
+
+
+def awaiting_confirmation(row: CardRow) -> Refused | None:
+    """Only a row entered from paper where the event asks for a second staff member is
+    confirmed."""
+    if row.pk is not None and row.status == Status.AWAITING:
+        return None
+    if row.pk is None:
+        return Refused(_("Nothing has been filled on this row yet."), kind=Kind.CONFLICT)
+    return Refused(
+        _("%(where)s: this row is %(status)s, not awaiting confirmation.")
+        % {"where": where(row.game), "status": _status(row)},
+        kind=Kind.CONFLICT,
+    )
+
+
+def voided(row: CardRow) -> Refused | None:
+    """Only a voided row is re-opened: any other is written, signed or corrected as it is."""
+    if row.pk is not None and row.status == Status.VOIDED:
+        return None
+    if row.pk is None:
+        return Refused(_("Nothing has been filled on this row yet."), kind=Kind.CONFLICT)
+    return Refused(
+        _("%(where)s: this row is %(status)s, not voided: there is nothing to re-open.")
+        % {"where": where(row.game), "status": _status(row)},
+        kind=Kind.CONFLICT,
+    )
+
+
+def rows_shown(card: ScoreCard) -> list[CardRow]:
+    """The card's rows the table acts on: those its page read with the card (``rows_shown``,
+    set by the table's queue, so that asking every card of the queue costs no query), else its
+    rows not voided, read now."""
+    shown = getattr(card, "rows_shown", None)
+    if shown is not None:
+        return list(shown)
+    return list(
+        CardRow.objects.filter(card_id=card.pk)
+        .exclude(status=Status.VOIDED)
+        .only("id", "card_id", "status")
+    )
+
+
+def header_complete(card: ScoreCard) -> Refused | None:
+    """WCC: a card missing the full name or ID number of its player may be voided, so the table
+    does not verify one."""
+    entry = card.entry
+    people = [entry.player] if entry.player_id else [entry.team.player_one, entry.team.player_two]
+    for person in people:
+        if not (person.first_name and person.last_name and person.number):
+            return Refused(
+                _("%(card)s: the player's full name or ID number is missing.") % {"card": card},
+                kind=Kind.CONFLICT,
+            )
+    return None
+
+
+def rows_to_verify(card: ScoreCard, rows: list[CardRow] | None = None) -> Refused | None:
+    """The table verifies the card's validated rows: one at least must wait for it."""
+    found = rows_shown(card) if rows is None else rows
+    if any(row.status == Status.VALIDATED for row in found):
+        return None
+    return Refused(
+        _("%(card)s: no validated row is waiting for verification.") % {"card": card},
+        kind=Kind.CONFLICT,
+    )
+
+
+def rows_to_void(card: ScoreCard, rows: list[CardRow] | None = None) -> Refused | None:
+    """The table voids rows that still count for something: none left, nothing to void."""
+    found = rows_shown(card) if rows is None else rows
+    if any(row.status != Status.VOIDED for row in found):
+        return None
+    return Refused(
+        _("%(card)s: every row of this card is voided already; nothing is left to void.")
+        % {"card": card},
+        kind=Kind.CONFLICT,
+    )

@@ -24,34 +24,25 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring.models import CardRow, ScoreCard
-from scoring.permissions import conflict_refusal
 from scoring.scorecards import selectors as select
+from scoring.scorecards import table_actions as table_steps
+from scoring.scorecards.conditions import paper_enterable
 from scoring.scorecards.forms import PaperFindForm, PaperRowForm
-from scoring.scorecards.services import (
-    ScorecardError,
-    StaleRowError,
-    card_for,
-    confirm_paper_row,
-    enter_paper_row,
-)
+from scoring.scorecards.services import StaleRowError, card_for
+from tournaments.actions import Kind, Refused, refusal_text
 from tournaments.models import Game, Stage, Tournament
 from tournaments.views.access import refuse, safe_next, tournament_page
 
 Status = CardRow.Status
-STAFF_ONLY = gettext_lazy("Only referees and the scoring table enter paper cards.")
-#: Rows that may still be entered (again) from paper; others need a referee's correction.
-ENTERABLE = (Status.FILLED, Status.AWAITING)
-
-
-def _words(exc: Exception) -> str:
-    found = getattr(exc, "messages", None)
-    return " ".join(found) if found else str(exc)
+STAFF_ONLY = table_steps.enter_paper_row.who
 
 
 def _row_form(item: select.PaperGame, data: Any = None, *, lines: int = 0) -> PaperRowForm:
     names = (item.entry.name, *(o.name for o in item.opponents))
     row = item.row
-    enterable = row is None or row.status in ENTERABLE
+    # The boxes start from the row when it may be entered again (a phone's row, a paper entry
+    # awaiting confirmation); a signed or voided row's rounds are not the paper card's.
+    enterable = row is None or paper_enterable(row) is None
     form = PaperRowForm(
         data,
         game=item.game,
@@ -69,12 +60,20 @@ def _row_form(item: select.PaperGame, data: Any = None, *, lines: int = 0) -> Pa
     return form
 
 
-def _own_game(user, item: select.PaperGame) -> str | None:
-    """Why the user may not enter this paper card's row, when they play in its game (another
-    official enters it): the page then shows these words instead of the boxes."""
+def _probe(item: select.PaperGame) -> CardRow:
+    """The game's row on the card, or an unsaved one standing for it, which the step is asked
+    about."""
     probe = item.row or CardRow(card=ScoreCard(stage=item.game.match.stage, entry=item.entry))
     probe.game = item.game
-    return conflict_refusal(user, "scoring.enter_paper_row", probe)
+    return probe
+
+
+def _refused(user, item: select.PaperGame) -> str:
+    """Why the user may not enter this paper card's row (``table_actions.enter_paper_row``):
+    they play in its game (another official enters it), or the row is signed or voided. The
+    page then shows these words instead of the boxes; "" when the boxes are offered."""
+    refused = table_steps.enter_paper_row.refusal(user, _probe(item))
+    return refused.text if refused is not None else ""
 
 
 def _entry_url(tournament: Tournament, stage: Stage, round_of_play: int) -> str:
@@ -110,7 +109,7 @@ def paper_entry(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         if len(found) == 1:
             context = _context(tournament, finder, found=found, item=found[0])
             context["form"] = _row_form(found[0])
-            context["own_game"] = _own_game(request.user, found[0])
+            context["refused"] = _refused(request.user, found[0])
     return render(request, "scoring/cards/paper.html", context)
 
 
@@ -135,31 +134,32 @@ def paper_row(
     if request.method != "POST":
         form = _row_form(item)
         context = _context(tournament, finder, item=item, form=form)
-        context["own_game"] = _own_game(request.user, item)
+        context["refused"] = _refused(request.user, item)
         return render(request, "scoring/cards/paper.html", context)
     form = _row_form(item, request.POST)
     context = _context(tournament, finder, item=item, form=form)
     if not form.is_valid():
         context["errors"] = form.messages()
         return render(request, "scoring/cards/paper.html", context, status=400)
+    card = card_for(stage, item.entry)
+    probe = item.row or CardRow(card=card, game=item.game)
     try:
-        row = enter_paper_row(
-            card=card_for(stage, item.entry),
-            game=item.game,
+        row = table_steps.enter_paper_row(
+            request.user,
+            probe,
             rounds=form.rounds(),
             opponent_number=form.cleaned_data["opponent_number"],
             initials=form.cleaned_data["initials"],
-            user=request.user,
             version=form.cleaned_data["version"],
         )
     except PermissionDenied as exc:
-        return refuse(request, str(exc), tournament)
+        return refuse(request, refusal_text(exc), tournament)
     except StaleRowError as exc:
         context["errors"] = [
-            _("Changed by someone else — reload. %(problem)s") % {"problem": _words(exc)}
+            _("Changed by someone else — reload. %(problem)s") % {"problem": exc.text}
         ]
         return render(request, "scoring/cards/paper.html", context, status=409)
-    except ScorecardError as exc:
+    except Refused as exc:
         if exc.round and exc.round > form.round_count:
             # A tied game needs another round: offer its line, with what was typed kept.
             form = _row_form(item, request.POST, lines=exc.round)
@@ -167,8 +167,9 @@ def paper_row(
             context["form"] = form
         if exc.round:
             form.bad_rounds.add(exc.round)
-        context["errors"] = [_words(exc)]
-        return render(request, "scoring/cards/paper.html", context, status=400)
+        context["errors"] = [exc.text]
+        status = 409 if exc.kind == Kind.CONFLICT else 400
+        return render(request, "scoring/cards/paper.html", context, status=status)
     state = (
         _("awaiting a second staff member's confirmation")
         if row.status == Status.AWAITING
@@ -204,13 +205,13 @@ def confirm(request: HttpRequest, tournament: Tournament, row_id: int) -> HttpRe
         raise Http404(_("No such row in this tournament."))
     version = request.POST.get("version", "")
     try:
-        confirm_paper_row(
-            row=row, user=request.user, version=int(version) if version.isdigit() else None
+        table_steps.confirm_paper_row(
+            request.user, row, version=int(version) if version.isdigit() else None
         )
     except PermissionDenied as exc:
-        return refuse(request, str(exc), tournament)
-    except ScorecardError as exc:
-        messages.error(request, _words(exc))
+        return refuse(request, refusal_text(exc), tournament)
+    except Refused as exc:
+        messages.error(request, exc.text)
         return redirect(back)
     messages.success(
         request,

@@ -263,6 +263,9 @@ class TableCard:
 
     card: ScoreCard
     rows: list[CardRow] = field(default_factory=list)
+    #: The card's steps asked for the person at the table (``table_actions.CARD_STEPS``, keyed
+    #: ``verify_card`` and ``void_card``): None where the button applies, else why not.
+    refusals: dict[str, Any] = field(default_factory=dict)
 
     @property
     def problems(self) -> list[str]:
@@ -361,7 +364,42 @@ def table_queue(
     for row in _with_opponents(rows):
         row.validated_words = validation_words(row)
         cards.setdefault(row.card_id, TableCard(card=row.card)).rows.append(row)
+    for item in cards.values():
+        # The rows the table acts on, as the steps of the card read them (``conditions``).
+        item.card.rows_shown = item.rows
     return list(cards.values())
+
+
+def voided_rows(
+    tournament: Tournament, *, stage: Stage | None = None, round_of_play: int | None = None
+) -> list[CardRow]:
+    """The voided rows of the tournament (one stage, one round of play), with their reason, by
+    stage, entry and order of play (one query): the table re-opens one to enter it again."""
+    rows = CardRow.objects.filter(
+        status=Status.VOIDED, card__stage__category__tournament=tournament
+    )
+    if stage is not None:
+        rows = rows.filter(card__stage=stage)
+    if round_of_play is not None:
+        rows = rows.filter(game__match__round_of_play=round_of_play)
+    rows = rows.select_related(*CARD_JOINS, *[f"game__{j}" for j in GAME_JOINS]).order_by(
+        "card__stage__category__name",
+        "card__stage__order",
+        "card__entry_id",
+        "game__match__round_of_play",
+        "game__number",
+    )
+    return _with_opponents(rows)
+
+
+def row_by_id(slug: str, row_id: int) -> CardRow | None:
+    """A card row of the tournament ``slug``, with what its steps read (its card's entry and
+    its game's players), or None."""
+    return (
+        CardRow.objects.filter(pk=row_id, card__stage__category__tournament__slug=slug)
+        .select_related(*CARD_JOINS, *[f"game__{j}" for j in GAME_JOINS])
+        .first()
+    )
 
 
 # The dispute queue ---------------------------------------------------------------------------

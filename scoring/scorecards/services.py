@@ -18,7 +18,6 @@ message that says what is wrong and where, and leaves stored data untouched on e
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -28,14 +27,21 @@ from django.utils.translation import ngettext
 from scoring import engine
 from scoring.engine import RoundData
 from scoring.models import CardRow, ScoreCard
-from scoring.permissions import acts_for, conflict_refusal, plays_in, validation_refusal
+from scoring.permissions import (
+    acts_for,
+    confirmation_refusal,
+    conflict_refusal,
+    plays_in,
+    validation_refusal,
+)
 from scoring.progression.locks import ensure_open
 from scoring.progression.services import advance_knockout
 from scoring.results.rules import game_rules
 from scoring.results.services import record_locked_game
 from scoring.scorecards import conditions
+from scoring.scorecards.conditions import where
 from scoring.scorecards.signatures import signer_words
-from tournaments.actions import Kind, Refused
+from tournaments.actions import Forbidden, Kind, Refused
 from tournaments.models import Entry, Game, Stage
 from tournaments.private_links import device_of
 from tournaments.services.game_locks import lock_games
@@ -87,18 +93,25 @@ def card_for(stage: Stage, entry: Entry) -> ScoreCard:
     return card
 
 
+def denied_words(user, perm: str, obj) -> str | None:
+    """Why ``user`` lacks ``perm`` on ``obj`` when their role is not the reason: they play in
+    the game (``scoring.permissions.conflict_refusal``: nobody rules on a game they play in), or
+    they entered the paper row they would confirm (a second pair of eyes confirms it). What the
+    services raise and what the steps' refusals say (``table_actions``)."""
+    if perm == "scoring.confirm_paper_row" and isinstance(obj, CardRow):
+        words = confirmation_refusal(user, obj)
+        if words:
+            return words
+    return conflict_refusal(user, perm, obj)
+
+
 def _require(user, perm: str, obj, action: str) -> None:
-    """``user`` holds ``perm`` on ``obj``, or is refused with the reason: their own game
-    (``scoring.permissions.conflict_refusal``: nobody rules on a game they play in), else who
-    may."""
+    """``user`` holds ``perm`` on ``obj``, or is refused with the reason (:func:`denied_words`),
+    else who may."""
     if not user.has_perm(perm, obj):
-        raise PermissionDenied(
-            conflict_refusal(user, perm, obj) or _("You may not %(action)s.") % {"action": action}
+        raise Forbidden(
+            denied_words(user, perm, obj) or _("You may not %(action)s.") % {"action": action}
         )
-
-
-#: Where on the card a refusal is about ("game 2 (Ann v Bob) in round of play 3, round 4").
-_label = conditions.where
 
 
 def _opponents(game: Game, entry: Entry) -> list[Entry]:
@@ -133,7 +146,7 @@ def normalise_rounds(
     side of each figure in that order ("20s: 9 for Björn, 0 for Joël").
     """
     if not rounds:
-        raise ScorecardError(_("%(where)s: the row has no rounds.") % {"where": _label(game)})
+        raise ScorecardError(_("%(where)s: the row has no rounds.") % {"where": where(game)})
     rules = game_rules(game)
     try:
         checked = engine.read_rounds(rounds, rules)
@@ -141,7 +154,7 @@ def normalise_rounds(
     except engine.EngineInputError as exc:
         error = exc.named(conditions.sides_of(game, owner))
         raise ScorecardError(
-            _("%(where)s, %(error)s") % {"where": _label(game), "error": error}, round=exc.round
+            _("%(where)s, %(error)s") % {"where": where(game), "error": error}, round=exc.round
         ) from None
     return [engine.round_to_data(r) for r in checked]
 
@@ -156,7 +169,7 @@ def check_complete(
     except engine.EngineInputError as exc:
         error = exc.named(conditions.sides_of(game, owner))
         raise ScorecardError(
-            _("%(where)s: %(error)s.") % {"where": _label(game), "error": error}, round=exc.round
+            _("%(where)s: %(error)s.") % {"where": where(game), "error": error}, round=exc.round
         ) from None
 
 
@@ -168,17 +181,8 @@ def _check_version(row: CardRow, version: int | None) -> None:
                 "version %(now)s, you had %(had)s). Reload it and enter your change again; "
                 "nothing has been lost."
             )
-            % {"where": _label(row.game), "now": row.version, "had": version}
+            % {"where": where(row.game), "now": row.version, "had": version}
         )
-
-
-def check_fresh(row: CardRow, version: int | None) -> None:
-    """``row`` (or, unsaved, the card's row for its game) is still at ``version``, the one its
-    writer read; else the stale refusal, to reload."""
-    if row.pk is not None:
-        _check_version(row, version)
-    elif row.game_id is not None:
-        _refuse_stale(row.card, row.game, version)
 
 
 def _refuse_stale(card: ScoreCard, game: Game, version: int | None) -> None:
@@ -215,9 +219,34 @@ def _save(row: CardRow, reason: str) -> CardRow:
                 "%(where)s: this row was saved by someone else a moment ago. Reload it and "
                 "enter your change again; nothing has been lost."
             )
-            % {"where": _label(row.game)}
+            % {"where": where(row.game)}
         ) from None
     return row
+
+
+def _read_for_write(
+    card: ScoreCard, game: Game, version: int | None
+) -> tuple[Game, CardRow | None, list[CardRow]]:
+    """The game locked and read again, with its rows (what the checks of a write read), this
+    card's among them when it has one: a row changed while the write waited for the lock is
+    refused before anything else is looked at, and so is a write of a forfeited game or of a
+    closed stage."""
+    _refuse_stale(card, game, version)
+    lock_games([game])
+    game_rows = _locked_rows([game.pk])
+    row = next((r for r in game_rows if r.card_id == card.pk), None)
+    if row is not None:
+        _check_version(row, version)
+    if game_rows:
+        game = game_rows[0].game
+    else:
+        game = Game.objects.select_related(*GAME_CONTEXT).get(pk=game.pk)
+    _refuse_forfeited(game)
+    ensure_open(game.match.stage, error=ScorecardError)
+    _check_scheduled(card, game)
+    if row is not None:
+        row.game, row.card = game, card  # as loaded above, with what the checks read
+    return game, row, game_rows
 
 
 @transaction.atomic
@@ -233,32 +262,22 @@ def fill_row(
 ) -> CardRow:
     """Fill (or correct) the card's row for ``game``.
 
-    A row not yet validated is the owner's to change. Once validated, a change is a correction:
-    only a referee may make it, with their initials, and it is kept as a new version.
+    A row not yet validated is the owner's to change. Once validated, a change is a correction
+    (:func:`correct_row`): only a referee may make it, with their initials, and it is kept as a
+    new version. One entry for both, for the API's one endpoint: which of the two this write is
+    waits for the row's status, read under the lock.
     """
     # Whoever may not write the card's rows learns nothing about them, not even that the version
     # moved on (the API answers them 404). Filling covers correcting: the referees who correct
-    # rows may fill them too (``scoring.permissions``); which of the two this write is waits for
-    # the row's status, read under the lock.
+    # rows may fill them too (``scoring.permissions``).
     _require(user, "scoring.fill_row", CardRow(card=card, game=game), _("fill this scorecard"))
-    _refuse_stale(card, game, version)
-    lock_games([game])
-    # The game's rows under the lock, with what the checks read of the game: this card's row
-    # (if filled before) and the others it is compared with once it changes. A row changed
-    # while this fill waited for the lock is refused before anything else is looked at.
-    game_rows = _locked_rows([game.pk])
-    row = next((r for r in game_rows if r.card_id == card.pk), None)
-    if row is not None:
-        _check_version(row, version)
-    if game_rows:
-        game = game_rows[0].game
-    else:
-        game = Game.objects.select_related(*GAME_CONTEXT).get(pk=game.pk)
-    _refuse_forfeited(game)
-    ensure_open(game.match.stage, error=ScorecardError)
-    _check_scheduled(card, game)
-    if row is not None:
-        row.game, row.card = game, card  # as loaded above, with what the checks read
+    game, row, game_rows = _read_for_write(card, game, version)
+    if row is not None and row.status == Status.VOIDED:
+        raise ScorecardError(str(conditions.open_to_its_player(row)), kind=Kind.CONFLICT)
+    if row is not None and row.status in conditions.CORRECTABLE:
+        # After validation (or in a dispute, or once verified) a change is a correction.
+        clean = normalise_rounds(game, rounds, card.entry)
+        return _correct(row, clean, user, referee_initials, game_rows)
     probe = row or CardRow(card=card, game=game)
     clean = normalise_rounds(game, rounds, card.entry)
     unsigned = conditions.earlier_rows_signed(probe)
@@ -281,38 +300,68 @@ def fill_row(
                 "%(where)s: this row was entered from the paper card and awaits a second staff "
                 "member's confirmation; confirm it, or enter the paper card again."
             )
-            % {"where": _label(game)}
+            % {"where": where(game)}
         )
-    if row.status == Status.FILLED:
-        # Not validated yet: the owner (or a referee on their behalf) may still change it, and
-        # it still needs the opponent's validation whoever typed it.
-        _require(user, "scoring.fill_row", row, _("fill this scorecard"))
-        seen = conditions.change_needs_initials(row)
-        if seen is not None and clean != row.rounds:
-            initials = referee_initials.strip().upper()[:5]
-            if not initials:
-                raise ScorecardError(seen)
-            row.rounds = clean
-            row.referee_initials = initials
-            return _save(
-                row,
-                _("changed after it was seen, initialled %(initials)s") % {"initials": initials},
-            )
+    # Not validated yet: the owner (or a referee on their behalf) may still change it, and it
+    # still needs the opponent's validation whoever typed it.
+    _require(user, "scoring.fill_row", row, _("fill this scorecard"))
+    seen = conditions.change_needs_initials(row)
+    if seen is not None and clean != row.rounds:
+        initials = referee_initials.strip().upper()[:5]
+        if not initials:
+            raise ScorecardError(seen)
         row.rounds = clean
-        return _save(row, _("refilled"))
-    # After validation (or in a dispute, or once verified) a change is a correction.
+        row.referee_initials = initials
+        return _save(
+            row,
+            _("changed after it was seen, initialled %(initials)s") % {"initials": initials},
+        )
+    row.rounds = clean
+    return _save(row, _("refilled"))
+
+
+@transaction.atomic
+def correct_row(
+    *,
+    card: ScoreCard,
+    game: Game,
+    rounds: Sequence[RoundData],
+    user,
+    version: int | None = None,
+    referee_initials: str = "",
+) -> CardRow:
+    """A referee corrects the card's row for ``game`` once the opponent has signed it (WCC: any
+    correction is initialled by a referee): a new version, which waits to be verified again.
+
+    The step's state (``conditions.validated_already``) is asked here, once, on the row as read
+    under the game's lock."""
+    probe = CardRow(card=card, game=game)
+    _require(user, "scoring.correct_row", probe, _("correct a validated scorecard (ask a referee)"))
+    game, row, game_rows = _read_for_write(card, game, version)
+    unmet = conditions.validated_already(row or CardRow(card=card, game=game))
+    if unmet is not None or row is None:
+        raise ScorecardError(str(unmet), kind=Kind.CONFLICT)
+    clean = normalise_rounds(game, rounds, card.entry)
+    return _correct(row, clean, user, referee_initials, game_rows)
+
+
+def _correct(
+    row: CardRow,
+    clean: list[RoundData],
+    user,
+    referee_initials: str,
+    game_rows: list[CardRow],
+) -> CardRow:
+    """The correction of a signed row (read under the game's lock, with the game's rows), its
+    rounds already checked: a referee's, initialled, complete; the row is validated again."""
+    game = row.game
     _require(user, "scoring.correct_row", row, _("correct a validated scorecard (ask a referee)"))
     if not referee_initials.strip():
         raise ScorecardError(
             _("%(where)s: a correction after validation must be initialled by a referee.")
-            % {"where": _label(game)}
+            % {"where": where(game)}
         )
-    if row.status == Status.VOIDED:
-        raise ScorecardError(
-            _("%(where)s: this row was voided (%(reason)s).")
-            % {"where": _label(game), "reason": row.void_reason}
-        )
-    check_complete(game, clean, card.entry)
+    check_complete(game, clean, row.card.entry)
     row.rounds = clean
     row.referee_initials = referee_initials.strip().upper()[:5]
     row.status = Status.VALIDATED
@@ -348,10 +397,10 @@ def validate_row(
                 "%(where)s: only the opponent may validate this row; ID %(number)s is not the "
                 "opponent's."
             )
-            % {"where": _label(row.game), "number": repr(opponent_number)}
+            % {"where": where(row.game), "number": repr(opponent_number)}
         )
     if not user.has_perm("scoring.validate_row", row):
-        raise PermissionDenied(validation_refusal(user, row))
+        raise Forbidden(validation_refusal(user, row))
     _check_version(row, version)  # after the permission: nobody else learns the version
     # The signature is the signer's own: the ID typed is one of the entries this login or
     # browser acts for (a simulated row is signed by the referee account that played it).
@@ -363,14 +412,14 @@ def validate_row(
                 "phone or login acts for %(you)s)."
             )
             % {
-                "where": _label(row.game),
+                "where": where(row.game),
                 "number": number,
                 "you": _(" or ").join(str(e) for e in opponents if acts_for(user, e)),
             }
         )
     if not initials.strip():
         raise ScorecardError(
-            _("%(where)s: the opponent's initials are missing.") % {"where": _label(row.game)}
+            _("%(where)s: the opponent's initials are missing.") % {"where": where(row.game)}
         )
     for unmet in (conditions.waiting_for_validation(row), conditions.game_over_on_the_row(row)):
         if unmet is not None:
@@ -404,7 +453,7 @@ def _check_scheduled(card: ScoreCard, game: Game) -> None:
                 "%(where)s is not scheduled for %(entry)s in %(stage)s; check the round of play "
                 "and the opponent."
             )
-            % {"where": _label(game), "entry": entry, "stage": card.stage.name}
+            % {"where": where(game), "entry": entry, "stage": card.stage.name}
         )
 
 
@@ -413,11 +462,11 @@ def _check_signature(game: Game, entry: Entry, opponent_number: str, initials: s
     number = str(opponent_number).strip()
     if not number:
         raise ScorecardError(
-            _("%(where)s: the opponent's ID number is missing.") % {"where": _label(game)}
+            _("%(where)s: the opponent's ID number is missing.") % {"where": where(game)}
         )
     if not initials.strip():
         raise ScorecardError(
-            _("%(where)s: the opponent's initials are missing.") % {"where": _label(game)}
+            _("%(where)s: the opponent's initials are missing.") % {"where": where(game)}
         )
     others = _opponents(game, entry)
     if number not in {n for e in others for n in _entry_numbers(e)}:
@@ -429,7 +478,7 @@ def _check_signature(game: Game, entry: Entry, opponent_number: str, initials: s
                 "%(where)s: ID %(number)s written on the card is not the opponent's; the "
                 "opponent is %(expected)s. Check the card, or ask the head referee."
             )
-            % {"where": _label(game), "number": repr(number), "expected": expected}
+            % {"where": where(game), "number": repr(number), "expected": expected}
         )
     return number
 
@@ -465,14 +514,10 @@ def enter_paper_row(
     _require(user, "scoring.enter_paper_row", probe, _("enter paper scorecards"))
     if row is not None:
         _check_version(row, version)
-        if row.status not in (Status.FILLED, Status.AWAITING):
-            raise ScorecardError(
-                _(
-                    "%(where)s: this row is already %(status)s; a change now is a referee's "
-                    "correction."
-                )
-                % {"where": _label(game), "status": row.get_status_display().lower()}
-            )
+        row.game = game
+        unmet = conditions.paper_enterable(row)
+        if unmet is not None:
+            raise ScorecardError(unmet.text, kind=unmet.kind)
     clean = normalise_rounds(game, rounds, card.entry)
     check_complete(game, clean, card.entry)
     number = _check_signature(game, card.entry, opponent_number, initials)
@@ -503,7 +548,8 @@ def enter_paper_row(
 @transaction.atomic
 def confirm_paper_row(*, row: CardRow, user, version: int | None = None) -> CardRow:
     """A second staff member confirms a row entered from paper: it is validated from now and
-    may count. Whoever entered the row cannot confirm it."""
+    may count. Whoever entered the row cannot confirm it (the permission says so:
+    ``scoring.permissions.confirmation_refusal``)."""
     lock_games([row.game_id])
     row = (
         CardRow.objects.select_for_update()
@@ -514,19 +560,9 @@ def confirm_paper_row(*, row: CardRow, user, version: int | None = None) -> Card
     _refuse_forfeited(row.game)
     ensure_open(row.card.stage, error=ScorecardError)
     _check_version(row, version)
-    if row.status != Status.AWAITING:
-        raise ScorecardError(
-            _("%(where)s: this row is %(status)s, not awaiting confirmation.")
-            % {"where": _label(row.game), "status": row.get_status_display().lower()}
-        )
-    if row.entered_by_id is not None and row.entered_by_id == user.pk:
-        raise ScorecardError(
-            _(
-                "%(where)s: you entered this row from the paper card; another staff member must "
-                "confirm it."
-            )
-            % {"where": _label(row.game)}
-        )
+    unmet = conditions.awaiting_confirmation(row)
+    if unmet is not None:
+        raise ScorecardError(unmet.text, kind=unmet.kind)
     check_complete(row.game, row.rounds, row.card.entry)
     row.status = Status.VALIDATED
     row.confirmed_by = user
@@ -541,7 +577,7 @@ def _refuse_own_games(user, perm: str, rows: Sequence[CardRow]) -> None:
     like the card (nobody rules on a game they play in)."""
     for row in rows:
         if plays_in.test(user, row):
-            raise PermissionDenied(
+            raise Forbidden(
                 conflict_refusal(user, perm, row) or _("You may not rule on your own game.")
             )
 
@@ -561,7 +597,7 @@ def _lock_card_games(card: ScoreCard) -> list[int]:
 
 
 def _check_versions(
-    rows: Sequence[CardRow], versions: Mapping[int, int] | None, where: str, undone: str
+    rows: Sequence[CardRow], versions: Mapping[int, int] | None, subject: str, undone: str
 ) -> None:
     """The rows as the person acting saw them: ``versions`` maps each row's id to the version
     on their screen, and must name exactly ``rows`` at exactly those versions.
@@ -575,7 +611,7 @@ def _check_versions(
     seen = {int(pk): int(v) for pk, v in versions.items()}
     if now == seen:
         return
-    labels = {row.pk: _label(row.game) for row in rows}
+    labels = {row.pk: where(row.game) for row in rows}
     changed = [labels[pk] for pk in sorted(now) if pk in seen and seen[pk] != now[pk]]
     new = [labels[pk] for pk in sorted(now) if pk not in seen]
     gone = len([pk for pk in seen if pk not in now])
@@ -595,7 +631,7 @@ def _check_versions(
         )
     raise StaleRowError(
         _("%(where)s: %(what)s. Reload it and check again; %(undone)s, nothing has been lost.")
-        % {"where": where, "what": "; ".join(parts), "undone": undone}
+        % {"where": subject, "what": "; ".join(parts), "undone": undone}
     )
 
 
@@ -620,10 +656,9 @@ def verify_card(
     rows = [r for r in game_rows if r.card_id == card.pk and r.status == Status.VALIDATED]
     _refuse_own_games(user, "scoring.verify_card", rows)
     _check_versions(rows, versions, str(card), _("nothing was verified"))
-    if not rows:
-        raise ScorecardError(
-            _("%(card)s: no validated row is waiting for verification.") % {"card": card}
-        )
+    unmet = conditions.rows_to_verify(card, rows)
+    if unmet is not None:
+        raise ScorecardError(unmet.text, kind=unmet.kind)
     for row in rows:
         check_complete(row.game, row.rounds, card.entry)
     done = []
@@ -667,12 +702,49 @@ def void_card(
     targets = list(targets_q)
     _refuse_own_games(user, "scoring.void_card", targets)
     _check_versions(targets, versions, str(card), _("nothing was voided"))
+    unmet = conditions.rows_to_void(card, targets)
+    if unmet is not None:
+        raise ScorecardError(unmet.text, kind=unmet.kind)
     for row in targets:
         row.status = Status.VOIDED
         row.void_reason = reason.strip()[:200]
         _save(row, _("voided: %(reason)s") % {"reason": row.void_reason})
         _withdraw_official(row.game)
     return targets
+
+
+@transaction.atomic
+def reopen_row(*, row: CardRow, user, version: int | None = None) -> CardRow:
+    """A voided row is written again: its player (on the phone) or staff (from the paper card)
+    re-open it, and it is filled anew, waiting for the opponent's signature like any row.
+
+    The row keeps its rounds as a start, and its history keeps both the voided version (with
+    its reason) and this one: nothing of what was voided is lost. Its signature, paper entry
+    and verification go with the void, so the row counts again only once signed and, where the
+    event asks for it, verified."""
+    lock_games([row.game_id])
+    game_rows = _locked_rows([row.game_id])
+    found = next((r for r in game_rows if r.pk == row.pk), None)
+    if found is None:
+        raise ScorecardError(_("This row no longer exists; reload the card."), kind=Kind.NOT_FOUND)
+    row = found
+    _require(user, "scoring.reopen_row", row, _("re-open this row"))
+    _check_version(row, version)
+    _refuse_forfeited(row.game)
+    ensure_open(row.game.match.stage, error=ScorecardError)
+    unmet = conditions.voided(row)
+    if unmet is not None:
+        raise ScorecardError(unmet.text, kind=unmet.kind)
+    reason = row.void_reason
+    row.status = Status.FILLED
+    row.void_reason = ""
+    for signed in ("validated_number", "validated_initials", "validated_how", "validated_device"):
+        setattr(row, signed, "")
+    row.validated_at = row.validated_entry = row.validated_by = None
+    row.entered_by = row.confirmed_by = row.confirmed_at = None
+    row.verified_by = row.verified_at = row.seen_at = None
+    row.referee_initials = ""
+    return _save(row, _("re-opened after it was voided (%(reason)s)") % {"reason": reason})
 
 
 @transaction.atomic
@@ -713,13 +785,13 @@ def resolve_dispute(
                 "%(where)s: there is no dispute on this game (settled already, or its cards "
                 "agree). A result that stands is changed by a referee's initialled correction."
             )
-            % {"where": _label(game)}
+            % {"where": where(game)}
         )
     disputed = [r for r in current if r.status == Status.DISPUTED]
-    _check_versions(disputed, versions, _label(game), _("no ruling was recorded"))
+    _check_versions(disputed, versions, where(game), _("no ruling was recorded"))
     if not initials.strip():
         raise ScorecardError(
-            _("%(where)s: the head referee's initials are missing.") % {"where": _label(game)}
+            _("%(where)s: the head referee's initials are missing.") % {"where": where(game)}
         )
     clean = normalise_rounds(game, rounds_a)
     check_complete(game, clean)
@@ -744,15 +816,11 @@ def resolve_dispute(
 
 
 def _check_card_header(card: ScoreCard) -> None:
-    """WCC: a card missing the full name, ID number or category may be voided, so the table
-    cannot verify one."""
-    entry = card.entry
-    people = [entry.player] if entry.player_id else [entry.team.player_one, entry.team.player_two]
-    for p in people:
-        if not (p.first_name and p.last_name and p.number):
-            raise ScorecardError(
-                _("%(card)s: the player's full name or ID number is missing.") % {"card": card}
-            )
+    """The card's header refusal (``conditions.header_complete``), raised: for writers that
+    verify cards in bulk."""
+    unmet = conditions.header_complete(card)
+    if unmet is not None:
+        raise ScorecardError(unmet.text, kind=unmet.kind)
 
 
 def _entry_numbers(entry: Entry) -> set[str]:

@@ -20,6 +20,7 @@ urlpatterns = [
     path("table/paper/", paper.paper_entry, name="paper"),
     path(f"table/paper/{ROW}/", paper.paper_row, name="paper_row"),
     path("table/rows/<int:row_id>/confirm/", paper.confirm, name="confirm_paper_row"),
+    path("rows/<int:row_id>/reopen/", views.reopen, name="reopen_row"),
     path("disputes/", views.disputes, name="disputes"),
     path("disputes/<int:game_id>/resolve/", views.resolve, name="resolve_dispute"),
     path("<int:stage_id>/<int:entry_id>/", views.card, name="card"),

@@ -35,6 +35,7 @@ from scoring.permissions import conflict_refusal, is_card_owner, plays_in
 from scoring.scorecards import actions as row_actions
 from scoring.scorecards import conditions
 from scoring.scorecards import selectors as select
+from scoring.scorecards import table_actions as table_steps
 from scoring.scorecards.codes import signing_path
 from scoring.scorecards.forms import (
     VOID_REASONS,
@@ -54,10 +55,8 @@ from scoring.scorecards.services import (
     mark_seen,
     normalise_rounds,
     resolve_dispute,
-    verify_card,
-    void_card,
 )
-from tournaments.actions import Action, Kind, Refused
+from tournaments.actions import Action, Kind, Refused, refusal_text
 from tournaments.actions import refusals as refusals_of
 from tournaments.models import Entry, Game, Stage, Tournament
 from tournaments.private_links import label_device, linked_entry_ids, login_or_link_required
@@ -65,12 +64,6 @@ from tournaments.views.access import refuse, safe_next, tournament_page
 
 Status = CardRow.Status
 CORRECTABLE = row_actions.CORRECTABLE
-
-
-def _words(exc: Exception) -> str:
-    """The message of a service error, without Django's list brackets."""
-    found = getattr(exc, "messages", None)
-    return " ".join(found) if found else str(exc)
 
 
 # A player's card -----------------------------------------------------------------------------
@@ -107,6 +100,9 @@ class RowPanel:
     #: The player's row was seen by someone else since it was saved: a change needs a
     #: referee's initials (WCC), and the form asks for them.
     needs_initials: bool = False
+    #: The re-open step (``table_actions.reopen_row``) takes this user on this row: the page
+    #: offers its button (a voided row is written again once re-opened).
+    offers_reopen: bool = False
 
     @property
     def game(self):
@@ -134,6 +130,10 @@ class RowPanel:
     @property
     def validate_url(self) -> str:
         return self.url("validate_row")
+
+    @property
+    def reopen_url(self) -> str:
+        return reverse("scoring:cards:reopen_row", args=[self.page.tournament.slug, self.row.pk])
 
     @property
     def total_url(self) -> str:
@@ -212,6 +212,8 @@ def _panel(request: HttpRequest, page: select.CardPage, line: select.CardLine, *
     ):
         panel.sign_url = request.build_absolute_uri(signing_path(page.tournament.slug, row.pk))
     panel.needs_initials = seen and panel.form is not None and panel.mode == "fill"
+    if row is not None:
+        panel.offers_reopen = table_steps.reopen_row.allows(user, row)
     if panel.form is None and panel.validate_form is None:
         panel.why_not = _why_not(refusals)
     return panel
@@ -381,7 +383,9 @@ def _save_rounds(request, page, line, form: RoundsForm, *, step: Action) -> Http
         return refuse(request, str(exc))
     except StaleRowError as exc:
         current = select.row_of(card, line.game)
-        panel.error = _("Changed by someone else — reload. %(error)s") % {"error": _words(exc)}
+        panel.error = _("Changed by someone else — reload. %(error)s") % {
+            "error": refusal_text(exc)
+        }
         panel.stale_rounds = current.rounds if current else []
         panel.stale_version = current.version if current else None
         return _show(request, page, panel)
@@ -426,7 +430,7 @@ def validate(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game
         return refuse(request, str(exc))
     except StaleRowError as exc:
         panel.error = _("Changed by someone else — reload before you sign. %(error)s") % {
-            "error": _words(exc)
+            "error": refusal_text(exc)
         }
         return _show(request, page, panel)
     except Refused as exc:
@@ -467,7 +471,7 @@ def total(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id
         try:
             clean = normalise_rounds(line.game, form.cleaned_data["rounds"], page.entry)
         except ScorecardError as exc:
-            context["problem"] = _words(exc)
+            context["problem"] = refusal_text(exc)
         else:
             context["totals"] = select.totals(clean)
             verdict = judge_row(clean, form.rules)
@@ -510,40 +514,47 @@ def _table_context(request: HttpRequest, tournament: Tournament, query=None) -> 
     stage, round_of_play = filters.filters()
     here = request.get_full_path() if query is None else _table_next(request, tournament)
     queue = select.table_queue(tournament, stage=stage, round_of_play=round_of_play)
+    roles = _table_roles(request, tournament)
+    voided = []
+    if roles["roles"]["enter_paper_row"] is None:
+        # Staff who enter paper cards see the voided rows, to re-open one to enter it again.
+        voided = select.voided_rows(tournament, stage=stage, round_of_play=round_of_play)
     return {
-        **_table_perms(request, tournament),
+        **roles,
         "filters": filters,
-        "queue": _mark_own_games(request.user, queue),
+        "queue": _ask_steps(request.user, queue),
+        "voided": _ask_reopen(request.user, voided),
         "here": here,
     }
 
 
-def _mark_own_games(user, queue: list[select.TableCard]) -> list[select.TableCard]:
-    """Mark what the user plays in, so that the table offers no button for it and says why:
-    ``own_card`` (their card, or one holding a row of their game: the permissions of verifying
-    and voiding refuse it) and, per row, ``own_game`` (no confirming a paper entry of it).
-    Staff who play in nothing cost no query here."""
+def _ask_steps(user, queue: list[select.TableCard]) -> list[select.TableCard]:
+    """Each card's steps asked for the user (``item.refusals``: verify and void, None where the
+    button applies, else why not), and each row waiting for a second staff member's confirmation
+    asked too (``row.confirm_refused``). The card's rows shown are what the steps read, so the
+    queue costs no query more per card (a staff member who plays: one per card, for the games
+    on it)."""
     for item in queue:
-        item.own_card = None
-        if plays_in.test(user, item.card):
-            item.own_card = conflict_refusal(
-                user, "scoring.verify_card", item.card
-            ) or conflict_refusal(user, "scoring.void_card", item.card)
+        item.refusals = refusals_of(user, item.card, table_steps.CARD_STEPS)
         for row in item.rows:
-            row.own_game = plays_in.test(user, row)
+            row.confirm_refused = table_steps.confirm_paper_row.refusal(user, row)
     return queue
 
 
-def _table_perms(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
-    # Roles are per tournament: asking about the tournament once answers for every card on it.
-    return {
-        "tournament": tournament,
-        "can_verify": request.user.has_perm("scoring.verify_card", tournament),
-        "can_void": request.user.has_perm("scoring.void_card", tournament),
-        "can_enter_paper": request.user.has_perm("scoring.enter_paper_row", tournament),
-        "can_confirm": request.user.has_perm("scoring.confirm_paper_row", tournament),
-        "void_reasons": VOID_REASONS,
-    }
+def _ask_reopen(user, rows: list[CardRow]) -> list[CardRow]:
+    for row in rows:
+        row.reopen_refused = table_steps.reopen_row.refusal(user, row)
+    return rows
+
+
+def _table_roles(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    """Whether the user's role takes each of the table's steps at all (asked of the tournament:
+    roles are per tournament, so this answers for every card on it); a step the role takes
+    but a card refuses says why beside that card."""
+    user = request.user
+    steps = (*table_steps.CARD_STEPS, table_steps.enter_paper_row, table_steps.confirm_paper_row)
+    roles = {step.name.rsplit(".", 1)[-1]: step.forbidden(user, tournament) for step in steps}
+    return {"tournament": tournament, "void_reasons": VOID_REASONS, "roles": roles}
 
 
 @require_GET
@@ -594,11 +605,11 @@ def _table_failed(request, tournament, card: ScoreCard, text: str, form=None) ->
         if not any(item.card.id == card.id for item in context["queue"]):
             messages.error(request, text)
         return render(request, "scoring/cards/table.html", {**context, "failed": failed})
-    found = _mark_own_games(request.user, select.table_queue(tournament, card=card))
+    found = _ask_steps(request.user, select.table_queue(tournament, card=card))
     if not found:
         return _table_result(request, tournament, card, ok=False, text=text)
     context = {
-        **_table_perms(request, tournament),
+        **_table_roles(request, tournament),
         "item": found[0],
         "failed": failed,
         "here": _table_next(request, tournament),
@@ -619,18 +630,16 @@ def verify(request: HttpRequest, slug: str, card_id: int) -> HttpResponse:
     """The scoring table verifies every validated row of a card: the rows count from now."""
     card = _table_card(slug, card_id)
     tournament = card.stage.category.tournament
-    if not request.user.has_perm("scoring.verify_card", card):
-        return refuse(
-            request,
-            conflict_refusal(request.user, "scoring.verify_card", card)
-            or _("Only the scoring table or the head referee verifies cards."),
-        )
+    forbidden = table_steps.verify_card.forbidden(request.user, card)
+    if forbidden is not None:
+        return refuse(request, forbidden.text)
     try:
-        rows = verify_card(card=card, user=request.user, versions=seen_versions(request.POST))
+        seen = seen_versions(request.POST)
+        rows = table_steps.verify_card(request.user, card, versions=seen)
     except PermissionDenied as exc:
-        return refuse(request, str(exc))
-    except ScorecardError as exc:
-        return _table_failed(request, tournament, card, _words(exc))
+        return refuse(request, refusal_text(exc))
+    except Refused as exc:
+        return _table_failed(request, tournament, card, exc.text)
     text = ngettext(
         "Verified the card of %(name)s (%(count)s row).",
         "Verified the card of %(name)s (%(count)s rows).",
@@ -645,12 +654,9 @@ def void(request: HttpRequest, slug: str, card_id: int) -> HttpResponse:
     """The scoring table voids a card, saying why (WCC: name, ID, category missing, illegible)."""
     card = _table_card(slug, card_id)
     tournament = card.stage.category.tournament
-    if not request.user.has_perm("scoring.void_card", card):
-        return refuse(
-            request,
-            conflict_refusal(request.user, "scoring.void_card", card)
-            or _("Only the scoring table or the head referee voids cards."),
-        )
+    forbidden = table_steps.void_card.forbidden(request.user, card)
+    if forbidden is not None:
+        return refuse(request, forbidden.text)
     form = VoidForm(request.POST)
     if not form.is_valid():
         text = _("The card of %(name)s was not voided: %(why)s") % {
@@ -660,19 +666,54 @@ def void(request: HttpRequest, slug: str, card_id: int) -> HttpResponse:
         return _table_failed(request, tournament, card, text, form)
     try:
         seen = seen_versions(request.POST)
-        rows = void_card(
-            card=card, reason=form.reason_text(), user=request.user, rows=list(seen), versions=seen
+        rows = table_steps.void_card(
+            request.user, card, reason=form.reason_text(), rows=list(seen), versions=seen
         )
     except PermissionDenied as exc:
-        return refuse(request, str(exc))
-    except ScorecardError as exc:
-        return _table_failed(request, tournament, card, _words(exc), form)
+        return refuse(request, refusal_text(exc))
+    except Refused as exc:
+        return _table_failed(request, tournament, card, exc.text, form)
     text = ngettext(
         "Voided the card of %(name)s (%(reason)s; %(count)s row).",
         "Voided the card of %(name)s (%(reason)s; %(count)s rows).",
         len(rows),
     ) % {"name": card.entry.name, "reason": form.reason_text(), "count": len(rows)}
     return _table_done(request, tournament, card, text)
+
+
+@login_or_link_required
+@require_POST
+def reopen(request: HttpRequest, slug: str, row_id: int) -> HttpResponse:
+    """A voided row is re-opened, to be written again: by its card's player (from the card
+    page) or by staff who enter paper cards (from the card page or the scoring table). Back
+    where the button was (``next``), else the card."""
+    row = select.row_by_id(slug, row_id)
+    if row is None:
+        raise Http404(_("No such row in this tournament."))
+    card_url = reverse("scoring:cards:card", args=[slug, row.card.stage_id, row.card.entry_id])
+    back = safe_next(request, f"{card_url}#game-{row.game_id}")
+    forbidden = table_steps.reopen_row.forbidden(request.user, row)
+    if forbidden is not None:
+        return refuse(request, forbidden.text)
+    version = request.POST.get("version", "")
+    try:
+        table_steps.reopen_row(
+            request.user, row, version=int(version) if version.isdigit() else None
+        )
+    except PermissionDenied as exc:
+        return refuse(request, refusal_text(exc))
+    except Refused as exc:
+        messages.error(request, exc.text)
+        return redirect(back)
+    messages.success(
+        request,
+        _(
+            "Re-opened the row of %(entry)s, %(where)s: write it again; it waits for the "
+            "opponent's signature."
+        )
+        % {"entry": row.card.entry.name, "where": conditions.where(row.game)},
+    )
+    return redirect(back)
 
 
 # The dispute queue ---------------------------------------------------------------------------
@@ -766,7 +807,7 @@ def resolve(request: HttpRequest, tournament: Tournament, game_id: int) -> HttpR
     except PermissionDenied as exc:
         return refuse(request, str(exc))
     except ScorecardError as exc:
-        panel.error = _words(exc)
+        panel.error = refusal_text(exc)
         if exc.round:
             form.bad_rounds.add(exc.round)
         return _disputes_page(request, tournament, bound=panel)

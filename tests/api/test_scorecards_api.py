@@ -280,7 +280,8 @@ def test_void_needs_a_reason_and_the_scoring_table(world, client_for):
     ]
     assert not world.game.rounds.exists()
     nothing_left = table.post(f"/api/scorecards/{card_id}/verify/", {"versions": []}, format="json")
-    assert nothing_left.status_code == 400 and "no validated row" in nothing_left.json()["detail"]
+    # The card's state refuses it: a conflict (409), in the step's words.
+    assert nothing_left.status_code == 409 and "no validated row" in nothing_left.json()["detail"]
 
 
 def test_disputed_game_settled_by_the_head_referee(world, client_for):
@@ -422,7 +423,8 @@ def test_the_table_enters_a_paper_row_and_a_second_staff_member_confirms_it(worl
     )
     assert not world.game.rounds.exists()
     own = table.post(f"/api/card-rows/{row['id']}/confirm/", {"version": 1}, format="json")
-    assert own.status_code == 400 and "another staff member" in str(own.json())
+    # Who may confirm: never who entered it (403, the words say why).
+    assert own.status_code == 403 and "another staff member" in str(own.json())
     confirmed = ref.post(f"/api/card-rows/{row['id']}/confirm/", {"version": 1}, format="json")
     assert confirmed.status_code == 200, confirmed.json()
     assert (confirmed.json()["status"], confirmed.json()["confirmed_by"]) == ("validated", "ref")

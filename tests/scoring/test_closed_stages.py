@@ -340,7 +340,7 @@ def test_the_change_page_refuses_anyone_but_the_head_referee(closed, client):
         client.force_login(e.users[role])
         response = client.get(url)
         assert response.status_code == 403, role
-        assert "Only the head referee changes a closed result" in response.content.decode()
+        assert "Only the head referee changes a result of a closed stage" in response.content.decode()
 
 
 def test_a_bad_change_on_the_page_says_what_is_wrong(closed, client):

@@ -123,7 +123,7 @@ def test_with_confirmation_on_a_paper_row_counts_only_once_another_staff_member_
     row = _enter(e, e.users["scoring-table"])
     assert row.status == Status.AWAITING and row.validated_at is None
     assert not e.game.rounds.exists()
-    with pytest.raises(ScorecardError, match="another staff member must confirm"):
+    with pytest.raises(PermissionDenied, match="another staff member must confirm"):
         confirm_paper_row(row=row, user=e.users["scoring-table"])
     with pytest.raises(PermissionDenied):
         confirm_paper_row(row=row, user=e.users["opponent"])
