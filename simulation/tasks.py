@@ -13,10 +13,11 @@ place where eager mode (``CELERY_TASK_ALWAYS_EAGER``) differs from workers.
 
 Tasks are acknowledged late: one whose worker dies goes back to the queue and runs again, which
 every transition allows. Work that stalls anyway (a broker that loses a dead worker's tasks) is
-found by ``check_stalled_runs``, run periodically by the worker's beat, and sent again. Pages
-start work with ``send_after_commit``, after ``config.celery.check_queue`` said the queue is
-there; only the games' results (``play_jobs``, ``preview_games``) are kept in the result store,
-for the chord's body, and forgotten once their batch is long written.
+found by ``check_stalled_runs``, run periodically by the worker's beat, and sent again. The
+organizer's steps (``simulation.actions``: start, retry, stop) send their task once their
+transaction committed, after ``config.celery.check_queue`` said the queue is there; only the
+games' results (``play_jobs``, ``preview_games``) are kept in the result store, for the chord's
+body, and forgotten once their batch is long written.
 """
 
 from __future__ import annotations
@@ -120,18 +121,20 @@ def _forget_played_games() -> None:
     ).delete()
 
 
+def send(task: Task, row_id: int, *, on_unreachable: Callable[[str], Any]) -> None:
+    """Send ``task(row_id)`` now; a queue that cannot be reached is handed to
+    ``on_unreachable`` with the message, to fail the row: nothing is left queued that no worker
+    will ever see. What a step of ``simulation.actions`` runs once its transaction committed."""
+    try:
+        publish(lambda: task.delay(row_id))
+    except QueueUnreachable as exc:
+        on_unreachable(str(exc))
+
+
 def send_after_commit(task: Task, row_id: int, *, on_unreachable: Callable[[str], Any]) -> None:
-    """Send ``task(row_id)`` once the current transaction has committed (the worker must find
-    the row); a queue that cannot be reached then is handed to ``on_unreachable`` with the
-    message, to fail the row: nothing is left queued that no worker will ever see."""
-
-    def send() -> None:
-        try:
-            publish(lambda: task.delay(row_id))
-        except QueueUnreachable as exc:
-            on_unreachable(str(exc))
-
-    transaction.on_commit(send)
+    """:func:`send` once the current transaction has committed (the worker must find the
+    row)."""
+    transaction.on_commit(lambda: send(task, row_id, on_unreachable=on_unreachable))
 
 
 def _send(step: runs.Next) -> None:

@@ -1,26 +1,29 @@
 """Simulation pages: previews, auto-play, dry runs and replays.
 
 Reading is public, like the rest of a tournament's results: anyone may look at a preview, a
-dry run's result or a replay. Starting work (a preview, auto-play, a dry run) needs
-``tournaments.manage_tournament``: anonymous visitors are sent to log in, other users get a 403
-page saying who may do it. Views are thin: reads through ``simulation.selectors``, writes
-through ``simulation.services``, the work itself in ``simulation.tasks`` (sent when the
-request's transaction commits). A bad form comes back with the reason, never a server error.
+dry run's result or a replay. Starting, retrying and stopping work are the steps of
+``simulation.actions``: the pages ask them whether a form or a button applies (and show the
+words when it does not), and their posts take them; anonymous visitors are sent to log in,
+other users without the role get a 403 page saying who may. One set of views serves the three
+kinds of long work (``LONG_WORK``: start, status, retry, stop), each URL naming its kind. Views
+are thin: reads through ``simulation.selectors``, writes through the steps. A bad form comes
+back with the reason, never a server error.
 
-Work is started only once the task queue answered (``config.celery.check_queue``, a second or
-two at most): a queue that cannot be reached is said on the page and nothing is written. Work
-that stalls (``simulation.services.runs``) says since when, with Retry and Stop buttons for
-the organizers; a dry run's copy tournament is linked only once the dry run is done.
+Work is started only once the task queue answered (the steps ask it, a second or two at most):
+a queue that cannot be reached is said on the page and nothing is written. Work that stalls
+(``simulation.services.runs``) says since when; the organizers get Retry (stalled or failed)
+and Stop (under way) as the steps allow; a dry run's copy tournament is linked only once the
+dry run is done.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -29,14 +32,22 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from config.celery import QueueUnreachable, check_queue
-from simulation import selectors, tasks
+from simulation import selectors
+from simulation.actions import (
+    LONG_WORK,
+    LongWork,
+    Work,
+    start_autoplay,
+    start_dry_run,
+    start_preview,
+)
 from simulation.models import AutoPlay, DryRun, MatchPreview, Status
 from simulation.players.profiles import LEVEL_LABELS, LEVELS
 from simulation.presets import PRESETS
-from simulation.services import autoplay, dryrun, previews, runs
-from tournaments.models import Category, Match, Stage, Tournament
-from tournaments.views.access import MANAGE, safe_next, tournament_page
+from simulation.services import dryrun, previews, runs
+from tournaments.actions import Refused, refusals
+from tournaments.models import Category, Match, Tournament
+from tournaments.views.access import refuse, safe_next
 from tournaments.views.progress import Action, Progress, progress_partial
 
 TEMPLATES = "simulation"
@@ -59,26 +70,6 @@ def _missing(request: HttpRequest, tournament: Tournament | None, message: str) 
         {"tournament": tournament, "message": message},
         status=404,
     )
-
-
-def _can_manage(request: HttpRequest, tournament: Tournament) -> bool:
-    return request.user.has_perm(MANAGE, tournament)
-
-
-def _errors(exc: ValidationError | QueueUnreachable) -> str:
-    if isinstance(exc, QueueUnreachable):
-        return str(exc)
-    return "; ".join(exc.messages)
-
-
-#: Starting work (POST views) is for the tournament's organizers.
-manager_only = tournament_page(
-    MANAGE,
-    gettext_lazy(
-        "Organizers only: only the organizers of a tournament start previews, auto-play and dry "
-        "runs; the results and replays stay open to everyone."
-    ),
-)
 
 
 # --- forms ---------------------------------------------------------------------------------------
@@ -155,53 +146,14 @@ def hub(request: HttpRequest, slug: str) -> HttpResponse:
             "categories": selectors.hub_categories(tournament),
             "dry_runs": list(selectors.dry_runs_of(tournament)[:20]),
             "runs": selectors.autoplays_of(tournament),
-            "can_manage": _can_manage(request, tournament),
+            "steps": refusals(request.user, tournament, (start_dry_run, start_autoplay)),
             "form": DryRunForm(tournament=tournament),
             "presets": {key: replace(p, name=_(p.name)) for key, p in PRESETS.items()},
         },
     )
 
 
-# --- dry runs ------------------------------------------------------------------------------------
-
-
-@require_POST
-@manager_only
-def dry_run_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Queue a dry run of this tournament and show its progress."""
-    form = DryRunForm(request.POST, tournament=tournament)
-    if not form.is_valid():
-        messages.error(
-            request,
-            _("The dry run was not started: %(problem)s.") % {"problem": _form_problem(form)},
-        )
-        return redirect("simulation:hub", tournament.slug)
-    data = form.cleaned_data
-    generated = (
-        data["field"] == "generated"
-        or not tournament.categories.filter(entries__isnull=False).exists()
-    )
-    try:
-        check_queue()
-        dry = dryrun.create_dry_run(
-            source=tournament,
-            category=data["category"],
-            preset=data["preset"] or None,
-            entries=data["players"],
-            boards=data["boards"],
-            seed=data["seed"],
-            user=request.user,
-            generated=generated,
-        )
-    except (ValidationError, QueueUnreachable) as exc:
-        messages.error(
-            request, _("The dry run was not started: %(problem)s") % {"problem": _errors(exc)}
-        )
-        return redirect("simulation:hub", tournament.slug)
-    tasks.send_after_commit(
-        tasks.run_dry_run, dry.pk, on_unreachable=lambda error: runs.fail_dry_run(dry.pk, error)
-    )
-    return redirect("simulation:dry_run", tournament.slug, dry.pk)
+# --- the pages of each kind of work --------------------------------------------------------------
 
 
 @require_GET
@@ -209,27 +161,35 @@ def dry_run_detail(request: HttpRequest, slug: str, dry_run_id: int) -> HttpResp
     """A dry run: its progress while it plays, its result when done."""
     dry = selectors.dry_run_for(slug, dry_run_id)
     if dry is None:
-        return _missing(
-            request, None, _("There is no dry run %(number)s here.") % {"number": dry_run_id}
-        )
-    tournament = dry.source or dry.copy
-    progress = _dry_run_progress(slug, dry, _can_manage(request, tournament))
-    context = {"tournament": tournament, "dry": dry, "progress": progress}
+        return _not_here(request, LONG_WORK["dry_run"], dry_run_id)
+    context = {
+        "tournament": dry.source or dry.copy,
+        "dry": dry,
+        "progress": _progress(request, slug, LONG_WORK["dry_run"], dry),
+    }
     if dry.status == Status.DONE:
         context["result"] = selectors.dry_run_result(dry)
     return render(request, f"{TEMPLATES}/dry_run.html", context)
 
 
 @require_GET
-def dry_run_status(request: HttpRequest, slug: str, dry_run_id: int) -> HttpResponse:
-    """The progress bar alone, for htmx polling; once finished it tells the page to reload."""
-    dry = selectors.dry_run_for(slug, dry_run_id)
-    if dry is None:
-        return _missing(
-            request, None, _("There is no dry run %(number)s here.") % {"number": dry_run_id}
-        )
-    can_manage = _can_manage(request, dry.source or dry.copy)
-    return progress_partial(request, _dry_run_progress(slug, dry, can_manage))
+def autoplay_detail(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    """A run's progress while it plays; once done, what it wrote and, in a real tournament,
+    the finished stage it stopped at, left for the organizer to advance."""
+    run = selectors.autoplay_for(slug, run_id)
+    if run is None:
+        return _not_here(request, LONG_WORK["autoplay"], run_id)
+    return render(
+        request,
+        f"{TEMPLATES}/autoplay.html",
+        {
+            "tournament": run.tournament,
+            "run": run,
+            "progress": _progress(request, slug, LONG_WORK["autoplay"], run),
+            # In a real tournament play stops at a stage's end: the organizer goes on from there.
+            "to_advance": selectors.stage_to_advance(run),
+        },
+    )
 
 
 def _games_done(run: AutoPlay, phase: str) -> str:
@@ -244,7 +204,7 @@ def _games_done(run: AutoPlay, phase: str) -> str:
     )
 
 
-def _dry_run_progress(slug: str, dry: DryRun, can_manage: bool) -> Progress:
+def _dry_run_progress(slug: str, dry: DryRun) -> tuple[Progress, runs.Stall | None]:
     run = dry.run
     progress = Progress(
         element_id="dry-run-progress",
@@ -257,195 +217,10 @@ def _dry_run_progress(slug: str, dry: DryRun, can_manage: bool) -> Progress:
         poll_s=POLL_S,
         reload_when_finished=True,
     )
-    buttons = {
-        "retry": reverse("simulation:dry_run_retry", args=[slug, dry.pk]),
-        "stop": reverse("simulation:dry_run_stop", args=[slug, dry.pk]),
-    }
-    return _with_stall(progress, dry.status, runs.dry_run_stall(dry), buttons, can_manage)
+    return progress, runs.dry_run_stall(dry)
 
 
-def _with_stall(
-    progress: Progress,
-    status: str,
-    stall: runs.Stall | None,
-    buttons: dict[str, str],
-    can_manage: bool,
-) -> Progress:
-    """A stalled job says since when and why, and polls less often; the organizers get Retry
-    (stalled or failed) and Stop (stalled)."""
-    actions: list[Action] = []
-    if stall is not None:
-        minutes = int((timezone.now() - stall.since).total_seconds() // 60)
-        progress = replace(
-            progress,
-            state=_("Stalled"),
-            error=(
-                _("Stalled since %(since)s (%(minutes)s min ago): %(reason)s.")
-                % {
-                    "since": f"{timezone.localtime(stall.since):%H:%M:%S}",
-                    "minutes": minutes,
-                    "reason": stall.reason,
-                }
-                + (" " + _("Retry sends its work again; Stop ends it.") if can_manage else "")
-            ),
-            poll_s=STALLED_POLL_S,
-        )
-    if can_manage and "retry" in buttons and (stall is not None or status == Status.FAILED):
-        actions.append(Action(_("Retry"), buttons["retry"]))
-    if can_manage and stall is not None:
-        actions.append(Action(_("Stop"), buttons["stop"]))
-    return replace(progress, actions=tuple(actions))
-
-
-@require_POST
-@manager_only
-def dry_run_retry(request: HttpRequest, tournament: Tournament, dry_run_id: int) -> HttpResponse:
-    """Send a stalled or failed dry run's work to the workers again."""
-    dry = selectors.dry_run_for(tournament.slug, dry_run_id)
-    if dry is None:
-        return _missing(
-            request, tournament, _("There is no dry run %(number)s here.") % {"number": dry_run_id}
-        )
-    _retry(request, tasks.retry_dry_run, dry.pk, _("The dry run"))
-    return redirect("simulation:dry_run", tournament.slug, dry.pk)
-
-
-@require_POST
-@manager_only
-def dry_run_stop(request: HttpRequest, tournament: Tournament, dry_run_id: int) -> HttpResponse:
-    """Stop a dry run: it fails, saying who stopped it; Retry can send it again."""
-    dry = selectors.dry_run_for(tournament.slug, dry_run_id)
-    if dry is None:
-        return _missing(
-            request, tournament, _("There is no dry run %(number)s here.") % {"number": dry_run_id}
-        )
-    runs.stop_dry_run(dry.pk, request.user.get_username())
-    messages.success(request, _("Dry run %(number)s was stopped.") % {"number": dry.pk})
-    return redirect("simulation:dry_run", tournament.slug, dry.pk)
-
-
-def _retry(request: HttpRequest, task: Any, row_id: int, what: str) -> None:
-    """Send ``task(row_id)`` once the queue answered; the page says what happened."""
-    try:
-        check_queue()
-    except QueueUnreachable as exc:
-        messages.error(
-            request, _("%(what)s was not sent again: %(error)s") % {"what": what, "error": exc}
-        )
-        return
-    messages.success(request, _("%(what)s was sent to the workers again.") % {"what": what})
-    tasks.send_after_commit(
-        task, row_id, on_unreachable=lambda error: messages.error(request, error)
-    )
-
-
-# --- auto-play -----------------------------------------------------------------------------------
-
-
-@require_POST
-@manager_only
-def autoplay_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Queue auto-play of a match, a round of play, a stage or the rest of a category."""
-    form = AutoPlayForm(request.POST)
-    back = safe_next(request, reverse("simulation:hub", args=[tournament.slug]))
-    if not form.is_valid():
-        messages.error(
-            request, _("Auto-play was not started: %(problem)s.") % {"problem": _form_problem(form)}
-        )
-        return redirect(back)
-    data = form.cleaned_data
-    try:
-        check_queue()
-        targets = _autoplay_targets(tournament, data)
-        players = {
-            side: data[f"profile_{side}"] for side in ("a", "b") if data.get(f"profile_{side}")
-        }
-        run = autoplay.create_autoplay(
-            tournament=tournament,
-            scope=data["scope"],
-            players=players or None,
-            user=request.user,
-            **targets,
-        )
-    except (ValidationError, QueueUnreachable) as exc:
-        messages.error(
-            request, _("Auto-play was not started: %(problem)s") % {"problem": _errors(exc)}
-        )
-        return redirect(back)
-    tasks.send_after_commit(
-        tasks.run_autoplay, run.pk, on_unreachable=lambda error: runs.fail(run.pk, error)
-    )
-    return redirect("simulation:autoplay", tournament.slug, run.pk)
-
-
-def _autoplay_targets(tournament: Tournament, data: dict[str, Any]) -> dict[str, Any]:
-    targets: dict[str, Any] = {}
-    if data.get("match"):
-        match = Match.objects.filter(
-            pk=data["match"], stage__category__tournament=tournament
-        ).first()
-        if match is None:
-            raise autoplay.AutoPlayError(
-                _("There is no match %(number)s at %(tournament)s.")
-                % {"number": data["match"], "tournament": tournament}
-            )
-        targets["match"] = match
-    if data.get("stage"):
-        stage = Stage.objects.filter(pk=data["stage"], category__tournament=tournament).first()
-        if stage is None:
-            raise autoplay.AutoPlayError(
-                _("There is no stage %(number)s at %(tournament)s.")
-                % {"number": data["stage"], "tournament": tournament}
-            )
-        targets["stage"] = stage
-    if data.get("category"):
-        category = tournament.categories.filter(pk=data["category"]).first()
-        if category is None:
-            raise autoplay.AutoPlayError(
-                _("There is no category %(number)s at %(tournament)s.")
-                % {"number": data["category"], "tournament": tournament}
-            )
-        targets["category"] = category
-    if data.get("round_of_play"):
-        targets["round_of_play"] = data["round_of_play"]
-    return targets
-
-
-@require_GET
-def autoplay_detail(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
-    """A run's progress while it plays; once done, what it wrote and, in a real tournament,
-    the finished stage it stopped at, left for the organizer to advance."""
-    run = selectors.autoplay_for(slug, run_id)
-    if run is None:
-        return _missing(
-            request, None, _("There is no auto-play run %(number)s here.") % {"number": run_id}
-        )
-    progress = _autoplay_progress(run, _can_manage(request, run.tournament))
-    return render(
-        request,
-        f"{TEMPLATES}/autoplay.html",
-        {
-            "tournament": run.tournament,
-            "run": run,
-            "progress": progress,
-            # In a real tournament play stops at a stage's end: the organizer goes on from there.
-            "to_advance": selectors.stage_to_advance(run),
-        },
-    )
-
-
-@require_GET
-def autoplay_status(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
-    run = selectors.autoplay_for(slug, run_id)
-    if run is None:
-        return _missing(
-            request, None, _("There is no auto-play run %(number)s here.") % {"number": run_id}
-        )
-    return progress_partial(request, _autoplay_progress(run, _can_manage(request, run.tournament)))
-
-
-def _autoplay_progress(run: AutoPlay, can_manage: bool) -> Progress:
-    slug = run.tournament.slug
+def _autoplay_progress(slug: str, run: AutoPlay) -> tuple[Progress, runs.Stall | None]:
     progress = Progress(
         element_id="run-progress",
         status_url=reverse("simulation:autoplay_status", args=[slug, run.pk]),
@@ -457,159 +232,11 @@ def _autoplay_progress(run: AutoPlay, can_manage: bool) -> Progress:
         poll_s=POLL_S,
         reload_when_finished=True,
     )
-    buttons = {"stop": reverse("simulation:autoplay_stop", args=[slug, run.pk])}
-    if not hasattr(run, "dry_run"):  # a dry run's own run is retried through its dry run
-        buttons["retry"] = reverse("simulation:autoplay_retry", args=[slug, run.pk])
-    return _with_stall(progress, run.status, runs.stall_of(run), buttons, can_manage)
+    return progress, runs.stall_of(run)
 
 
-@require_POST
-@manager_only
-def autoplay_retry(request: HttpRequest, tournament: Tournament, run_id: int) -> HttpResponse:
-    """Send a stalled or failed auto-play run's work to the workers again."""
-    run = selectors.autoplay_for(tournament.slug, run_id)
-    if run is None:
-        return _missing(
-            request,
-            tournament,
-            _("There is no auto-play run %(number)s here.") % {"number": run_id},
-        )
-    _retry(request, tasks.retry_run, run.pk, _("Auto-play"))
-    return redirect("simulation:autoplay", tournament.slug, run.pk)
-
-
-@require_POST
-@manager_only
-def autoplay_stop(request: HttpRequest, tournament: Tournament, run_id: int) -> HttpResponse:
-    """Stop an auto-play run: it fails, saying who stopped it; what was played stays."""
-    run = selectors.autoplay_for(tournament.slug, run_id)
-    if run is None:
-        return _missing(
-            request,
-            tournament,
-            _("There is no auto-play run %(number)s here.") % {"number": run_id},
-        )
-    runs.stop(run.pk, request.user.get_username())
-    messages.success(request, _("Auto-play was stopped."))
-    return redirect("simulation:autoplay", tournament.slug, run.pk)
-
-
-# --- stages and matches --------------------------------------------------------------------------
-
-
-@require_GET
-def stage_page(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
-    """A stage's matches by round of play, each linking to its match page."""
-    stage = selectors.stage_for(slug, stage_id)
-    if stage is None:
-        return _missing(
-            request,
-            None,
-            _("There is no stage %(number)s at this tournament.") % {"number": stage_id},
-        )
-    tournament = stage.category.tournament
-    return render(
-        request,
-        f"{TEMPLATES}/stage.html",
-        {
-            "tournament": tournament,
-            "stage": stage,
-            "rounds": selectors.stage_rounds(stage),
-            "can_manage": _can_manage(request, tournament),
-        },
-    )
-
-
-@require_GET
-def match_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
-    """A match: its games, its preview with the chart, and the replay of a simulated game."""
-    match = selectors.match_for(slug, match_id)
-    if match is None:
-        return _missing(
-            request,
-            None,
-            _("There is no match %(number)s at this tournament.") % {"number": match_id},
-        )
-    raw = request.GET.get("game", "")
-    page = selectors.match_page(match, int(raw) if raw.isdigit() else None)
-    tournament = match.stage.category.tournament
-    return render(
-        request,
-        f"{TEMPLATES}/match.html",
-        {
-            "tournament": tournament,
-            "page": page,
-            "match": match,
-            "board": (
-                selectors.board_picture(side_names=selectors.side_names(match))
-                if page.replay_game
-                else None
-            ),
-            "replay_rounds": (
-                selectors.replay_rounds(page.replay_game.game) if page.replay_game else []
-            ),
-            "can_manage": _can_manage(request, tournament),
-            "preview_form": PreviewForm(initial={"games": previews.DEFAULT_GAMES}),
-            "profile_choices": PROFILE_CHOICES,
-            "progress": (
-                _preview_progress(page.preview, _can_manage(request, tournament))
-                if page.preview
-                else None
-            ),
-        },
-    )
-
-
-@require_POST
-@manager_only
-def preview_start(request: HttpRequest, tournament: Tournament, match_id: int) -> HttpResponse:
-    """Queue a preview of the match and go back to its page, where it will show."""
-    match = selectors.match_for(tournament.slug, match_id)
-    if match is None:
-        return _missing(
-            request,
-            tournament,
-            _("There is no match %(number)s at this tournament.") % {"number": match_id},
-        )
-    form = PreviewForm(request.POST)
-    if not form.is_valid():
-        messages.error(
-            request,
-            _("The preview was not started: %(problem)s.") % {"problem": _form_problem(form)},
-        )
-        return redirect("simulation:match", tournament.slug, match.id)
-    data = form.cleaned_data
-    players = {side: data[f"profile_{side}"] for side in ("a", "b") if data[f"profile_{side}"]}
-    try:
-        check_queue()
-        preview = previews.create_preview(
-            match=match, games=data["games"], players=players or None, user=request.user
-        )
-    except (ValidationError, QueueUnreachable) as exc:
-        messages.error(
-            request, _("The preview was not started: %(problem)s") % {"problem": _errors(exc)}
-        )
-        return redirect("simulation:match", tournament.slug, match.id)
-    tasks.send_after_commit(
-        tasks.run_preview, preview.pk, on_unreachable=lambda error: previews.fail(preview.pk, error)
-    )
-    return redirect("simulation:match", tournament.slug, match.id)
-
-
-@require_GET
-def preview_status(request: HttpRequest, slug: str, preview_id: int) -> HttpResponse:
-    preview = selectors.preview_for(slug, preview_id)
-    if preview is None:
-        return _missing(
-            request, None, _("There is no preview %(number)s here.") % {"number": preview_id}
-        )
-    tournament = preview.match.stage.category.tournament
-    return progress_partial(request, _preview_progress(preview, _can_manage(request, tournament)))
-
-
-def _preview_progress(preview: MatchPreview, can_manage: bool) -> Progress:
+def _preview_progress(slug: str, preview: MatchPreview) -> tuple[Progress, runs.Stall | None]:
     failed = preview.status == Status.FAILED
-    slug = preview.match.stage.category.tournament.slug
     played, win, tie, loss = preview.so_far
     if failed:
         detail = ""
@@ -641,32 +268,272 @@ def _preview_progress(preview: MatchPreview, can_manage: bool) -> Progress:
         poll_s=POLL_S,
         reload_when_finished=True,
     )
+    since = previews.stalled_since(preview)
     stall = None
-    if preview.status in _RUNNING and timezone.now() - preview.created_at >= runs.stall_after():
+    if since is not None:
         stall = runs.Stall(
-            preview.created_at,
+            since,
             _("its games have not come back from the workers; stop it and start a new preview"),
         )
-    buttons = {"stop": reverse("simulation:preview_stop", args=[slug, preview.pk])}
-    return _with_stall(progress, preview.status, stall, buttons, can_manage)
+    return progress, stall
 
 
 def _percent(count: int, total: int) -> str:
     return _("%(percent)s%%") % {"percent": round(100 * count / total)}
 
 
-@require_POST
-@manager_only
-def preview_stop(request: HttpRequest, tournament: Tournament, preview_id: int) -> HttpResponse:
-    """Stop a preview that stalled: it fails, saying who stopped it."""
-    preview = selectors.preview_for(tournament.slug, preview_id)
-    if preview is None:
-        return _missing(
-            request, tournament, _("There is no preview %(number)s here.") % {"number": preview_id}
+#: Each kind's progress (and its stall, if any), by the name of the kind.
+_PROGRESS: dict[str, Callable[[str, Any], tuple[Progress, runs.Stall | None]]] = {
+    "dry_run": _dry_run_progress,
+    "autoplay": _autoplay_progress,
+    "preview": _preview_progress,
+}
+
+
+def _progress(request: HttpRequest, slug: str, kind: LongWork, row: Any) -> Progress:
+    """The work's progress with the buttons its steps offer to this user: a stalled job says
+    since when and why, and polls less often; Retry and Stop are shown when their steps allow
+    them (Retry: stalled or failed; Stop: under way), to the organizers."""
+    progress, stall = _PROGRESS[kind.name](slug, row)
+    work = Work(row)
+    retry = kind.retry is not None and kind.retry.refusal(request.user, work) is None
+    stop = kind.stop.refusal(request.user, work) is None
+    if stall is not None:
+        minutes = int((timezone.now() - stall.since).total_seconds() // 60)
+        progress = replace(
+            progress,
+            state=_("Stalled"),
+            error=(
+                _("Stalled since %(since)s (%(minutes)s min ago): %(reason)s.")
+                % {
+                    "since": f"{timezone.localtime(stall.since):%H:%M:%S}",
+                    "minutes": minutes,
+                    "reason": stall.reason,
+                }
+                + (" " + _("Retry sends its work again; Stop ends it.") if retry else "")
+            ),
+            poll_s=STALLED_POLL_S,
         )
-    previews.fail(preview.pk, _("Stopped by %(user)s.") % {"user": request.user.get_username()})
-    messages.success(request, _("The preview was stopped."))
-    return redirect("simulation:match", tournament.slug, preview.match_id)
+    buttons: list[Action] = []
+    args = [slug, row.pk]
+    if retry:
+        buttons.append(Action(_("Retry"), reverse(f"simulation:{kind.name}_retry", args=args)))
+    if stop:
+        buttons.append(Action(_("Stop"), reverse(f"simulation:{kind.name}_stop", args=args)))
+    return replace(progress, actions=tuple(buttons))
+
+
+def _not_here(
+    request: HttpRequest, kind: LongWork, work_id: int, tournament: Tournament | None = None
+) -> HttpResponse:
+    return _missing(request, tournament, kind.missing % {"number": work_id})
+
+
+def _page_of(slug: str, kind: LongWork, row: Any) -> str:
+    """Where the work shows: its own page, or its match's page for a preview."""
+    if kind.name == "preview":
+        return reverse("simulation:match", args=[slug, row.match_id])
+    return reverse(f"simulation:{kind.name}", args=[slug, row.pk])
+
+
+# --- the steps on each kind of work: start, status, retry, stop ----------------------------------
+
+
+@dataclass(frozen=True)
+class _StartForm:
+    """How a kind's start is posted: its form, and the page a refusal goes back to."""
+
+    form: Callable[[HttpRequest, Tournament], forms.Form]
+    back: Callable[[HttpRequest, Tournament, Any], str]
+
+
+_START_FORMS = {
+    "dry_run": _StartForm(
+        form=lambda request, tournament: DryRunForm(request.POST, tournament=tournament),
+        back=lambda request, tournament, target: reverse("simulation:hub", args=[tournament.slug]),
+    ),
+    "autoplay": _StartForm(
+        form=lambda request, tournament: AutoPlayForm(request.POST),
+        back=lambda request, tournament, target: safe_next(
+            request, reverse("simulation:hub", args=[tournament.slug])
+        ),
+    ),
+    "preview": _StartForm(
+        form=lambda request, tournament: PreviewForm(request.POST),
+        back=lambda request, tournament, match: reverse(
+            "simulation:match", args=[tournament.slug, match.pk]
+        ),
+    ),
+}
+
+
+def _tournament_for(
+    request: HttpRequest, slug: str, step: Any
+) -> tuple[Tournament | None, HttpResponse | None]:
+    """The URL's tournament once ``step``'s role is held there; else the page that says no."""
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is None:
+        message = _("There is no tournament “%(slug)s”.") % {"slug": slug}
+        return None, _missing(request, None, message)
+    forbidden = step.forbidden(request.user, tournament)
+    if forbidden is not None:
+        return None, refuse(request, forbidden.text, tournament)
+    return tournament, None
+
+
+@require_POST
+def work_start(
+    request: HttpRequest, slug: str, *, work: str, match_id: int | None = None
+) -> HttpResponse:
+    """Start a kind of work (``work``) from its form: a dry run, auto-play of a match, a round
+    of play, a stage or the rest of a category, or a match's preview (``match_id``). Its page
+    shows it; a form or a step refused goes back with the reason."""
+    kind, start = LONG_WORK[work], _START_FORMS[work]
+    tournament, refused = _tournament_for(request, slug, kind.start)
+    if tournament is None:
+        return refused
+    target: Tournament | Match | None = tournament
+    if match_id is not None:
+        target = selectors.match_for(slug, match_id)
+        if target is None:
+            message = _("There is no match %(number)s at this tournament.") % {"number": match_id}
+            return _missing(request, tournament, message)
+    back = start.back(request, tournament, target)
+    form = start.form(request, tournament)
+    if not form.is_valid():
+        messages.error(request, kind.not_started % {"problem": _form_problem(form) + "."})
+        return redirect(back)
+    inputs = {name: form.cleaned_data.get(name) for name in kind.start.fields}
+    try:
+        row = kind.start(request.user, target, **inputs)
+    except Refused as exc:
+        messages.error(request, kind.not_started % {"problem": exc.text})
+        return redirect(back)
+    return redirect(_page_of(slug, kind, row))
+
+
+@require_GET
+def work_status(request: HttpRequest, slug: str, work_id: int, *, work: str) -> HttpResponse:
+    """The progress bar alone, for htmx polling; once finished it tells the page to reload."""
+    kind = LONG_WORK[work]
+    row = kind.find(slug, work_id)
+    if row is None:
+        return _not_here(request, kind, work_id)
+    return progress_partial(request, _progress(request, slug, kind, row))
+
+
+@require_POST
+def work_retry(request: HttpRequest, slug: str, work_id: int, *, work: str) -> HttpResponse:
+    """Send a stalled or failed piece of work to the workers again."""
+    kind = LONG_WORK[work]
+    if kind.retry is None:
+        return _not_here(request, kind, work_id)
+    tournament, refused = _tournament_for(request, slug, kind.retry)
+    if tournament is None:
+        return refused
+    row = kind.find(slug, work_id)
+    if row is None:
+        return _not_here(request, kind, work_id, tournament)
+    try:
+        kind.retry(request.user, Work(row))
+    except Refused as exc:
+        messages.error(
+            request,
+            _("%(what)s was not sent again: %(error)s") % {"what": kind.what, "error": exc.text},
+        )
+    else:
+        messages.success(
+            request, _("%(what)s was sent to the workers again.") % {"what": kind.what}
+        )
+    return redirect(_page_of(slug, kind, row))
+
+
+@require_POST
+def work_stop(request: HttpRequest, slug: str, work_id: int, *, work: str) -> HttpResponse:
+    """Stop a piece of work under way: it fails, saying who stopped it (what auto-play played
+    stays); a run or a dry run may be sent again with Retry."""
+    kind = LONG_WORK[work]
+    tournament, refused = _tournament_for(request, slug, kind.stop)
+    if tournament is None:
+        return refused
+    row = kind.find(slug, work_id)
+    if row is None:
+        return _not_here(request, kind, work_id, tournament)
+    try:
+        kind.stop(request.user, Work(row))
+    except Refused as exc:
+        messages.error(request, exc.text)
+    else:
+        messages.success(request, kind.stopped % {"number": row.pk})
+    return redirect(_page_of(slug, kind, row))
+
+
+# --- stages and matches --------------------------------------------------------------------------
+
+
+@require_GET
+def stage_page(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    """A stage's matches by round of play, each linking to its match page."""
+    stage = selectors.stage_for(slug, stage_id)
+    if stage is None:
+        return _missing(
+            request,
+            None,
+            _("There is no stage %(number)s at this tournament.") % {"number": stage_id},
+        )
+    tournament = stage.category.tournament
+    return render(
+        request,
+        f"{TEMPLATES}/stage.html",
+        {
+            "tournament": tournament,
+            "stage": stage,
+            "rounds": selectors.stage_rounds(stage),
+            "steps": refusals(request.user, tournament, (start_autoplay,)),
+        },
+    )
+
+
+@require_GET
+def match_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """A match: its games, its preview with the chart, and the replay of a simulated game."""
+    match = selectors.match_for(slug, match_id)
+    if match is None:
+        return _missing(
+            request,
+            None,
+            _("There is no match %(number)s at this tournament.") % {"number": match_id},
+        )
+    raw = request.GET.get("game", "")
+    page = selectors.match_page(match, int(raw) if raw.isdigit() else None)
+    tournament = match.stage.category.tournament
+    steps = refusals(request.user, tournament, (start_autoplay,))
+    steps.update(refusals(request.user, match, (start_preview,)))
+    return render(
+        request,
+        f"{TEMPLATES}/match.html",
+        {
+            "tournament": tournament,
+            "page": page,
+            "match": match,
+            "board": (
+                selectors.board_picture(side_names=selectors.side_names(match))
+                if page.replay_game
+                else None
+            ),
+            "replay_rounds": (
+                selectors.replay_rounds(page.replay_game.game) if page.replay_game else []
+            ),
+            "steps": steps,
+            "preview_form": PreviewForm(initial={"games": previews.DEFAULT_GAMES}),
+            "profile_choices": PROFILE_CHOICES,
+            "progress": (
+                _progress(request, slug, LONG_WORK["preview"], page.preview)
+                if page.preview
+                else None
+            ),
+        },
+    )
 
 
 # --- replays -------------------------------------------------------------------------------------

@@ -15,6 +15,11 @@ the parts (:func:`plan_round_batch`, runs of whole pages), each part is laid out
 own (:func:`build_round_part`, stored beside the batch) and a last task joins them in order
 (:func:`join_round_parts`) under the batch's name. The batch's progress then counts the parts'
 cards (:func:`batch_state` reads each part's result).
+
+Printing a round and printing a batch again are steps (``scoring.printing.actions``); their
+preconditions are here (:func:`round_refusal`, :func:`again_refusal`). A batch is not stopped:
+it has no row to mark, a worker's task cannot be stopped on every broker (the filesystem queue
+of ``make run`` has no control channel), and a batch ends within minutes by itself.
 """
 
 from __future__ import annotations
@@ -34,8 +39,10 @@ from django.utils.translation import gettext as _
 
 from scoring.printing.cards import round_cards
 from scoring.printing.errors import PrintError
+from scoring.printing.lookups import require_round
 from scoring.printing.options import PrintOptions
 from scoring.printing.render import Progress, card_ranges, join_pdfs, render_round_pdf
+from tournaments.actions import Kind, Refused
 from tournaments.models import Stage
 
 BATCH_DIR = "print-batches"
@@ -90,6 +97,26 @@ class BatchState:
     @property
     def finished(self) -> bool:
         return self.state in ("done", "failed")
+
+
+def round_refusal(stage: Stage, round_of_play: int) -> Refused | None:
+    """Why the round's cards cannot be printed (a round of play without matches, naming the
+    rounds that have some: the address asked is wrong, 400), or None."""
+    try:
+        require_round(stage, round_of_play)
+    except PrintError as error:
+        return Refused(error.message, kind=Kind.INVALID)
+    return None
+
+
+def again_refusal(batch: BatchState, stalled_for: float | None) -> str | None:
+    """Printing a batch again applies once it stalled (``stalled_for``: seconds without a sign
+    of moving, None when it moves) or failed; a batch under way or ready is left as it is."""
+    if stalled_for is not None or batch.state == "failed":
+        return None
+    if batch.state == "done":
+        return _("This batch is ready: download it.")
+    return _("This batch is being made: it is printed again only once it stalled or failed.")
 
 
 def batch_file_name(tournament_slug: str, stage_id: int, round_of_play: int, batch_id: str) -> str:

@@ -10,6 +10,8 @@ autodiscovery finds them.
 
 A worker serves no request, so it has no language of its own: each task runs in the ``language``
 of the page that queued the batch (the words printed on the cards, the messages of a failure).
+
+:func:`send_round_batch` is how the steps of ``scoring.printing.actions`` queue a batch.
 """
 
 import time
@@ -19,6 +21,7 @@ from typing import Any
 from celery import chord, group, shared_task
 from django.utils import translation
 
+from config.celery import check_queue, publish
 from scoring.printing.batch import (
     build_round_batch,
     build_round_part,
@@ -26,6 +29,22 @@ from scoring.printing.batch import (
     plan_round_batch,
 )
 from scoring.printing.options import PrintOptions
+
+
+def send_round_batch(
+    *, stage_id: int, round_of_play: int, options: PrintOptions, language: str = ""
+) -> str:
+    """Queue the round's cards as one batch once the queue answered (``QueueUnreachable``
+    within a second or two when it does not, and nothing is queued); the batch's id, which
+    names its stored file."""
+    kwargs = {
+        "stage_id": stage_id,
+        "round_of_play": round_of_play,
+        **options.as_task_kwargs(),
+        "language": language,
+    }
+    check_queue()
+    return publish(lambda: render_round_cards.apply_async(kwargs=kwargs)).id
 
 
 def _in_language(language: str) -> AbstractContextManager[Any]:

@@ -29,5 +29,6 @@ urlpatterns = [
     path(ROUND + "batches/", views.batch_start, name="print-batch-start"),
     path(BATCH, views.batch_page, name="print-batch"),
     path(BATCH + "status/", views.batch_status, name="print-batch-status"),
+    path(BATCH + "again/", views.batch_again, name="print-batch-again"),
     path(BATCH + "download/", views.batch_download, name="print-batch-download"),
 ]

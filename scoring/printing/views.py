@@ -4,7 +4,8 @@ Everything with names on it (round cards, stage cards, a filled card, standings 
 sheets, batches) needs ``scoring.print_cards`` on the tournament: organizer, scoring table or
 head referee. Blank cards and the menu page are public. Bad input (an unknown stage or card, a
 round of play without matches, a parameter out of range) gets a page saying what is wrong with a
-404 or 400, never a server error.
+404 or 400, never a server error. A round's batch and printing a batch again are the steps of
+``scoring.printing.actions``, which the pages ask and take.
 """
 
 from __future__ import annotations
@@ -24,17 +25,23 @@ from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.text import slugify
-from django.utils.translation import get_language, gettext_lazy, ngettext
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from config.celery import QueueUnreachable, check_queue, publish
+from scoring.printing.actions import (
+    PRINT_PERMISSION,
+    PRINTERS,
+    PrintBatch,
+    RoundOfPlay,
+    print_round,
+    print_round_again,
+)
 from scoring.printing.batch import BatchState, batch_file_name, batch_state, round_title
 from scoring.printing.cards import blank_cards, filled_card, round_cards, stage_cards
 from scoring.printing.errors import PrintError
 from scoring.printing.lookups import (
     print_menu,
-    require_round,
     tournament_card,
     tournament_category,
     tournament_stage,
@@ -43,11 +50,11 @@ from scoring.printing.options import PrintOptions, parse_blank_options, parse_pr
 from scoring.printing.render import render_cards, render_pdf
 from scoring.printing.sheets import bracket_sheet, standings_sheet
 from scoring.printing.tasks import render_round_cards
+from tournaments.actions import Kind, Refused
 from tournaments.models import Tournament
 from tournaments.views.access import tournament_page
 from tournaments.views.progress import Action, Progress, progress_partial
 
-PRINT_PERMISSION = "scoring.print_cards"
 View = Callable[..., HttpResponse]
 
 
@@ -81,13 +88,7 @@ def _for_everyone(view: View) -> View:
 def _for_printers(view: View) -> View:
     """As :func:`_for_everyone`, for the tournament's printers only: anonymous users go to the
     login page, others without ``scoring.print_cards`` get the 403 page."""
-    return tournament_page(
-        PRINT_PERMISSION,
-        gettext_lazy(
-            "Printing named scorecards and sheets is for the organizers, the scoring table and "
-            "the head referee of this tournament."
-        ),
-    )(_print_errors(view))
+    return tournament_page(PRINT_PERMISSION, PRINTERS)(_print_errors(view))
 
 
 def print_options(request: HttpRequest, query) -> PrintOptions:
@@ -107,14 +108,14 @@ def _pdf(content: bytes, filename: str) -> HttpResponse:
 def print_index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """What can be printed: per stage its cards, sheets and rounds of play; blank cards."""
     options = print_options(request, request.GET)
-    can_print = request.user.has_perm(PRINT_PERMISSION, tournament)
     return render(
         request,
         "scoring/print/index.html",
         {
             "tournament": tournament,
             "menu": print_menu(tournament),
-            "can_print": can_print,
+            # The named links and the rounds' batches are the printers'; the step says whose.
+            "print_refused": print_round.forbidden(request.user, tournament),
             "options": options,
             "query": urlencode(options.as_query()),
         },
@@ -215,36 +216,62 @@ def batch_start(
     request: HttpRequest, tournament: Tournament, stage_id: int, round_of_play: int
 ) -> HttpResponse:
     """Queue the round's cards as a background batch and go to its progress page."""
-    # The print page posts its form; "Print it again" on a stalled batch carries the same
-    # options in its address.
+    # The print page posts its form; an address may carry the options too.
     options = print_options(request, request.POST if "paper" in request.POST else request.GET)
     stage = tournament_stage(tournament, stage_id)
-    require_round(stage, round_of_play)
-    kwargs = {
-        "stage_id": stage.id,
-        "round_of_play": round_of_play,
-        **options.as_task_kwargs(),
-        # the worker prints the cards in the language of this page
-        "language": get_language() or "",
-    }
     try:
-        check_queue()
-        result = publish(lambda: render_round_cards.apply_async(kwargs=kwargs))
-    except QueueUnreachable as exc:  # said at once on the print page, never a hanging request
-        messages.error(request, _("The cards were not printed: {error}").format(error=exc))
+        batch_id = print_round(
+            request.user,
+            RoundOfPlay(stage, round_of_play),
+            options=options,
+            # the worker prints the cards in the language of this page
+            language=get_language() or "",
+        )
+    except Refused as exc:
+        if exc.kind != Kind.CONFLICT:  # the address is wrong (a round without matches)
+            return _refused(request, tournament, PrintError(exc.text, status=exc.status))
+        # said at once on the print page, never a hanging request
+        messages.error(request, _("The cards were not printed: {error}").format(error=exc.text))
         return redirect("scoring:print-index", slug=tournament.slug)
+    return redirect(_batch_page(tournament, stage.id, round_of_play, batch_id, options))
+
+
+def _batch_page(
+    tournament: Tournament, stage_id: int, round_of_play: int, batch_id: str, options: PrintOptions
+) -> str:
+    """The new batch's page. It carries when the batch was queued (to tell a batch no worker
+    takes) and its options (to print it again): the batch has no row of its own."""
     page = reverse(
         "scoring:print-batch",
         kwargs={
             "slug": tournament.slug,
-            "stage_id": stage.id,
+            "stage_id": stage_id,
             "round_of_play": round_of_play,
-            "batch_id": result.id,
+            "batch_id": batch_id,
         },
     )
-    # The page carries when the batch was queued (to tell a batch no worker takes) and its
-    # options (to print it again): the batch has no row of its own.
-    return redirect(f"{page}?{urlencode({'queued': int(time.time()), **options.as_query()})}")
+    return f"{page}?{urlencode({'queued': int(time.time()), **options.as_query()})}"
+
+
+@require_POST
+@_for_printers
+def batch_again(
+    request: HttpRequest, tournament: Tournament, stage_id: int, round_of_play: int, batch_id: UUID
+) -> HttpResponse:
+    """Print a batch that stalled or failed again, with its options, as a new batch."""
+    batch = _batch(request, tournament, stage_id, round_of_play, batch_id)
+    options = print_options(request, request.GET)
+    try:
+        new_id = print_round_again(
+            request.user, batch, options=options, language=get_language() or ""
+        )
+    except Refused as exc:
+        messages.error(request, _("The cards were not printed: {error}").format(error=exc.text))
+        args = (tournament.slug, batch.stage.id, round_of_play, batch_id)
+        carried = request.GET.urlencode()
+        page = reverse("scoring:print-batch", args=args)
+        return redirect(page + (f"?{carried}" if carried else ""))
+    return redirect(_batch_page(tournament, batch.stage.id, round_of_play, new_id, options))
 
 
 def _queued_at(request: HttpRequest) -> float | None:
@@ -254,6 +281,26 @@ def _queued_at(request: HttpRequest) -> float | None:
         return None
 
 
+def _batch(
+    request: HttpRequest,
+    tournament: Tournament,
+    stage_id: int,
+    round_of_play: int,
+    batch_id: UUID,
+) -> PrintBatch:
+    """The batch as its page reads it: its state from its Celery result and the storage, and
+    how long it has shown no sign of moving."""
+    stage = tournament_stage(tournament, stage_id)
+    name = batch_file_name(tournament.slug, stage.id, round_of_play, str(batch_id))
+    eager = render_round_cards.app.conf.task_always_eager
+    result = None if eager else render_round_cards.AsyncResult(str(batch_id))
+    state = batch_state(result, tournament_slug=tournament.slug, name=name)
+    stalled = state.stalled_for(
+        now=time.time(), queued_at=_queued_at(request), after=settings.PRINT_STALL_SECONDS
+    )
+    return PrintBatch(RoundOfPlay(stage, round_of_play), str(batch_id), state, stalled)
+
+
 def _batch_context(
     request: HttpRequest,
     tournament: Tournament,
@@ -261,37 +308,27 @@ def _batch_context(
     round_of_play: int,
     batch_id: UUID,
 ) -> dict[str, object]:
-    stage = tournament_stage(tournament, stage_id)
-    name = batch_file_name(tournament.slug, stage.id, round_of_play, str(batch_id))
-    eager = render_round_cards.app.conf.task_always_eager
-    result = None if eager else render_round_cards.AsyncResult(str(batch_id))
+    batch = _batch(request, tournament, stage_id, round_of_play, batch_id)
     args = {
         "slug": tournament.slug,
-        "stage_id": stage.id,
+        "stage_id": batch.stage.id,
         "round_of_play": round_of_play,
         "batch_id": batch_id,
     }
-    batch = batch_state(result, tournament_slug=tournament.slug, name=name)
-    carried = request.GET.urlencode()
-    again = reverse(
-        "scoring:print-batch-start",
-        kwargs={"slug": tournament.slug, "stage_id": stage.id, "round_of_play": round_of_play},
-    )
-    options = {k: v for k, v in request.GET.items() if k in ("paper", "scores")}
-    stalled = batch.stalled_for(
-        now=time.time(), queued_at=_queued_at(request), after=settings.PRINT_STALL_SECONDS
-    )
+    carried = f"?{request.GET.urlencode()}" if request.GET else ""
+    again = ""
+    if print_round_again.refusal(request.user, batch) is None:
+        again = reverse("scoring:print-batch-again", kwargs=args) + carried
     return {
         "tournament": tournament,
-        "stage": stage,
+        "stage": batch.stage,
         "round_of_play": round_of_play,
         "progress": _batch_progress(
-            batch,
-            status_url=reverse("scoring:print-batch-status", kwargs=args)
-            + (f"?{carried}" if carried else ""),
+            batch.state,
+            status_url=reverse("scoring:print-batch-status", kwargs=args) + carried,
             download_url=reverse("scoring:print-batch-download", kwargs=args),
-            stalled=stalled,
-            again_url=again + (f"?{urlencode(options)}" if options else ""),
+            stalled=batch.stalled_for,
+            again_url=again,
         ),
     }
 
@@ -304,8 +341,10 @@ def _batch_progress(
     stalled: float | None = None,
     again_url: str = "",
 ) -> Progress:
-    """The batch as the shared progress partial shows it, polled every second."""
+    """The batch as the shared progress partial shows it, polled every second; ``again_url``
+    when it may be printed again (its step allows it: stalled or failed)."""
     common = {"element_id": "batch-status", "status_url": status_url, "poll_s": 1}
+    again = (Action(label=_("Print it again"), url=again_url),) if again_url else ()
     if stalled is not None:
         minutes = max(1, round(stalled / 60))
         if batch.state == "running":
@@ -329,7 +368,7 @@ def _batch_progress(
                 ": its worker may have stopped, or none is running. Print the round again; the "
                 "cards already laid out are not lost, they are made again in a new batch."
             ),
-            actions=[Action(label=_("Print it again"), url=again_url)],
+            actions=again,
         )
     if batch.state == "done":
         ready = _("Ready")
@@ -348,7 +387,9 @@ def _batch_progress(
             download_label=_("Download the PDF"),
         )
     if batch.state == "failed":
-        return Progress(**common, running=False, state=_("Failed"), error=batch.message)
+        return Progress(
+            **common, running=False, state=_("Failed"), error=batch.message, actions=again
+        )
     if batch.state == "running" and batch.total:
         laid = (
             _("{done} of {total} cards laid out…").format(done=batch.done, total=batch.total)

@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, F
 from django.utils import timezone
@@ -66,6 +65,7 @@ from simulation.models import AutoPlay, DryRun, SimulatedGame
 from simulation.services import bulk_writes, playing
 from simulation.services.profiles import EntryPlayers, check_players, entry_players
 from simulation.services.system_users import INITIALS, SystemUsers, system_users
+from tournaments.actions import Refused
 from tournaments.models import Category, Game, Match, Stage, Tournament
 from tournaments.selectors import BRACKET_POOL, next_stage, previous_stage, stage_matches
 from tournaments.services.draws import draw_stage
@@ -78,7 +78,7 @@ MAX_SHOOTOUTS = 20
 GAMES_PER_MATCH = {1: 1.0, 3: 2.5, 5: 4.1, 7: 5.8}
 
 
-class AutoPlayError(ValidationError):
+class AutoPlayError(Refused):
     """Auto-play cannot go on; the message says why and what to do."""
 
 
@@ -180,6 +180,46 @@ def create_autoplay(
     run.games_expected = expected_games(run)
     run.save()
     return run
+
+
+def targets(
+    tournament: Tournament,
+    *,
+    category: int | None = None,
+    stage: int | None = None,
+    match: int | None = None,
+    round_of_play: int | None = None,
+) -> dict[str, Any]:
+    """The category, stage and match named by their ids (as a page's form posts them), each of
+    ``tournament``, as :func:`create_autoplay` takes them; ``AutoPlayError`` names one that is
+    not of this tournament."""
+    found: dict[str, Any] = {}
+    if match:
+        found["match"] = Match.objects.filter(
+            pk=match, stage__category__tournament=tournament
+        ).first()
+        if found["match"] is None:
+            raise AutoPlayError(
+                _("There is no match %(number)s at %(tournament)s.")
+                % {"number": match, "tournament": tournament}
+            )
+    if stage:
+        found["stage"] = Stage.objects.filter(pk=stage, category__tournament=tournament).first()
+        if found["stage"] is None:
+            raise AutoPlayError(
+                _("There is no stage %(number)s at %(tournament)s.")
+                % {"number": stage, "tournament": tournament}
+            )
+    if category:
+        found["category"] = tournament.categories.filter(pk=category).first()
+        if found["category"] is None:
+            raise AutoPlayError(
+                _("There is no category %(number)s at %(tournament)s.")
+                % {"number": category, "tournament": tournament}
+            )
+    if round_of_play:
+        found["round_of_play"] = round_of_play
+    return found
 
 
 # --- what to play next ---------------------------------------------------------------------------

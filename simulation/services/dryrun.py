@@ -16,7 +16,6 @@ import math
 from collections import defaultdict
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 from django.utils.text import slugify
@@ -27,6 +26,7 @@ from simulation.players.estimate import profile_from_twenties
 from simulation.presets import PRESETS, DryRunPreset, StageSpec, generated_players
 from simulation.services import autoplay, playing
 from simulation.services.profiles import entry_players
+from tournaments.actions import Refused
 from tournaments.models import (
     Board,
     Category,
@@ -45,7 +45,7 @@ MAX_ENTRIES = 1000
 MAX_BOARDS = 500
 
 
-class DryRunError(ValidationError):
+class DryRunError(Refused):
     """A dry run that cannot be made; the message says what to change."""
 
 

@@ -19,17 +19,25 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from django.core.exceptions import ValidationError
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from simulation.models import MatchPreview, Status
 from simulation.services import playing
-from simulation.services.background import error_message, locked
+from simulation.services.background import (
+    UNDER_WAY,
+    error_message,
+    locked,
+    refuse_unless,
+    stop_refusal,
+)
 from simulation.services.profiles import check_players, entry_players
+from tournaments.actions import Refused
 from tournaments.models import Match
 
 logger = logging.getLogger(__name__)
@@ -39,8 +47,34 @@ MAX_GAMES = 2000
 DEFAULT_GAMES = 200
 
 
-class PreviewError(ValidationError):
+class PreviewError(Refused):
     """A preview that cannot be made; the message says why."""
+
+
+def preview_refusal(match: Match) -> str | None:
+    """Why ``match`` cannot be previewed (a bye, or three-player games), or None: what the match
+    page says instead of the preview's form, and :func:`create_preview` asks again."""
+    if match.entry_b_id is None:
+        return _("%(match)s is a bye: there is nothing to preview.") % {"match": match}
+    category = match.stage.category
+    return (
+        playing.cannot_preview(
+            category.scoring_system, category.name, _("preview %(match)s") % {"match": match}
+        )
+        or None
+    )
+
+
+def stalled_since(preview: MatchPreview) -> datetime | None:
+    """When a preview under way started, once its games have been out for the stall time
+    (``settings.SIMULATION_STALL_SECONDS``) without its result; else None. A preview is one
+    chord of games: nothing of it is sent again, so a stalled one is stopped and made anew."""
+    if preview.status not in UNDER_WAY:
+        return None
+    stall_after = settings.SIMULATION_STALL_SECONDS
+    if (timezone.now() - preview.created_at).total_seconds() < stall_after:
+        return None
+    return preview.created_at
 
 
 def create_preview(
@@ -53,14 +87,10 @@ def create_preview(
 ) -> MatchPreview:
     """A queued preview of ``match``. ``players`` may override either side's profiles
     (``{"a": "top"}``); the others come from ``simulation.services.profiles``."""
-    if match.entry_b_id is None:
-        raise PreviewError(_("%(match)s is a bye: there is nothing to preview.") % {"match": match})
-    category = match.stage.category
-    refused = playing.cannot_preview(
-        category.scoring_system, category.name, _("preview %(match)s") % {"match": match}
-    )
+    refused = preview_refusal(match)
     if refused:
         raise PreviewError(refused)
+    category = match.stage.category
     if isinstance(games, bool) or not isinstance(games, int) or not MIN_GAMES <= games <= MAX_GAMES:
         raise PreviewError(
             _("Number of games: %(games)r is not allowed; choose %(low)s to %(high)s.")
@@ -225,3 +255,14 @@ def fail(preview_id: int, error: str) -> None:
         preview.error = error[:2000]
         preview.finished_at = timezone.now()
         preview.save(update_fields=["status", "error", "finished_at"])
+
+
+def stop(preview_id: int, who: str) -> None:
+    """The organizer stops a preview (stalled, or no longer wanted): it fails with who stopped
+    it. Refused (``Refused``) when it has ended already."""
+    with transaction.atomic():
+        preview = MatchPreview.objects.select_for_update().filter(pk=preview_id).first()
+        if preview is None:
+            return
+        refuse_unless(stop_refusal(preview))
+        fail(preview_id, _("Stopped by %(user)s.") % {"user": who})

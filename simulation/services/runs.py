@@ -58,7 +58,13 @@ from django.utils.translation import gettext as _
 
 from simulation.models import AutoPlay, DryRun, SimulatedGame, Status
 from simulation.services import autoplay, dryrun
-from simulation.services.background import error_message, locked
+from simulation.services.background import (
+    error_message,
+    locked,
+    refuse_unless,
+    retry_refusal,
+    stop_refusal,
+)
 from tournaments.models import Game
 
 logger = logging.getLogger(__name__)
@@ -421,11 +427,12 @@ def dry_run_stall(dry: DryRun) -> Stall | None:
 
 
 def retry(run_id: int, *, automatic: bool = False) -> Next:
-    """Send a run's work again: a queued run is started; a running one has its batches out
-    dropped (any that still comes back is not written) and planned anew from what is written;
-    a failed one is reopened and goes on from there (its dry run too). ``automatic`` (the
-    periodic check) acts only on a run that is stalled still, and fails it instead once
-    ``MAX_AUTO_RESUMES`` resumes brought nothing back."""
+    """Send a run's work again: a queued run is started; a running one that stalled has its
+    batches out dropped (any that still comes back is not written) and planned anew from what
+    is written; a failed one is reopened and goes on from there (its dry run too). A run that
+    moves again by the time this runs is left to its batches (``run_retry_refusal``).
+    ``automatic`` (the periodic check) fails a stalled run instead once ``MAX_AUTO_RESUMES``
+    resumes brought nothing back."""
     with transaction.atomic():
         run = locked(AutoPlay, run_id, Status.QUEUED, Status.RUNNING, Status.FAILED)
         if run is None:
@@ -435,7 +442,8 @@ def retry(run_id: int, *, automatic: bool = False) -> Next:
         else:
             queued = False
             stall = stall_of(run)
-            if automatic and stall is None:
+            if retry_refusal(run, stall and stall.since) is not None:
+                # Moving again since the organizer (or the periodic check) asked: left to it.
                 return Next(run_id)
             resumed = max((batch.get("resumed", 0) for batch in run.in_flight), default=0) + 1
             give_up = automatic and resumed > MAX_AUTO_RESUMES
@@ -472,8 +480,8 @@ def retry_dry_run(dry_run_id: int) -> Next:
     picked up) starts again; one with a run retries the run."""
     with transaction.atomic():
         dry = locked(DryRun, dry_run_id, Status.QUEUED, Status.RUNNING, Status.FAILED)
-        if dry is None:
-            return Next(None)
+        if dry is None or dry_run_retry_refusal(dry) is not None:
+            return Next(None)  # gone, or moving again since the organizer asked: left be
         run_done = dry.run is not None and dry.run.status == Status.DONE
         if dry.status == Status.FAILED and (dry.run_id is None or run_done):
             # Stopped before its copy was built: from the start; after its run: the summary.
@@ -491,17 +499,49 @@ def retry_dry_run(dry_run_id: int) -> Next:
     return retry(run_id)
 
 
+def run_retry_refusal(run: AutoPlay) -> str | None:
+    """Why the organizer's Retry does not apply to ``run`` now: it neither stalled nor failed
+    (``background.retry_refusal``). Asked again by :func:`retry` on the locked row."""
+    stall = stall_of(run)
+    return retry_refusal(run, stall.since if stall else None)
+
+
+def played_for_a_dry_run(run: AutoPlay) -> str | None:
+    """A dry run's own run is sent again through its dry run, which also ends with it."""
+    dry_id = DryRun.objects.filter(run_id=run.pk).values_list("pk", flat=True).first()
+    if dry_id is None:
+        return None
+    return _("This run plays dry run %(number)s: retry the dry run instead.") % {"number": dry_id}
+
+
+def dry_run_retry_refusal(dry: DryRun) -> str | None:
+    """Why the organizer's Retry does not apply to the dry run now: it neither stalled nor
+    failed."""
+    stall = dry_run_stall(dry)
+    return retry_refusal(dry, stall.since if stall else None)
+
+
 def stop(run_id: int, who: str) -> Next:
-    """The organizer stops a run (stalled, or no longer wanted): it fails with who stopped it."""
-    return fail(run_id, _("Stopped by %(user)s.") % {"user": who})
+    """The organizer stops a run (stalled, or no longer wanted): it fails with who stopped it.
+    Refused (``Refused``) when the run has ended already."""
+    with transaction.atomic():
+        run = AutoPlay.objects.select_for_update().filter(pk=run_id).first()
+        if run is not None:
+            refuse_unless(stop_refusal(run))
+        return fail(run_id, _("Stopped by %(user)s.") % {"user": who})
 
 
 def stop_dry_run(dry_run_id: int, who: str) -> None:
-    """The organizer stops a dry run: its run fails, or the dry run itself before it has one."""
-    run_id = DryRun.objects.filter(pk=dry_run_id).values_list("run_id", flat=True).first()
-    if run_id is not None:
-        stop(run_id, who)
-    fail_dry_run(dry_run_id, _("Stopped by %(user)s.") % {"user": who})
+    """The organizer stops a dry run: its run fails, or the dry run itself before it has one.
+    Refused (``Refused``) when the dry run has ended already."""
+    with transaction.atomic():
+        dry = DryRun.objects.select_for_update().filter(pk=dry_run_id).first()
+        if dry is None:
+            return
+        refuse_unless(stop_refusal(dry))
+        if dry.run_id is not None:
+            fail(dry.run_id, _("Stopped by %(user)s.") % {"user": who})
+        fail_dry_run(dry_run_id, _("Stopped by %(user)s.") % {"user": who})
 
 
 def check_stalled() -> list[Next]:

@@ -61,9 +61,13 @@ def test_a_press_that_does_not_apply_is_refused_in_the_page_words(small_event, c
         reverse("tournaments:clock-act", args=[small_event.tournament.slug, "pause"]), follow=True
     )
     refused = api_as(small_event, "referee").post(url(small_event, "pause"))
-    assert refused.status_code == 400
+    assert refused.status_code == 409
     assert [refused.json()["detail"]] == [str(m) for m in on_page.context["messages"]]
     assert "not running" in refused.json()["detail"]
+    # Two presses of Start at once: the second is refused, the count is not restarted.
+    assert api_as(small_event, "referee").post(url(small_event, "start")).status_code == 200
+    again = api_as(small_event, "head-referee").post(url(small_event, "start"))
+    assert again.status_code == 409 and "already running" in again.json()["detail"]
 
 
 def test_the_time_limit_and_label(small_event):
@@ -84,7 +88,7 @@ def test_only_officials_run_the_clock(small_event, role, button):
         before = version_of(small_event)
         response = client.patch(url(small_event), {"duration_s": 60}, format="json")
     else:
-        if button in ("pause", "resume"):  # a state where the button applies
+        if button in ("pause", "resume", "reset"):  # a state where the button applies
             clocks.start(
                 tournament=small_event.tournament,
                 user=small_event.users["referee"],

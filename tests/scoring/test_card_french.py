@@ -124,6 +124,7 @@ def test_the_round_clock_fragment_is_in_french_and_its_notice_too(small_event, c
     text = visible_text(get(client, clock_partial(event), FRENCH))
     assert "Chrono de la ronde" in text and "en marche" in text
     assert english_left(text, event) == []
+    clocks.reset(tournament=event.tournament, user=referee, now=timezone.now())
     clocks.start(tournament=event.tournament, user=referee, now=timezone.now() - timedelta(hours=1))
     body = get(client, clock_partial(event), FRENCH)
     text = visible_text(body)

@@ -752,10 +752,14 @@ def test_a_batch_no_worker_takes_is_stalled_and_printed_again_with_its_options(
     stalled = client.get(later).content.decode()
     assert "<strong>Stalled</strong>" in stalled and "hx-trigger" not in stalled
     assert "has not been taken by a worker for 2 minutes" in stalled
-    again = f"{start_url}?paper=letter"
+    again = f"{path}again/?queued={queued}&paper=letter"
     assert f'action="{escape(again)}"' in stalled and "Print it again" in stalled
+    # A batch still waiting is not printed again (its step says why): only a stalled one.
+    early = client.post(f"{path}again/?queued={int(time.time())}&paper=letter", follow=True)
+    assert "it is printed again only once it stalled or failed" in early.content.decode()
+    assert len(list(unread_queue.iterdir())) == 1
     retried = client.post(again)
-    assert retried.status_code == 302 and retried["Location"] != start["Location"]
+    assert retried.status_code == 302 and retried["Location"].split("?")[0] != path
     assert "paper=letter" in retried["Location"]
     assert len(list(unread_queue.iterdir())) == 2
 

@@ -11,6 +11,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+
+from tournaments.actions import Kind, Refused
+from tournaments.clock_actions import CLOCK_BUTTONS, pause_clock, reset_clock, start_clock
 from django.urls import reverse
 from django.utils import timezone
 
@@ -92,8 +95,8 @@ def test_reset_and_start_again_give_the_full_time(small_event):
     assert clock.state == RoundClock.State.READY
     assert clock.read(at(999)).remaining == 1500
     clocks.start(tournament=t, user=table, now=at(1000))
-    clock = clocks.start(tournament=t, user=table, now=at(1100))  # again: a new count
-    assert clock.read(at(1150)).remaining == 1450
+    clock = clocks.start(tournament=t, user=table, now=at(2600))  # time was up: a new count
+    assert clock.read(at(2650)).remaining == 1450
     assert clock.label == "Round of play 3"
 
 
@@ -110,15 +113,61 @@ def test_each_change_moves_the_version_so_pages_buzz_once_per_run(small_event):
 def test_a_press_that_does_not_apply_is_refused_and_changes_nothing(small_event):
     t, ref = small_event.tournament, small_event.users["referee"]
     clocks.set_up(tournament=t, user=ref, duration_s=60, now=T0)
-    with pytest.raises(ValidationError, match="not running"):
+    with pytest.raises(Refused, match="not running") as refused:
         clocks.pause(tournament=t, user=ref, now=T0)
-    with pytest.raises(ValidationError, match="not paused"):
+    assert refused.value.kind == Kind.CONFLICT
+    with pytest.raises(Refused, match="not paused"):
         clocks.resume(tournament=t, user=ref, now=T0)
+    with pytest.raises(Refused, match="already at its full time"):
+        clocks.reset(tournament=t, user=ref, now=T0)
     clocks.start(tournament=t, user=ref, now=T0)
-    with pytest.raises(ValidationError, match="Time is already up"):
+    # Two referees pressing Start at once: the second press does not restart the count.
+    with pytest.raises(Refused, match="already running"):
+        clocks.start(tournament=t, user=ref, now=at(5))
+    with pytest.raises(Refused, match="Time is already up"):
         clocks.pause(tournament=t, user=ref, now=at(61))
     clock = clocks.clock_of(t)
     assert clock.state == RoundClock.State.RUNNING and clock.started_at == T0
+    clocks.pause(tournament=t, user=ref, now=at(50))  # from a pause: resume or reset first
+    with pytest.raises(Refused, match="paused: resume it"):
+        clocks.start(tournament=t, user=ref, now=at(51))
+
+
+def test_each_button_is_a_step_that_says_why_it_does_not_apply(small_event):
+    """The page and the API ask the steps (``tournaments.clock_actions``); their words are the
+    services' own, and a player is refused by the role before the state."""
+    t, ref = small_event.tournament, small_event.users["referee"]
+    offered = {name for name, step in CLOCK_BUTTONS.items() if step.refusal(ref, t) is None}
+    assert offered == {"start"}  # no clock yet: it starts at the tournament's time per game
+    assert "ready to start, not running" in pause_clock.refusal(ref, t).text
+    assert pause_clock.refusal(ref, t).kind == Kind.CONFLICT
+    start_clock(ref, t)
+    offered = {name for name, step in CLOCK_BUTTONS.items() if step.refusal(ref, t) is None}
+    assert offered == {"pause", "reset"}
+    with pytest.raises(Refused, match="already running"):
+        start_clock(ref, t)
+    player = small_event.users[PLAYER]
+    refused = reset_clock.refusal(player, t)
+    assert refused.kind == Kind.FORBIDDEN and refused.text == clocks.REFUSAL
+    with pytest.raises(PermissionDenied):
+        reset_clock(player, t)
+    assert clocks.clock_of(t).state == RoundClock.State.RUNNING
+
+
+def test_the_control_page_shows_the_buttons_that_do_not_apply_disabled_with_why(
+    small_event, client
+):
+    small_event.login(client, "referee")
+    url = reverse("tournaments:clock", args=[small_event.tournament.slug])
+    page = client.get(url).content.decode()
+    act = reverse("tournaments:clock-act", args=[small_event.tournament.slug, "start"])
+    assert f'action="{act}"' in page
+    assert 'disabled aria-describedby="clock-why-pause">Pause</button>' in page
+    assert "Pause: The clock is ready to start, not running." in page
+    client.post(act)
+    page = client.get(url).content.decode()
+    assert "Start: The clock is already running: pause or reset it first." in page
+    assert 'clock-why-pause"' not in page
 
 
 def test_a_new_limit_keeps_the_time_already_run(small_event):
@@ -205,6 +254,7 @@ def test_the_json_gives_the_server_count(small_event, client):
     body = client.get(url).json()
     assert body["state"] == "running" and 498 <= body["remaining"] <= 500
     assert body["notice"] == ""
+    clocks.reset(tournament=t, user=small_event.users["referee"], now=timezone.now())
     clocks.start(
         tournament=t, user=small_event.users["referee"], now=timezone.now() - timedelta(hours=1)
     )
@@ -228,6 +278,7 @@ def test_the_hall_screen_shows_the_clock_and_the_rule_when_time_is_up(small_even
     assert "29:00" in page or "28:59" in page
     assert "js/clock.js" in page and "<noscript>" in page  # without JS: as of now, and a refresh
     assert 'class="clock-notice" data-clock-notice role="alert" hidden' in page
+    clocks.reset(tournament=t, user=ref, now=timezone.now())
     clocks.start(tournament=t, user=ref, now=timezone.now() - timedelta(hours=1))
     page = client.get(url).content.decode()
     assert "time is up" in page and "equalising shot" in page and "0:00" in page

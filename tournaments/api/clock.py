@@ -1,10 +1,10 @@
 """The round clock through the API: its state for anyone (as ``/t/<slug>/clock/state.json``),
 and its buttons (start, pause, resume, reset) and time limit for the officials who run the hall.
 
-The same services as the clock page (``tournaments.services.clock``), which check
-``tournaments.run_clock`` themselves and refuse in the page's words: a player or a visitor
-signed in gets a 403 saying who may; a button that does not apply now (pausing a clock that is
-not running) a 400 saying why. The seconds left are always the server's.
+The same steps as the clock page (``tournaments.clock_actions``), which refuse in the page's
+words: a player or a visitor signed in gets a 403 saying who may; a button that does not apply
+now (pausing a clock that is not running) a 409 saying why; a time limit out of range a 400.
+The seconds left are always the server's.
 """
 
 from __future__ import annotations
@@ -23,17 +23,10 @@ from rest_framework.views import APIView
 
 from tournaments.api.actions import refused
 from tournaments.api.errors import ServiceErrorsMixin
+from tournaments.clock_actions import CLOCK_BUTTONS, set_clock
 from tournaments.formats.clock import TIME_UP_NOTICE
 from tournaments.models import Tournament
 from tournaments.services import clock as clocks
-
-#: The clock's buttons, as the clock page names them.
-BUTTONS = {
-    "start": clocks.start,
-    "pause": clocks.pause,
-    "resume": clocks.resume,
-    "reset": clocks.reset,
-}
 
 
 class ClockStateSerializer(serializers.Serializer):
@@ -127,29 +120,28 @@ class ClockView(_ClockView):
         tournament = self.tournament(slug)
         body = ClockSetUpSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        clocks.set_up(
-            tournament=tournament,
-            user=request.user,
+        set_clock(
+            request.user,
+            tournament,
             duration_s=body.validated_data["duration_s"],
             label=body.validated_data.get("label", ""),
-            now=timezone.now(),
         )
         return self.answer(tournament)
 
 
 class ClockButtonView(_ClockView):
-    """One of the clock's buttons (``button``), pressed through the same service as the page."""
+    """One of the clock's buttons (``button``), pressed through the same step as the page."""
 
     permission_classes = [IsAuthenticated]
     button = ""
 
     def press(self, request: Request, slug: str) -> Response:
         tournament = self.tournament(slug)
-        BUTTONS[self.button](tournament=tournament, user=request.user, now=timezone.now())
+        CLOCK_BUTTONS[self.button](request.user, tournament)
         return self.answer(tournament)
 
 
-BUTTON_ANSWERS = {200: ClockStateSerializer, **refused(400, 401, 403, 404)}
+BUTTON_ANSWERS = {200: ClockStateSerializer, **refused(401, 403, 404, 409)}
 
 
 class ClockStartView(ClockButtonView):

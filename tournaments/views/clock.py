@@ -4,14 +4,18 @@ hall screen and the card pages poll.
 The seconds left are always the server's (``RoundClock.read``): a page counts down in the
 browser from what it was told and asks again every few seconds, so every screen in the hall
 shows the same time. Reading the clock is public, like the schedule on the wall; running it
-needs ``tournaments.run_clock``.
+needs ``tournaments.run_clock``. Each button is a step of ``tournaments.clock_actions``: the page
+asks it whether the button applies now and, if not, shows it disabled with the step's words.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from django import forms
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -19,6 +23,8 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from tournaments.actions import Refused, refusals
+from tournaments.clock_actions import CLOCK_BUTTONS, set_clock
 from tournaments.formats.clock import (
     NCA_EQUALISE_RULE,
     TIME_UP_NOTICE,
@@ -33,13 +39,6 @@ from tournaments.views.clock_display import clock_context
 TEMPLATES = "tournaments/clock"
 
 staff_page = tournament_page(clocks.RUN_CLOCK, clocks.REFUSAL)
-
-ACTIONS = {
-    "start": clocks.start,
-    "pause": clocks.pause,
-    "resume": clocks.resume,
-    "reset": clocks.reset,
-}
 
 
 class ClockForm(forms.Form):
@@ -80,9 +79,11 @@ def _control(
     request: HttpRequest, tournament: Tournament, form: ClockForm | None = None, status: int = 200
 ) -> HttpResponse:
     clock = clocks.clock_of(tournament)
+    now = timezone.now()
     context = {
         "tournament": tournament,
         "form": form or _form_for(tournament, clock),
+        "buttons": _buttons(request, tournament, clock, now),
         "time_up_notice": gettext(TIME_UP_NOTICE),
         # The rules as quoted (``tournaments.formats.clock``), in the page's language once a
         # translation of them is in the catalogue.
@@ -91,9 +92,35 @@ def _control(
             "no_disc": gettext(WCC_NO_DISC_RULE),
             "nca": gettext(NCA_EQUALISE_RULE),
         },
-        **clock_context(tournament, clock, timezone.now()),
+        **clock_context(tournament, clock, now),
     }
     return render(request, f"{TEMPLATES}/control.html", context, status=status)
+
+
+@dataclass(frozen=True)
+class Button:
+    """One of the clock's buttons on its page: offered, or disabled with its step's words."""
+
+    action: str
+    label: str
+    refused: Refused | None
+
+
+def _buttons(
+    request: HttpRequest, tournament: Tournament, clock: RoundClock | None, now: datetime
+) -> list[Button]:
+    expired = clock is not None and clock.read(now).expired
+    labels = {
+        "start": gettext("Start again from full time") if expired else gettext("Start"),
+        "pause": gettext("Pause"),
+        "resume": gettext("Resume"),
+        "reset": gettext("Reset"),
+    }
+    refused = refusals(request.user, tournament, CLOCK_BUTTONS.values())
+    return [
+        Button(action, labels[action], refused[step.name.rsplit(".", 1)[-1]])
+        for action, step in CLOCK_BUTTONS.items()
+    ]
 
 
 @require_GET
@@ -107,18 +134,16 @@ def control(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @staff_page
 def act(request: HttpRequest, tournament: Tournament, action: str) -> HttpResponse:
     """Press one of the clock's buttons; a press that does not apply says why."""
-    service = ACTIONS.get(action)
-    if service is None:
+    step = CLOCK_BUTTONS.get(action)
+    if step is None:
         messages.error(
             request, gettext("The clock has no “%(action)s” button.") % {"action": action}
         )
         return redirect("tournaments:clock", tournament.slug)
     try:
-        service(tournament=tournament, user=request.user, now=timezone.now())
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    except PermissionDenied as exc:
-        messages.error(request, str(exc))
+        step(request.user, tournament)
+    except Refused as exc:
+        messages.error(request, exc.text)
     return redirect("tournaments:clock", tournament.slug)
 
 
@@ -129,15 +154,14 @@ def set_up(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = ClockForm(request.POST)
     if form.is_valid():
         try:
-            clocks.set_up(
-                tournament=tournament,
-                user=request.user,
+            set_clock(
+                request.user,
+                tournament,
                 duration_s=form.cleaned_data["duration_s"],
                 label=form.cleaned_data["label"],
-                now=timezone.now(),
             )
-        except ValidationError as exc:
-            form.add_error(None, exc.messages)
+        except Refused as exc:
+            form.add_error(None, exc.text)
         else:
             messages.success(request, gettext("Clock set."))
             return redirect("tournaments:clock", tournament.slug)
