@@ -9,13 +9,16 @@ and say which command installs it.
 import os
 import shutil
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from _pytest.nodeid import NodeId
 from django.contrib.staticfiles.handlers import StaticFilesHandler
 from django.core.servers.basehttp import ThreadedWSGIServer
 from django.db import connections
+from django.test import TransactionTestCase
 from django.test.testcases import LiveServerThread, QuietWSGIRequestHandler
 from django.test.utils import modify_settings
 
@@ -46,7 +49,13 @@ def pytest_collection_modifyitems(config, items) -> None:
     """Every test of this folder drives chromium: it is marked ``browser`` (``make check`` leaves
     it out), and each module is a story of its own in one pytest-xdist group, so that under
     ``--dist loadgroup`` (``make test``) its steps run in order in one worker, even for a story
-    whose module forgot to say so."""
+    whose module forgot to say so.
+
+    pytest-xdist 3.8 puts a test in its group by writing ``@group`` after its id, into an
+    attribute pytest 9.2 no longer reads (pytest-dev/pytest-xdist#1386): the groups were
+    silently ignored, and a story's steps went to different workers. Here the group is written
+    into the id pytest reads, as xdist meant it, unless xdist already did."""
+    loadgroup = config.getoption("loadgroup", default=False)  # set in xdist's workers
     for item in items:
         if E2E_DIR not in Path(item.path).resolve().parents:
             continue
@@ -55,6 +64,12 @@ def pytest_collection_modifyitems(config, items) -> None:
         if item.get_closest_marker("xdist_group") is None:
             story = Path(item.path).stem.removeprefix("test_")
             item.add_marker(pytest.mark.xdist_group(f"story-{story}"))
+        if loadgroup and hasattr(item, "_id") and "@" not in item.nodeid:
+            groups = sorted(
+                str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                for mark in item.iter_markers("xdist_group")
+            )
+            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(groups)}")
 
 
 @pytest.fixture(scope="module")
@@ -134,9 +149,9 @@ class SerialLiveServerThread(LiveServerThread):
         )
 
 
-@pytest.fixture
-def server(transactional_db) -> Iterator[str]:
-    """A live server for the test (the address to open), seeing the test's database."""
+@contextmanager
+def serving() -> Iterator[str]:
+    """A live server (the address to open) seeing the database as it is now, until the end."""
     shared = {
         conn.alias: conn
         for conn in connections.all()
@@ -159,6 +174,69 @@ def server(transactional_db) -> Iterator[str]:
         thread.terminate()
         for conn in shared.values():
             conn.dec_thread_sharing()
+
+
+@pytest.fixture
+def server(transactional_db) -> Iterator[str]:
+    """A live server for the test (the address to open), seeing the test's database."""
+    with serving() as address:
+        yield address
+
+
+class StoryDatabase(TransactionTestCase):
+    """The test database as ``transactional_db`` keeps it, for a whole module."""
+
+
+@pytest.fixture(scope="module")
+def story_db(request, django_db_setup, django_db_blocker) -> Iterator[None]:
+    """The database of a story told in several steps (its module's tests): what one step
+    writes, the next step finds. ``transactional_db`` empties the database after each test;
+    this empties it the same way once, after the module's last step.
+
+    The module stays marked ``django_db(transaction=True)``: pytest-django sets up the test
+    databases that the run's marked tests need, and no others (unmarked, a story run alone
+    would write to the configured database). The mark would also empty the database after each
+    step: the module gives pytest-django's per-test fixture way to this, by defining a
+    ``_django_db_helper`` fixture of its own that takes ``story_db``."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None or not marker.kwargs.get("transaction"):
+        pytest.fail(
+            f"{request.node.name} tells a story in steps on one database (story_db): mark the "
+            "module django_db(transaction=True), or the test database is not set up",
+            pytrace=False,
+        )
+    with django_db_blocker.unblock():
+        StoryDatabase.setUpClass()  # a transactional case's set-up runs here, once
+        try:
+            yield
+        finally:
+            try:
+                StoryDatabase("__init__")._post_teardown()
+            finally:
+                StoryDatabase.tearDownClass()
+                StoryDatabase.doClassCleanups()
+
+
+@pytest.fixture(scope="module")
+def story_server(story_db) -> Iterator[str]:
+    """A live server for every step of a module's story, seeing its database."""
+    with serving() as address:
+        yield address
+
+
+#: Each phase's report of a test ("setup", "call", "teardown"), kept on the test's item.
+PHASE_REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Keep each phase's report on the test: a story's step reads in its teardown whether it
+    passed, so that the steps after a failed one are skipped, saying which step failed."""
+    report = yield
+    item.stash.setdefault(PHASE_REPORTS, {})[report.when] = report
+    return report
 
 
 @pytest.fixture

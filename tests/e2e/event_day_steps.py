@@ -1,5 +1,6 @@
-"""The event-day story's people, its results decided before play, and the browser steps it
-repeats (a paper card at the table, a row on a phone, the table's verification).
+"""The event-day story's people, its results decided before play, what its steps hand on to
+the next (``EventDay``), and the browser steps it repeats (a paper card at the table, a row on a
+phone, the table's verification, the standings read back).
 
 The results are designed once the draw is known, so that the test knows the right standings
 without asking the app, and so that the preliminary ends with exactly one tie, on the cut line:
@@ -25,9 +26,15 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+import pytest
+from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from tests.e2e.browsing import (
+    LAPTOP,
+    PHONE,
+    Device,
+    Story,
     Visitor,
     enter_round,
     fill_row,
@@ -37,6 +44,7 @@ from tests.e2e.browsing import (
     winner_button,
 )
 from tests.e2e.story_results import Person
+from tournaments.models import Entry, Match, Stage
 
 Rounds = list[dict[str, list[int]]]
 
@@ -71,6 +79,19 @@ BY_NUMBER = {p.number: p for p in PLAYERS}
 ABSENT = 424
 CATEGORY = "Competitive Singles"
 CSV_HEADER = "first_name,last_name,number,club,country,categories"
+
+ORGANIZER = "olivia"
+PASSWORD = "twenty-in-the-hole"
+SLUG = "wellesley-event-day"
+STAFF = [
+    # username, first name, last name, role as the staff page names it, device
+    ("cole", "Cole", "Ropp", "Co-organizer", LAPTOP),
+    ("hazel", "Hazel", "Brenneman", "Head referee", LAPTOP),
+    ("reid", "Reid", "Albrecht", "Referee", PHONE),
+    ("tamsin", "Tamsin", "Kipfer", "Scoring table", LAPTOP),
+]
+PRELIMINARY_LABEL = f"{CATEGORY}: Preliminary"
+PLAYOFF_LABEL = f"{CATEGORY}: Playoff"
 
 #: Round points of a game from the winner's side.
 WON_5_3 = [(2, 0), (2, 0), (1, 1), (0, 2)]
@@ -374,3 +395,219 @@ def type_final_row(page: Page, game_id: int, rounds: Rounds) -> None:
 
 def type_rounds_from(page: Page, game_id: int, rounds: Rounds, number: int) -> None:
     enter_round(page, f"g{game_id}", number, rounds[number - 1])
+
+
+# The story's people, and what each step hands on to the next -----------------------------------
+
+
+class Hall:
+    """The story with its people: every browser context listens for a request to /admin/."""
+
+    def __init__(self, story: Story) -> None:
+        self.story = story
+        self.admin_requests: list[str] = []
+        self.requests = 0
+        self.links: dict[int, str] = {}
+
+    def person(self, who: str, device: Device) -> Visitor:
+        visitor = self.story.visitor(who, device)
+        visitor.context.on("request", self._watch)
+        return visitor
+
+    def _watch(self, request) -> None:
+        self.requests += 1
+        if "/admin/" in request.url:
+            self.admin_requests.append(request.url)
+
+    def phone_of(self, number: int) -> Visitor:
+        """A player opens their private link on their phone (the QR code of their sheet)."""
+        phone = self.person(f"player {number}", PHONE)
+        phone.go(self.links[number])
+        expect(phone.page.locator(".private-link h2")).to_contain_text(BY_NUMBER[number].full_name)
+        return phone
+
+
+#: A step's number, from its name (``test_7_...``): the steps run in that order.
+STEP_NUMBER = re.compile(r"test_(\d+)_")
+
+
+class EventDay:
+    """The day as the steps leave it for the next: the people still in the hall (their
+    browsers stay open from step to step), the stages drawn and the planned results; and which
+    steps passed, so that a step runs only where the one before it left the event.
+
+    The attributes below the hall are set by the step that makes them.
+    """
+
+    org: Visitor
+    staff: dict[str, Visitor]
+    table: Visitor
+    preliminary: Stage
+    playoff: Stage
+    plan: Plan
+    round_one: list[Match]
+    final: Match
+
+    def __init__(self, hall: Hall, clock: Stopwatch) -> None:
+        self.hall = hall
+        self.story = hall.story
+        self.clock = clock
+        self.passed: list[str] = []
+        self.failed: str | None = None
+        self._problems_before = 0
+
+    def begin(self, step: str) -> None:
+        """Let ``step`` run only after every step before it passed: after a failed one it is
+        skipped, saying which; when one before it did not run at all (picked out with ``-k``),
+        it fails, since it would start from an event that is not there."""
+        if self.failed is not None:
+            pytest.skip(
+                f"{self.failed} failed, and this step goes on from where the steps before it "
+                "leave the event"
+            )
+        number = int(STEP_NUMBER.match(step)[1])
+        if number != len(self.passed) + 1:
+            done = ", ".join(self.passed) or "none"
+            pytest.fail(
+                f"{step} goes on from where steps 1 to {number - 1} leave the event, and they "
+                f"did not all run before it (passed: {done}): run the story's steps together",
+                pytrace=False,
+            )
+        self._problems_before = len(self.story.problems)
+
+    def end(self, step: str, *, passed: bool) -> None:
+        """Note how ``step`` ended, its time, and name it on the page problems it met (they
+        fail the story's last step, with the rest of the story told)."""
+        problems = self.story.problems
+        problems[self._problems_before :] = [
+            f"[{step}] {problem}" for problem in problems[self._problems_before :]
+        ]
+        if passed:
+            self.passed.append(step)
+        else:
+            self.failed = step
+        self.clock.lap(step)
+
+
+# What the database and the pages say -----------------------------------------------------------
+
+
+def card_path(stage: Stage, entry_id: int) -> str:
+    return reverse("scoring:cards:card", args=[SLUG, stage.id, entry_id])
+
+
+def entry_of(number: int) -> Entry:
+    return Entry.objects.select_related("player").get(
+        category__tournament__slug=SLUG, player__number=number
+    )
+
+
+def drawn(stage: Stage, **filters) -> list[Match]:
+    return list(
+        Match.objects.filter(stage=stage, **filters)
+        .select_related("entry_a__player", "entry_b__player", "board")
+        .prefetch_related("games")
+        .order_by("round_of_play", "board__number", "bracket_slot", "id")
+    )
+
+
+def numbers(match: Match) -> tuple[int, int | None]:
+    b = match.entry_b.player.number if match.entry_b_id else None
+    return match.entry_a.player.number, b
+
+
+def official_rounds(game) -> list[dict]:
+    return [
+        {"points": [r.points_a, r.points_b], "twenties": [r.twenties_a, r.twenties_b]}
+        for r in game.rounds.order_by("number")
+    ]
+
+
+def standings_lines(page: Page) -> list[tuple[int, int, int, int]]:
+    """(rank, ID, points, 20s) of every line of the standings table on the page."""
+    lines = []
+    for row in page.locator("table.standings tbody tr").all():
+        cells = [c.strip() for c in row.locator("td").all_inner_texts()]
+        lines.append((int(cells[0]), int(cells[2]), int(cells[4]), int(cells[5])))
+    return lines
+
+
+def bracket_winner(page: Page, slot: str) -> str:
+    match = page.locator(f"svg.bracket #match-{slot}")
+    expect(match.locator("g.side.win")).to_have_count(1)
+    return match.locator("g.side.win .name").text_content()
+
+
+# Chapters the story goes through more than once ------------------------------------------------
+
+
+def table_enters_rounds(table: Visitor, plan: Plan, rounds: list[int]) -> int:
+    """Later rounds from the paper cards, entry A's card of each game; returns how many cards
+    wait for verification."""
+    table.follow(f"/t/{SLUG}/cards/table/paper/", text="Enter a paper card")
+    owners = set()
+    for number in rounds:
+        for pairing, rows in plan.rows(number):
+            enter_paper_card(
+                table,
+                stage_label=PRELIMINARY_LABEL,
+                round_of_play=number,
+                owner=pairing.a,
+                opponent=pairing.b,
+                rounds=rows,
+            )
+            owners.add(pairing.a)
+    table.follow(f"/t/{SLUG}/cards/table/", text="Scoring table")
+    return len(owners)
+
+
+def preliminary_standings(org: Visitor, plan: Plan, stage: Stage, *, settled: bool) -> None:
+    """The standings page: before the shoot-out the two on the cut share 8th place and a
+    shoot-out is asked for; after it, everyone in the planned order."""
+    org.go(f"/t/{SLUG}/")
+    org.follow(f"/t/{SLUG}/manage/", text="Manage")
+    category = stage.category
+    org.follow(f"/t/{SLUG}/manage/categories/{category.pk}/", text=CATEGORY)
+    org.follow(f"/t/{SLUG}/stages/{stage.pk}/standings/", text="standings")
+    lines = standings_lines(org.page)
+    bottom = {plan.withdrawn, plan.walkover_to}
+    expected = plan.final_order()
+    got = [line for line in lines if line[1] not in bottom]
+    want = [(place, *line) for place, line in enumerate(expected, start=1)]
+    winner, loser = plan.cut
+    if not settled:
+        # Level on points and 20s: they share the 8th place until the shoot-out.
+        level = {(8, n, plan.points[n], plan.twenties[n]) for n in (winner, loser)}
+        assert set(got[7:9]) == level, f"{org.path}: {got[7:9]} should share 8th place"
+        got, want = got[:7] + got[9:], want[:7] + want[9:]
+        notice = org.page.locator(".notice", has_text="Shoot-out required between")
+        expect(notice).to_contain_text(BY_NUMBER[winner].full_name)
+        expect(notice).to_contain_text(BY_NUMBER[loser].full_name)
+    assert got == want, f"{org.path}: standings {got}, planned {want}"
+    # The walkover is worth the stage's bye to the opponent (8 points, no 20s); the player
+    # who left keeps the games they played (all lost 0-8).
+    assert [line for line in lines if line[1] in bottom] == [
+        (len(expected) + 1, plan.walkover_to, BYE_POINTS, 0),
+        (len(expected) + 2, plan.withdrawn, 0, 0),
+    ], lines
+    org.shot("preliminary-standings" + ("" if settled else "-tied"))
+
+
+def knockout_on_paper(table: Visitor, plan: Plan, matches: list[Match]) -> None:
+    """The higher seed wins each match 6-2; the table types in entry A's paper card, then
+    verifies: the verified results open the next matches of the bracket."""
+    seeds = plan.seeds
+    table.follow(f"/t/{SLUG}/cards/table/paper/", text="Enter a paper card")
+    for match in matches:
+        a, b = numbers(match)
+        winner = min((a, b), key=seeds.index)
+        enter_paper_card(
+            table,
+            stage_label=PLAYOFF_LABEL,
+            round_of_play=match.round_of_play,
+            owner=a,
+            opponent=b,
+            rounds=knockout_row(winner_side=winner == a),
+        )
+    table.follow(f"/t/{SLUG}/cards/table/", text="Scoring table")
+    verify_waiting_cards(table, PLAYOFF_LABEL, expected=len(matches))

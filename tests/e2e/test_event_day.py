@@ -23,7 +23,13 @@ people who do it on the day:
 
 The right results come from the plan (``event_day_steps``): decided from the draw before play,
 added up by the test, never read from the app's own pages. Nobody opens /admin/. Screenshots are
-left in tests/artifacts/e2e/event-day/, with the story's duration.
+left in tests/artifacts/e2e/event-day/, with the story's duration, step by step.
+
+The story is told in steps, one test each, in order (``test_1_...`` to ``test_17_...``), in one
+pytest-xdist group: they share one database, one live server and one chromium for the module
+(``story_db``, ``story_server``), and what a step leaves for the next in ``EventDay``. After a
+step fails, the later ones are skipped, naming it; a later step picked out alone fails, saying
+it needs the steps before it.
 """
 
 from __future__ import annotations
@@ -31,62 +37,75 @@ from __future__ import annotations
 import io
 import re
 import warnings
+from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth.models import User
+from django.test.utils import override_settings
 from django.urls import reverse
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from tests.e2e import event_day_steps as plan_of
-from tests.e2e.browsing import LAPTOP, PHONE, Device, Screenshots, Story, Visitor, enter_round
-from tests.e2e.conftest import SCREENSHOT_DIR
+from tests.e2e.browsing import LAPTOP, PHONE, Screenshots, Story, enter_round
+from tests.e2e.conftest import PHASE_REPORTS, SCREENSHOT_DIR
 from tests.e2e.event_day_steps import (
     ABSENT,
     BY_NUMBER,
-    BYE_POINTS,
     CATEGORY,
+    ORGANIZER,
+    PASSWORD,
     PLAYERS,
+    PLAYOFF_LABEL,
+    PRELIMINARY_LABEL,
     SHOOTOUT,
+    SLUG,
+    STAFF,
+    EventDay,
+    Hall,
     Pairing,
-    Plan,
     Stopwatch,
+    bracket_winner,
+    card_path,
+    drawn,
     enter_paper_card,
+    entry_of,
     final_row,
-    knockout_row,
+    knockout_on_paper,
     mirror,
+    numbers,
+    official_rounds,
     phone_fill,
     phone_validate,
+    preliminary_standings,
+    standings_lines,
+    table_enters_rounds,
     type_final_row,
     verify_waiting_cards,
     with_mistake,
 )
 from tests.factories import allow_creating_tournaments
-from tournaments.models import Entry, Match, Stage, Tournament, TournamentRole
+from tournaments.models import Entry, Match, Tournament, TournamentRole
 
 pytestmark = [
     pytest.mark.browser,
     # One story, one pytest-xdist worker: its steps run in order (``make test`` uses loadgroup).
     pytest.mark.xdist_group("story-event-day"),
+    # The test database is set up for it; the steps share it (``_django_db_helper`` below).
     pytest.mark.django_db(transaction=True),
 ]
 
-ORGANIZER = "olivia"
-PASSWORD = "twenty-in-the-hole"
-SLUG = "wellesley-event-day"
-STAFF = [
-    # username, first name, last name, role as the staff page names it, device
-    ("cole", "Cole", "Ropp", "Co-organizer", LAPTOP),
-    ("hazel", "Hazel", "Brenneman", "Head referee", LAPTOP),
-    ("reid", "Reid", "Albrecht", "Referee", PHONE),
-    ("tamsin", "Tamsin", "Kipfer", "Scoring table", LAPTOP),
-]
-PRELIMINARY_LABEL = f"{CATEGORY}: Preliminary"
-PLAYOFF_LABEL = f"{CATEGORY}: Playoff"
 DURATION_FILE = "event-day-duration.txt"
 
 
 @pytest.fixture
+def _django_db_helper(story_db) -> None:
+    """Each step finds the database as the step before left it: pytest-django's own fixture
+    of this name, which empties the database after each test marked ``django_db``, gives way
+    here to the story's database (``story_db``), emptied once after the last step."""
+
+
+@pytest.fixture(scope="module")
 def event_day_shots() -> Screenshots:
     """This story's screenshots, PDFs and duration, in a folder of their own under the
     browser stories' artifacts, emptied first so that what is there is this run's."""
@@ -98,77 +117,45 @@ def event_day_shots() -> Screenshots:
     return Screenshots(folder)
 
 
-class Hall:
-    """The story with its people: every browser context listens for a request to /admin/."""
-
-    def __init__(self, story: Story) -> None:
-        self.story = story
-        self.admin_requests: list[str] = []
-        self.requests = 0
-        self.links: dict[int, str] = {}
-
-    def person(self, who: str, device: Device) -> Visitor:
-        visitor = self.story.visitor(who, device)
-        visitor.context.on("request", self._watch)
-        return visitor
-
-    def _watch(self, request) -> None:
-        self.requests += 1
-        if "/admin/" in request.url:
-            self.admin_requests.append(request.url)
-
-    def phone_of(self, number: int) -> Visitor:
-        """A player opens their private link on their phone (the QR code of their sheet)."""
-        phone = self.person(f"player {number}", PHONE)
-        phone.go(self.links[number])
-        expect(phone.page.locator(".private-link h2")).to_contain_text(BY_NUMBER[number].full_name)
-        return phone
+@pytest.fixture(scope="module")
+def event_day_media(tmp_path_factory) -> Iterator[None]:
+    """Printed batches are stored here, not in the repository's media folder."""
+    with override_settings(MEDIA_ROOT=str(tmp_path_factory.mktemp("event-day-media"))):
+        yield
 
 
-def card_path(stage: Stage, entry_id: int) -> str:
-    return reverse("scoring:cards:card", args=[SLUG, stage.id, entry_id])
+@pytest.fixture(scope="module")
+def day(chromium, story_server, event_day_shots, event_day_media) -> Iterator[EventDay]:
+    """The day, from the first step to the last; its duration is kept with the screenshots."""
+    clock = Stopwatch()
+    day = EventDay(Hall(Story(chromium, story_server, event_day_shots)), clock)
+    try:
+        yield day
+    finally:
+        line = f"EVENT DAY STORY took {clock.total:.0f} s"
+        print(f"\n{line}")
+        (event_day_shots.folder / DURATION_FILE).write_text("\n".join([line, *clock.laps, ""]))
 
 
-def entry_of(number: int) -> Entry:
-    return Entry.objects.select_related("player").get(
-        category__tournament__slug=SLUG, player__number=number
-    )
+@pytest.fixture(autouse=True)
+def step(request: pytest.FixtureRequest, day: EventDay) -> Iterator[None]:
+    """Each step runs where the one before it left the event, or not at all (``EventDay``)."""
+    name = request.node.name
+    day.begin(name)
+    yield
+    reports = request.node.stash.get(PHASE_REPORTS, {})
+    day.end(name, passed="call" in reports and reports["call"].passed)
 
 
-def drawn(stage: Stage, **filters) -> list[Match]:
-    return list(
-        Match.objects.filter(stage=stage, **filters)
-        .select_related("entry_a__player", "entry_b__player", "board")
-        .prefetch_related("games")
-        .order_by("round_of_play", "board__number", "bracket_slot", "id")
-    )
+def test_1_organizer_sets_up_the_event(day: EventDay) -> None:
+    """The organizer logs in, creates the tournament (landing on its dashboard), adds
+    Competitive Singles and sets 12 boards, each confirmed by the page's message."""
+    # The one thing made outside the browser: the first login, allowed to create
+    # tournaments (the site permission a superuser or another organizer gives).
+    organizer = User.objects.create_user(ORGANIZER, password=PASSWORD)
+    allow_creating_tournaments(organizer)
 
-
-def numbers(match: Match) -> tuple[int, int | None]:
-    b = match.entry_b.player.number if match.entry_b_id else None
-    return match.entry_a.player.number, b
-
-
-def standings_lines(page) -> list[tuple[int, int, int, int]]:
-    """(rank, ID, points, 20s) of every line of the standings table on the page."""
-    lines = []
-    for row in page.locator("table.standings tbody tr").all():
-        cells = [c.strip() for c in row.locator("td").all_inner_texts()]
-        lines.append((int(cells[0]), int(cells[2]), int(cells[4]), int(cells[5])))
-    return lines
-
-
-def bracket_winner(page, slot: str) -> str:
-    match = page.locator(f"svg.bracket #match-{slot}")
-    expect(match.locator("g.side.win")).to_have_count(1)
-    return match.locator("g.side.win .name").text_content()
-
-
-# The story's chapters ------------------------------------------------------------------------
-
-
-def organizer_sets_up(hall: Hall) -> Visitor:
-    org = hall.person("organizer", LAPTOP)
+    org = day.hall.person("organizer", LAPTOP)
     page = org.page
     org.log_in(ORGANIZER, PASSWORD, then="/")
     org.follow("/new/")
@@ -191,13 +178,15 @@ def organizer_sets_up(hall: Hall) -> Visitor:
     page.fill("#id_count", "12")
     org.press("Set")
     expect(org.message()).to_contain_text("The hall has 12 boards.")
-    return org
+    day.org = org
 
 
-def staff_join(hall: Hall, org: Visitor) -> dict[str, Visitor]:
+def test_2_staff_choose_their_passwords(day: EventDay) -> None:
     """The organizer creates each staff account on the staff page; the set-password link is
-    shown once, and the staff member opens it in their own browser, chooses a password and
-    logs in."""
+    shown once (gone when the page is opened again), and each staff member opens it in their
+    own browser, chooses a password and logs in. The staff page lists each with their role,
+    and the four roles (and the organizer's) are held in the tournament."""
+    org = day.org
     page = org.page
     org.follow(f"/t/{SLUG}/manage/staff/", text="Staff")
     staff = {}
@@ -217,7 +206,7 @@ def staff_join(hall: Hall, org: Visitor) -> dict[str, Visitor]:
         org.follow(f"/t/{SLUG}/manage/staff/", text="Staff")
         expect(page.locator(".one-time-link")).to_have_count(0)
 
-        person = hall.person(username, device)
+        person = day.hall.person(username, device)
         person.go(link)
         expect(person.page.locator("h1")).to_have_text("Choose your password")
         expect(person.page.locator("section.login")).to_contain_text(username)
@@ -243,10 +232,14 @@ def staff_join(hall: Hall, org: Visitor) -> dict[str, Visitor]:
     tournament = Tournament.objects.get(slug=SLUG)
     held = set(TournamentRole.objects.filter(tournament=tournament).values_list("user__username"))
     assert held == {(ORGANIZER,), *((s[0],) for s in STAFF)}
-    return staff
+    day.staff = staff
+    day.table = staff["tamsin"]
 
 
-def import_players(org: Visitor) -> None:
+def test_3_organizer_imports_24_players_from_a_csv_file(day: EventDay) -> None:
+    """The import previews the file (offering to import 24 players), then imports 24 players
+    and their 24 entries, all listed."""
+    org = day.org
     page = org.page
     org.follow(f"/t/{SLUG}/manage/players/import/", text="Import CSV")
     page.set_input_files(
@@ -263,8 +256,10 @@ def import_players(org: Visitor) -> None:
     expect(page.locator("table.grid tbody tr")).to_have_count(24)
 
 
-def check_in(co: Visitor) -> None:
-    """The co-organizer at the door types the ID numbers of the 23 who came, at once."""
+def test_4_co_organizer_checks_in_23_players_at_once(day: EventDay) -> None:
+    """The co-organizer at the door types the ID numbers of the 23 who came, at once: 23 of
+    24 entries are checked in."""
+    co = day.staff["cole"]
     page = co.page
     co.go(f"/t/{SLUG}/")
     co.follow(f"/t/{SLUG}/manage/", text="Manage")
@@ -278,7 +273,12 @@ def check_in(co: Visitor) -> None:
     co.shot("check-in")
 
 
-def add_stages_and_draw(org: Visitor) -> tuple[Stage, Stage]:
+def test_5_organizer_draws_the_preliminary_without_the_absent_player(day: EventDay) -> None:
+    """The organizer adds a 4-game preliminary (8 advance) and a knockout playoff, and draws:
+    the draw page names the one player not checked in and offers to withdraw them; once
+    withdrawn, the preliminary is drawn (48 matches) without them, a bye in every round and 11
+    games in round of play 1. The results are planned from this draw."""
+    org = day.org
     page = org.page
     tournament = Tournament.objects.get(slug=SLUG)
     category = tournament.categories.get()
@@ -321,11 +321,20 @@ def add_stages_and_draw(org: Visitor) -> tuple[Stage, Stage]:
     org.shot("drawn")
     assert not Match.objects.filter(stage=preliminary, entry_a=absent).exists()
     assert not Match.objects.filter(stage=preliminary, entry_b=absent).exists()
-    return preliminary, playoff
+
+    matches = drawn(preliminary)
+    pairings = [Pairing(m.round_of_play, *numbers(m)) for m in matches]
+    assert len([p for p in pairings if p.b is None]) == 4, "23 players: a bye in every round"
+    day.plan = plan_of.plan_preliminary(pairings)
+    day.round_one = [m for m in matches if m.round_of_play == 1 and m.entry_b_id]
+    assert len(day.round_one) == 11
+    day.preliminary, day.playoff = preliminary, playoff
 
 
-def print_round_one(co: Visitor, shots: Screenshots, stage: Stage, round_one: list[Match]):
-    """The co-organizer prints round 1's scorecards from the print page."""
+def test_6_co_organizer_prints_round_1_scorecards(day: EventDay) -> None:
+    """The print page links round 1's cards as a PDF; it downloads as a PDF with a card for
+    every player of round of play 1."""
+    co, shots, stage = day.staff["cole"], day.story.screenshots, day.preliminary
     co.follow(f"/t/{SLUG}/print/", text="Print")
     section = co.page.locator("section.stage", has=co.page.locator("h4", has_text="Preliminary"))
     link = section.locator("table.rounds tbody tr").first.get_by_role(
@@ -341,15 +350,17 @@ def print_round_one(co: Visitor, shots: Screenshots, stage: Stage, round_one: li
     assert content.startswith(b"%PDF"), content[:40]
     shots.keep("round-1-cards.pdf", content)
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)
-    for match in round_one:
+    for match in day.round_one:
         for number in numbers(match):
             if number is not None:
                 assert BY_NUMBER[number].full_name in text, f"{number} has no card"
 
 
-def hand_out_private_links(org: Visitor, hall: Hall) -> None:
-    """The organizer opens each checked-in player's private link page, the link they get on
-    their player sheet (the QR code) or shown to their phone."""
+def test_7_organizer_hands_out_the_private_links(day: EventDay) -> None:
+    """The organizer opens each checked-in player's private link page (the link they get on
+    their player sheet, the QR code, or shown to their phone), each named for its player: 23
+    links."""
+    org, hall = day.org, day.hall
     page = org.page
     org.follow(f"/t/{SLUG}/manage/", text="Dashboard")
     org.follow(f"/t/{SLUG}/manage/players/", text="Players")
@@ -374,12 +385,14 @@ def hand_out_private_links(org: Visitor, hall: Hall) -> None:
     assert len(hall.links) == 23
 
 
-def round_one(
-    hall: Hall, staff: dict[str, Visitor], plan: Plan, stage: Stage, matches: list[Match]
-) -> None:
-    """Round of play 1: one game on paper cards, one whose cards disagree, the rest on the
-    players' phones; the head referee rules, the table verifies."""
-    games = [(m, m.games.get(), plan.games[(1, *numbers(m))]) for m in matches]
+def test_8_round_1_is_played_on_phones_with_a_dispute_and_paper_cards(day: EventDay) -> None:
+    """Round of play 1: nine games on the players' phones (each row filled and signed by the
+    opponent, the card within the phone's screen), one whose two cards disagree (the head
+    referee sees the differing round and rules), one typed in from its two paper cards by the
+    table; the table verifies all 13 cards, and every game's official result is the one
+    played."""
+    hall, stage, plan = day.hall, day.preliminary, day.plan
+    games = [(m, m.games.get(), plan.games[(1, *numbers(m))]) for m in day.round_one]
     paper, disputed, *on_phones = games
 
     for index, (match, game, rows) in enumerate(on_phones):
@@ -427,7 +440,7 @@ def round_one(
     phone_a.close()
     phone_b.close()
 
-    head = staff["hazel"]
+    head = day.staff["hazel"]
     head.go(f"/t/{SLUG}/")
     head.follow(f"/t/{SLUG}/cards/disputes/", text="Disputes")
     dispute = head.page.locator(f"#dispute-{game.id}")
@@ -443,7 +456,7 @@ def round_one(
     expect(head.page.locator(f"#dispute-{game.id}")).to_have_count(0)
 
     # Two paper cards: both players of one game wrote on paper; the table types them in.
-    table = staff["tamsin"]
+    table = day.table
     table.go(f"/t/{SLUG}/")
     table.follow(f"/t/{SLUG}/cards/table/", text="Scoring table")
     table.follow(f"/t/{SLUG}/cards/table/paper/", text="Enter a paper card")
@@ -467,36 +480,18 @@ def round_one(
         assert official_rounds(game) == rows, f"{match}: the official result is not what was played"
 
 
-def official_rounds(game) -> list[dict]:
-    return [
-        {"points": [r.points_a, r.points_b], "twenties": [r.twenties_a, r.twenties_b]}
-        for r in game.rounds.order_by("number")
-    ]
+def test_9_table_enters_rounds_2_and_3_from_paper(day: EventDay) -> None:
+    """The table types entry A's paper card of every game of rounds 2 and 3, each confirmed
+    as validated on paper, and verifies exactly those cards."""
+    waiting = table_enters_rounds(day.table, day.plan, [2, 3])
+    verify_waiting_cards(day.table, PRELIMINARY_LABEL, expected=waiting)
 
 
-def table_enters_rounds(table: Visitor, plan: Plan, rounds: list[int]) -> int:
-    """Later rounds from the paper cards, entry A's card of each game; returns how many cards
-    wait for verification."""
-    table.follow(f"/t/{SLUG}/cards/table/paper/", text="Enter a paper card")
-    owners = set()
-    for number in rounds:
-        for pairing, rows in plan.rows(number):
-            enter_paper_card(
-                table,
-                stage_label=PRELIMINARY_LABEL,
-                round_of_play=number,
-                owner=pairing.a,
-                opponent=pairing.b,
-                rounds=rows,
-            )
-            owners.add(pairing.a)
-    table.follow(f"/t/{SLUG}/cards/table/", text="Scoring table")
-    return len(owners)
-
-
-def withdraw_after_the_draw(hall: Hall, org: Visitor, plan: Plan, stage: Stage) -> None:
-    """A player leaves after round 3: the organizer withdraws the entry; their game of round 4
-    becomes a walkover, which their opponent's phone card shows."""
+def test_10_a_player_withdrawn_after_the_draw_leaves_a_walkover(day: EventDay) -> None:
+    """A player leaves after round 3: withdrawing them asks for a reason and names the one
+    game of round of play 4 that becomes a walkover, with both players; the entry is then
+    withdrawn, and the opponent's card on their phone shows the walkover."""
+    org, plan, stage = day.org, day.plan, day.preliminary
     page = org.page
     withdrawn, opponent = BY_NUMBER[plan.withdrawn], BY_NUMBER[plan.walkover_to]
     entry = entry_of(plan.withdrawn)
@@ -531,7 +526,7 @@ def withdraw_after_the_draw(hall: Hall, org: Visitor, plan: Plan, stage: Stage) 
         if set(numbers(m)) == {plan.withdrawn, plan.walkover_to}
     )
     game = walkover.games.get()
-    phone = hall.phone_of(opponent.number)
+    phone = day.hall.phone_of(opponent.number)
     phone.follow(card_path(stage, entry_of(opponent.number).pk), text="Preliminary")
     card_row = phone.page.locator(f"#game-{game.id}")
     expect(card_row).to_contain_text("Walkover")
@@ -539,39 +534,27 @@ def withdraw_after_the_draw(hall: Hall, org: Visitor, plan: Plan, stage: Stage) 
     phone.close()
 
 
-def preliminary_standings(org: Visitor, plan: Plan, stage: Stage, *, settled: bool) -> None:
-    """The standings page: before the shoot-out the two on the cut share 8th place and a
-    shoot-out is asked for; after it, everyone in the planned order."""
-    org.go(f"/t/{SLUG}/")
-    org.follow(f"/t/{SLUG}/manage/", text="Manage")
-    category = stage.category
-    org.follow(f"/t/{SLUG}/manage/categories/{category.pk}/", text=CATEGORY)
-    org.follow(f"/t/{SLUG}/stages/{stage.pk}/standings/", text="standings")
-    lines = standings_lines(org.page)
-    bottom = {plan.withdrawn, plan.walkover_to}
-    expected = plan.final_order()
-    got = [line for line in lines if line[1] not in bottom]
-    want = [(place, *line) for place, line in enumerate(expected, start=1)]
-    winner, loser = plan.cut
-    if not settled:
-        # Level on points and 20s: they share the 8th place until the shoot-out.
-        level = {(8, n, plan.points[n], plan.twenties[n]) for n in (winner, loser)}
-        assert set(got[7:9]) == level, f"{org.path}: {got[7:9]} should share 8th place"
-        got, want = got[:7] + got[9:], want[:7] + want[9:]
-        notice = org.page.locator(".notice", has_text="Shoot-out required between")
-        expect(notice).to_contain_text(BY_NUMBER[winner].full_name)
-        expect(notice).to_contain_text(BY_NUMBER[loser].full_name)
-    assert got == want, f"{org.path}: standings {got}, planned {want}"
-    # The walkover is worth the stage's bye to the opponent (8 points, no 20s); the player
-    # who left keeps the games they played (all lost 0-8).
-    assert [line for line in lines if line[1] in bottom] == [
-        (len(expected) + 1, plan.walkover_to, BYE_POINTS, 0),
-        (len(expected) + 2, plan.withdrawn, 0, 0),
-    ], lines
-    org.shot("preliminary-standings" + ("" if settled else "-tied"))
+def test_11_table_enters_round_4_and_verifies_the_preliminary(day: EventDay) -> None:
+    """The table types round 4's paper cards (the walkover's game has none) and verifies
+    exactly those: the preliminary is complete."""
+    waiting = table_enters_rounds(day.table, day.plan, [4])
+    verify_waiting_cards(day.table, PRELIMINARY_LABEL, expected=waiting)
+    day.table.shot("preliminary-verified")
 
 
-def shoot_out_and_advance(hall: Hall, org: Visitor, referee: Visitor, plan: Plan, stage: Stage):
+def test_12_standings_show_a_tie_on_the_cut_line(day: EventDay) -> None:
+    """The preliminary's standings are the planned ones, added up by the test: the two level
+    on points and 20s share 8th place and a shoot-out between them is asked for; the walkover
+    gives its opponent a bye's 8 points, and the withdrawn player is last with nothing."""
+    preliminary_standings(day.org, day.plan, day.preliminary, settled=False)
+
+
+def test_13_referee_records_the_shoot_out_and_the_top_8_advance(day: EventDay) -> None:
+    """Advancing is refused while a tie sits on the cut line, with a link to record the
+    shoot-out naming both players; the referee records it on the page linked; the standings
+    are then the planned order, and advancing 8 (with a match for 3rd place) draws the
+    playoff, seeded 1 v 8, 2 v 7, 3 v 6, 4 v 5."""
+    org, referee, plan, stage = day.org, day.staff["reid"], day.plan, day.preliminary
     page = org.page
     category = stage.category
     org.follow(f"/t/{SLUG}/manage/", text="Manage")
@@ -614,31 +597,39 @@ def shoot_out_and_advance(hall: Hall, org: Visitor, referee: Visitor, plan: Plan
     expect(org.message()).to_contain_text("Preliminary: entries advanced; next: Playoff.")
     org.shot("playoff-drawn")
 
-
-def knockout_on_paper(table: Visitor, plan: Plan, playoff: Stage, matches: list[Match]):
-    """The higher seed wins each match 6-2; the table types in entry A's paper card, then
-    verifies: the verified results open the next matches of the bracket."""
     seeds = plan.seeds
-    table.follow(f"/t/{SLUG}/cards/table/paper/", text="Enter a paper card")
-    for match in matches:
-        a, b = numbers(match)
-        winner = min((a, b), key=seeds.index)
-        enter_paper_card(
-            table,
-            stage_label=PLAYOFF_LABEL,
-            round_of_play=match.round_of_play,
-            owner=a,
-            opponent=b,
-            rounds=knockout_row(winner_side=winner == a),
-        )
-    table.follow(f"/t/{SLUG}/cards/table/", text="Scoring table")
-    verify_waiting_cards(table, PLAYOFF_LABEL, expected=len(matches))
+    quarters = drawn(day.playoff)
+    assert {frozenset(numbers(m)) for m in quarters} == {
+        frozenset((seeds[i], seeds[7 - i])) for i in range(4)
+    }, "the knockout seeds 1 v 8, 2 v 7, 3 v 6, 4 v 5"
 
 
-def final_on_phones(hall: Hall, plan: Plan, playoff: Stage, final: Match) -> None:
-    """Seed 2 beats seed 1 in the 6th round, after 4-4 and a tied 5th; both fill on their
-    phones, each signs the other's row."""
+def test_14_table_enters_the_knockout_on_paper_up_to_the_final(day: EventDay) -> None:
+    """The higher seed wins each match 6-2 on paper; each round verified opens the next: the
+    semifinals are seeds 1 v 4 and 2 v 3, then the final (seeds 1 and 2) and the match for
+    3rd place, which is played on paper too."""
+    table, plan, playoff = day.table, day.plan, day.playoff
     seeds = plan.seeds
+    knockout_on_paper(table, plan, drawn(playoff))
+    semis = drawn(playoff, round_of_play=2)
+    assert {frozenset(numbers(m)) for m in semis} == {
+        frozenset((seeds[0], seeds[3])),
+        frozenset((seeds[1], seeds[2])),
+    }
+    knockout_on_paper(table, plan, semis)
+    last = {m.bracket_slot: m for m in drawn(playoff, round_of_play=3)}
+    assert set(last) == {"F", "3P"}, sorted(last)
+    assert set(numbers(last["F"])) == {seeds[0], seeds[1]}
+    knockout_on_paper(table, plan, [last["3P"]])
+    day.final = last["F"]
+
+
+def test_15_the_final_is_decided_in_its_sixth_round_on_phones(day: EventDay) -> None:
+    """Seed 2 beats seed 1 after 4-4 and a tied 5th round: as the winner types, the card adds
+    a 5th line and then a 6th; both fill their six-round rows on their phones and each signs
+    the other's; the table verifies the two cards."""
+    hall, playoff, final = day.hall, day.playoff, day.final
+    seeds = day.plan.seeds
     game = final.games.get()
     a, b = numbers(final)
     champion, runner_up = seeds[1], seeds[0]
@@ -667,87 +658,23 @@ def final_on_phones(hall: Hall, plan: Plan, playoff: Stage, final: Match) -> Non
     for phone in phones.values():
         phone.close()
 
-
-def test_event_day(server, chromium, event_day_shots, fast_passwords, media):
-    clock = Stopwatch()
-    story = Story(chromium, server, event_day_shots)
-    hall = Hall(story)
-    try:
-        # The one thing made outside the browser: the first login, allowed to create
-        # tournaments (the site permission a superuser or another organizer gives).
-        organizer = User.objects.create_user(ORGANIZER, password=PASSWORD)
-        allow_creating_tournaments(organizer)
-        play_the_day(hall, event_day_shots, clock)
-    finally:
-        line = f"EVENT DAY STORY took {clock.total:.0f} s"
-        print(f"\n{line}")
-        (event_day_shots.folder / DURATION_FILE).write_text("\n".join([line, *clock.laps, ""]))
-
-
-def play_the_day(hall: Hall, shots: Screenshots, clock: Stopwatch) -> None:
-    story = hall.story
-    org = organizer_sets_up(hall)
-    staff = staff_join(hall, org)
-    import_players(org)
-    check_in(staff["cole"])
-    preliminary, playoff = add_stages_and_draw(org)
-    clock.lap("setup, staff, import, check-in, draw")
-
-    matches = drawn(preliminary)
-    pairings = [Pairing(m.round_of_play, *numbers(m)) for m in matches]
-    assert len([p for p in pairings if p.b is None]) == 4, "23 players: a bye in every round"
-    plan = plan_of.plan_preliminary(pairings)
-    round_one_matches = [m for m in matches if m.round_of_play == 1 and m.entry_b_id]
-    assert len(round_one_matches) == 11
-
-    print_round_one(staff["cole"], shots, preliminary, round_one_matches)
-    clock.lap("round 1 cards printed")
-    hand_out_private_links(org, hall)
-    clock.lap("private links")
-    round_one(hall, staff, plan, preliminary, round_one_matches)
-    clock.lap("round 1: phones, dispute, paper, verification")
-
-    table = staff["tamsin"]
-    waiting = table_enters_rounds(table, plan, [2, 3])
-    verify_waiting_cards(table, PRELIMINARY_LABEL, expected=waiting)
-    clock.lap("rounds 2-3 from paper")
-    withdraw_after_the_draw(hall, org, plan, preliminary)
-    clock.lap("withdrawal after the draw")
-    waiting = table_enters_rounds(table, plan, [4])
-    verify_waiting_cards(table, PRELIMINARY_LABEL, expected=waiting)
-    table.shot("preliminary-verified")
-    clock.lap("round 4 from paper")
-
-    preliminary_standings(org, plan, preliminary, settled=False)
-    shoot_out_and_advance(hall, org, staff["reid"], plan, preliminary)
-    clock.lap("standings, shoot-out, advance")
-
-    seeds = plan.seeds
-    quarters = drawn(playoff)
-    assert {frozenset(numbers(m)) for m in quarters} == {
-        frozenset((seeds[i], seeds[7 - i])) for i in range(4)
-    }, "the knockout seeds 1 v 8, 2 v 7, 3 v 6, 4 v 5"
-    knockout_on_paper(table, plan, playoff, quarters)
-    semis = drawn(playoff, round_of_play=2)
-    assert {frozenset(numbers(m)) for m in semis} == {
-        frozenset((seeds[0], seeds[3])),
-        frozenset((seeds[1], seeds[2])),
-    }
-    knockout_on_paper(table, plan, playoff, semis)
-    last = {m.bracket_slot: m for m in drawn(playoff, round_of_play=3)}
-    assert set(last) == {"F", "3P"}, sorted(last)
-    assert set(numbers(last["F"])) == {seeds[0], seeds[1]}
-    knockout_on_paper(table, plan, playoff, [last["3P"]])
-    final_on_phones(hall, plan, playoff, last["F"])
     # (A reload would do, but the browser's reload leaves an idle connection that keeps the
     # one-request-at-a-time test server waiting: the table goes round by the links.)
+    table = day.table
     table.follow(f"/t/{SLUG}/cards/", text="Scorecards")
     table.follow(f"/t/{SLUG}/cards/table/", text="Scoring table")
     verify_waiting_cards(table, PLAYOFF_LABEL, expected=2)
     table.shot("final-verified")
-    clock.lap("playoff")
 
-    # The final standings --------------------------------------------------------------------
+
+def test_16_the_public_sees_the_final_standings(day: EventDay) -> None:
+    """On a phone, the public's bracket shows the champion (seed 2) winning the final and
+    seed 3 the match for 3rd place; the organizer's bracket agrees, with seeds 1 and 2 the
+    semifinals' winners; the playoff's standings rank the champion, runner-up, 3rd and 4th,
+    and the quarterfinals' losers 5th; the tournament's page names the champion and fits the
+    phone's screen."""
+    hall, org, playoff = day.hall, day.org, day.playoff
+    seeds = day.plan.seeds
     champion, runner_up, third, fourth = seeds[1], seeds[0], seeds[2], seeds[3]
     fan = hall.person("public", PHONE)
     fan.go(f"/t/{SLUG}/")
@@ -782,7 +709,13 @@ def play_the_day(hall: Hall, shots: Screenshots, clock: Stopwatch) -> None:
     assert watcher.overflow() == 0, "the tournament page goes off the phone's screen"
     watcher.close()
 
-    clock.lap("final standings")
+
+def test_17_the_day_went_by_the_pages_alone(day: EventDay) -> None:
+    """Over the whole day (more than 500 requests watched), nobody opened /admin/, no page
+    answered with an error or raised a script error (each named with the step that met it),
+    and every page was reached by a link from the page before; the app's bugs the story went
+    on without are warned about."""
+    hall, story = day.hall, day.story
     assert hall.requests > 500, f"the watch on /admin/ saw only {hall.requests} requests"
     assert not hall.admin_requests, f"someone opened /admin/: {hall.admin_requests}"
     assert not story.problems, "\n".join(story.problems)
