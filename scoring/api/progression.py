@@ -6,25 +6,24 @@ line (or one that decides the seeding of the next stage) stops it: the service c
 shoot-out stage that settles it, and the answer is a 409 naming the tied entries, that stage,
 the shoot-out page where a referee or the scoring table records it and the endpoint that takes
 it (``POST /api/stages/{id}/shootouts/``); then advance again.
+
+Both endpoints take the steps of the category page's buttons (``scoring.progression.actions``):
+any other refusal is answered by the API's one handler with the step's words, 409 when the
+stage's state does not allow it now.
 """
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import exceptions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring.progression.services import (
-    CutLineTieError,
-    CutTie,
-    advance,
-    draw_next_swiss_round,
-)
-from tournaments.api.actions import OrganizerActionView, refusal_text, refused
+from scoring.progression.actions import advance, draw_next_round
+from scoring.progression.services import CutLineTieError, CutTie
+from tournaments.api.actions import OrganizerActionView, refused
 from tournaments.api.serializers import EntrySummarySerializer, StageSerializer
 
 
@@ -105,7 +104,7 @@ class StageAdvanceView(OrganizerActionView):
         summary=gettext_lazy("Advance a finished stage"),
         description=gettext_lazy(
             "Seed the next stage with the top ``advance_count`` entries by the standings and "
-            "draw it. Refused (400) for an unfinished stage, the last stage, a knockout (its "
+            "draw it. Refused (409) for an unfinished stage, the last stage, a knockout (its "
             "winners go on inside it) or a next stage that has its entries already."
         ),
         request=AdvanceOptionsSerializer,
@@ -125,13 +124,13 @@ class StageAdvanceView(OrganizerActionView):
         body = AdvanceOptionsSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
-            target = advance(stage, **body.options())
+            target = advance(request.user, stage, **body.options())
         except CutLineTieError as exc:
             # An answer, not an exception: the shoot-out stage the service created is kept.
             shootout = exc.shootout_stage
             slug = stage.category.tournament.slug
             answer = {
-                "detail": f"{stage.name}: {refusal_text(exc)}",
+                "detail": exc.text,
                 "ties": [_tie(t) for t in exc.ties],
                 "shootout_stage": shootout.pk,
                 "shootout_page": request.build_absolute_uri(
@@ -140,9 +139,6 @@ class StageAdvanceView(OrganizerActionView):
                 "shootout_api": reverse("api:stage-shootouts", args=[shootout.pk]),
             }
             return Response(CutLineTieSerializer(answer).data, status=status.HTTP_409_CONFLICT)
-        except (ValidationError, ValueError, NotImplementedError) as exc:
-            detail = f"{stage.name}: {refusal_text(exc)}"
-            raise exceptions.ValidationError({"detail": detail}) from exc
         return Response(
             AdvancedSerializer(
                 {
@@ -171,19 +167,15 @@ class StageNextRoundView(OrganizerActionView):
         summary=gettext_lazy("Pair the next round of a Swiss stage"),
         description=gettext_lazy(
             "Pairs the next round from the standings so far, never a rematch (the category "
-            "page's “Draw round …” button). Refused (400) while the current round is not "
-            "finished, for a stage that is not Swiss, or once every round is drawn."
+            "page's “Draw round …” button). Refused (409) while the current round is not "
+            "finished or once every round is drawn, (400) for a stage that is not Swiss."
         ),
         request=None,
-        responses={200: NextRoundSerializer, **refused(400, 401, 403, 404)},
+        responses={200: NextRoundSerializer, **refused(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
         stage = self.stage(request, pk)
-        try:
-            matches = draw_next_swiss_round(stage)
-        except (ValidationError, ValueError) as exc:
-            detail = f"{stage.name}: {refusal_text(exc)}"
-            raise exceptions.ValidationError({"detail": detail}) from exc
+        matches = draw_next_round(request.user, stage)
         number = max((m.round_of_play for m in matches), default=0)
         return Response(
             NextRoundSerializer(

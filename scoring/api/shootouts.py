@@ -1,8 +1,9 @@
 """Shoot-out endpoint: the ties a stage has to settle, and recording one shoot-out.
 
 ``GET /api/stages/{id}/shootouts/`` is public like the standings; ``POST`` records one
-shoot-out among one tied group through ``record_shootout``, the same service, messages and
-permission (a referee, the head referee or the scoring table) as the shoot-out page.
+shoot-out among one tied group through the step ``scoring.progression.actions.record_shootout``,
+the same step, words and permission (a referee, the head referee or the scoring table, never
+one who shoots in it) as the shoot-out page.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from rest_framework.views import APIView
 
 from scoring.api.views import ScoringErrorsMixin, parse, refusals
 from scoring.engine import SHOTS_PER_ENTRY
+from scoring.progression.actions import record_shootout
 from scoring.progression.selectors import ShootoutSheet, shootout_sheet
-from scoring.progression.services import record_shootout
 from tournaments.api.serializers import EntrySummarySerializer
 from tournaments.models import Stage
 
@@ -118,8 +119,9 @@ class StageShootoutsView(ScoringErrorsMixin, APIView):
         summary=_("Record a shoot-out"),
         description=_(
             "The 20s each entry of one tied group made (WCC: 12 shots, 6 each in doubles). "
-            "Refused (400) unless the entries are exactly one group waiting; while a group is "
-            "still tied after it, record another. Then advancing the stage works."
+            "Refused (400) unless the entries are exactly one group waiting, (409) when no tie "
+            "waits; while a group is still tied after it, record another. Then advancing the "
+            "stage works."
         ),
         request=RecordShootoutSerializer,
         responses={201: ShootoutSheetSerializer, **refusals(400, 403, 404)},
@@ -128,7 +130,7 @@ class StageShootoutsView(ScoringErrorsMixin, APIView):
         stage = self._stage(pk)
         data = parse(RecordShootoutSerializer, request)
         made = {score["entry"]: score["twenties"] for score in data["scores"]}
-        record_shootout(stage, made, user=request.user)
+        record_shootout(request.user, stage, twenties=made)
         return Response(
             ShootoutSheetSerializer(shootout_sheet(stage)).data, status=status.HTTP_201_CREATED
         )

@@ -44,6 +44,13 @@ def _advance(
     double: bool = False,
     third_place: bool = False,
 ) -> Stage:
+    # Not in a transaction of the step's (``service_checks``): an advance refused for a tie on
+    # the cut keeps the shoot-out stage it creates to settle it. The service asks the state
+    # (``ADVANCE_CONDITIONS``) and writes the seeding in its own transaction; the role is
+    # asked here.
+    refused = advance.forbidden(user, stage)
+    if refused is not None:
+        raise refused
     return services.advance(stage, pool_count=pool_count, double=double, third_place=third_place)
 
 
@@ -68,6 +75,7 @@ advance = Action(
     when=services.ADVANCE_CONDITIONS,
     fields=("pool_count", "double", "third_place"),
     run=_advance,
+    service_checks=True,
     serializer="scoring.api.progression.AdvanceOptionsSerializer",
 )
 

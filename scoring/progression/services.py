@@ -255,7 +255,7 @@ def played_out(stage: Stage) -> str | None:
     played = _played(stage)
     if played is None or played.matches.exists():
         return None
-    return _("Once the stage is drawn and played.")
+    return _("Not drawn yet: advance once the stage is drawn and played.")
 
 
 #: What advancing a stage needs of it, in the order its refusals are told.
@@ -305,7 +305,7 @@ def swiss(stage: Stage) -> Refused | None:
     if stage.kind == Stage.Kind.SWISS:
         return None
     return Refused(
-        _("Only a Swiss stage is paired round by round; this is a %(kind)s stage.")
+        _("Only a Swiss stage is paired round by round, not %(kind)s.")
         % {"kind": stage.get_kind_display().lower()},
         kind=Kind.INVALID,
     )
@@ -339,7 +339,7 @@ def tie_waiting(stage: Stage) -> str | Refused | None:
         return exc
     if ties_awaiting_shootout(source):
         return None
-    return _("No tie is waiting for a shoot-out: settled.")
+    return _("Settled: no tie waits for a shoot-out.")
 
 
 #: What recording a shoot-out needs of the stage (which group shot it, the service checks).
@@ -605,8 +605,7 @@ def record_shootout(
                     "Entry %(entry)s made %(made)s 20s; each entry has %(shots)s shots, so 0 to "
                     "%(shots)s."
                 )
-                % {"entry": entry_id, "made": repr(value), "shots": SHOTS_PER_ENTRY},
-                field="twenties",
+                % {"entry": entry_id, "made": repr(value), "shots": SHOTS_PER_ENTRY}
             )
     if user is not None:
         # Nobody records a shoot-out they shoot in: another official writes their 20s down.
@@ -623,8 +622,7 @@ def record_shootout(
                 "The entries named are not one group still tied. Groups waiting for a shoot-out: "
                 "%(waiting)s."
             )
-            % {"waiting": waiting},
-            field="twenties",
+            % {"waiting": waiting}
         )
     order = (ShootOut.objects.filter(stage=source).aggregate(n=Max("order"))["n"] or 0) + 1
     recorder = user if user is not None and user.is_authenticated else None

@@ -1,33 +1,29 @@
 """The shoot-out page: where a referee or the scoring table records a tie's shoot-out.
 
 Reached from the organizer's cut-line message and from the standings wherever a shoot-out is
-required. It lists the groups still tied, takes each entry's 20s, records them through
-``record_shootout`` (the same service as the API) and shows the result; a group still tied
-after it is listed again for the next shoot-out ("If still tied, repeat Shoot-out from the
-beginning"). Once nothing is waiting, advancing the stage works.
+required. It lists the groups still tied, takes each entry's 20s, records them through the
+step ``scoring.progression.actions.record_shootout`` (the same step as the API) and shows the
+result; a group still tied after it is listed again for the next shoot-out ("If still tied,
+repeat Shoot-out from the beginning"). Once nothing is waiting, advancing the stage works.
 """
 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
+from scoring.progression.actions import record_shootout
 from scoring.progression.forms import ShootoutForm
 from scoring.progression.selectors import shootout_sheet
-from scoring.progression.services import RECORD_SHOOTOUT_ROLES, record_shootout
+from tournaments.actions import Forbidden, Refused
 from tournaments.models import Stage, Tournament
 from tournaments.views.access import refuse, tournament_page
 
 
-@tournament_page(
-    "scoring.record_shootout",
-    format_lazy(gettext_lazy("Only {roles} records a shoot-out."), roles=RECORD_SHOOTOUT_ROLES),
-)
+@tournament_page(record_shootout.permission, record_shootout.who)
 def shootout(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     stage = get_object_or_404(
         Stage.objects.select_related("category__tournament"),
@@ -36,8 +32,8 @@ def shootout(request: HttpRequest, tournament: Tournament, stage_id: int) -> Htt
     )
     try:
         sheet = shootout_sheet(stage)
-    except ValueError as exc:  # a shoot-out stage with no stage before it
-        messages.error(request, str(exc))
+    except Refused as exc:  # a shoot-out stage with no stage before it
+        messages.error(request, exc.text)
         return redirect("scoring:standings", tournament.slug, stage.id)
     forms = [ShootoutForm(sheet=sheet, tie=tie) for tie in sheet.waiting]
     status = 200
@@ -56,9 +52,9 @@ def shootout(request: HttpRequest, tournament: Tournament, stage_id: int) -> Htt
         form = ShootoutForm(request.POST, sheet=sheet, tie=tie)
         if form.is_valid():
             try:
-                record_shootout(sheet.source, form.twenties(), user=request.user)
-            except PermissionDenied as exc:
-                return refuse(request, str(exc), tournament)
+                record_shootout(request.user, sheet.source, twenties=form.twenties())
+            except Forbidden as exc:  # one who shoots in it records none of it
+                return refuse(request, exc.text, tournament)
             except ValidationError as exc:
                 form.add_error(None, " ".join(exc.messages))
             else:

@@ -59,7 +59,8 @@ def test_the_draw_waits_for_check_in_and_lists_who_is_missing_as_the_page(
     refused = olga.post(f"/api/stages/{prelim.pk}/draw/", {}, format="json")
     assert refused.status_code == 400
     body = refused.json()
-    assert body["detail"] in page_messages(on_page)
+    # The page's message puts the stage's name before the step's words; the API answers them.
+    assert f"Prelim: {body['detail']}" in page_messages(on_page)
     assert "not checked in" in body["detail"] and entries[2].name in body["detail"]
     assert [e["id"] for e in body["not_checked_in"]] == [entries[2].pk]
     assert not Match.objects.filter(stage=prelim).exists()
@@ -83,9 +84,9 @@ def test_drawing_twice_is_refused_in_the_words_of_the_page(world, page, client_f
     matches = set(Match.objects.filter(stage=prelim).values_list("pk", flat=True))
     on_page = page.post(manage("manage-stage-draw", world, prelim.pk), follow=True)
     again = olga.post(f"/api/stages/{prelim.pk}/draw/", format="json")
-    assert again.status_code == 400
-    assert "already drawn" in again.json()["detail"]
-    assert again.json()["detail"] in page_messages(on_page)
+    assert again.status_code == 409
+    assert again.json()["detail"] == "Already drawn; undo the draw to draw again."
+    assert f"Prelim: {again.json()['detail']}" in page_messages(on_page)
     assert set(Match.objects.filter(stage=prelim).values_list("pk", flat=True)) == matches
 
 
@@ -93,9 +94,9 @@ def test_a_stage_after_another_is_filled_by_the_advance_not_drawn(world, client_
     category, _, _, final = open_
     Entry.objects.filter(category=category).update(checked_in=True)
     refused = client_for("olga").post(f"/api/stages/{final.pk}/draw/", format="json")
-    assert refused.status_code == 400
+    assert refused.status_code == 409
     assert refused.json()["detail"] == (
-        "Final gets its entries from the Advance of Prelim, once that stage is finished."
+        "Filled by the Advance of Prelim, once that stage is finished."
     )
     assert not Match.objects.filter(stage=final).exists()
 
@@ -114,9 +115,9 @@ def test_undo_is_refused_once_a_result_is_recorded_as_on_the_page(world, page, c
     record(world.game, "a", (3, 1))
     on_page = page.post(manage("manage-stage-undo", world, world.stage.pk), follow=True)
     refused = client_for("olga").post(f"/api/stages/{world.stage.pk}/undo-draw/")
-    assert refused.status_code == 400
+    assert refused.status_code == 409
     assert "official result is recorded" in refused.json()["detail"]
-    assert [refused.json()["detail"]] == page_messages(on_page)
+    assert [f"{world.stage.name}: {refused.json()['detail']}"] == page_messages(on_page)
     assert Match.objects.filter(stage=world.stage).exists()
 
 
@@ -132,7 +133,7 @@ def test_undo_then_draw_again(world, client_for):
     }
     assert not Match.objects.filter(stage=world.stage).exists()
     again = olga.post(f"/api/stages/{world.stage.pk}/undo-draw/")
-    assert again.status_code == 400 and "nothing to undo" in again.json()["detail"]
+    assert again.status_code == 409 and "nothing to undo" in again.json()["detail"]
     assert olga.post(f"/api/stages/{world.stage.pk}/draw/").status_code == 201
 
 
@@ -152,9 +153,9 @@ def test_swap_brings_an_entry_into_the_draw_and_refuses_played_matches(world, pa
         follow=True,
     )
     refused = olga.post(url, {"entry_a": world.c.pk, "entry_b": world.b.pk}, format="json")
-    assert refused.status_code == 400
-    assert [refused.json()["detail"]] == page_messages(on_page)
-    assert "cannot swap" in refused.json()["detail"]
+    assert refused.status_code == 409
+    assert [f"{world.stage.name}: {refused.json()['detail']}"] == page_messages(on_page)
+    assert "Cannot swap" in refused.json()["detail"]
     unknown = olga.post(url, {"entry_a": world.a.pk, "entry_b": 999999}, format="json")
     assert unknown.status_code == 400 and unknown.json() == {
         "entry_b": ["There is no entry 999999."]

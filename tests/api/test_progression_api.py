@@ -65,7 +65,8 @@ def test_a_tie_on_the_cut_line_answers_409_with_the_shootout(world, page, client
     tied = olga.post(f"/api/stages/{prelim.pk}/advance/", {}, format="json")
     assert tied.status_code == 409
     body = tied.json()
-    assert body["detail"] == page_messages(on_page)[0]
+    # The page's message puts the stage's name before the step's words; the API answers them.
+    assert f"Prelim: {body['detail']}" == page_messages(on_page)[0]
     assert "tie sits on the cut line" in body["detail"]
     shootout = Stage.objects.get(category=prelim.category, kind=Stage.Kind.SHOOTOUT)
     assert body["shootout_stage"] == shootout.pk
@@ -101,16 +102,16 @@ def test_an_unfinished_stage_is_refused_in_the_words_of_the_page(world, page, cl
     prelim, final, _ = event
     on_page = page.post(advance_page(world, prelim), follow=True)
     refused = client_for("olga").post(f"/api/stages/{prelim.pk}/advance/", format="json")
-    assert refused.status_code == 400
-    assert "is not finished" in refused.json()["detail"]
-    assert [refused.json()["detail"]] == page_messages(on_page)
+    assert refused.status_code == 409
+    assert refused.json()["detail"].startswith("Not finished: ")
+    assert [f"Prelim: {refused.json()['detail']}"] == page_messages(on_page)
     assert not Match.objects.filter(stage=final).exists()
 
 
 def test_a_knockout_does_not_advance(world, client_for, event):
     _, final, _ = event
     refused = client_for("olga").post(f"/api/stages/{final.pk}/advance/", format="json")
-    assert refused.status_code == 400
+    assert refused.status_code == 409
     assert "winners go on inside its bracket" in refused.json()["detail"]
 
 

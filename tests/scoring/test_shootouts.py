@@ -279,7 +279,8 @@ def test_who_may_record_a_shootout_on_the_page_and_in_the_api(client, tied_event
     )
     if role in MAY_RECORD:
         assert page.status_code == 302
-        assert api.status_code == 400  # the tie is settled by the page's shoot-out already
+        assert api.status_code == 409  # the tie is settled by the page's shoot-out already
+        assert api.json()["detail"] == "Settled: no tie waits for a shoot-out."
         assert ShootOut.objects.count() == 1
     else:
         if role == ANONYMOUS:

@@ -108,7 +108,7 @@ def test_a_draw_with_a_card_row_or_a_round_is_not_undone():
 
 def test_an_undrawn_stage_has_nothing_to_undo():
     stage, _ = _field(4)
-    with pytest.raises(ValidationError, match="not drawn"):
+    with pytest.raises(ValidationError, match="Not drawn: there is nothing to undo"):
         undo_draw(stage)
 
 

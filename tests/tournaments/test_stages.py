@@ -21,6 +21,7 @@ from scoring.results.shootouts import ties_awaiting_shootout
 from scoring.standings.selectors import stage_standings
 from tests.factories import CategoryFactory, EntryFactory, PlayerFactory, TournamentFactory
 from tournaments import formats
+from tournaments.actions import Refused
 from tournaments.models import Board, Entry, Game, Match, Stage, Team
 from tournaments.services.draws import (
     SwissLine,
@@ -115,9 +116,9 @@ def test_sixteen_players_preliminary_then_best_of_three_knockout_with_third_plac
     )
     matches = draw_stage(prelim)
     assert len(matches) == 16 * 4 // 2
-    with pytest.raises(ValueError, match="already drawn"):
+    with pytest.raises(Refused, match="Already drawn"):
         draw_stage(prelim)
-    with pytest.raises(ValidationError, match="not finished: 32 matches"):
+    with pytest.raises(Refused, match="Not finished: 32 matches"):
         advance(prelim, third_place=True)
 
     play_stage(prelim, strength)
@@ -135,7 +136,7 @@ def test_sixteen_players_preliminary_then_best_of_three_knockout_with_third_plac
         games = list(match.games.order_by("number"))
         assert [g.number for g in games] == [1, 2, 3]
         assert all(g.is_playoff for g in games)
-    with pytest.raises(ValueError, match="already has its entries"):
+    with pytest.raises(Refused, match="already has its entries"):
         advance(prelim)
 
     sf1, sf2 = semis["SF1"], semis["SF2"]
@@ -171,7 +172,7 @@ def test_sixteen_players_preliminary_then_best_of_three_knockout_with_third_plac
         if side.winner
     ]
     assert champion == [final.entry_a.name]
-    with pytest.raises(ValueError, match="knockout"):
+    with pytest.raises(Refused, match="knockout"):
         advance(playoff)
 
 
@@ -264,14 +265,14 @@ def test_swiss_never_pairs_a_rematch_and_draws_round_by_round():
         category=category, name="Swiss", kind="swiss", order=1, games_per_entry=5
     )
     draw_stage(stage)
-    with pytest.raises(ValidationError, match="round 1 is not finished"):
+    with pytest.raises(Refused, match="Round 1 is not finished"):
         draw_next_swiss_round(stage)
     for number in range(2, 6):
         play_stage(stage, strength)
         created = draw_next_swiss_round(stage)
         assert {m.round_of_play for m in created} == {number}
     play_stage(stage, strength)
-    with pytest.raises(ValueError, match="all 5 rounds are drawn"):
+    with pytest.raises(Refused, match="All 5 rounds are drawn"):
         draw_next_swiss_round(stage)
 
     matches = list(Match.objects.filter(stage=stage))
@@ -294,7 +295,7 @@ def test_a_swiss_round_is_paired_from_the_standings_given_as_plain_data():
     )
     first = draw_swiss_round(stage)
     assert {m.round_of_play for m in first} == {1}
-    with pytest.raises(ValueError, match="round 2 is paired from the standings so far"):
+    with pytest.raises(Refused, match="Round 2 is paired from the standings so far"):
         draw_swiss_round(stage)
     played = {frozenset((m.entry_a_id, m.entry_b_id)) for m in first}
     # A standings order in which the first-round opponents do not sit next to each other.
@@ -426,20 +427,20 @@ def test_advance_refuses_clear_cases():
     only = Stage.objects.create(
         category=category, name="Only", kind="preliminary", order=1, games_per_entry=1
     )
-    with pytest.raises(ValueError, match="last stage"):
+    with pytest.raises(Refused, match="last stage"):
         advance(only)
     Stage.objects.create(category=category, name="Final", kind="knockout", order=2)
-    with pytest.raises(ValueError, match="set how many entries advance"):
+    with pytest.raises(Refused, match="Set how many entries advance"):
         advance(only)
     only.advance_count = 2
     only.save()
-    with pytest.raises(ValidationError, match="not been drawn"):
+    with pytest.raises(Refused, match="Not drawn yet"):
         advance(only)
     shootout = Stage(category=category, name="S", kind="shoot-out", order=9)
-    with pytest.raises(ValueError, match="not drawn"):
+    with pytest.raises(Refused, match="not drawn"):
         draw_stage(shootout)
     knockout = Stage.objects.get(kind="knockout", category=category)
-    with pytest.raises(ValueError, match="third-place match needs at least four"):
+    with pytest.raises(Refused, match="third-place match needs at least four"):
         draw_knockout(knockout, entries[:3], third_place=True)
     assert not knockout.pools.exists()
 
@@ -529,7 +530,7 @@ def test_schedule_uses_the_game_time_limit_and_time_slots():
     schedule_stage(knockout, start, 20)
     assert {m.starts_at for m in Match.objects.filter(stage=knockout)} == {start}
     schedule_stage(knockout, start, 20, first_round=1)
-    with pytest.raises(ValueError, match="no matches from round 2"):
+    with pytest.raises(Refused, match="No matches from round 2"):
         schedule_stage(knockout, start, first_round=2)
 
 

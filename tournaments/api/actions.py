@@ -3,15 +3,14 @@ organizer check of the pages, the services' refusals in the pages' words, and th
 error answers.
 
 Each endpoint loads its object, lets only the users the organizer pages let in
-(``tournaments.manage_tournament``) act, and calls the service those pages call; a refusal is
-answered with the message the page shows. A service that refuses with ``ValueError`` (a draw or
-an advance that cannot be made) is a 400 like a ``ValidationError``, as the page shows both.
+(``tournaments.manage_tournament``) act, and takes the step those pages take; a refusal
+(``tournaments.actions.Refused``) is answered by the API's one handler
+(``tournaments.api.errors``) with the words the page shows, and the status of its kind.
 """
 
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Model
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy
@@ -21,6 +20,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from tournaments.actions import Refused
 from tournaments.api.errors import ServiceErrorsMixin
 from tournaments.api.permissions import ManageTournamentOrReadOnly
 from tournaments.models import Category, Stage
@@ -58,13 +58,6 @@ def refused(*codes: int) -> dict[int, OpenApiResponse]:
     return {code: OpenApiResponse(RefusalSerializer, description=words[code]) for code in codes}
 
 
-def refusal_text(exc: Exception) -> str:
-    """A service's refusal as the pages print it (``error_text`` for a ``ValidationError``)."""
-    if isinstance(exc, DjangoValidationError):
-        return " ".join(exc.messages)
-    return str(exc)
-
-
 class OrganizerActionView(ServiceErrorsMixin, APIView):
     """An action of the organizer pages on one object: signed-in users only, then the
     organizer check on the object's tournament."""
@@ -72,10 +65,8 @@ class OrganizerActionView(ServiceErrorsMixin, APIView):
     permission_classes = [IsAuthenticated]
 
     def as_api_exception(self, exc: Exception) -> Exception:
-        if isinstance(exc, DjangoPermissionDenied):  # the service's words: who may
-            return exceptions.PermissionDenied(str(exc) or ORGANIZERS_ONLY)
-        if isinstance(exc, ValueError | NotImplementedError):
-            return exceptions.ValidationError({"detail": str(exc)})
+        if isinstance(exc, DjangoPermissionDenied) and not isinstance(exc, Refused):
+            return exceptions.PermissionDenied(str(exc) or ORGANIZERS_ONLY)  # who may
         return super().as_api_exception(exc)
 
     def check_organizer(self, request: Request, obj: Model) -> None:

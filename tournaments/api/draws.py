@@ -6,23 +6,26 @@ nor withdrawn, and the answer lists those entries so the client can check them i
 (``POST /api/categories/{id}/check-in/``, ``PATCH /api/entries/{id}/``) or withdraw them, as the
 draw page offers; a stage after another gets its entries from that stage's Advance, not from a
 draw of its own. Organizers only (``tournaments.manage_tournament``).
+
+Each endpoint takes its step (``tournaments.draw_actions``): a refusal is answered by the API's
+one handler (``tournaments.api.errors``) with the step's words, 409 when the stage's state does
+not allow it now, 400 for what was asked.
 """
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import exceptions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.api.actions import OrganizerActionView, parse, refusal_text, refused
+from tournaments.api.actions import OrganizerActionView, parse, refused
 from tournaments.api.serializers import EntrySummarySerializer
+from tournaments.draw_actions import draw_stage, swap_entries, undo_draw
 from tournaments.models import Entry
-from tournaments.selectors import ENTRY_RELATED, previous_stage
-from tournaments.services.draws import NotCheckedInError, draw_stage, swap_entries, undo_draw
-from tournaments.services.registration import is_drawn
+from tournaments.selectors import ENTRY_RELATED
+from tournaments.services.draws import NotCheckedInError
 
 
 class DrawOptionsSerializer(serializers.Serializer):
@@ -117,9 +120,10 @@ class StageDrawView(OrganizerActionView):
         summary=gettext_lazy("Draw a stage"),
         description=gettext_lazy(
             "Draw the stage by its kind with the draw page's options (a Swiss stage "
-            "gets its first round). Refused (400) for a stage drawn already, one filled by the "
-            "Advance of the stage before, a shoot-out, and while entries of the category are "
-            "neither checked in nor withdrawn: then the answer lists them."
+            "gets its first round). Refused (409) for a stage drawn already, one filled by the "
+            "Advance of the stage before or a shoot-out; (400) for a draw that cannot be made "
+            "with the options given, and while entries of the category are neither checked in "
+            "nor withdrawn: then the answer lists them."
         ),
         request=DrawOptionsSerializer,
         responses={
@@ -131,38 +135,24 @@ class StageDrawView(OrganizerActionView):
                     "not checked in, ``not_checked_in`` lists them."
                 ),
             ),
-            **refused(401, 403, 404),
+            **refused(401, 403, 404, 409),
         },
     )
     def post(self, request: Request, pk: int) -> Response:
         stage = self.stage(request, pk)
         body = DrawOptionsSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        filled_by = None if is_drawn(stage) else previous_stage(stage)
-        if filled_by is not None:
-            # The draw page offers no draw then: the stage before seeds this one.
-            raise exceptions.ValidationError(
-                {
-                    "detail": gettext(
-                        "%(stage)s gets its entries from the Advance of %(before)s, once that "
-                        "stage is finished."
-                    )
-                    % {"stage": stage.name, "before": filled_by.name}
-                }
-            )
         try:
-            matches = draw_stage(stage, **body.options())
+            matches = draw_stage(request.user, stage, **body.options())
         except NotCheckedInError as exc:
+            # An answer with the entries to settle, as the draw page lists them.
             return Response(
                 {
-                    "detail": f"{stage.name}: {refusal_text(exc)}",
+                    "detail": exc.text,
                     "not_checked_in": EntrySummarySerializer(exc.entries, many=True).data,
                 },
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        except (ValidationError, ValueError, NotImplementedError) as exc:
-            detail = f"{stage.name}: {refusal_text(exc)}"
-            raise exceptions.ValidationError({"detail": detail}) from exc
         return Response(
             {
                 "stage": stage.pk,
@@ -184,11 +174,11 @@ class StageUndoDrawView(OrganizerActionView):
             "filled by an Advance this undoes the advance."
         ),
         request=None,
-        responses={200: UndoResultSerializer, **refused(400, 401, 403, 404)},
+        responses={200: UndoResultSerializer, **refused(401, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
         stage = self.stage(request, pk)
-        count = undo_draw(stage)
+        count = undo_draw(request.user, stage)
         return Response(
             {
                 "stage": stage.pk,
@@ -208,13 +198,13 @@ class StageSwapView(OrganizerActionView):
             "once a match of either has a card row or an official round."
         ),
         request=SwapSerializer,
-        responses={200: SwapResultSerializer, **refused(400, 401, 403, 404)},
+        responses={200: SwapResultSerializer, **refused(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
         stage = self.stage(request, pk)
         data = parse(SwapSerializer, request)
         a, b = data["entry_a"], data["entry_b"]
-        count = swap_entries(stage, a, b)
+        count = swap_entries(request.user, stage, entry_a=a, entry_b=b)
         return Response(
             {
                 "stage": stage.pk,

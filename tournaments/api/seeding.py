@@ -1,7 +1,8 @@
 """Seeds and pools through the API: the seed editor's table saved at once, and an entry moved
 to another round-robin pool (``tournaments.services.seeding``, the service of the seed and pool
 editor page, with its words). Reading the pools is public, like the pools page; changing seeds
-or pools is for the organizers.
+or pools is for the organizers, through the seed editor's steps (``tournaments.draw_actions``:
+``set_seeds``, ``move_to_pool``), whose refusals the API's one handler answers.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from rest_framework.response import Response
 
 from tournaments.api.actions import OrganizerActionView, parse, refused
 from tournaments.api.serializers import EntrySummarySerializer
+from tournaments.draw_actions import move_to_pool, set_seeds
 from tournaments.models import Entry, Stage
 from tournaments.services import seeding
 
@@ -67,7 +69,8 @@ class PoolsSerializer(serializers.Serializer):
     )
     refusal = serializers.CharField(
         help_text=gettext_lazy(
-            "Why the pools cannot change now (results recorded); empty when they can."
+            "Why an entry cannot move to another pool now (no pools filled yet, results "
+            "recorded); empty when it can."
         )
     )
 
@@ -85,13 +88,12 @@ class PoolMoveResultSerializer(PoolsSerializer):
 
 def _pools(stage: Stage) -> dict:
     lines = seeding.stage_pools(stage) if stage.kind == Stage.Kind.ROUND_ROBIN else []
-    filled = seeding.pools_editable(stage)
-    refusal = seeding.pool_change_refusal(stage) if filled else ""
+    refusal = move_to_pool.unmet(stage)  # the state alone: reading the pools is public
     return {
         "stage": stage.pk,
         "pools": [{"name": line.name, "entries": line.entries} for line in lines],
-        "editable": filled and not refusal,
-        "refusal": refusal,
+        "editable": refusal is None,
+        "refusal": refusal.text if refusal is not None else "",
     }
 
 
@@ -109,8 +111,8 @@ class CategorySeedsView(OrganizerActionView):
     def patch(self, request: Request, pk: int) -> Response:
         category = self.category(request, pk)
         data = parse(SeedsSerializer, request)
-        changed = seeding.set_seeds(
-            category=category, seeds={line["entry"]: line["seed"] for line in data["seeds"]}
+        changed = set_seeds(
+            request.user, category, seeds={line["entry"]: line["seed"] for line in data["seeds"]}
         )
         return Response(
             SeedsResultSerializer(
@@ -135,11 +137,11 @@ class StagePoolsView(OrganizerActionView):
         summary=gettext_lazy("Move an entry to another pool"),
         description=gettext_lazy(
             "A round robin's entry goes to another pool; a drawn stage's pool matches "
-            "are drawn again from the new pools. Refused (400) once a result, card row or "
-            "shoot-out of the stage is recorded, or when a pool would keep fewer than two."
+            "are drawn again from the new pools. Refused (409) once a result, card row or "
+            "shoot-out of the stage is recorded, and (400) when a pool would keep fewer than two."
         ),
         request=PoolMoveSerializer,
-        responses={200: PoolMoveResultSerializer, **refused(400, 401, 403, 404)},
+        responses={200: PoolMoveResultSerializer, **refused(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
         stage = self.stage(request, pk)
@@ -152,5 +154,5 @@ class StagePoolsView(OrganizerActionView):
                     % {"category": stage.category.name}
                 }
             )
-        done = seeding.move_to_pool(stage=stage, entry=entry, pool=data["pool"])
+        done = move_to_pool(request.user, stage, entry=entry, pool=data["pool"])
         return Response(PoolMoveResultSerializer({**_pools(stage), "detail": done.describe()}).data)

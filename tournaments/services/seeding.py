@@ -68,7 +68,6 @@ def set_seeds(*, category: Category, seeds: Mapping[int, int | None]) -> list[En
         raise Refused(
             _("%(category)s has no entry %(entries)s; nothing was saved.")
             % {"category": category.name, "entries": ", ".join(unknown)},
-            field="seeds",
         )
     for pk, seed in seeds.items():
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 1):
@@ -78,7 +77,6 @@ def set_seeds(*, category: Category, seeds: Mapping[int, int | None]) -> list[En
                     "from 1 (leave it empty for no seed). Nothing was saved."
                 )
                 % {"entry": _label(rows[pk]), "seed": repr(seed)},
-                field="seeds",
             )
     final = {pk: seeds.get(pk, e.seed) for pk, e in rows.items() if not e.withdrawn}
     holders: dict[int, list[Entry]] = {}
@@ -100,7 +98,6 @@ def set_seeds(*, category: Category, seeds: Mapping[int, int | None]) -> list[En
                 "saved."
             )
             % {"seed": seed, "entries": names},
-            field="seeds",
         )
     changed = []
     for pk, seed in seeds.items():
@@ -155,7 +152,7 @@ def round_robin(stage: Stage) -> Refused | None:
     if stage.kind == Stage.Kind.ROUND_ROBIN:
         return None
     return Refused(
-        _("Only a round robin is played in pools; this is a %(kind)s stage.")
+        _("Only a round robin is played in pools, not %(kind)s.")
         % {"kind": stage.get_kind_display().lower()},
         kind=Kind.INVALID,
     )
@@ -228,23 +225,18 @@ def move_to_pool(*, stage: Stage, entry: Entry, pool: str) -> PoolMove:
     lines = stage_pools(stage)
     source = next((line for line in lines if any(e.pk == entry.pk for e in line.entries)), None)
     if source is None:
-        raise Refused(
-            _("%(entry)s is not in any of the pools.") % {"entry": entry.name}, field="entry"
-        )
+        raise Refused(_("%(entry)s is not in any of the pools.") % {"entry": entry.name})
     wanted = (pool or "").strip()
     target = next((line for line in lines if line.name.lower() == wanted.lower()), None)
     if target is None:
         names = ", ".join(line.name for line in lines)
         raise Refused(
             _("There is no pool “%(pool)s”; the pools are %(pools)s.")
-            % {"pool": wanted, "pools": names},
-            field="pool",
+            % {"pool": wanted, "pools": names}
         )
     if target.pool.pk == source.pool.pk:
         raise Refused(
-            _("%(entry)s is in pool %(pool)s already.")
-            % {"entry": entry.name, "pool": target.name},
-            field="pool",
+            _("%(entry)s is in pool %(pool)s already.") % {"entry": entry.name, "pool": target.name}
         )
     ensure(stage, pools_unplayed, next_stage_undrawn)
     left = len(source.entries) - 1
@@ -257,8 +249,7 @@ def move_to_pool(*, stage: Stage, entry: Entry, pool: str) -> PoolMove:
                 "each pool.",
                 left,
             )
-            % {"pool": source.name, "count": left},
-            field="entry",
+            % {"pool": source.name, "count": left}
         )
     moved = next(e for e in source.entries if e.pk == entry.pk)
     groups = [

@@ -1,5 +1,9 @@
 """A category's page: its entries (withdraw, reinstate, enter more) and its stages with the
-draw and advance buttons; creating categories from the WCC presets or by hand."""
+draw and advance buttons; creating categories from the WCC presets or by hand.
+
+Each stage's buttons are its steps' (``tournaments.draw_actions``,
+``scoring.progression.actions``): the page asks each step whether it applies to the stage and
+shows, where it offers no button, the step's own words why."""
 
 from __future__ import annotations
 
@@ -12,8 +16,12 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
-from scoring.progression.selectors import next_stage_drifts, waiting_groups
+from scoring.progression.actions import advance, draw_next_round, record_shootout
+from scoring.progression.locks import closure
+from scoring.progression.selectors import next_stage_drifts
 from scoring.results.rules import unplayed_rule
+from tournaments.actions import refusals
+from tournaments.draw_actions import draw_stage, schedule_stage, swap_entries
 from tournaments.entry_actions import enter_player
 from tournaments.forms import CategoryForm, EnterPlayerForm, PresetCategoriesForm, StageForm
 from tournaments.models import Category, Pool, Stage, Tournament
@@ -71,52 +79,19 @@ def category_page(
     stages = _stages_with_state(category)
     played = [s for s in stages if s.kind != Stage.Kind.SHOOTOUT]
     for stage in stages:
-        # Shoot-outs settle ties; the entries go from one played stage to the next.
-        earlier = [s for s in played if s.order < stage.order]
+        # Each button of the row is a step's; where the step refuses, the row says why.
+        stage.steps = refusals(request.user, stage, STAGE_ROW_STEPS)
+        # A shoot-out stage offers "Record the shoot-out" (a referee's or the scoring table's
+        # step) while a tie waits for it: its state alone, the organizer holding no such role.
+        stage.shootout_refusal = (
+            record_shootout.unmet(stage) if stage.kind == Stage.Kind.SHOOTOUT else None
+        )
+        # Which options the Advance takes: those of the kind of the stage it fills.
         following = next((s for s in played if s.order > stage.order), None)
-        stage.filled_by = earlier[-1] if earlier else None
-        # A shoot-out stage is not drawn: it is created when a tie sits on the cut line. A
-        # stage after another is filled by that stage's Advance (its top entries, seeded): a
-        # draw of its own would take every entry of the category.
-        stage.can_draw = stage.kind != Stage.Kind.SHOOTOUT and stage.filled_by is None
-        # A knockout's winners go on inside its bracket; the last stage has nowhere to go; a
-        # stage whose next one already has its entries has advanced. A stage not drawn yet
-        # has nothing to advance: the page says so instead of offering the button (a
-        # shoot-out is not drawn: its Advance is the advance of the stage it settles).
-        advances = (
-            following is not None
-            and stage.kind != Stage.Kind.KNOCKOUT
-            and not (following.match_count or following.has_entries)
-        )
-        drawn = bool(stage.match_count) or stage.kind == Stage.Kind.SHOOTOUT
-        stage.can_advance = advances and drawn
-        stage.advance_waits = advances and not drawn
         stage.next_kind = following.kind if following is not None else ""
-        # A shoot-out stage offers "Record the shoot-out" while a tie waits for it; once the
-        # tie is settled it says so (its shots stay on its page).
-        stage.shootout_waits = (
-            stage.kind == Stage.Kind.SHOOTOUT
-            and stage.filled_by is not None
-            and bool(waiting_groups(stage.filled_by))
-        )
-        # A Swiss stage is paired round by round, each from the results of the round before
-        # (the service says so when the current round is not finished yet).
-        stage.next_round = (
-            (stage.rounds_drawn or 0) + 1
-            if stage.kind == Stage.Kind.SWISS
-            and stage.match_count
-            and (stage.rounds_drawn or 0) < (stage.games_per_entry or 0)
-            else None
-        )
-        # Its next stage has its entries: the stage has advanced, its results are closed (the
-        # rule of scoring.progression.locks, read here from the stages already loaded).
-        stage.advanced_into = (
-            following
-            if following is not None
-            and stage.kind not in (Stage.Kind.KNOCKOUT, Stage.Kind.SHOOTOUT)
-            and (following.match_count or following.has_entries)
-            else None
-        )
+        # Advanced: its results are closed (``scoring.progression.locks``), the closed-results
+        # page undoes the advance.
+        stage.closure = closure(stage) if stage.kind != Stage.Kind.SHOOTOUT else None
     return render(
         request,
         f"{TEMPLATES}/category.html",
@@ -140,6 +115,10 @@ def category_page(
         },
         status=status,
     )
+
+
+#: The steps of a stage's row, by the names the template reads (``stage.steps.advance``).
+STAGE_ROW_STEPS = (draw_stage, swap_entries, schedule_stage, advance, draw_next_round)
 
 
 def _stages_with_state(category: Category) -> list[Stage]:

@@ -1,6 +1,7 @@
 """The seed and pool editor of a stage: every active entry's seed in one table saved at once,
 and, for a round robin played in pools, moving an entry to another pool while nothing of the
-stage is played (``services.seeding``)."""
+stage is played. Both are steps (``tournaments.draw_actions``: ``set_seeds``, ``move_to_pool``);
+the page asks the pool move whether its forms apply and, if not, shows why."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 
+from tournaments.actions import refusal_text
+from tournaments.draw_actions import move_to_pool, set_seeds
 from tournaments.models import Entry, Stage, Tournament
 from tournaments.services import seeding
 from tournaments.services.registration import is_drawn
-from tournaments.views.organizer.common import TEMPLATES, error_text, organizer_page
+from tournaments.views.organizer.common import TEMPLATES, organizer_page
 
 
 def _stage_of(tournament: Tournament, stage_id: int) -> Stage:
@@ -41,9 +44,9 @@ def stage_seeding(request: HttpRequest, tournament: Tournament, stage_id: int) -
             error = " ".join(problems)
         else:
             try:
-                changed = seeding.set_seeds(category=stage.category, seeds=seeds)
+                changed = set_seeds(request.user, stage.category, seeds=seeds)
             except ValidationError as exc:
-                error = error_text(exc)
+                error = refusal_text(exc)
             else:
                 messages.success(
                     request,
@@ -52,7 +55,6 @@ def stage_seeding(request: HttpRequest, tournament: Tournament, stage_id: int) -
                 )
                 return redirect("tournaments:manage-stage-seeding", tournament.slug, stage.pk)
     lines = seeding.stage_pools(stage) if stage.kind == Stage.Kind.ROUND_ROBIN else []
-    editable = seeding.pools_editable(stage)
     return render(
         request,
         f"{TEMPLATES}/stage_seeding.html",
@@ -63,8 +65,8 @@ def stage_seeding(request: HttpRequest, tournament: Tournament, stage_id: int) -
             "seed_error": error,
             "drawn": is_drawn(stage),
             "pools": lines,
-            "pools_editable": editable,
-            "pool_refusal": seeding.pool_change_refusal(stage) if editable else "",
+            "filled": any(line.entries for line in lines),
+            "pool_refusal": move_to_pool.refusal(request.user, stage),
         },
         status=400 if error else 200,
     )
@@ -104,9 +106,9 @@ def _move(request: HttpRequest, tournament: Tournament, stage: Stage) -> HttpRes
         )
     else:
         try:
-            done = seeding.move_to_pool(stage=stage, entry=entry, pool=request.POST.get("pool", ""))
+            done = move_to_pool(request.user, stage, entry=entry, pool=request.POST.get("pool", ""))
         except ValidationError as exc:
-            messages.error(request, error_text(exc))
+            messages.error(request, f"{stage.name}: {refusal_text(exc)}")
         else:
             messages.success(request, done.describe())
     return redirect("tournaments:manage-stage-seeding", tournament.slug, stage.pk)

@@ -1,9 +1,14 @@
-"""Stages: adding one to a category, drawing it, advancing its top entries to the next."""
+"""Stages: adding one to a category, drawing it, advancing its top entries to the next.
+
+Drawing, undoing a draw, swapping two entries, start times, advancing and the next Swiss round
+are steps declared once (``tournaments.draw_actions``, ``scoring.progression.actions``): these
+views take them and show their refusals as messages; the draw page asks them which of its forms
+apply and, for the others, shows why not.
+"""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -16,9 +21,12 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
+from scoring.progression.actions import advance, draw_next_round
 from scoring.progression.locks import ShootoutPendingError
-from scoring.progression.services import CutLineTieError, advance, draw_next_swiss_round
+from scoring.progression.services import CutLineTieError
 from scoring.results.rules import unplayed_rule
+from tournaments.actions import Action, refusal_text, refusals
+from tournaments.draw_actions import draw_stage, schedule_stage, swap_entries, undo_draw
 from tournaments.forms import (
     NAMED_CHAINS,
     STAGE_FIELDS,
@@ -28,20 +36,11 @@ from tournaments.forms import (
 )
 from tournaments.models import Category, Stage, Tournament
 from tournaments.names import by_name
-from tournaments.selectors import previous_stage
 from tournaments.services import registration
-from tournaments.services.draws import (
-    NotCheckedInError,
-    draw_stage,
-    not_checked_in,
-    swap_entries,
-    undo_draw,
-)
-from tournaments.services.schedule import schedule_stage
+from tournaments.services.draws import NotCheckedInError, not_checked_in
 from tournaments.views.organizer.categories import category_page
 from tournaments.views.organizer.common import (
     TEMPLATES,
-    error_text,
     form_errors_from,
     organizer_page,
     tournament_entries,
@@ -71,18 +70,14 @@ def stage_create(request: HttpRequest, tournament: Tournament, category_id: int)
     return category_page(request, tournament, category, stage_form=form, status=400)
 
 
-#: The options of ``StageRunForm`` each stage service takes.
-DRAW_OPTIONS = ("method", "pool_count", "double", "third_place")
+#: The options of ``StageRunForm`` a draw takes (kept in the address when a draw waits for
+#: check-in).
+DRAW_OPTIONS = draw_stage.fields
 
 
-ADVANCE_OPTIONS = ("pool_count", "double", "third_place")
-
-
-def _run_stage_service(
-    request: HttpRequest, stage: Stage, service: Callable, accepted: tuple[str, ...], done: str
-) -> ValidationError | None:
-    """Run a draw or an advance with the options the organizer gave; a refusal becomes a
-    message.
+def _take(request: HttpRequest, stage: Stage, step: Action, done: str) -> ValidationError | None:
+    """Take a draw or an advance with the options the organizer gave (those the step takes);
+    its refusal becomes a message, which is returned.
 
     A refusal keeps what the service saved on purpose before refusing (an advance blocked by a
     tie on the cut line creates the shoot-out stage that settles it); a database error undoes
@@ -95,42 +90,35 @@ def _run_stage_service(
         )
         messages.error(request, f"{stage.name}: {problems}")
         return None
-    options = {k: v for k, v in form.options().items() if k in accepted}
-    refusal: str | None = None
+    options = {k: v for k, v in form.options().items() if k in step.fields}
     refused: ValidationError | None = None
     try:
         with transaction.atomic():
             try:
-                result = service(stage, **options)
-            except ValidationError as exc:
-                refusal, refused = error_text(exc), exc
-            except (ValueError, NotImplementedError) as exc:
-                refusal = str(exc)
+                result = step(request.user, stage, **options)
+            except ValidationError as exc:  # the step's refusal (or a closed stage's lock)
+                refused = exc
     except DatabaseError:
-        logger.exception("stage service failed on stage %s", stage.pk)
+        logger.exception("stage step failed on stage %s", stage.pk)
         messages.error(
             request,
             gettext("%(stage)s: the database refused the change; nothing was saved.")
             % {"stage": stage.name},
         )
         return None
-    if refusal is not None:
-        messages.error(request, f"{stage.name}: {refusal}")
+    if refused is not None:
+        messages.error(request, f"{stage.name}: {refusal_text(refused)}")
     elif isinstance(result, Stage):
         messages.success(
             request,
             gettext("%(stage)s: %(done)s; next: %(next)s.")
             % {"stage": stage.name, "done": done, "next": result.name},
         )
-    elif isinstance(result, list | tuple):
+    else:
         messages.success(
             request,
             gettext("%(stage)s: %(done)s (%(count)d matches).")
             % {"stage": stage.name, "done": done, "count": len(result)},
-        )
-    else:
-        messages.success(
-            request, gettext("%(stage)s: %(done)s.") % {"stage": stage.name, "done": done}
         )
     return refused
 
@@ -151,7 +139,7 @@ def stage_draw(request: HttpRequest, tournament: Tournament, stage_id: int) -> H
     stage = _stage_of(tournament, stage_id)
     if request.method != "POST":
         return _draw_page(request, tournament, stage)
-    refused = _run_stage_service(request, stage, draw_stage, DRAW_OPTIONS, gettext("drawn"))
+    refused = _take(request, stage, draw_stage, gettext("drawn"))
     if isinstance(refused, NotCheckedInError):
         options = {k: request.POST[k] for k in DRAW_OPTIONS if request.POST.get(k)}
         page = reverse("tournaments:manage-stage-draw", args=[tournament.slug, stage.pk])
@@ -160,9 +148,10 @@ def stage_draw(request: HttpRequest, tournament: Tournament, stage_id: int) -> H
 
 
 def _draw_page(request: HttpRequest, tournament: Tournament, stage: Stage) -> HttpResponse:
-    drawn = registration.is_drawn(stage)
-    # A later stage takes its entries from the Advance of the stage before, not from check-in.
-    filled_by = None if drawn else previous_stage(stage)
+    steps = refusals(request.user, stage, (draw_stage, swap_entries, undo_draw))
+    # Drawn: the corrections (swap, undo); else the draw, or why not (a later stage takes its
+    # entries from the Advance of the stage before, not from check-in).
+    drawn = steps["swap_entries"] is None
     return render(
         request,
         f"{TEMPLATES}/stage_draw.html",
@@ -170,8 +159,8 @@ def _draw_page(request: HttpRequest, tournament: Tournament, stage: Stage) -> Ht
             "tournament": tournament,
             "stage": stage,
             "drawn": drawn,
-            "filled_by": filled_by,
-            "missing": [] if drawn or filled_by else not_checked_in(stage.category),
+            "steps": steps,
+            "missing": [] if steps["draw_stage"] else not_checked_in(stage.category),
             "options": {k: request.GET[k] for k in DRAW_OPTIONS if request.GET.get(k)},
             "entries": by_name(tournament_entries(tournament).filter(category_id=stage.category_id))
             if drawn
@@ -187,9 +176,9 @@ def stage_undo_draw(request: HttpRequest, tournament: Tournament, stage_id: int)
     """Take back a draw with nothing played (an advance, when it is the next stage's draw)."""
     stage = _stage_of(tournament, stage_id)
     try:
-        count = undo_draw(stage)
+        count = undo_draw(request.user, stage)
     except ValidationError as exc:
-        messages.error(request, error_text(exc))
+        messages.error(request, f"{stage.name}: {refusal_text(exc)}")
         return redirect("tournaments:manage-stage-draw", tournament.slug, stage.pk)
     messages.success(
         request,
@@ -218,9 +207,9 @@ def stage_swap(request: HttpRequest, tournament: Tournament, stage_id: int) -> H
             )
         else:
             try:
-                count = swap_entries(stage, a, b)
+                count = swap_entries(request.user, stage, entry_a=a, entry_b=b)
             except ValidationError as exc:
-                messages.error(request, error_text(exc))
+                messages.error(request, f"{stage.name}: {refusal_text(exc)}")
             else:
                 messages.success(
                     request,
@@ -242,16 +231,10 @@ def stage_schedule(request: HttpRequest, tournament: Tournament, stage_id: int) 
         )
         messages.error(request, f"{stage.name}: {problems}")
     else:
-        data = form.cleaned_data
         try:
-            timed = schedule_stage(
-                stage,
-                data["start"],
-                data["minutes_per_game"],
-                break_minutes=data["break_minutes"] or 0,
-            )
-        except ValueError as exc:
-            messages.error(request, f"{stage.name}: {exc}")
+            timed = schedule_stage(request.user, stage, **form.cleaned_data)
+        except ValidationError as exc:
+            messages.error(request, f"{stage.name}: {refusal_text(exc)}")
         else:
             messages.success(
                 request,
@@ -265,9 +248,7 @@ def stage_schedule(request: HttpRequest, tournament: Tournament, stage_id: int) 
 @organizer_page
 def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     stage = _stage_of(tournament, stage_id)
-    refused = _run_stage_service(
-        request, stage, advance, ADVANCE_OPTIONS, gettext("entries advanced")
-    )
+    refused = _take(request, stage, advance, gettext("entries advanced"))
     if isinstance(refused, CutLineTieError):
         _shootout_link(request, tournament, stage)
     elif isinstance(refused, ShootoutPendingError):
@@ -298,9 +279,7 @@ def _shootout_link(
 def stage_next_round(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     """Pair a Swiss stage's next round from the standings once the current round is played."""
     stage = _stage_of(tournament, stage_id)
-    refused = _run_stage_service(
-        request, stage, draw_next_swiss_round, (), gettext("next round drawn")
-    )
+    refused = _take(request, stage, draw_next_round, gettext("next round drawn"))
     if isinstance(refused, ShootoutPendingError):
         _shootout_link(request, tournament, refused.source, next_round=True)
     return redirect("tournaments:manage-category", tournament.slug, stage.category_id)
