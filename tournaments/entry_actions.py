@@ -100,9 +100,8 @@ def _check_in_many(
         return registration.check_in_numbers(
             tournament=tournament, numbers=numbers, category=category
         )
-    raise TypeError(
-        "check_in_many needs everyone, numbers, or a category's entries"
-    )  # untranslated: a bug
+    wrong = "check_in_many: everyone, numbers, or a category's entries"  # untranslated: a bug
+    raise TypeError(wrong)
 
 
 register_player = Action(
