@@ -397,6 +397,51 @@ def test_a_preview_whose_games_never_come_back_is_stalled_and_can_be_stopped(cli
     assert preview.status == Status.FAILED and preview.error == "Stopped by org."
 
 
+@pytest.mark.django_db
+def test_retry_and_stop_are_steps_that_say_why_they_do_not_apply(client, eager):
+    """Retry is for work that stalled or failed, Stop for work under way; a dry run's own run
+    is retried through its dry run. The page offers what the steps allow, and a post of a
+    button that no longer applies (a second Stop) is refused in words, changing nothing."""
+    from simulation.actions import Work, retry_autoplay, stop_autoplay
+    from tournaments.actions import Kind
+
+    tournament, _, stage = _club("steps")
+    organizer = organizer_of(tournament)
+    run = autoplay.create_autoplay(
+        tournament=tournament, scope=AutoPlay.Scope.STAGE, stage=stage, seed=4
+    )
+    runs.start(run.pk)
+    run.refresh_from_db()
+    moving = retry_autoplay.refusal(organizer, Work(run))
+    assert (
+        moving.kind == Kind.CONFLICT and "Retry is for work that stalled or failed" in moving.text
+    )
+    assert stop_autoplay.refusal(organizer, Work(run)) is None
+    client.force_login(organizer)
+    status = client.get(reverse("simulation:autoplay_status", args=[tournament.slug, run.pk]))
+    assert b"Stop</button>" in status.content and b"Retry</button>" not in status.content
+
+    stop = reverse("simulation:autoplay_stop", args=[tournament.slug, run.pk])
+    assert "Auto-play was stopped." in _messages(client.post(stop))
+    again = client.post(stop)
+    refusal = "This work has already ended (failed): there is nothing to stop."
+    assert _messages(again)[-1] == refusal
+    run.refresh_from_db()
+    assert run.status == Status.FAILED and run.error == "Stopped by org."
+    assert retry_autoplay.refusal(organizer, Work(run)) is None  # failed: Retry applies
+
+    dry = dryrun.create_dry_run(source=tournament, preset="club", entries=5, seed=2)
+    runs.start_dry_run(dry.pk)
+    dry.refresh_from_db()
+    runs.fail(dry.run_id, "lost")
+    dry.run.refresh_from_db()
+    own = retry_autoplay.unmet(Work(dry.run))  # (its copy is organized by nobody here)
+    assert own.text == f"This run plays dry run {dry.pk}: retry the dry run instead."
+    stranger = organizer_of(_club("elsewhere")[0], "other-org")  # organizes another event
+    refused = stop_autoplay.refusal(stranger, Work(run))
+    assert refused.kind == Kind.FORBIDDEN and "organizers" in refused.text
+
+
 # --- (c) and (d) real worker processes ----------------------------------------------------------
 
 
