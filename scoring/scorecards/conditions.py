@@ -1,6 +1,8 @@
-"""The state a scorecard row's steps need, each with the words of its refusal: one home, read
-by the declarations of the steps (``scoring.scorecards.actions``, for the card page's buttons)
-and by the services under the game's lock (``scoring.scorecards.services``)."""
+"""The state the scorecard steps need, each with the words of its refusal: one home, read by the
+declarations of the steps (``scoring.scorecards.actions`` for a row at the board,
+``scoring.scorecards.table_actions`` for the scoring table's: paper rows, verifying, voiding,
+re-opening a voided row), for the pages' buttons, and by the services under the game's lock
+(``scoring.scorecards.services``)."""
 
 from __future__ import annotations
 
@@ -74,8 +76,13 @@ def forfeited(game) -> Refused | None:
 
 def in_dispute(game) -> Refused | None:
     """The head referee rules on a game whose cards disagree: one of its rows is disputed. A
-    game without a dispute keeps its result, changed by a referee's correction."""
-    if CardRow.objects.filter(game_id=game.pk, status=Status.DISPUTED).exists():
+    game without a dispute keeps its result, changed by a referee's correction. The dispute
+    queue, which read the disputed rows of every game it shows, says so on the game
+    (``rows_disputed``), so that asking every game of the queue costs no query."""
+    known = getattr(game, "rows_disputed", None)
+    if known is None:
+        known = CardRow.objects.filter(game_id=game.pk, status=Status.DISPUTED).exists()
+    if known:
         return None
     return Refused(
         _(

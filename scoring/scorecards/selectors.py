@@ -271,12 +271,6 @@ class TableCard:
     def problems(self) -> list[str]:
         return header_problems(self.card.entry)
 
-    @property
-    def verifiable(self) -> bool:
-        """Whether a row waits for verification (rows entered from paper may still await their
-        second staff member's confirmation)."""
-        return any(row.status == Status.VALIDATED for row in self.rows)
-
 
 def _row_opponents(row: CardRow) -> list[Entry]:
     """The others at the row's board, in the match's order (two in a three-player game)."""

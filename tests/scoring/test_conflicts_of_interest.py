@@ -205,7 +205,7 @@ def test_confirming_the_paper_entry_of_her_own_game_is_refused(small_event, clie
     # The table page offers her no button for it, and says why.
     table = client.get(reverse("scoring:cards:table", args=[event.tournament.slug]))
     assert b"Confirm paper entry" not in table.content
-    assert b"another official confirms it" in table.content
+    assert b"another official must confirm its paper entry" in table.content
 
 
 # Correcting her own row after validation --------------------------------------------------------
@@ -493,7 +493,7 @@ def test_changing_a_closed_result_of_her_own_game_is_refused(small_event, client
     assert not ClosedStageChange.objects.filter(game=event.game).exists()
     assert official_rounds(Game.objects.get(pk=event.game.pk)) == before
     page = client.get(reverse("scoring:closed_stage", args=[event.tournament.slug, event.stage.pk]))
-    assert b"another official changes it" in page.content
+    assert b"another official must change its result" in page.content
 
 
 def test_recording_a_shootout_she_shoots_in_is_refused(small_event):
