@@ -40,6 +40,7 @@ from scoring.api.serializers import (
     as_versions,
 )
 from scoring.models import CardRow, ScoreCard
+from scoring.rulings import actions as rulings
 from scoring.scorecards import actions as row_steps
 from scoring.scorecards import services as scorecards
 from scoring.scorecards import table_actions as table_steps
@@ -459,10 +460,10 @@ class GameViewSet(ScoringErrorsMixin, mixins.RetrieveModelMixin, viewsets.Generi
     def resolve_dispute(self, request: Request, pk: str | None = None) -> Response:
         game = self.get_object()
         data = parse(ResolveDisputeSerializer, request)
-        scorecards.resolve_dispute(
-            game=game,
-            rounds_a=data["rounds"],
-            user=request.user,
+        rulings.resolve_dispute(
+            request.user,
+            game,
+            rounds=data["rounds"],
             initials=data["initials"],
             versions=as_versions(data["versions"]),
         )

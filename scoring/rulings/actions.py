@@ -27,7 +27,6 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext_lazy
 
 from scoring.permissions import conflict_refusal
-from scoring.progression.locks import closure
 from scoring.rulings import services
 from scoring.scorecards import services as scorecards
 from scoring.scorecards.conditions import forfeited, in_dispute
@@ -92,13 +91,6 @@ def _refused_kind(kind: str):
 
 def _refused_take_back(user: AbstractBaseUser, permission: str, entry: Entry) -> str | None:
     return forfeits.permission_refusal(user, entry, entry.withdrawal_kind or Kind.WITHDRAWAL)
-
-
-def stage_open(game: Game) -> str | None:
-    """A closed stage's results change only through the head referee's change of a closed
-    result (``scoring.progression.closed``), which says what it would change first."""
-    found = closure(game.match.stage)
-    return found.message() if found is not None else None
 
 
 # Entries --------------------------------------------------------------------------------------
@@ -173,7 +165,9 @@ resolve_dispute = Action(
     permission="scoring.resolve_dispute",
     who=gettext_lazy("Only the head referee settles disputes."),
     denied=conflict_refusal,
-    when=(forfeited, stage_open, in_dispute),
+    # A closed stage is refused by the service (``ensure_open``, the closure's words): the
+    # queue would otherwise read every stage's closure for each game it shows.
+    when=(forfeited, in_dispute),
     fields=("rounds", "initials", "versions"),
     run=_resolve,
     serializer="scoring.api.serializers.ResolveDisputeSerializer",

@@ -31,7 +31,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring.engine import judge_row, round_lines
 from scoring.models import CardRow, ScoreCard
-from scoring.permissions import conflict_refusal, is_card_owner, plays_in
+from scoring.permissions import is_card_owner
+from scoring.rulings import actions as rulings
 from scoring.scorecards import actions as row_actions
 from scoring.scorecards import conditions
 from scoring.scorecards import selectors as select
@@ -54,9 +55,8 @@ from scoring.scorecards.services import (
     card_for,
     mark_seen,
     normalise_rounds,
-    resolve_dispute,
 )
-from tournaments.actions import Action, Kind, Refused, refusal_text
+from tournaments.actions import Action, Forbidden, Kind, Refused, refusal_text
 from tournaments.actions import refusals as refusals_of
 from tournaments.models import Entry, Game, Stage, Tournament
 from tournaments.private_links import label_device, linked_entry_ids, login_or_link_required
@@ -725,8 +725,8 @@ class DisputePanel:
     form: RulingForm | None
     error: str = ""
     messages: list[str] = field(default_factory=list)
-    #: Why no ruling is offered to a head referee who plays in the game (another official's).
-    own_game: str = ""
+    #: Why no ruling is offered here: the step's words (who may, or another official's game).
+    refused: str = ""
 
 
 def _ruling_form(dispute: select.Dispute, data=None) -> RulingForm:
@@ -742,19 +742,21 @@ def _ruling_form(dispute: select.Dispute, data=None) -> RulingForm:
 
 
 def _disputes_page(request, tournament, *, bound: DisputePanel | None = None) -> HttpResponse:
-    may_rule = request.user.has_perm("scoring.resolve_dispute", tournament)
+    """Each disputed game with the ruling's form where the step applies
+    (``scoring.rulings.actions.resolve_dispute``), else its words."""
     panels = []
     for dispute in select.dispute_queue(tournament):
         if bound is not None and dispute.game.id == bound.dispute.game.id:
             panels.append(bound)
             continue
-        own = may_rule and plays_in.test(request.user, dispute.game)
-        if own:
-            words = conflict_refusal(request.user, "scoring.resolve_dispute", dispute.game.match)
-            panels.append(DisputePanel(dispute, None, own_game=words or ""))
+        game = dispute.game
+        game.rows_disputed = [card.row for card in dispute.cards if card.row is not None]
+        refused = rulings.resolve_dispute.refusal(request.user, game)
+        if refused is None:
+            panels.append(DisputePanel(dispute, _ruling_form(dispute)))
         else:
-            panels.append(DisputePanel(dispute, _ruling_form(dispute) if may_rule else None))
-    context = {"tournament": tournament, "panels": panels, "may_rule": may_rule}
+            panels.append(DisputePanel(dispute, None, refused=refused.text))
+    context = {"tournament": tournament, "panels": panels}
     return render(request, "scoring/cards/disputes.html", context)
 
 
@@ -772,23 +774,19 @@ def disputes(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_POST
 @tournament_page()
 def resolve(request: HttpRequest, tournament: Tournament, game_id: int) -> HttpResponse:
-    """The head referee's ruling on a disputed game: every card of it takes it, verified."""
+    """The head referee's ruling on a disputed game: every card of it takes it, verified (the
+    step ``scoring.rulings.actions.resolve_dispute``)."""
     try:
         game = select.disputed_game(tournament, game_id)
     except Game.DoesNotExist:
         raise Http404(_("No such game in this tournament.")) from None
-    if not request.user.has_perm("scoring.resolve_dispute", game.match):
-        return refuse(
-            request,
-            conflict_refusal(request.user, "scoring.resolve_dispute", game.match)
-            or _("Only the head referee settles disputes."),
-        )
+    step = rulings.resolve_dispute
+    refused = step.refusal(request.user, game)
+    if isinstance(refused, Forbidden):
+        return refuse(request, refused.text)
     found = select.dispute_queue(tournament, game_id=game.id)
-    if not found:
-        messages.error(
-            request,
-            _("%(game)s: there is no dispute on this game (settled already?).") % {"game": game},
-        )
+    if refused is not None or not found:  # settled since the queue was drawn
+        messages.error(request, refused.text if refused is not None else _("No dispute is open."))
         return redirect("scoring:cards:disputes", slug=tournament.slug)
     dispute = found[0]
     form = _ruling_form(dispute, request.POST)
@@ -797,23 +795,19 @@ def resolve(request: HttpRequest, tournament: Tournament, game_id: int) -> HttpR
         panel.messages = form.messages()
         return _disputes_page(request, tournament, bound=panel)
     try:
-        resolve_dispute(
-            game=game,
-            rounds_a=form.rounds(),
-            user=request.user,
+        step(
+            request.user,
+            game,
+            rounds=form.rounds(),
             initials=form.cleaned_data["initials"],
             versions=seen_versions(request.POST),
         )
-    except PermissionDenied as exc:
-        return refuse(request, str(exc))
-    except ScorecardError as exc:
-        panel.error = refusal_text(exc)
+    except Forbidden as exc:
+        return refuse(request, exc.text)
+    except Refused as exc:
+        panel.error = exc.text
         if exc.round:
             form.bad_rounds.add(exc.round)
         return _disputes_page(request, tournament, bound=panel)
-    messages.success(
-        request,
-        _("Dispute settled: %(match)s, game %(number)s.")
-        % {"match": game.match, "number": game.number},
-    )
+    messages.success(request, _("Dispute settled: %(game)s.") % {"game": conditions.where(game)})
     return redirect("scoring:cards:disputes", slug=tournament.slug)

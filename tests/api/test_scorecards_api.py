@@ -318,7 +318,8 @@ def test_disputed_game_settled_by_the_head_referee(world, client_for):
     assert standings(client_for(), world)[world.a.id]["points"] == 6
     # Settled: a second ruling finds no dispute and rewrites nothing.
     again = head.post(url, {**ruling, "rounds": mirror(WIN), "versions": []}, format="json")
-    assert again.status_code == 400 and "no dispute on this game" in again.json()["detail"]
+    # the game's state refuses it, not the request: a conflict
+    assert again.status_code == 409 and "no dispute on this game" in again.json()["detail"]
     assert standings(client_for(), world)[world.a.id]["points"] == 6
 
 
