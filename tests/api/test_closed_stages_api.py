@@ -128,7 +128,7 @@ def test_the_organizer_undoes_an_advance_unless_the_next_stage_has_a_result(clos
     final_game = Match.objects.get(stage=closed.final).games.get()
     record_game(final_game, rounds_of("a", (5, 1)))
     has_result = api(closed, "organizer").post(url)
-    assert has_result.status_code == 400
+    assert has_result.status_code == 409
     assert "cannot be undone: Final has results" in has_result.json()["detail"]
     assert stage_closed(closed.stage)
 
@@ -139,7 +139,7 @@ def test_the_organizer_undoes_an_advance_unless_the_next_stage_has_a_result(clos
     assert done.json()["stage"]["closed"] is False
     assert not stage_closed(closed.stage)
     again = api(closed, "organizer").post(url)
-    assert again.status_code == 400 and "has not advanced" in again.json()["detail"]
+    assert again.status_code == 409 and "Not advanced" in again.json()["detail"]
 
 
 def test_the_schema_describes_the_closed_stage_endpoints(api_schema):

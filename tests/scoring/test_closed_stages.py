@@ -413,7 +413,7 @@ def test_only_the_organizers_undo_an_advance(closed, client):
 
 def test_an_open_stage_has_no_advance_to_undo():
     world = build_closed_event(advanced=False)
-    with pytest.raises(ValidationError, match="has not advanced"):
+    with pytest.raises(ValidationError, match="Not advanced: there is no advance to undo"):
         undo_advance(world.stage, user=world.users["organizer"])
 
 

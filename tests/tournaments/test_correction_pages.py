@@ -283,5 +283,5 @@ def test_a_stage_filled_by_an_advance_offers_no_draw_of_its_own(org, tournament,
     later = StageFactory(category=category, kind="knockout", order=stage.order + 1)
     EntryFactory(category=category, checked_in=False)
     page = org.get(url("manage-stage-draw", tournament, later.pk)).content.decode()
-    assert f"gets its entries from the Advance of {stage.name}" in page
+    assert f"Filled by the Advance of {stage.name}, once that stage is finished." in page
     assert f'action="{url("manage-stage-draw", tournament, later.pk)}"' not in page

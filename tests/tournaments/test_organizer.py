@@ -697,9 +697,9 @@ def test_category_page_offers_draw_and_advance_only_where_they_apply(org, tourna
 
     page = org.get(page_url).content.decode()
     assert button[prelim] in page and button[final] not in page
-    assert "Drawn by “Advance” from Preliminary." in page
+    assert "Filled by the Advance of Preliminary, once that stage is finished." in page
     assert advance[prelim] not in page and advance[final] not in page
-    assert "Advance 2: once the stage is drawn and played." in page
+    assert "Not drawn yet: advance once the stage is drawn and played." in page
     assert "Tiebreaks: 20s, shoot-out (WCC default)" in page
 
     org.post(draw[prelim])
@@ -809,7 +809,7 @@ def test_draw_button_draws_a_preliminary_and_reports_errors_as_messages(org, tou
     assert "Preliminary: drawn (9 matches)." in response.content.decode()
     again = org.post(url("manage-stage-draw", tournament, stage.pk), follow=True)
     assert again.status_code == 200
-    assert "already drawn" in again.content.decode()
+    assert "Preliminary: Already drawn; undo the draw to draw again." in again.content.decode()
     assert stage.matches.count() == 9
 
 
@@ -871,7 +871,7 @@ def test_advance_an_unfinished_stage_is_a_message(org, tournament, singles):
     org.post(url("manage-stage-draw", tournament, stage.pk))
     response = org.post(url("manage-stage-advance", tournament, stage.pk), follow=True)
     assert response.status_code == 200
-    assert "is not finished" in response.content.decode()
+    assert "Preliminary: Not finished: " in response.content.decode()
 
 
 def test_draw_passes_the_options_of_the_stage_kind(org, tournament, singles):
@@ -894,7 +894,7 @@ def test_start_times_are_set_from_the_category_page(org, tournament, singles):
     stage = StageFactory(category=singles, games_per_entry=2)
     target = url("manage-stage-schedule", tournament, stage.pk)
     refused = org.post(target, {"start": "2026-05-02T09:00"}, follow=True)
-    assert "has no matches from round 1 on to schedule" in refused.content.decode()
+    assert "No matches to schedule: draw the stage first." in refused.content.decode()
     org.post(url("manage-stage-draw", tournament, stage.pk))
     page = org.get(url("manage-category", tournament, singles.pk)).content.decode()
     assert target in page

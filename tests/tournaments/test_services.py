@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from scoring.engine import round_data
 from scoring.results.services import record_game
 from tests.factories import CategoryFactory, EntryFactory, GameFactory, StageFactory
+from tournaments.actions import Refused
 from tournaments.models import Board, Round
 from tournaments.services.draws import draw_preliminary
 
@@ -98,7 +99,7 @@ def test_draw_preliminary_no_rematches_and_boards():
     for e in entries:
         assert sum(e.id in p for p in pairs) == 4
     assert all(m.board is not None and m.board.number != 2 for m in matches)
-    with pytest.raises(ValueError, match="already drawn"):
+    with pytest.raises(Refused, match="Already drawn"):
         draw_preliminary(stage)
 
 
@@ -106,7 +107,7 @@ def test_draw_refuses_more_games_than_opponents():
     stage = StageFactory(games_per_entry=5)
     for _ in range(4):
         EntryFactory(category=stage.category)
-    with pytest.raises(ValueError, match="opponents"):
+    with pytest.raises(Refused, match="opponents"):
         draw_preliminary(stage)
     assert not stage.matches.exists()
 
