@@ -11,13 +11,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
-
-from tournaments.actions import Kind, Refused
-from tournaments.clock_actions import CLOCK_BUTTONS, pause_clock, reset_clock, start_clock
 from django.urls import reverse
 from django.utils import timezone
 
 from tests.events import ANONYMOUS, OPPONENT, PLAYER, ROLES
+from tournaments.actions import Kind, Refused
+from tournaments.clock_actions import CLOCK_BUTTONS, pause_clock, reset_clock, start_clock
 from tournaments.formats.clock import (
     TIME_UP_NOTICE,
     clock_face,
