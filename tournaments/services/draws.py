@@ -72,7 +72,7 @@ def _three_player(stage: Stage) -> bool:
 # services ask them again with :func:`ensure`.
 
 #: A precondition on an object's state: its refusal in words, or None.
-Precondition = Callable[[Any], "str | Refused | None"]
+Precondition = Callable[[Any], str | Refused | None]
 
 
 def ensure(obj: Any, *preconditions: Precondition, kind: Kind = Kind.CONFLICT) -> None:
