@@ -1,5 +1,8 @@
-"""The forms of the ruling pages: they turn what was typed into the arguments of
-``scoring.rulings.services``, which decide (and word every refusal the API shows too)."""
+"""The forms of the ruling pages: they turn what was typed into the inputs of the steps of
+``scoring.rulings.actions``, whose services decide (and word every refusal the API shows too).
+The forfeit forms take exactly their step's fields (``tests/tournaments/test_actions.py``); the
+withdrawal form's ``kind`` picks the step (withdraw or disqualify), whose one input is the
+reason."""
 
 from __future__ import annotations
 

@@ -7,9 +7,12 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
+from scoring.progression.services import advance_knockout
 from scoring.results.services import record_game
-from tests.events import SmallEvent, build_small_event
-from tournaments.models import Entry, Game, Round
+from tests.events import PLAYER, SmallEvent, build_small_event
+from tests.factories import CategoryFactory, EntryFactory, StageFactory
+from tournaments.models import Entry, Game, Match, Round, Stage, TournamentRole
+from tournaments.services.draws import draw_knockout
 
 pytestmark = pytest.mark.django_db
 
@@ -194,12 +197,53 @@ def test_a_plain_entry_edit_withdraws_through_the_same_service(client):
 
 def test_the_schema_documents_the_endpoints(api_schema):
     schema = api_schema
-    for path in (
-        "/api/entries/{id}/withdraw/",
-        "/api/entries/{id}/reinstate/",
-        "/api/games/{id}/forfeit/",
-        "/api/games/{id}/forfeit-round/",
+    for path, codes in (
+        ("/api/entries/{id}/withdraw/", {"200", "400", "403", "409"}),
+        ("/api/entries/{id}/reinstate/", {"200", "403", "409"}),
+        ("/api/games/{id}/forfeit/", {"200", "400", "403", "409"}),
+        ("/api/games/{id}/forfeit-round/", {"200", "400", "403", "409"}),
     ):
-        assert {"200", "400", "403"} <= set(schema["paths"][path]["post"]["responses"]), path
+        assert codes <= set(schema["paths"][path]["post"]["responses"]), path
     game = schema["components"]["schemas"]["Game"]["properties"]
     assert {"forfeited_by", "forfeit_kind", "forfeit_reason"} <= set(game)
+
+
+def test_a_plain_entry_edit_is_the_withdrawal_step_with_its_permission(client):
+    """``PATCH withdrawn`` takes the step ``scoring.withdraw_entry``: an organizer who plays the
+    entry is another official's case, in the step's words, and nothing is changed."""
+    event = build_small_event()
+    TournamentRole.objects.create(
+        tournament=event.tournament, user=event.users[PLAYER], role=TournamentRole.Role.ORGANIZER
+    )
+    event.login(client, PLAYER)
+    response = client.patch(f"/api/entries/{event.opponent.id}/", {"withdrawn": True}, **JSON)
+    assert response.status_code == 403
+    assert "another official must do it." in response.json()["detail"]
+    assert not Entry.objects.get(pk=event.opponent.pk).withdrawn
+
+
+def test_a_plain_entry_edit_opens_the_knockout_matches_its_walkovers_decide(client):
+    event = build_small_event()
+    category = CategoryFactory(tournament=event.tournament, name="Knockout")
+    for n in range(4):
+        EntryFactory(category=category, checked_in=True, seed=n + 1, player__number=500 + n)
+    stage = StageFactory(category=category, name="Bracket", kind=Stage.Kind.KNOCKOUT, order=1)
+    draw_knockout(stage)
+    top, bottom = Match.objects.filter(stage=stage).order_by("bracket_slot")
+    record_game(bottom.games.get(), A_WINS)
+    advance_knockout(stage)
+    quitter = top.entry_b
+    event.login(client, "organizer")
+    response = client.patch(f"/api/entries/{quitter.id}/", {"withdrawn": True}, **JSON)
+    assert response.status_code == 200, response.content
+    final = Match.objects.filter(stage=stage).exclude(pk__in=[top.pk, bottom.pk]).get()
+    assert {final.entry_a_id, final.entry_b_id} == {top.entry_a_id, bottom.entry_a_id}
+
+
+def test_reinstating_what_was_never_withdrawn_is_a_conflict(client):
+    event = build_small_event()
+    response = api_post(client, event, "organizer", f"/api/entries/{event.opponent.id}/reinstate/")
+    assert response.status_code == 409
+    assert response.json()["detail"] == (
+        f"{event.opponent.name} has not withdrawn; there is nothing to reinstate."
+    )

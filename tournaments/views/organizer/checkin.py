@@ -188,18 +188,20 @@ def entry_withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) 
     entry = _entry_of(tournament, entry_id)
     withdrawn = request.POST.get("withdrawn", "1") == "1"
     default = reverse("tournaments:manage-category", args=[tournament.slug, entry.category_id])
-    if withdrawn and not entry.withdrawn and forfeits.withdrawal_plan(entry).walkovers:
+    step = rulings.withdraw_entry if withdrawn else rulings.reinstate_entry
+    refused = step.refusal(request.user, entry)
+    if refused is None and withdrawn and forfeits.withdrawal_plan(entry).walkovers:
         confirm = reverse("scoring:rulings:entry", args=[tournament.slug, entry.id])
         confirm += "?" + urlencode({"next": safe_next(request, default)})
         if request.htmx:
             return HttpResponseClientRedirect(confirm)
         return redirect(confirm)
-    step = rulings.withdraw_entry if withdrawn else rulings.reinstate_entry
-    error = ""
-    try:
-        step(request.user, entry)
-    except Refused as exc:
-        error = exc.text
+    error = refused.text if refused is not None else ""
+    if refused is None:
+        try:
+            step(request.user, entry)
+        except Refused as exc:
+            error = exc.text
     entry.refresh_from_db()
     if request.htmx:
         return _entry_row(request, tournament, entry, error)
