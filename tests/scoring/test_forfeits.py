@@ -81,7 +81,7 @@ def test_opponents_of_an_entry_that_withdrew_get_the_bye_score_once_the_round_is
     gone = line_of(standings, opponent)
     assert (gone.games, gone.points, gone.twenties, gone.walkovers) == (1, 0, 0, 0)
     # Round 2's walkover counts once round 2 is under way, and then the stage is finished.
-    with pytest.raises(ValidationError, match="(?i)not finished"):
+    with pytest.raises(ValidationError, match=r"(?i)not finished"):
         check_stage_finished(stage)
     for match in Match.objects.filter(stage=stage, round_of_play=2):
         if not match.games.get().forfeited_by:

@@ -83,7 +83,9 @@ def test_a_disqualification_needs_its_reason_and_the_head_referee(small_event):
             entry=player, kind="disqualification", user=small_event.users["head-referee"]
         )
     assert refused.value.field == "reason"
-    assert refused.value.text == f"Say why {player.name} is disqualified (the rule that was broken)."
+    assert (
+        refused.value.text == f"Say why {player.name} is disqualified (the rule that was broken)."
+    )
     with pytest.raises(PermissionDenied, match="Only the head referee or the tournament's"):
         forfeits.withdraw_entry(
             entry=player,
