@@ -19,7 +19,7 @@ ORGANIZERS = frozenset({"organizer", "co-organizer"})
 #: Who holds the head referee's role while playing in the owner's game (as its owner or as the
 #: opponent): nobody rules on a game they play in.
 HEAD_REFEREES_WHO_PLAY = frozenset({"head-referee-who-plays", "head-referee-opponent"})
-#: The owner's opponent in a game left to play, won 6-2 by the owner's side.
+#: The owner's game, won 6-2 by the owner (entry A), as official rounds.
 WIN = [{"points": [2, 0], "twenties": [3, 1]}] * 3 + [{"points": [0, 2], "twenties": [1, 2]}]
 
 
