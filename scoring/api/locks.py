@@ -21,7 +21,8 @@ from rest_framework.views import APIView
 from scoring.api.serializers import RoundInputSerializer
 from scoring.api.views import ScoringErrorsMixin, parse, refusals
 from scoring.models import ClosedStageChange
-from scoring.progression.closed import ClosedChange, undo_advance
+from scoring.progression.actions import undo_advance as undo_step
+from scoring.progression.closed import ClosedChange
 from scoring.progression.closed_actions import change_closed_result_step
 from scoring.progression.locks import closure
 from scoring.progression.selectors import closed_changes
@@ -152,16 +153,16 @@ class UndoAdvanceView(ServiceWordsMixin, APIView):
         summary=_("Undo a stage's advance"),
         description=_(
             "The next stage's draw and seeding go and the stage is open again (recorded "
-            "shoot-outs stay). Refused (400) when the stage has not advanced, or when the next "
+            "shoot-outs stay). Refused (409) when the stage has not advanced, or when the next "
             "stage has a result (a card row, an official round, a shoot-out) or the stage after "
             "it is drawn; 403 for anyone but the organizers."
         ),
         request=None,
-        responses={200: UndoneSerializer, **refusals(400, 403, 404)},
+        responses={200: UndoneSerializer, **refusals(403, 404, 409)},
     )
     def post(self, request: Request, pk: int) -> Response:
         stage = _stage(pk)
-        undone = undo_advance(stage, user=request.user)
+        undone = undo_step(request.user, stage)
         return Response(
             {
                 "detail": undone.message(),

@@ -125,7 +125,10 @@ def refusals(*codes: int) -> dict[int, OpenApiResponse]:
         ),
         403: gettext_lazy("Your role at the tournament does not allow this."),
         404: gettext_lazy("No such object, or not one you may see."),
-        409: gettext_lazy("Someone saved this row since you read it: reload it; nothing was lost."),
+        409: gettext_lazy(
+            "Not now: the stored state does not allow it, or someone changed it since you read "
+            "it (reload it); the body says which, and nothing was lost."
+        ),
     }
     return {code: OpenApiResponse(ErrorSerializer, description=words[code]) for code in codes}
 

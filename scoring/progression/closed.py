@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.functional import lazy
@@ -37,15 +36,15 @@ from scoring.engine import RoundData
 from scoring.models import ClosedStageChange, ShootOut, StageAdvance
 from scoring.permissions import conflict_refusal
 from scoring.progression.locks import Closure, applying, closure
-from scoring.progression.services import Ranking, ranking_into
+from scoring.progression.services import UNDO_ADVANCE_CONDITIONS, Ranking, ranking_into
 from scoring.results.rules import ROUND_VALUES, values_round
 from scoring.results.services import record_game
 from scoring.scorecards.services import check_complete, normalise_rounds, resolve_dispute
 from scoring.standings.selectors import SetAsideShootout, entry_names
 from tournaments.actions import Forbidden, Kind, Refused
 from tournaments.models import Entry, Game, Stage
-from tournaments.selectors import ENTRY_RELATED, play_pools, previous_stage, seeded_entries
-from tournaments.services.draws import _results_in, undo_draw
+from tournaments.selectors import ENTRY_RELATED, play_pools, seeded_entries
+from tournaments.services.draws import _results_in, ensure, undo_draw
 from tournaments.services.game_locks import lock_games
 
 #: Who may change a closed result and who may undo an advance, as the pages and the API say it.
@@ -423,29 +422,16 @@ def undo_advance(stage: Stage, *, user: AbstractBaseUser) -> UndoneAdvance:
     stage settles): the next stage's draw and seeding go (``undo_draw``) and ``stage`` is open
     again. Recorded shoot-outs stay: they are results of ``stage``'s ties.
 
-    Refused (``ValidationError``) when the stage has not advanced, when the next stage has a
-    result (a card row, an official round, a shoot-out) or when the stage after it is drawn;
-    ``PermissionDenied`` for anyone but the organizers.
+    Refused (``Refused``: ``services.UNDO_ADVANCE_CONDITIONS``, the preconditions of the step
+    ``scoring.progression.actions.undo_advance``) when the stage has not advanced, when the next
+    stage has a result (a card row, an official round, a shoot-out) or when the stage after it
+    is drawn; ``Forbidden`` for anyone but the organizers.
     """
     if not user.has_perm("scoring.undo_advance", stage):
-        raise PermissionDenied(_("Only %(roles)s undo an advance.") % {"roles": UNDO_ROLES})
-    played = previous_stage(stage) if stage.kind == Stage.Kind.SHOOTOUT else stage
-    found = closure(played) if played is not None else None
-    if found is None:
-        raise ValidationError(
-            _("%(stage)s has not advanced: there is no advance to undo.") % {"stage": stage.name}
-        )
+        raise Forbidden(_("Only %(roles)s undo an advance.") % {"roles": UNDO_ROLES})
+    ensure(stage, *UNDO_ADVANCE_CONDITIONS)
+    found = closure(stage)
     into = found.into
-    results = _results_in(into)
-    if results:
-        raise ValidationError(
-            _(
-                "The advance of %(stage)s cannot be undone: %(into)s has results (%(results)s). "
-                "Void or correct them first; a result of %(stage)s is changed by the head "
-                "referee from its closed-stage page (%(page)s)."
-            )
-            % {"stage": found.stage.name, "into": into.name, "results": results, "page": found.page}
-        )
     removed = undo_draw(into)
     StageAdvance.objects.filter(stage=found.stage, into=into, undone_at__isnull=True).update(
         undone_at=timezone.now(), undone_by=user

@@ -18,13 +18,13 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from scoring.progression.actions import undo_advance as undo_step
 from scoring.progression.closed import (
     CHANGE_WHO,
     UNDO_ROLES,
     closed_game,
     official_rounds,
     stage_closure,
-    undo_advance,
 )
 from scoring.progression.closed_actions import change_closed_result_step as change_step
 from scoring.progression.forms import ClosedChangeForm
@@ -70,7 +70,8 @@ def closed_stage(request: HttpRequest, tournament: Tournament, stage_id: int) ->
             # Whether the role may change a closed result here (each game says why not).
             "change_role": change_step.forbidden(user, tournament),
             "changes": closed_changes(stage=stage),
-            "may_undo": user.has_perm("scoring.undo_advance", tournament),
+            # The undo step's refusal (None: its button is offered), in its own words.
+            "undo_refused": undo_step.refusal(user, stage),
         },
     )
 
@@ -157,7 +158,7 @@ def undo_advance_page(request: HttpRequest, tournament: Tournament, stage_id: in
             {"tournament": tournament, "stage": stage, "closure": found},
         )
     try:
-        undone = undo_advance(stage, user=request.user)
+        undone = undo_step(request.user, stage)
     except PermissionDenied as exc:
         return refuse(request, str(exc), tournament)
     except ValidationError as exc:

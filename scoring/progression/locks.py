@@ -25,7 +25,6 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -34,6 +33,7 @@ from django.utils.translation import gettext as _
 from scoring.models import StageAdvance
 from scoring.results.shootouts import ties_awaiting_shootout
 from scoring.standings.selectors import entry_names
+from tournaments.actions import Kind, Refused
 from tournaments.models import Stage
 from tournaments.selectors import next_stage, previous_stage
 from tournaments.services.registration import is_drawn
@@ -42,11 +42,12 @@ from tournaments.services.registration import is_drawn
 _APPLYING: ContextVar[int | None] = ContextVar("closed_stage_change", default=None)
 
 
-class StageClosedError(ValidationError):
-    """A write refused because the stage's results are closed; ``round`` is None like the
-    scorecard and result errors, whose pages read it."""
+class StageClosedError(Refused):
+    """A write refused because the stage's results are closed: a conflict with the stored state
+    (409 in the API), with no round at fault."""
 
-    round = None
+    def __init__(self, message: str, *, kind: Kind = Kind.CONFLICT) -> None:
+        super().__init__(message, kind=kind)
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ def stage_closed(stage: Stage) -> bool:
     return closure(stage) is not None
 
 
-def ensure_open(stage: Stage, *, error: type[ValidationError] = StageClosedError) -> None:
+def ensure_open(stage: Stage, *, error: type[Refused] = StageClosedError) -> None:
     """Refuse a write of ``stage``'s results once it is closed, with the words of
     :meth:`Closure.message` in the caller's kind of error (``error``), so that each page and the
     API show it where they show that caller's refusals. The head referee's change writes through
@@ -130,17 +131,15 @@ def ensure_open(stage: Stage, *, error: type[ValidationError] = StageClosedError
     found = closure(stage)
     if found is None or _APPLYING.get() == found.stage.pk:
         return
-    raise error(found.message())
+    raise error(found.message(), kind=Kind.CONFLICT)
 
 
-class ShootoutPendingError(ValidationError):
+class ShootoutPendingError(Refused):
     """Going on with a stage refused: the closed stage it was seeded from waits for a shoot-out
-    again (``source``, whose shoot-out page records it)."""
-
-    round = None
+    again (``source``, whose shoot-out page records it); a conflict with the stored state."""
 
     def __init__(self, message: str, *, source: Stage) -> None:
-        super().__init__(message)
+        super().__init__(message, kind=Kind.CONFLICT)
         self.source = source
 
 

@@ -8,7 +8,6 @@ round is reported with its game and round number, without losing anything alread
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
@@ -20,15 +19,17 @@ from scoring.engine.rounds import TWO_ONE_ZERO
 from scoring.progression.locks import ensure_open
 from scoring.results.rules import game_rules
 from tournaments import live
+from tournaments.actions import Kind, Refused
 from tournaments.models import Game, Round
 
 
-class ResultError(ValidationError):
+class ResultError(Refused):
     """A refused result, naming the game and, as data, the round at fault."""
 
-    def __init__(self, message: str, *, round: int | None = None) -> None:
-        super().__init__(message)
-        self.round = round
+    def __init__(
+        self, message: str, *, round: int | None = None, kind: Kind = Kind.INVALID
+    ) -> None:
+        super().__init__(message, kind=kind, round=round)
 
 
 #: A round forfeited on the head referee's ruling: (the side that forfeits it, the reason), by
