@@ -94,7 +94,7 @@ def record_locked_game(
         # The rounds are in the match's order: each figure is named after its side.
         named = error.named([entry.name for entry in game.match.entries])
         raise ResultError(f"{label}, {named}", round=error.round) from None
-    built = [_stored(game, number, r, rules.discs) for number, r in enumerate(checked, 1)]
+    built = [official_row(game, number, r, rules.discs) for number, r in enumerate(checked, 1)]
     for obj in built:
         obj.forfeited_by, obj.forfeit_reason = forfeits.get(obj.number, ("", ""))
     if not existing:
@@ -156,7 +156,7 @@ def _with_forfeits(
     return rounds
 
 
-def _stored(game: Game, number: int, r: AnyRound, discs: int) -> Round:
+def official_row(game: Game, number: int, r: AnyRound, discs: int) -> Round:
     """An engine round as the official row (the third player's figures in a three-player game)."""
     third = len(r.points) == 3
     return Round(

@@ -14,6 +14,7 @@ from scoring import engine
 from scoring.models import CardRow, ScoreCard
 from scoring.results.rules import game_rules
 from tournaments.actions import Kind, Refused
+from tournaments.models import Entry
 
 Status = CardRow.Status
 #: Rows a referee may correct: signed by the opponent (or disputed, or already verified).
@@ -272,18 +273,32 @@ def rows_shown(card: ScoreCard) -> list[CardRow]:
     )
 
 
+def header_problems(entry: Entry) -> list[str]:
+    """What the WCC lets the table void a card for, as far as the data can tell: a player's
+    full name or ID number missing from its header (the one home of that check: the table's
+    list of problems and the verification's refusal both read it)."""
+    problems = []
+    for person in entry.people:
+        if not (person.first_name.strip() and person.last_name.strip()):
+            problems.append(
+                _("full name of player %(number)s missing") % {"number": person.number or "?"}
+            )
+        if not person.number:
+            problems.append(
+                _("ID number of %(player)s missing") % {"player": person.full_name or _("a player")}
+            )
+    return problems
+
+
 def header_complete(card: ScoreCard) -> Refused | None:
     """WCC: a card missing the full name or ID number of its player may be voided, so the table
     does not verify one."""
-    entry = card.entry
-    people = [entry.player] if entry.player_id else [entry.team.player_one, entry.team.player_two]
-    for person in people:
-        if not (person.first_name and person.last_name and person.number):
-            return Refused(
-                _("%(card)s: the player's full name or ID number is missing.") % {"card": card},
-                kind=Kind.CONFLICT,
-            )
-    return None
+    if not header_problems(card.entry):
+        return None
+    return Refused(
+        _("%(card)s: the player's full name or ID number is missing.") % {"card": card},
+        kind=Kind.CONFLICT,
+    )
 
 
 def rows_to_verify(card: ScoreCard, rows: list[CardRow] | None = None) -> Refused | None:

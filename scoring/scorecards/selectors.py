@@ -21,6 +21,7 @@ from scoring import engine
 from scoring.models import CardRow, ScoreCard
 from scoring.results.rules import game_rules
 from scoring.rulings.selectors import with_round_rulings
+from scoring.scorecards.conditions import header_problems
 from scoring.scorecards.services import as_official, row_order
 from scoring.scorecards.signatures import signer_words
 from scoring.templatetags.scoring_labels import dashed, round_text
@@ -114,28 +115,6 @@ def totals(rounds: Sequence[dict[str, Any]]) -> Totals:
     )
 
 
-def entry_people(entry: Entry) -> list:
-    """The players named on the entry's card: one, or both partners."""
-    if entry.player_id:
-        return [entry.player]
-    return [entry.team.player_one, entry.team.player_two]
-
-
-def header_problems(entry: Entry) -> list[str]:
-    """What the WCC lets the table void a card for, as far as the data can tell."""
-    problems = []
-    for person in entry_people(entry):
-        if not (person.first_name.strip() and person.last_name.strip()):
-            problems.append(
-                _("full name of player %(number)s missing") % {"number": person.number or "?"}
-            )
-        if not person.number:
-            problems.append(
-                _("ID number of %(player)s missing") % {"player": person.full_name or _("a player")}
-            )
-    return problems
-
-
 @dataclass
 class CardLine:
     """One scheduled game on a card (or a bye), with the card's row for it if filled.
@@ -192,7 +171,7 @@ class CardPage:
 
     @property
     def people(self) -> list:
-        return entry_people(self.entry)
+        return list(self.entry.people)
 
     def line(self, game_id: int) -> CardLine | None:
         return next((x for x in self.lines if x.game and x.game.id == game_id), None)

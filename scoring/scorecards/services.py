@@ -105,7 +105,7 @@ def denied_words(user, perm: str, obj) -> str | None:
     return conflict_refusal(user, perm, obj)
 
 
-def _require(user, perm: str, obj, action: str) -> None:
+def require_permission(user, perm: str, obj, action: str) -> None:
     """``user`` holds ``perm`` on ``obj``, or is refused with the reason (:func:`denied_words`),
     else who may."""
     if not user.has_perm(perm, obj):
@@ -270,7 +270,9 @@ def fill_row(
     # Whoever may not write the card's rows learns nothing about them, not even that the version
     # moved on (the API answers them 404). Filling covers correcting: the referees who correct
     # rows may fill them too (``scoring.permissions``).
-    _require(user, "scoring.fill_row", CardRow(card=card, game=game), _("fill this scorecard"))
+    require_permission(
+        user, "scoring.fill_row", CardRow(card=card, game=game), _("fill this scorecard")
+    )
     game, row, game_rows = _read_for_write(card, game, version)
     if row is not None and row.status == Status.VOIDED:
         raise ScorecardError(str(conditions.open_to_its_player(row)), kind=Kind.CONFLICT)
@@ -284,7 +286,7 @@ def fill_row(
     if unsigned is not None:
         raise ScorecardError(unsigned.text, kind=unsigned.kind)
     if row is None:
-        _require(user, "scoring.fill_row", probe, _("fill this scorecard"))
+        require_permission(user, "scoring.fill_row", probe, _("fill this scorecard"))
         row = CardRow(
             card=card,
             game=game,
@@ -304,7 +306,7 @@ def fill_row(
         )
     # Not validated yet: the owner (or a referee on their behalf) may still change it, and it
     # still needs the opponent's validation whoever typed it.
-    _require(user, "scoring.fill_row", row, _("fill this scorecard"))
+    require_permission(user, "scoring.fill_row", row, _("fill this scorecard"))
     seen = conditions.change_needs_initials(row)
     if seen is not None and clean != row.rounds:
         initials = referee_initials.strip().upper()[:5]
@@ -336,7 +338,9 @@ def correct_row(
     The step's state (``conditions.validated_already``) is asked here, once, on the row as read
     under the game's lock."""
     probe = CardRow(card=card, game=game)
-    _require(user, "scoring.correct_row", probe, _("correct a validated scorecard (ask a referee)"))
+    require_permission(
+        user, "scoring.correct_row", probe, _("correct a validated scorecard (ask a referee)")
+    )
     game, row, game_rows = _read_for_write(card, game, version)
     unmet = conditions.validated_already(row or CardRow(card=card, game=game))
     if unmet is not None or row is None:
@@ -355,7 +359,9 @@ def _correct(
     """The correction of a signed row (read under the game's lock, with the game's rows), its
     rounds already checked: a referee's, initialled, complete; the row is validated again."""
     game = row.game
-    _require(user, "scoring.correct_row", row, _("correct a validated scorecard (ask a referee)"))
+    require_permission(
+        user, "scoring.correct_row", row, _("correct a validated scorecard (ask a referee)")
+    )
     if not referee_initials.strip():
         raise ScorecardError(
             _("%(where)s: a correction after validation must be initialled by a referee.")
@@ -511,7 +517,7 @@ def enter_paper_row(
     row = CardRow.objects.select_for_update().filter(card=card, game=game).order_by("pk").first()
     # Asked of this game's row (typed in or not): staff who play in the game never enter it.
     probe = row or CardRow(card=card, game=game)
-    _require(user, "scoring.enter_paper_row", probe, _("enter paper scorecards"))
+    require_permission(user, "scoring.enter_paper_row", probe, _("enter paper scorecards"))
     if row is not None:
         _check_version(row, version)
         row.game = game
@@ -556,7 +562,7 @@ def confirm_paper_row(*, row: CardRow, user, version: int | None = None) -> Card
         .select_related("game__match__stage__category__tournament", "card")
         .get(pk=row.pk)
     )
-    _require(user, "scoring.confirm_paper_row", row, _("confirm paper scorecards"))
+    require_permission(user, "scoring.confirm_paper_row", row, _("confirm paper scorecards"))
     _refuse_forfeited(row.game)
     ensure_open(row.card.stage, error=ScorecardError)
     _check_version(row, version)
@@ -645,9 +651,9 @@ def verify_card(
     corrected, signed or added since is refused with ``StaleRowError``, so the table never
     verifies rounds it did not see.
     """
-    _require(user, "scoring.verify_card", card, _("verify scorecards"))
+    require_permission(user, "scoring.verify_card", card, _("verify scorecards"))
     ensure_open(card.stage, error=ScorecardError)
-    _check_card_header(card)
+    check_card_header(card)
     games = _lock_card_games(card)
     # Locked through the model, not ``card.rows``: a card read for the API carries prefetched
     # rows whose joins (nullable staff fields) PostgreSQL cannot lock. Every row of the card's
@@ -685,7 +691,7 @@ def void_card(
     voided yet goes. ``versions`` (row id to version) are those rows as the table saw them: a
     row changed since is refused with ``StaleRowError``.
     """
-    _require(user, "scoring.void_card", card, _("void scorecards"))
+    require_permission(user, "scoring.void_card", card, _("void scorecards"))
     ensure_open(card.stage, error=ScorecardError)
     if not reason.strip():
         raise ScorecardError(_("%(card)s: say why the card is voided.") % {"card": card})
@@ -728,7 +734,7 @@ def reopen_row(*, row: CardRow, user, version: int | None = None) -> CardRow:
     if found is None:
         raise ScorecardError(_("This row no longer exists; reload the card."), kind=Kind.NOT_FOUND)
     row = found
-    _require(user, "scoring.reopen_row", row, _("re-open this row"))
+    require_permission(user, "scoring.reopen_row", row, _("re-open this row"))
     _check_version(row, version)
     _refuse_forfeited(row.game)
     ensure_open(row.game.match.stage, error=ScorecardError)
@@ -776,17 +782,14 @@ def resolve_dispute(
         .order_by("pk")
     )
     probe = current[0] if current else None
-    _require(user, "scoring.resolve_dispute", probe or game.match, _("settle disputes"))
+    require_permission(user, "scoring.resolve_dispute", probe or game.match, _("settle disputes"))
     _refuse_forfeited(game)
     ensure_open(game.match.stage, error=ScorecardError)
-    if require_dispute and not any(r.status == Status.DISPUTED for r in current):
-        raise ScorecardError(
-            _(
-                "%(where)s: there is no dispute on this game (settled already, or its cards "
-                "agree). A result that stands is changed by a referee's initialled correction."
-            )
-            % {"where": where(game)}
-        )
+    if require_dispute:
+        game.rows_disputed = any(r.status == Status.DISPUTED for r in current)
+        unmet = conditions.in_dispute(game)
+        if unmet is not None:
+            raise ScorecardError(unmet.text, kind=unmet.kind)
     disputed = [r for r in current if r.status == Status.DISPUTED]
     _check_versions(disputed, versions, where(game), _("no ruling was recorded"))
     if not initials.strip():
@@ -815,7 +818,7 @@ def resolve_dispute(
     _record_official(game, clean)
 
 
-def _check_card_header(card: ScoreCard) -> None:
+def check_card_header(card: ScoreCard) -> None:
     """The card's header refusal (``conditions.header_complete``), raised: for writers that
     verify cards in bulk."""
     unmet = conditions.header_complete(card)
@@ -921,19 +924,10 @@ def _write_official(game: Game, rounds_a: Sequence[RoundData]) -> None:
 
 def _refuse_forfeited(game: Game) -> None:
     """Nothing more is written on a forfeited game's rows (a walkover, or the head referee's
-    ruling): "Game 2 is a walkover: Bob withdrew"."""
-    if game.forfeited_by:
-        raise ScorecardError(
-            _(
-                "%(refusal)s (%(match)s, round of play %(round_of_play)s); nothing more is "
-                "written on its cards."
-            )
-            % {
-                "refusal": game.forfeit_refusal,
-                "match": game.match,
-                "round_of_play": game.match.round_of_play,
-            }
-        )
+    ruling), in the one wording of ``conditions.forfeited``."""
+    unmet = conditions.forfeited(game)
+    if unmet is not None:
+        raise ScorecardError(unmet.text, kind=unmet.kind)
 
 
 def _withdraw_official(game: Game) -> None:

@@ -49,15 +49,14 @@ from scoring import engine
 from scoring.models import CardRow, ScoreCard
 from scoring.progression.locks import ensure_open
 from scoring.results.rules import game_rules
-from scoring.results.services import ResultError
-from scoring.results.services import _stored as official_round
+from scoring.results.services import ResultError, official_row
 from scoring.scorecards.services import (
     ScorecardError,
-    _check_card_header,
-    _require,
     as_official,
+    check_card_header,
     check_complete,
     normalise_rounds,
+    require_permission,
     row_order,
 )
 from simulation.services.system_users import INITIALS, SystemUsers
@@ -133,7 +132,7 @@ def write(
         return disagreeing
     cards = _cards(checked)
     for card in cards.values():
-        _check_card_header(card)
+        check_card_header(card)
     _check_roles(checked[0], cards, users)
     rows = _store_rows(checked, cards, users)
     rounds = [r for g in checked for r in g.official]
@@ -171,7 +170,7 @@ def _check_game(game: Game, item: Mapping[str, Any]) -> _Game | None:
             % {"number": game.number, "match": match, "error": exc},
             round=exc.round,
         ) from None
-    official = [official_round(game, n, r, rules.discs) for n, r in enumerate(judged, 1)]
+    official = [official_row(game, n, r, rules.discs) for n, r in enumerate(judged, 1)]
     return _Game(game, rows, official)
 
 
@@ -205,11 +204,11 @@ def _check_roles(
     entry = first.rows[0][0]
     card = cards[(game.match.stage_id, entry.id)]
     probe = CardRow(card=card, game=game, simulated=True)
-    _require(users.referee, "scoring.fill_row", probe, _("fill this scorecard"))
-    _require(
+    require_permission(users.referee, "scoring.fill_row", probe, _("fill this scorecard"))
+    require_permission(
         users.referee, "scoring.validate_row", probe, _("validate this row: only the opponent does")
     )
-    _require(users.table, "scoring.verify_card", card, _("verify scorecards"))
+    require_permission(users.table, "scoring.verify_card", card, _("verify scorecards"))
 
 
 def _store_rows(
