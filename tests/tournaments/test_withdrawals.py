@@ -132,11 +132,16 @@ def test_a_withdrawal_before_the_draw_makes_no_walkover(small_event):
     assert spare.withdrawn
 
 
-def test_plain_edits_withdraw_and_reinstate_through_the_same_service(small_event):
+def test_a_plain_edit_of_an_entry_never_withdraws_it(small_event):
+    """Withdrawing is a ruling (who may, the walkovers it makes), never a field of a change:
+    the entry's change takes no ``withdrawn``, and the rulings' service withdraws and
+    reinstates."""
     opponent = small_event.opponent
-    entries.update_entry(entry=opponent, withdrawn=True)
-    walkovers = forfeits.walkovers_against(opponent)
-    assert len(walkovers) == 2
+    with pytest.raises(TypeError, match="withdrawn"):
+        entries.update_entry(entry=opponent, withdrawn=True)
+    assert not opponent.withdrawn and not forfeits.walkovers_against(opponent)
+    registration.set_withdrawn(entry=opponent, withdrawn=True)
+    assert len(forfeits.walkovers_against(opponent)) == 2
     assert opponent.withdrawn and opponent.withdrawal_kind == "withdrawal"
     registration.set_withdrawn(entry=opponent, withdrawn=False)
     assert not opponent.withdrawn and opponent.withdrawal_kind == ""

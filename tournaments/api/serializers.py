@@ -14,6 +14,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
+from scoring.rulings import actions as rulings
 from tournaments import entry_actions, setup_actions
 from tournaments.models import (
     Category,
@@ -242,6 +243,8 @@ class EntrySerializer(ServiceWriteSerializer):
             "id",
             "category",
             *entries.ENTRY_FIELDS,
+            # a ruling's, not a change's: ``EntryViewSet`` takes the withdraw or reinstate step
+            "withdrawn",
             "name",
             "number",
             "withdrawal_kind",
@@ -262,6 +265,11 @@ class EntrySerializer(ServiceWriteSerializer):
             entry = entry_actions.enter_player(user, category, player=player)
         else:
             entry = entry_actions.enter_team(user, category, team=team)
+        # Entered as withdrawn: the ruling's step, with its permission and words, before the
+        # rest (so that a check-in is refused as at the desk).
+        if validated_data.pop("withdrawn", False):
+            rulings.withdraw_entry(user, entry)
+            entry.refresh_from_db()
         if validated_data:
             entry_actions.edit_entry(user, entry, **validated_data)
         return entry

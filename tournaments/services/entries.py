@@ -1,9 +1,11 @@
-"""Entries as one write: enter a player or a team, change an entry's seed, check-in or
-withdrawal, remove an entry made by mistake.
+"""Entries as one write: enter a player or a team, change an entry's seed or check-in, remove an
+entry made by mistake.
 
-Entering goes to ``registration.enter_player`` or ``registration.enter_team``, check-in and
-withdrawal to ``registration.set_checked_in`` and ``set_withdrawn``: the functions the organizer
-pages call, so a withdrawn entry cannot be checked in on any path, with the same words.
+Entering goes to ``registration.enter_player`` or ``registration.enter_team``, check-in to
+``registration.set_checked_in``: the functions the organizer pages call, so a withdrawn entry
+cannot be checked in on any path, with the same words. Withdrawing and reinstating are rulings
+(``scoring.rulings.actions``: who may, the walkovers they make, the matches those open), never
+a field changed here.
 """
 
 from typing import Any
@@ -19,7 +21,7 @@ from tournaments.services.errors import StillInUse
 #: What a change of an entry takes, named once: the step's inputs
 #: (``tournaments.entry_actions.edit_entry``) and the API serializer's fields, besides the
 #: category it belongs to. Who plays it is repeated, never changed (``update_entry``).
-ENTRY_FIELDS = ("player", "team", "seed", "checked_in", "withdrawn")
+ENTRY_FIELDS = ("player", "team", "seed", "checked_in")
 
 
 def check_one_of(player: Player | None, team: Team | None) -> None:
@@ -39,12 +41,10 @@ def enter(*, category: Category, player: Player | None = None, team: Team | None
 
 @transaction.atomic
 def update_entry(*, entry: Entry, **fields: Any) -> Entry:
-    """Change an entry's seed, withdraw or reinstate it, check it in or out.
+    """Change an entry's seed, check it in or out.
 
     Who plays an entry cannot change: its matches and cards name them (withdraw the entry and
-    enter the other player or team instead). A withdrawal is applied before a check-in, so a
-    request that withdraws and checks in at once is refused as the check-in desk would refuse it.
-    """
+    enter the other player or team instead)."""
     unknown = set(fields) - set(ENTRY_FIELDS)
     if unknown:
         names = ", ".join(sorted(unknown))
@@ -65,8 +65,6 @@ def update_entry(*, entry: Entry, **fields: Any) -> Entry:
     if "seed" in fields and fields["seed"] != entry.seed:
         entry.seed = fields["seed"]
         entry.save(update_fields=["seed"])
-    if "withdrawn" in fields and fields["withdrawn"] != entry.withdrawn:
-        registration.set_withdrawn(entry=entry, withdrawn=fields["withdrawn"])
     if "checked_in" in fields and fields["checked_in"] != entry.checked_in:
         registration.set_checked_in(entry=entry, checked_in=fields["checked_in"])
     return entry
