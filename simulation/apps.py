@@ -6,3 +6,10 @@ class SimulationConfig(AppConfig):
 
     name = "simulation"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from simulation.services.runs import work_under_way
+        from tournaments.services import setup
+
+        # A tournament is not deleted from under the simulation's workers.
+        setup.DELETION_CHECKS.append(work_under_way)

@@ -69,6 +69,7 @@ delete_tournament = Action(
     who=gettext_lazy(
         "Only the tournament's organizer, who created it, deletes it; a co-organizer cannot."
     ),
+    when=(setup.nothing_running,),
     fields=("confirm",),
     run=_delete,
 )

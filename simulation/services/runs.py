@@ -52,11 +52,12 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from simulation.models import AutoPlay, DryRun, SimulatedGame, Status
+from simulation.models import AutoPlay, DryRun, MatchPreview, SimulatedGame, Status
 from simulation.services import autoplay, dryrun
 from simulation.services.background import (
     error_message,
@@ -65,7 +66,7 @@ from simulation.services.background import (
     retry_refusal,
     stop_refusal,
 )
-from tournaments.models import Game
+from tournaments.models import Game, Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -574,3 +575,24 @@ def _reopen_dry_run(run_id: int) -> None:
 def _sent_at(batch: dict[str, Any]) -> datetime | None:
     raw = batch.get("sent_at")
     return parse_datetime(raw) if isinstance(raw, str) else None
+
+
+def work_under_way(tournament: Tournament) -> str | None:
+    """Why ``tournament`` cannot be deleted now: the simulation's work queued or running on it
+    (an auto-play, a dry run of it or on its copy, a match preview), whose workers would find
+    their rows gone. The words, or None (``tournaments.services.setup.DELETION_CHECKS``)."""
+    under_way = (Status.QUEUED, Status.RUNNING)
+    if (
+        AutoPlay.objects.filter(tournament=tournament, status__in=under_way).exists()
+        or DryRun.objects.filter(
+            Q(source=tournament) | Q(copy=tournament), status__in=under_way
+        ).exists()
+        or MatchPreview.objects.filter(
+            match__stage__category__tournament=tournament, status__in=under_way
+        ).exists()
+    ):
+        return _(
+            "Simulation work (an auto-play, a dry run or a preview) is under way on this "
+            "tournament: wait for it to end, or stop it on the simulation page, then delete."
+        )
+    return None

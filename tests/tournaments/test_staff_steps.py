@@ -365,7 +365,7 @@ def played(event) -> SmallEvent:
     event.play_and_verify()
     shootout = ShootOut.objects.create(stage=event.stage)
     ShootOutScore.objects.create(shootout=shootout, entry=event.player, twenties=5)
-    TeamFactory(tournament=event.tournament)
+    TeamFactory(tournament=event.tournament, player_one__number=901, player_two__number=902)
     return event
 
 
@@ -516,3 +516,34 @@ def test_a_refusal_is_a_refused_with_the_box_at_fault(played):
     with pytest.raises(Refused) as refused:
         delete_tournament(played.users["organizer"], played.tournament, confirm="")
     assert refused.value.field == "confirm"
+
+
+def test_a_tournament_is_not_deleted_while_simulation_work_runs_on_it(played, org):
+    """The simulation's workers would find their rows gone: the step says so on the page
+    before anything is typed, refuses the post and the API (409), and deletes once the work
+    has ended."""
+    from simulation.models import AutoPlay, Status
+
+    tournament = played.tournament
+    run = AutoPlay.objects.create(
+        tournament=tournament,
+        category=played.category,
+        scope=AutoPlay.Scope.STAGE,
+        stage=played.stage,
+        status=Status.RUNNING,
+    )
+    page = org.get(delete_url(tournament)).content.decode()
+    assert "Simulation work (an auto-play, a dry run or a preview) is under way" in page
+    posted = org.post(delete_url(tournament), {"confirm": tournament.slug})
+    assert (
+        posted.status_code == 400 and "is under way on this tournament" in posted.content.decode()
+    )
+    api = api_for(played.users["organizer"])
+    refused = api.delete(f"/api/tournaments/{tournament.slug}/?confirm={tournament.slug}")
+    assert refused.status_code == 409 and "under way" in refused.json()["detail"]
+    assert Tournament.objects.filter(pk=tournament.pk).exists()
+
+    AutoPlay.objects.filter(pk=run.pk).update(status=Status.DONE)
+    done = api.delete(f"/api/tournaments/{tournament.slug}/?confirm={tournament.slug}")
+    assert done.status_code == 204
+    assert not Tournament.objects.filter(pk=tournament.pk).exists()

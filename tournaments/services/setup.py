@@ -6,6 +6,7 @@ so a taken web address or a last day before the first reads the same on either p
 """
 
 import datetime
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -14,7 +15,7 @@ from django.db import transaction
 from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 
-from tournaments.actions import Forbidden, Refused
+from tournaments.actions import Forbidden, Kind, Refused
 from tournaments.models import Entry, Stage, Team, Tournament, TournamentRole
 from tournaments.permissions import ADD_TOURNAMENT, ADD_TOURNAMENT_REFUSAL
 from tournaments.selectors import DeletionSummary, deletion_summary
@@ -117,6 +118,23 @@ def update_tournament(*, tournament: Tournament, **fields: Any) -> Tournament:
     return tournament
 
 
+#: What else must hold before a tournament is deleted, contributed by the apps above this one
+#: (the simulation's work under way on it), each ``check(tournament) -> words or None``: this app
+#: cannot see their models, and a deletion under a running task would pull the rows from under
+#: its worker.
+DELETION_CHECKS: list[Callable[[Tournament], str | None]] = []
+
+
+def nothing_running(tournament: Tournament) -> Refused | None:
+    """The first refusal of :data:`DELETION_CHECKS` (a conflict: wait, or stop the work
+    first), or None."""
+    for check in DELETION_CHECKS:
+        words = check(tournament)
+        if words:
+            return Refused(str(words), kind=Kind.CONFLICT)
+    return None
+
+
 def _squeezed(text: str) -> str:
     return " ".join((text or "").split()).casefold()
 
@@ -157,7 +175,7 @@ def delete_tournament(
     its players and a shoot-out score its entry: the stages go first (with their matches, games,
     cards and shoot-outs), then the entries, the teams, and the tournament with the rest.
     """
-    refusal = confirmation_refusal(tournament, confirm)
+    refusal = nothing_running(tournament) or confirmation_refusal(tournament, confirm)
     if refusal is not None:
         raise refusal
     summary = deletion_summary(tournament)

@@ -75,6 +75,8 @@ def tournament_delete(request: HttpRequest, tournament: Tournament) -> HttpRespo
             "tournament": tournament,
             "form": form,
             "goes_with_it": goes_with_it(deletion_summary(tournament)),
+            # The step's state refusal (work under way on the tournament), said before typing.
+            "not_now": delete_tournament.unmet(tournament),
         },
         status=400 if form.errors else 200,
     )
