@@ -29,8 +29,8 @@ from simulation.render import (
 from simulation.rules.geometry import DEFAULT_GEOMETRY
 from simulation.services import autoplay
 from simulation.services.profiles import EntryPlayers, entry_players
-from tournaments.models import Game, Match, Stage, Tournament
-from tournaments.selectors import ENTRY_RELATED, next_stage, stage_matches, tournament_categories
+from tournaments.models import Game, Match, Stage, Tournament, people_paths
+from tournaments.selectors import next_stage, stage_matches, tournament_categories
 from tournaments.services.registration import is_drawn
 from tournaments.svg import bracket_svg
 
@@ -38,8 +38,8 @@ _MATCH_RELATED = (
     "stage__category__tournament",
     "board",
     "pool",
-    *(f"entry_a__{name}" for name in ENTRY_RELATED),
-    *(f"entry_b__{name}" for name in ENTRY_RELATED),
+    *people_paths("entry_a"),
+    *people_paths("entry_b"),
 )
 
 
@@ -69,7 +69,7 @@ def autoplays_of(tournament: Tournament, limit: int = 10) -> list[AutoPlay]:
         .select_related(
             "stage",
             "category",
-            *(f"match__entry_{side}__{name}" for side in "ab" for name in ENTRY_RELATED),
+            *people_paths("match__entry_a", "match__entry_b"),
         )
         .order_by("-created_at", "-id")[:limit]
     )

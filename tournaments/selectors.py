@@ -24,6 +24,7 @@ from tournaments.models import (
     Stage,
     Tournament,
     TournamentRole,
+    people_paths,
 )
 from tournaments.models.roles import SIMULATION_USERNAMES
 
@@ -49,14 +50,13 @@ BRACKET_POOL = "bracket"
 FIELD_POOL = "field"
 SEEDING_POOLS = (BRACKET_POOL, FIELD_POOL)
 
-ENTRY_RELATED = ("player", "team__player_one", "team__player_two")
 MATCH_RELATED = (
     "stage__category",
     "pool",
     "board",
-    *(f"entry_a__{name}" for name in ENTRY_RELATED),
-    *(f"entry_b__{name}" for name in ENTRY_RELATED),
-    *(f"entry_c__{name}" for name in ENTRY_RELATED),
+    *people_paths("entry_a"),
+    *people_paths("entry_b"),
+    *people_paths("entry_c"),
 )
 
 
@@ -77,9 +77,7 @@ def seeded_entries(stage: Stage) -> list[Entry]:
     """The entries seeded into the stage, best first, in the order they were put in its pools
     (pools in name order; one query)."""
     through = Pool.entries.through.objects.filter(pool__stage=stage)
-    rows = through.select_related(*(f"entry__{name}" for name in ENTRY_RELATED)).order_by(
-        "pool__name", "id"
-    )
+    rows = through.select_related(*people_paths("entry")).order_by("pool__name", "id")
     return [row.entry for row in rows]
 
 

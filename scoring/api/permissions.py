@@ -10,14 +10,12 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from scoring.models import CardRow, ScoreCard
-from tournaments.models import Entry, Match, Stage, TournamentRole
+from tournaments.models import Entry, Match, Stage, TournamentRole, played_by
 
 
 def entries_of(user: AbstractBaseUser) -> QuerySet[Entry]:
     """The entries the user plays in, alone or as either partner of a team."""
-    return Entry.objects.filter(
-        Q(player__user=user) | Q(team__player_one__user=user) | Q(team__player_two__user=user)
-    )
+    return Entry.objects.filter(played_by(user))
 
 
 def visible_cards(user: AbstractBaseUser | AnonymousUser) -> QuerySet[ScoreCard]:

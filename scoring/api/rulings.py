@@ -23,12 +23,12 @@ from scoring.api.views import ScoringErrorsMixin, parse, refusals
 from scoring.rulings import actions as steps
 from scoring.rulings import services
 from tournaments.api.serializers import EntrySerializer, GameSerializer
-from tournaments.models import Entry, Game
-from tournaments.services.forfeits import ENTRY_PEOPLE, check_kind
+from tournaments.models import ENTRY_PEOPLE, Entry, Game, people_paths
+from tournaments.services.forfeits import check_kind
 
 GAME_JOINS = (
     "match__stage__category__tournament",
-    *(f"match__entry_{s}__{p}" for s in "abc" for p in ENTRY_PEOPLE),
+    *people_paths("match__entry_a", "match__entry_b", "match__entry_c"),
 )
 
 

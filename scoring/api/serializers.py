@@ -15,7 +15,7 @@ from rest_framework import serializers
 
 from scoring.models import CardRow, ScoreCard
 from tournaments.api.serializers import EntrySummarySerializer
-from tournaments.models import Entry, Game, Stage
+from tournaments.models import ENTRY_PEOPLE, Entry, Game, Stage
 
 #: Sides at a board: two, or three in a three-player game (family rulebook, Option Two).
 FEWEST_SIDES, MOST_SIDES = 2, 3
@@ -203,9 +203,7 @@ class OpenCardSerializer(serializers.Serializer):
     stage = serializers.PrimaryKeyRelatedField(
         queryset=Stage.objects.select_related("category__tournament")
     )
-    entry = serializers.PrimaryKeyRelatedField(
-        queryset=Entry.objects.select_related("player", "team__player_one", "team__player_two")
-    )
+    entry = serializers.PrimaryKeyRelatedField(queryset=Entry.objects.select_related(*ENTRY_PEOPLE))
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["entry"].category_id != attrs["stage"].category_id:

@@ -47,10 +47,9 @@ from scoring.scorecards import table_actions as table_steps
 from scoring.standings.selectors import stage_standings
 from tournaments.api.errors import ServiceErrorsMixin
 from tournaments.api.serializers import GameSerializer
-from tournaments.models import Game, Stage
+from tournaments.models import Game, Stage, people_paths
 from tournaments.private_links import label_device
 
-ENTRY_PEOPLE = ("entry__player", "entry__team__player_one", "entry__team__player_two")
 #: The actions that write one card or row. They need none of what the read serializers show,
 #: and the list's filters mean nothing to them: at the end of a round every player's phone sends
 #: one, so they skip both (the service reads what it checks, under its lock).
@@ -176,7 +175,7 @@ def card_queryset(cards: QuerySet[ScoreCard]) -> QuerySet[ScoreCard]:
     """Cards with everything their serializer shows, in a fixed number of queries."""
     rows = CardRow.objects.select_related("game__match", "entered_by", "confirmed_by")
     return (
-        cards.select_related("stage__category__tournament", *ENTRY_PEOPLE)
+        cards.select_related("stage__category__tournament", *people_paths("entry"))
         .prefetch_related(Prefetch("rows", queryset=rows))
         .order_by("stage_id", "entry_id")
     )

@@ -34,7 +34,7 @@ from django.utils.translation import gettext_noop
 from scoring.results.outcomes import GameRounds, GameScore, forfeit_words, outcome_of
 from scoring.standings.selectors import stage_standings
 from scoring.templatetags.scoring_labels import tiebreak_label
-from tournaments.models import Entry, Match, Player, Stage, Tournament
+from tournaments.models import ENTRY_PEOPLE, Entry, Match, Player, Stage, Tournament
 
 #: A cell: what a CSV cell or a spreadsheet cell holds without formatting.
 Value = str | int | bool | None
@@ -81,7 +81,7 @@ ENTRY_COLUMNS = (
 
 def _entries(tournament: Tournament):
     return Entry.objects.filter(category__tournament=tournament).select_related(
-        "category", "player", "team__player_one", "team__player_two"
+        "category", *ENTRY_PEOPLE
     )
 
 

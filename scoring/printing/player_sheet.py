@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET
 
 from scoring.printing.render import render_pdf
 from scoring.printing.views import _for_printers, _pdf, print_options
-from tournaments.models import Entry, Tournament
+from tournaments.models import ENTRY_PEOPLE, Entry, Tournament
 from tournaments.services.links import link_of
 
 
@@ -19,7 +19,7 @@ from tournaments.services.links import link_of
 def player_sheet_pdf(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
     entry = (
         Entry.objects.filter(pk=entry_id, category__tournament=tournament)
-        .select_related("category", "player", "team__player_one", "team__player_two")
+        .select_related("category", *ENTRY_PEOPLE)
         .first()
     )
     if entry is None:

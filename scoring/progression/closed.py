@@ -42,8 +42,8 @@ from scoring.results.services import record_game
 from scoring.scorecards.services import check_complete, normalise_rounds, resolve_dispute
 from scoring.standings.selectors import SetAsideShootout, entry_names
 from tournaments.actions import Forbidden, Kind, Refused
-from tournaments.models import Entry, Game, Stage
-from tournaments.selectors import ENTRY_RELATED, play_pools, seeded_entries
+from tournaments.models import Entry, Game, Stage, people_paths
+from tournaments.selectors import play_pools, seeded_entries
 from tournaments.services.draws import _results_in, ensure, undo_draw
 from tournaments.services.game_locks import lock_games
 
@@ -122,7 +122,7 @@ def official_rounds(game: Game) -> list[RoundData]:
 def closed_game(game_id: int, *, tournament_id: int | None = None) -> Game:
     """A game with what the change pages and messages print (one query)."""
     related = ["match__stage__category__tournament", "match__board"]
-    related += [f"match__entry_{side}__{name}" for side in "abc" for name in ENTRY_RELATED]
+    related += [*people_paths("match__entry_a", "match__entry_b", "match__entry_c")]
     games = Game.objects.select_related(*related)
     if tournament_id is not None:
         games = games.filter(match__stage__category__tournament_id=tournament_id)

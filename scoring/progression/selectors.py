@@ -30,8 +30,8 @@ from scoring.standings.selectors import (
     entry_names,
     stage_standings,
 )
-from tournaments.models import Entry, Game, Round, Stage
-from tournaments.selectors import ENTRY_RELATED, play_pools, seeded_entries, shootout_source
+from tournaments.models import Entry, Game, Round, Stage, people_paths
+from tournaments.selectors import play_pools, seeded_entries, shootout_source
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ def recorded_shootouts(source: Stage) -> list[RecordedShootout]:
     """The shoot-outs recorded for ``source``'s ties, in the order shot (one query)."""
     scores = (
         ShootOutScore.objects.filter(shootout__stage=source)
-        .select_related("shootout__recorded_by", *(f"entry__{name}" for name in ENTRY_RELATED))
+        .select_related("shootout__recorded_by", *people_paths("entry"))
         .order_by("shootout__order", "-twenties", "entry_id")
     )
     shot: dict[int, list[tuple[Entry, int]]] = defaultdict(list)
@@ -183,7 +183,7 @@ class PlayedGame:
 def stage_games(stage: Stage) -> list[PlayedGame]:
     """The stage's games between two or three sides (no byes), in order of play, each with its
     official rounds (two queries)."""
-    related = ["match__board", *(f"match__entry_{s}__{n}" for s in "abc" for n in ENTRY_RELATED)]
+    related = ["match__board", *people_paths("match__entry_a", "match__entry_b", "match__entry_c")]
     games = (
         Game.objects.filter(match__stage=stage, match__entry_b__isnull=False)
         .select_related(*related)
@@ -208,7 +208,7 @@ def closed_changes(**filters: object) -> list[ClosedStageChange]:
         "into",
         "changed_by",
         "game__match",
-        *(f"game__match__entry_{s}__{n}" for s in "abc" for n in ENTRY_RELATED),
+        *people_paths("game__match__entry_a", "game__match__entry_b", "game__match__entry_c"),
     ]
     return list(ClosedStageChange.objects.filter(**filters).select_related(*related))
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from scoring.models import ShootOut, ShootOutScore
 from tournaments.history import Change, FieldChange
-from tournaments.models import Category, Entry, Stage, Tournament
+from tournaments.models import ENTRY_PEOPLE, Category, Entry, Stage, Tournament
 
 #: A score row written this soon after its shoot-out, by the same user with the same reason, was
 #: recorded with it (``record_shootout`` writes both in one transaction).
@@ -47,7 +47,7 @@ def shootout_changes(tournament: Tournament) -> list[Change]:
     entry_names = {
         e.id: e.name
         for e in Entry.objects.filter(pk__in={r.entry_id for r in scores}).select_related(
-            "player", "team__player_one", "team__player_two"
+            *ENTRY_PEOPLE
         )
     }
 

@@ -16,8 +16,8 @@ from scoring.results.outcomes import (
 )
 from scoring.results.rules import unplayed_game
 from scoring.standings.selectors import StandingLine, live_standings
-from tournaments.models import Entry, Game, Match, Player, Stage, Tournament
-from tournaments.selectors import ENTRY_RELATED, MATCH_RELATED
+from tournaments.models import ENTRY_PEOPLE, Entry, Game, Match, Player, Stage, Tournament
+from tournaments.selectors import MATCH_RELATED
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ def player_page(tournament: Tournament, number: int) -> PlayerPage | None:
     if player is None:
         return None
     mine = Q(player=player) | Q(team__player_one=player) | Q(team__player_two=player)
-    entries = list(Entry.objects.filter(mine).select_related("category", *ENTRY_RELATED))
+    entries = list(Entry.objects.filter(mine).select_related("category", *ENTRY_PEOPLE))
     ids = [e.id for e in entries]
     matches = list(
         Match.objects.filter(Q(entry_a_id__in=ids) | Q(entry_b_id__in=ids) | Q(entry_c_id__in=ids))

@@ -12,8 +12,8 @@ from scoring.standings.selectors import (
     stage_games,
     stage_standings,
 )
-from tournaments.models import Entry, Pool, Stage
-from tournaments.selectors import ENTRY_RELATED, SEEDING_POOLS
+from tournaments.models import Entry, Pool, Stage, people_paths
+from tournaments.selectors import SEEDING_POOLS
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def pool_tables(stage: Stage) -> list[PoolTable]:
     members: dict[int, list[Entry]] = defaultdict(list)
     through = (
         Pool.entries.through.objects.filter(pool__in=[p.id for p in pools])
-        .select_related(*(f"entry__{name}" for name in ENTRY_RELATED))
+        .select_related(*people_paths("entry"))
         .order_by("id")
     )
     for row in through:

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from scoring.models import ShootOutScore
 from scoring.results.pools import pool_tables
 from scoring.standings.selectors import stage_standings
-from tournaments.models import Entry, Pool, Stage
-from tournaments.selectors import ENTRY_RELATED, play_pools, shootout_source
+from tournaments.models import Entry, Pool, Stage, people_paths
+from tournaments.selectors import play_pools, shootout_source
 
 
 def ties_awaiting_shootout(stage: Stage) -> list[list[Entry]]:
@@ -37,14 +37,14 @@ def shootout_page(stage: Stage) -> ShootoutPage:
     groups: dict[str, list[Entry]] = defaultdict(list)
     through = (
         Pool.entries.through.objects.filter(pool__stage=stage)
-        .select_related("pool", *(f"entry__{name}" for name in ENTRY_RELATED))
+        .select_related("pool", *people_paths("entry"))
         .order_by("pool__name", "id")
     )
     for row in through:
         groups[row.pool.name].append(row.entry)
     scores = (
         ShootOutScore.objects.filter(shootout__stage=source)
-        .select_related("shootout", *(f"entry__{name}" for name in ENTRY_RELATED))
+        .select_related("shootout", *people_paths("entry"))
         .order_by("shootout__order", "-twenties", "entry_id")
     )
     shot: dict[int, list[tuple[Entry, int]]] = defaultdict(list)

@@ -7,15 +7,14 @@ from dataclasses import dataclass
 
 from django.db.models import OuterRef, QuerySet, Subquery
 
-from tournaments.models import Entry, Game, Round, Tournament
+from tournaments.models import ENTRY_PEOPLE, Entry, Game, Round, Tournament, people_paths
 from tournaments.names import entry_key
-from tournaments.services.forfeits import ENTRY_PEOPLE
 
 GAME_JOINS = (
     "match__stage__category__tournament",
     "match__board",
     "forfeit_ruled_by",
-    *(f"match__entry_{s}__{p}" for s in "abc" for p in ENTRY_PEOPLE),
+    *people_paths("match__entry_a", "match__entry_b", "match__entry_c"),
 )
 
 

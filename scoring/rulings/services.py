@@ -47,7 +47,7 @@ from scoring.results.services import check_round_forfeits, record_game
 from scoring.scorecards.conditions import forfeited, where
 from tournaments.actions import Forbidden, Refused
 from tournaments.actions import Kind as Refusal
-from tournaments.models import Entry, Game, Match, Round, Stage
+from tournaments.models import Entry, Game, Match, Round, Stage, people_paths
 from tournaments.services import forfeits
 from tournaments.services.game_locks import lock_games
 
@@ -93,7 +93,7 @@ def _load(game: Game) -> Game:
     lock_games([game])
     return Game.objects.select_related(
         "match__stage__category__tournament",
-        *(f"match__entry_{s}__{p}" for s in "abc" for p in forfeits.ENTRY_PEOPLE),
+        *people_paths("match__entry_a", "match__entry_b", "match__entry_c"),
     ).get(pk=game.pk)
 
 

@@ -21,7 +21,7 @@ from scoring.rulings import actions as steps
 from scoring.rulings import selectors as select
 from scoring.rulings.forms import ForfeitGameForm, ForfeitRoundForm, WithdrawForm
 from tournaments.actions import Action, Forbidden, Refused, refusals
-from tournaments.models import Entry, Game, Tournament
+from tournaments.models import ENTRY_PEOPLE, Entry, Game, Tournament
 from tournaments.services import forfeits
 from tournaments.views.access import refuse, safe_next, tournament_page
 
@@ -35,7 +35,7 @@ Kind = Entry.WithdrawalKind
 def _entry_of(tournament: Tournament, entry_id: int) -> Entry:
     entry = (
         Entry.objects.filter(pk=entry_id, category__tournament=tournament)
-        .select_related("category__tournament", *forfeits.ENTRY_PEOPLE)
+        .select_related("category__tournament", *ENTRY_PEOPLE)
         .first()
     )
     if entry is None:

@@ -25,37 +25,36 @@ from scoring.scorecards.conditions import header_problems
 from scoring.scorecards.services import as_official, row_order
 from scoring.scorecards.signatures import signer_words
 from scoring.templatetags.scoring_labels import dashed, round_text
-from tournaments.models import Entry, Game, Match, Stage, Tournament
+from tournaments.models import (
+    ENTRY_PEOPLE,
+    Entry,
+    Game,
+    Match,
+    Stage,
+    Tournament,
+    people_paths,
+    played_by,
+)
 from tournaments.names import entry_key
 
 Status = CardRow.Status
 
 #: Everything needed to print an entry's name and ID (a player, or a team of two players).
-ENTRY_PARTS = ("player", "team__player_one", "team__player_two")
 #: What the permission to sign a row reads of its card's and its game's people.
-ROW_SIGN_JOINS = (
-    "card__entry__player",
-    "card__entry__team__player_one",
-    "card__entry__team__player_two",
-    *(
-        f"game__match__{side}__{part}"
-        for side in ("entry_a", "entry_b", "entry_c")
-        for part in ("player", "team__player_one", "team__player_two")
-    ),
+ROW_SIGN_JOINS = people_paths(
+    "card__entry", "game__match__entry_a", "game__match__entry_b", "game__match__entry_c"
 )
 #: What :func:`validation_words` reads of who signed a row and who entered it from paper.
 SIGNER_JOINS = (
     "entered_by",
     "confirmed_by",
     "validated_by",
-    "validated_entry__player",
-    "validated_entry__team__player_one",
-    "validated_entry__team__player_two",
+    *people_paths("validated_entry"),
 )
 
 
 def _entry_joins(prefix: str) -> list[str]:
-    return [f"{prefix}__{part}" for part in ENTRY_PARTS]
+    return list(people_paths(prefix))
 
 
 GAME_JOINS = [
@@ -186,7 +185,7 @@ def stage_of(slug: str, stage_id: int) -> Stage:
 
 def entry_of(stage: Stage, entry_id: int) -> Entry:
     """The entry, only if it plays in the stage's category."""
-    return Entry.objects.select_related(*ENTRY_PARTS).get(pk=entry_id, category=stage.category)
+    return Entry.objects.select_related(*ENTRY_PEOPLE).get(pk=entry_id, category=stage.category)
 
 
 def card_page(stage: Stage, entry: Entry) -> CardPage:
@@ -622,13 +621,11 @@ def cards_of_user(tournament: Tournament, user, linked: Iterable[int] = ()) -> l
     of the private links this browser holds), in each stage it is drawn in."""
     mine = Q(id__in=list(linked))
     if user.is_authenticated:
-        mine |= (
-            Q(player__user=user) | Q(team__player_one__user=user) | Q(team__player_two__user=user)
-        )
+        mine |= played_by(user)
     entries = {
         e.id: e
         for e in Entry.objects.filter(mine, category__tournament=tournament).select_related(
-            *ENTRY_PARTS
+            *ENTRY_PEOPLE
         )
     }
     which = Q(entry_a__in=entries) | Q(entry_b__in=entries) | Q(entry_c__in=entries)
@@ -670,9 +667,7 @@ def entry_ids_of(tournament: Tournament, user, linked: Iterable[int] = ()) -> li
     entries of the private links it holds."""
     mine = Q(id__in=list(linked))
     if user.is_authenticated:
-        mine |= (
-            Q(player__user=user) | Q(team__player_one__user=user) | Q(team__player_two__user=user)
-        )
+        mine |= played_by(user)
     return list(
         Entry.objects.filter(mine, category__tournament=tournament).values_list("id", flat=True)
     )
@@ -688,7 +683,7 @@ def all_cards(tournament: Tournament) -> list[CardLink]:
     """Every card of the tournament, stage by stage (three queries)."""
     entries = {
         e.id: e
-        for e in Entry.objects.filter(category__tournament=tournament).select_related(*ENTRY_PARTS)
+        for e in Entry.objects.filter(category__tournament=tournament).select_related(*ENTRY_PEOPLE)
     }
     return _links(tournament, entries, Q())
 
@@ -740,7 +735,7 @@ def _who(text: str) -> Q:
             | Q(team__player_two__number=number)
         )
     found = Q(team__name__icontains=text)
-    for part in ("player", "team__player_one", "team__player_two"):
+    for part in ENTRY_PEOPLE:
         for word_of in ("first_name", "last_name"):
             found |= Q(**{f"{part}__{word_of}__icontains": text})
     if " " in text:

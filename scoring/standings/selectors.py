@@ -46,7 +46,7 @@ from scoring.results.outcomes import (
 from scoring.results.rules import ROUND_VALUES, unplayed_game, values_round
 from scoring.standings.charts import BarChart, phone_chart, standings_chart
 from tournaments import formats
-from tournaments.models import Entry, Match, Pool, Stage
+from tournaments.models import ENTRY_PEOPLE, Entry, Match, Pool, Stage
 from tournaments.selectors import next_stage
 from tournaments.svg.bracket import bracket_svg
 
@@ -269,7 +269,7 @@ def numbered_shootouts(stage: Stage) -> list[tuple[int, engine.Shootout]]:
 def stage_entries(stage: Stage, pool: Pool | None = None) -> dict[str, Entry]:
     """Entries taking part in the stage: those drawn into its matches or pools; before the draw
     of a category's first stage, every active entry (so check-in shows a table of zeros)."""
-    qs = Entry.objects.select_related("player", "team__player_one", "team__player_two")
+    qs = Entry.objects.select_related(*ENTRY_PEOPLE)
     drawn = (
         Q(matches_as_a__stage=stage)
         | Q(matches_as_b__stage=stage)

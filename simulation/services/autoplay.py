@@ -66,7 +66,7 @@ from simulation.services import bulk_writes, playing
 from simulation.services.profiles import EntryPlayers, check_players, entry_players
 from simulation.services.system_users import INITIALS, SystemUsers, system_users
 from tournaments.actions import Refused
-from tournaments.models import Category, Game, Match, Stage, Tournament
+from tournaments.models import Category, Game, Match, Stage, Tournament, people_paths
 from tournaments.selectors import BRACKET_POOL, next_stage, previous_stage, stage_matches
 from tournaments.services.draws import draw_stage
 from tournaments.services.registration import is_drawn
@@ -476,7 +476,7 @@ def apply_results(
     users = system_users(run.tournament)
     games = Game.objects.select_related(
         "match__stage__category__tournament",
-        *(f"match__entry_{s}__{rel}" for s in "ab" for rel in _ENTRY_RELATED),
+        *people_paths("match__entry_a", "match__entry_b"),
     ).in_bulk([g["game_id"] for g in played])
     single = played
     if BULK_WRITES if bulk is None else bulk:
@@ -510,7 +510,6 @@ def apply_results(
     return len(played)
 
 
-_ENTRY_RELATED = ("player", "team__player_one", "team__player_two")
 _SUMMARY_FIELDS = {
     f.name for f in SimulatedGame._meta.concrete_fields if f.name not in ("id", "game", "record")
 }

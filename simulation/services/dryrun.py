@@ -28,6 +28,7 @@ from simulation.services import autoplay, playing
 from simulation.services.profiles import entry_players
 from tournaments.actions import Refused
 from tournaments.models import (
+    ENTRY_PEOPLE,
     Board,
     Category,
     Entry,
@@ -290,9 +291,7 @@ def _copy_entries(copy: Tournament, category: Category, source: Category) -> Non
     """The source category's active entries, their players copied (names, IDs, clubs), each
     with the profile it has at the source tournament."""
     entries = list(
-        source.entries.filter(withdrawn=False)
-        .select_related("player", "team__player_one", "team__player_two")
-        .order_by("seed", "id")
+        source.entries.filter(withdrawn=False).select_related(*ENTRY_PEOPLE).order_by("seed", "id")
     )
     profiles = entry_players(entries, source)
     players: dict[int, Player] = {}
@@ -532,9 +531,7 @@ def _entry_rows(tournament: Tournament) -> list[dict[str, Any]]:
     labels = dict(
         EntryProfile.objects.filter(entry_id__in=list(acc)).values_list("entry_id", "label")
     )
-    entries = Entry.objects.filter(id__in=list(acc)).select_related(
-        "player", "team__player_one", "team__player_two"
-    )
+    entries = Entry.objects.filter(id__in=list(acc)).select_related(*ENTRY_PEOPLE)
     names = {e.id: (e.name, e.number) for e in entries}
     out = []
     for entry_id, item in acc.items():

@@ -9,6 +9,7 @@ what the officials read: which identity signed, and on which phone.
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -202,8 +203,10 @@ def test_the_signing_code_leads_only_the_opponents_own_phone_to_the_row(
     owner_phone.get(_link(event, event.player))
     page = owner_phone.get(_card(event, event.player)).content.decode()
     assert "Show the code for your opponent to scan" in page
-    path = codes.signing_path(event.tournament.slug, row.pk)
-    assert path in page
+    # The code the page shows (timed: made as the page was drawn) names this row.
+    shown = re.search(rf"/t/{event.tournament.slug}/sign/([^/\"'<\s]+)/", page)
+    assert shown is not None and codes.read_signing_code(shown.group(1)) == row.pk
+    path = shown.group(0)
     # The owner's own phone: refused, with why.
     refused = owner_phone.get(path)
     assert refused.status_code == 403 and "whose card it is" in refused.content.decode()

@@ -23,8 +23,7 @@ from rest_framework.response import Response
 from tournaments.api.actions import OrganizerActionView, parse, refused
 from tournaments.api.serializers import EntrySummarySerializer
 from tournaments.draw_actions import draw_stage, swap_entries, undo_draw
-from tournaments.models import Entry
-from tournaments.selectors import ENTRY_RELATED
+from tournaments.models import ENTRY_PEOPLE, Entry
 from tournaments.services.draws import NotCheckedInError
 
 
@@ -98,7 +97,7 @@ class SwapSerializer(serializers.Serializer):
             e.pk: e
             for e in Entry.objects.filter(
                 pk__in=[attrs["entry_a"], attrs["entry_b"]]
-            ).select_related("category", *ENTRY_RELATED)
+            ).select_related("category", *ENTRY_PEOPLE)
         }
         for name in ("entry_a", "entry_b"):
             if attrs[name] not in found:

@@ -28,12 +28,21 @@ from tournaments.api import filters, serializers
 from tournaments.api.actions import refused
 from tournaments.api.errors import ServiceErrorsMixin
 from tournaments.api.permissions import ManageTournamentOrReadOnly
-from tournaments.models import Category, Entry, Game, Match, Player, Stage, Team, Tournament
+from tournaments.models import (
+    ENTRY_PEOPLE,
+    Category,
+    Entry,
+    Game,
+    Match,
+    Player,
+    Stage,
+    Team,
+    Tournament,
+    people_paths,
+)
 from tournaments.services import categories, entries, people, registration
 from tournaments.services.links import link_of, renew_link
 from tournaments.staff_actions import delete_tournament
-
-ENTRY_PEOPLE = ("player", "team__player_one", "team__player_two")
 
 
 class PrivateLinkSerializer(drf_serializers.Serializer):
@@ -255,7 +264,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     filterset_class = filters.MatchFilter
 
     def get_queryset(self) -> QuerySet[Match]:
-        people = [f"entry_{side}__{path}" for side in "abc" for path in ENTRY_PEOPLE]
+        people = [*people_paths("entry_a", "entry_b", "entry_c")]
         return Match.objects.select_related("pool", "board", *people).prefetch_related(
             Prefetch("games", queryset=Game.objects.prefetch_related("rounds"))
         )

@@ -23,11 +23,20 @@ from django.utils.translation import ngettext
 
 from tournaments import formats, live
 from tournaments.actions import Kind, Refused
-from tournaments.models import Board, Category, Entry, Game, Match, Pool, Stage
+from tournaments.models import (
+    ENTRY_PEOPLE,
+    Board,
+    Category,
+    Entry,
+    Game,
+    Match,
+    Pool,
+    Stage,
+    people_paths,
+)
 from tournaments.names import entry_key
 from tournaments.selectors import (
     BRACKET_POOL,
-    ENTRY_RELATED,
     FIELD_POOL,
     SEEDING_POOLS,
     knockout_draw,
@@ -722,7 +731,7 @@ def _category_entries(stage: Stage) -> list[Entry]:
     registration)."""
     return list(
         Entry.objects.filter(category_id=stage.category_id, withdrawn=False, checked_in=True)
-        .select_related(*ENTRY_RELATED)
+        .select_related(*ENTRY_PEOPLE)
         .order_by(F("seed").asc(nulls_last=True), "id")
     )
 
@@ -752,7 +761,7 @@ def _filled_pools(stage: Stage) -> list[list[Entry]]:
     through = (
         Pool.entries.through.objects.filter(pool__stage=stage)
         .exclude(pool__name__in=(BRACKET_POOL, FIELD_POOL))
-        .select_related(*(f"entry__{name}" for name in ENTRY_RELATED))
+        .select_related(*people_paths("entry"))
         .order_by("pool__name", "id")
     )
     for row in through:
@@ -825,7 +834,7 @@ def not_checked_in(category: Category) -> list[Entry]:
     """The category's entries that are neither checked in nor withdrawn, by name."""
     return sorted(
         Entry.objects.filter(category=category, withdrawn=False, checked_in=False).select_related(
-            *ENTRY_RELATED
+            *ENTRY_PEOPLE
         ),
         key=entry_key,
     )

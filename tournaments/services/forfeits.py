@@ -33,7 +33,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments.actions import Forbidden, Refused
 from tournaments.actions import Kind as Refusal
-from tournaments.models import Entry, Game, Match, Pool, Round, Stage
+from tournaments.models import ENTRY_PEOPLE, Entry, Game, Match, Pool, Round, Stage, people_paths
 from tournaments.permissions import entry_conflict_refusal
 from tournaments.services.game_locks import lock_games
 
@@ -48,7 +48,6 @@ PERMISSIONS = {
         gettext_lazy("the head referee or the tournament's organizers"),
     ),
 }
-ENTRY_PEOPLE = ("player", "team__player_one", "team__player_two")
 #: The reason is stored and printed on cards; a long text belongs in the event's report.
 REASON_MAX = 300
 
@@ -180,7 +179,7 @@ def withdrawal_plan(entry: Entry) -> WithdrawalPlan:
         .select_related(
             "match__stage",
             "match__board",
-            *(f"match__entry_{s}__{p}" for s in "abc" for p in ENTRY_PEOPLE),
+            *people_paths("match__entry_a", "match__entry_b", "match__entry_c"),
         )
         .annotate(has_rounds=Exists(Round.objects.filter(game=OuterRef("pk"))))
         .order_by("match__stage__order", "match__round_of_play", "match_id", "number")

@@ -24,7 +24,18 @@ from simple_history.utils import bulk_create_with_history
 
 from tournaments import csv_import
 from tournaments.actions import Kind, Refused
-from tournaments.models import Board, Category, Entry, Match, Player, Pool, Stage, Team, Tournament
+from tournaments.models import (
+    ENTRY_PEOPLE,
+    Board,
+    Category,
+    Entry,
+    Match,
+    Player,
+    Pool,
+    Stage,
+    Team,
+    Tournament,
+)
 from tournaments.presets import PRESETS
 from tournaments.services import forfeits
 from tournaments.services.categories import check_name_free, check_settings
@@ -617,7 +628,7 @@ def _check_in(entries: Iterable[Entry]) -> BulkCheckIn:
 
 def _entries(tournament: Tournament, category: Category | None):
     entries = Entry.objects.filter(category__tournament=tournament).select_related(
-        "category", "player", "team__player_one", "team__player_two"
+        "category", *ENTRY_PEOPLE
     )
     if category is not None:
         entries = entries.filter(category=category)

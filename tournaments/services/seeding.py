@@ -23,9 +23,9 @@ from django.utils.translation import gettext_noop, ngettext
 
 from tournaments import live
 from tournaments.actions import Kind, Refused
-from tournaments.models import Category, Entry, Pool, Stage
+from tournaments.models import ENTRY_PEOPLE, Category, Entry, Pool, Stage, people_paths
 from tournaments.names import entry_key
-from tournaments.selectors import ENTRY_RELATED, play_pools
+from tournaments.selectors import play_pools
 from tournaments.services import entries as entry_services
 from tournaments.services.draws import (
     Precondition,
@@ -43,7 +43,7 @@ SEED_REASON = gettext_noop("Seed set on the seed editor.")
 def seed_table(category: Category) -> list[Entry]:
     """The category's active entries as the seed editor lists them: seeded first by seed, then
     the unseeded by name (one query)."""
-    rows = Entry.objects.filter(category=category, withdrawn=False).select_related(*ENTRY_RELATED)
+    rows = Entry.objects.filter(category=category, withdrawn=False).select_related(*ENTRY_PEOPLE)
     return sorted(rows, key=lambda e: (e.seed is None, e.seed or 0, entry_key(e)))
 
 
@@ -61,7 +61,7 @@ def set_seeds(*, category: Category, seeds: Mapping[int, int | None]) -> list[En
         # an outer join on PostgreSQL, which cannot be locked.
         for e in Entry.objects.select_for_update(of=("self",))
         .filter(category=category)
-        .select_related(*ENTRY_RELATED)
+        .select_related(*ENTRY_PEOPLE)
     }
     unknown = [str(pk) for pk in seeds if pk not in rows]
     if unknown:
@@ -134,7 +134,7 @@ def stage_pools(stage: Stage) -> list[PoolLine]:
     members: dict[int, list[Entry]] = {p.pk: [] for p in pools}
     through = (
         Pool.entries.through.objects.filter(pool__in=pools)
-        .select_related(*(f"entry__{name}" for name in ENTRY_RELATED))
+        .select_related(*people_paths("entry"))
         .order_by("id")
     )
     for row in through:

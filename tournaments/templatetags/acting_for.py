@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django import template
 
-from tournaments.models import Entry
+from tournaments.models import ENTRY_PEOPLE, Entry
 from tournaments.private_links import SESSION_KEY, linked_entry_ids
 
 register = template.Library()
@@ -24,7 +24,7 @@ def acting_for(context: template.Context) -> dict:
     ids = linked_entry_ids(request.user)
     entries = (
         Entry.objects.filter(pk__in=ids)
-        .select_related("category__tournament", "player", "team__player_one", "team__player_two")
+        .select_related("category__tournament", *ENTRY_PEOPLE)
         .order_by("category__tournament__name", "id")
     )
     return {"entries": list(entries), "request": request, "csrf_token": context.get("csrf_token")}

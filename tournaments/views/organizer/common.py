@@ -9,7 +9,7 @@ from django.db.models.functions import Coalesce
 from django.forms import Form
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Entry, Match, Tournament
+from tournaments.models import ENTRY_PEOPLE, Entry, Match, Tournament
 from tournaments.views.access import MANAGE, tournament_page
 
 TEMPLATES = "tournaments/organizer"
@@ -56,7 +56,7 @@ def tournament_entries(tournament: Tournament) -> QuerySet[Entry]:
         Entry.objects.filter(category__tournament=tournament)
         .annotate(drawn=Exists(drawn))
         # the tournament too: each row asks a step, whose permission is the tournament's
-        .select_related("category__tournament", "player", "team__player_one", "team__player_two")
+        .select_related("category__tournament", *ENTRY_PEOPLE)
         .order_by(
             Coalesce("player__last_name", "team__player_one__last_name"),
             Coalesce("player__first_name", "team__player_one__first_name"),
