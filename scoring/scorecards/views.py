@@ -32,6 +32,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring.engine import judge_row, round_lines
 from scoring.models import CardRow, ScoreCard
 from scoring.permissions import is_card_owner
+from scoring.progression.locks import closure
 from scoring.rulings import actions as rulings
 from scoring.scorecards import actions as row_actions
 from scoring.scorecards import conditions
@@ -267,9 +268,20 @@ def _show(request: HttpRequest, page: select.CardPage, panel: RowPanel) -> HttpR
     if request.htmx:
         return render(request, "scoring/cards/_row.html", {"panel": panel})
     panels = [panel if line is panel.line else _panel(request, page, line) for line in page.lines]
-    return render(
-        request, "scoring/cards/card.html", {"page": page, "panels": _open_next_to_fill(panels)}
-    )
+    return _card_page(request, page, _open_next_to_fill(panels))
+
+
+def _card_page(request: HttpRequest, page: select.CardPage, panels: list) -> HttpResponse:
+    """The whole card; above it, a closed stage's notice (read here, not while rendering), with
+    the link to the stage's closed results for the officials who may open them."""
+    found = closure(page.stage)
+    closed_page = None
+    if found is not None and request.user.has_perm(
+        "tournaments.view_official_pages", page.tournament
+    ):
+        closed_page = reverse("scoring:closed_stage", args=[page.tournament.slug, found.stage.pk])
+    context = {"page": page, "panels": panels, "closure": found, "closed_page": closed_page}
+    return render(request, "scoring/cards/card.html", context)
 
 
 def _after_save(
@@ -324,7 +336,7 @@ def card(request: HttpRequest, slug: str, stage_id: int, entry_id: int) -> HttpR
     panels = _open_next_to_fill([_panel(request, page, line) for line in page.lines])
     # The opponent has the rows to sign in front of them: from now on a change is a correction.
     mark_seen([panel.row for panel in panels if panel.validate_form is not None])
-    return render(request, "scoring/cards/card.html", {"page": page, "panels": panels})
+    return _card_page(request, page, panels)
 
 
 @login_or_link_required

@@ -145,9 +145,9 @@ def entry_players(
                 [player] * per_side,
                 ngettext(
                     "estimated from %(twenties).1f 20s per game in %(games)s game: "
-                    "%(mean).1f \u00b1 %(spread).1f on the day",
+                    "%(mean).1f ± %(spread).1f on the day",
                     "estimated from %(twenties).1f 20s per game in %(games)s games: "
-                    "%(mean).1f \u00b1 %(spread).1f on the day",
+                    "%(mean).1f ± %(spread).1f on the day",
                     games,
                 )
                 % {"twenties": per_game, "games": games, "mean": mean, "spread": spread},

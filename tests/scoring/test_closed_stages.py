@@ -340,7 +340,9 @@ def test_the_change_page_refuses_anyone_but_the_head_referee(closed, client):
         client.force_login(e.users[role])
         response = client.get(url)
         assert response.status_code == 403, role
-        assert "Only the head referee changes a result of a closed stage" in response.content.decode()
+        assert (
+            "Only the head referee changes a result of a closed stage" in response.content.decode()
+        )
 
 
 def test_a_bad_change_on_the_page_says_what_is_wrong(closed, client):
@@ -442,3 +444,20 @@ def test_a_shootout_keeps_who_recorded_it_and_its_page_and_api_show_it(client):
     body = client.get(f"/api/stages/{event.stage.id}/shootouts/").json()
     assert body["recorded"][0]["recorded_by"] == referee.get_username()
     assert body["recorded"][0]["recorded_at"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("who", "linked"), [("head-referee", True), ("player", False)])
+def test_a_closed_cards_notice_links_the_officials_to_the_closed_results(
+    closed, client, who, linked
+):
+    """Above a card of a closed stage, the notice says why nothing more is written; the
+    officials (the head referee changes its results) get the link to the stage's closed
+    results, a player does not."""
+    e = closed.event
+    client.force_login(e.users[who])
+    card = reverse("scoring:cards:card", args=[closed.slug, closed.stage.id, e.player.id])
+    page = client.get(card).content.decode()
+    assert CLOSED in page
+    link = reverse("scoring:closed_stage", args=[closed.slug, closed.stage.id])
+    assert (f'href="{link}"' in page) is linked
