@@ -191,12 +191,7 @@ def _checked(game: Game, side: str, reason: str) -> tuple[str, str]:
             % {"game": capfirst(where(game))},
             field="reason",
         )
-    if len(reason) > REASON_MAX:
-        raise Refused(
-            _("Keep the reason to %(max)s characters (it is printed on cards).")
-            % {"max": REASON_MAX},
-            field="reason",
-        )
+    forfeits.check_reason_length(reason)
     return side, reason
 
 

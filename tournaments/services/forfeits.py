@@ -199,6 +199,17 @@ def _side_of(game: Game, entry: Entry) -> str:
     return Side.A if game.match.entry_a_id == entry.id else Side.B
 
 
+def check_reason_length(reason: str) -> None:
+    """A ruling's reason is printed on the cards: refused past :data:`REASON_MAX` characters
+    (the one wording, for withdrawals and the head referee's forfeits alike)."""
+    if len(reason) > REASON_MAX:
+        raise Refused(
+            _("Keep the reason to %(max)s characters (it is printed on cards).")
+            % {"max": REASON_MAX},
+            field="reason",
+        )
+
+
 def _clean_reason(reason: str, kind: str, entry: Entry) -> str:
     reason = (reason or "").strip()
     if kind == Kind.DISQUALIFICATION and not reason:
@@ -207,12 +218,7 @@ def _clean_reason(reason: str, kind: str, entry: Entry) -> str:
             % {"entry": entry.name},
             field="reason",
         )
-    if len(reason) > REASON_MAX:
-        raise Refused(
-            _("Keep the reason to %(max)s characters (it is printed on cards).")
-            % {"max": REASON_MAX},
-            field="reason",
-        )
+    check_reason_length(reason)
     return reason
 
 
