@@ -14,8 +14,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 
+from tournaments.actions import refusal_text
 from tournaments.services import invitations
-from tournaments.views.organizer.common import error_text
 
 
 @never_cache
@@ -43,7 +43,7 @@ def invitations_view(request: HttpRequest) -> HttpResponse:
             else:
                 messages.error(request, gettext("Unknown answer; nothing was done."))
         except ValidationError as exc:
-            messages.error(request, error_text(exc))
+            messages.error(request, refusal_text(exc))
         return redirect("invitations")
     return render(
         request,

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.rulings import actions as rulings
-from tournaments.actions import Refused
+from tournaments.actions import Refused, refusal_text
 from tournaments.entry_actions import check_in_entry, check_in_many
 from tournaments.models import Entry, Tournament
 from tournaments.names import by_name
@@ -24,7 +24,6 @@ from tournaments.views.access import safe_next
 from tournaments.views.organizer.common import (
     TEMPLATES,
     checkin_summary,
-    error_text,
     organizer_page,
     tournament_entries,
 )
@@ -81,7 +80,7 @@ def bulk_checkin(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             numbers = registration.parse_numbers(text)
             done = check_in_many(request.user, tournament, category=category, numbers=numbers)
     except ValidationError as exc:
-        return _checkin_page(request, tournament, numbers=text, error=error_text(exc))
+        return _checkin_page(request, tournament, numbers=text, error=refusal_text(exc))
     messages.success(request, _bulk_summary(done))
     if done.waiting:
         names = ", ".join(e.name for e in done.waiting)
@@ -166,7 +165,7 @@ def entry_checkin(request: HttpRequest, tournament: Tournament, entry_id: int) -
     try:
         check_in_entry(request.user, entry, checked_in=request.POST.get("checked_in") == "1")
     except ValidationError as exc:
-        error = error_text(exc)
+        error = refusal_text(exc)
     if request.htmx:
         return _entry_row(request, tournament, entry, error)
     if error:

@@ -38,10 +38,6 @@ def form_errors_from(form: Form, exc: ValidationError) -> None:
         form.add_error(None, exc.messages)
 
 
-def error_text(exc: ValidationError) -> str:
-    return " ".join(exc.messages)
-
-
 def tournament_entries(tournament: Tournament) -> QuerySet[Entry]:
     """Entries with everything their names need (one query), roughly by last name; a page
     lists them in the order of :func:`tournaments.names.by_name`, which files accented names

@@ -14,8 +14,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
+from tournaments.actions import refusal_text
 from tournaments.models import Tournament
-from tournaments.views.organizer.common import TEMPLATES, error_text, form_errors_from
+from tournaments.views.organizer.common import TEMPLATES, form_errors_from
 
 
 def edit_page(
@@ -76,7 +77,7 @@ def delete_page(
         try:
             delete()
         except ValidationError as exc:
-            messages.error(request, error_text(exc))
+            messages.error(request, refusal_text(exc))
             return redirect(back)
         messages.success(request, gettext("%(title)s: deleted.") % {"title": title})
         return redirect(done)

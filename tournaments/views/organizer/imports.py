@@ -12,10 +12,11 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from tournaments import csv_import
+from tournaments.actions import refusal_text
 from tournaments.forms import CsvConfirmForm, CsvUploadForm
 from tournaments.models import Category, Tournament
 from tournaments.services import registration
-from tournaments.views.organizer.common import TEMPLATES, error_text, organizer_page
+from tournaments.views.organizer.common import TEMPLATES, organizer_page
 
 
 @organizer_page
@@ -78,10 +79,10 @@ def import_confirm(request: HttpRequest, tournament: Tournament) -> HttpResponse
         messages.error(request, str(exc))
         return redirect("tournaments:manage-import", tournament.slug)
     except registration.ImportChangedError as exc:
-        messages.error(request, error_text(exc))
+        messages.error(request, refusal_text(exc))
         return _preview_page(request, tournament, exc.preview, data)
     except ValidationError as exc:
-        messages.error(request, error_text(exc))
+        messages.error(request, refusal_text(exc))
         return redirect("tournaments:manage-import", tournament.slug)
     skipped = len(result.preview.invalid_rows)
     messages.success(

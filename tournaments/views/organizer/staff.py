@@ -26,7 +26,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 
-from tournaments.actions import Refused, refusals
+from tournaments.actions import Refused, refusal_text, refusals
 from tournaments.models import RoleChange, Tournament, TournamentRole
 from tournaments.role_actions import (
     STAFF_LINE_STEPS,
@@ -41,7 +41,7 @@ from tournaments.selectors import staff_roles
 from tournaments.services import invitations, staff
 from tournaments.staff_actions import STAFF_ACCOUNT_STEPS, reissue_password_link, unlock_login
 from tournaments.views.access import tournament_page
-from tournaments.views.organizer.common import TEMPLATES, error_text, form_errors_from
+from tournaments.views.organizer.common import TEMPLATES, form_errors_from
 
 Role = TournamentRole.Role
 ROLE_CHOICES = [(str(r), r.label) for r in staff.STAFF_ROLES]
@@ -186,7 +186,7 @@ def _withdraw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         invitation = invitations.of_tournament(tournament, request.POST.get("invitation"))
         withdraw_invitation(request.user, invitation)
     except ValidationError as exc:
-        messages.error(request, error_text(exc))
+        messages.error(request, refusal_text(exc))
     else:
         messages.success(
             request,
@@ -258,5 +258,5 @@ def _row_action(request: HttpRequest, tournament: Tournament, action: str) -> Ht
                 % {"username": user.get_username()},
             )
     except ValidationError as exc:
-        messages.error(request, error_text(exc))
+        messages.error(request, refusal_text(exc))
     return _back(tournament)
