@@ -229,7 +229,9 @@ def set_up_tournament(org: Visitor, people: Officials) -> Tournament:
     assert playoff.best_of == 3
     # The playoff gets its entries from the preliminary's Advance: no Draw of its own.
     expect(page.locator(f"form[action$='/stages/{playoff.pk}/draw/']")).to_have_count(0)
-    expect(page.locator("table.stages")).to_contain_text("Drawn by “Advance” from Preliminary.")
+    expect(page.locator("table.stages")).to_contain_text(
+        "Filled by the Advance of Preliminary, once that stage is finished."
+    )
     draw = page.locator(f"form[action$='/stages/{preliminary.pk}/draw/']")
     draw.locator("select[name=method]").select_option("random")
     org.submit(draw, "Draw")
