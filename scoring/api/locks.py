@@ -221,7 +221,15 @@ class ClosedChangeSerializer(serializers.Serializer):
         source="impact.after",
         many=True,
         allow_null=True,
-        help_text=_("Who would advance after the change, best first."),
+        help_text=_(
+            "Who would surely advance after the change, best first (not those tied on the cut "
+            "line: see undecided)."
+        ),
+    )
+    undecided = EntrySummarySerializer(
+        source="impact.undecided",
+        many=True,
+        help_text=_("Tied on the cut line after the change: a shoot-out would decide."),
     )
     change = serializers.SerializerMethodField(help_text=_("The record, once written."))
 

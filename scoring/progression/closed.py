@@ -64,9 +64,10 @@ CHANGE_WHO = lazy(_change_who, str)()
 class Impact:
     """What a change of a closed result would mean for the next stage.
 
-    ``seeded`` are the entries the next stage holds now; ``after`` who would advance after the
-    change, best first (None when the stage could not be ranked); ``leaving`` and ``joining``
-    the entries that would cross the cut either way; ``set_aside`` the recorded shoot-outs the
+    ``seeded`` are the entries the next stage holds now; ``after`` who would surely advance after
+    the change, best first (None when the stage could not be ranked), and ``undecided`` those
+    tied on the cut line, among whom a shoot-out would decide; ``leaving`` and ``joining`` the
+    entries that would cross the cut either way; ``set_aside`` the recorded shoot-outs the
     change would unsettle (they would no longer count)."""
 
     text: str
@@ -75,6 +76,7 @@ class Impact:
     leaving: list[Entry]
     joining: list[Entry]
     set_aside: tuple[SetAsideShootout, ...] = ()
+    undecided: tuple[Entry, ...] = ()
 
     @property
     def crosses_cut(self) -> bool:
@@ -257,13 +259,16 @@ def describe_impact(
                 )
                 % {"into": into.name, "stage": stage.name}
             )
+    # A tie on the cut line is the shoot-out's to settle: none of its entries surely advances.
+    undecided = tuple(e for t in cut for e in t.entries)
     return Impact(
         text=" ".join(parts),
         seeded=seeded,
-        after=would,
+        after=[e for e in would if e.pk not in {u.pk for u in undecided}],
         leaving=leaving,
         joining=joining,
         set_aside=unsettled,
+        undecided=undecided,
     )
 
 

@@ -208,6 +208,10 @@ def test_a_change_that_widens_the_tie_asks_for_the_shootout_again_before_the_pla
     preview = world.change(e.game, OPPONENT_WINS_TWO, preview=True)
     text = preview.impact.text
     no_ids(text)
+    # Who surely advances leaves out the three tied on the cut, whom a shoot-out would decide.
+    assert {x.pk for x in preview.impact.undecided} == {opponent.pk, other.pk, fourth.pk}
+    assert not {x.pk for x in preview.impact.after} & {opponent.pk, other.pk, fourth.pk}
+    assert len(preview.impact.after) == 1
 
     # confirmed on the page: the message says it too
     client.force_login(world.head)
