@@ -141,7 +141,7 @@ def staff_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             elif action == "may-create":
                 may_create = MayCreateForm(request.POST, prefix="may")
                 if may_create.is_valid():
-                    return _may_create(request, tournament, may_create)
+                    return _allow_creating(request, tournament, may_create)
             elif action in ("revoke", "link", "unlock", "may-not-create"):
                 return _row_action(request, tournament, action)
             elif action == "withdraw":
@@ -216,7 +216,10 @@ def _keep_link(request: HttpRequest, user: AbstractBaseUser, path: str) -> None:
     }
 
 
-def _may_create(request: HttpRequest, tournament: Tournament, form: MayCreateForm) -> HttpResponse:
+def _allow_creating(
+    request: HttpRequest, tournament: Tournament, form: MayCreateForm
+) -> HttpResponse:
+    """The form that gives a staff member the permission to create tournaments: its step."""
     user = staff.find_staff_member(tournament, form.cleaned_data["username"])
     allow_creating(request.user, staff.StaffAccount(tournament, user))
     messages.success(
