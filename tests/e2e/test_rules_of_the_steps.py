@@ -572,8 +572,12 @@ def test_a_closed_change_that_widens_the_tie_asks_for_the_shootout_again(
     head = story.visitor("head referee", LAPTOP)
     page = head.page
     head.log_in(event.users["head-referee"].username, PASSWORD, then=f"/t/{slug}/")
-    head.follow(f"/t/{slug}/stages/{stage.pk}/standings/", text=stage.name)
-    head.follow(f"/t/{slug}/stages/{stage.pk}/closed/")
+    # From the scorecards, as a head referee goes: the closed card's notice links the closed
+    # results to the officials.
+    head.follow(f"/t/{slug}/cards/")
+    head.follow(f"/t/{slug}/cards/{stage.pk}/{player.pk}/")
+    expect(page.locator(".notice.closed")).to_contain_text("Preliminary is closed")
+    head.follow(f"/t/{slug}/stages/{stage.pk}/closed/", text="Open the closed results")
     expect(page.locator("#closure")).to_contain_text("Preliminary is closed: it advanced to")
     head.follow(
         f"/t/{slug}/stages/{stage.pk}/closed/games/{event.game.pk}/", text="change the result"
