@@ -98,7 +98,8 @@ def refusal_text(exc: Exception) -> str:
     return " ".join(found) if found else str(exc)
 
 
-#: A step's precondition on the state: the words of its refusal, or None when it may go on.
+#: A step's precondition on the state: the words of its refusal (or a :class:`Refused`, to choose
+#: its kind), or None when it may go on.
 Precondition = Callable[[Any], Any]
 #: Words said to whoever lacks the permission: ``(user, permission, obj) -> words or None``
 #: (the app's conflict-of-interest words; None falls back to :attr:`Action.who`).
@@ -175,14 +176,7 @@ class Action:
 
     def unmet(self, obj) -> Refused | None:
         """The first precondition ``obj``'s state does not meet, as a refusal; or None."""
-        for precondition in self.when:
-            found = precondition(obj)
-            if found is None or found == "":
-                continue
-            if isinstance(found, Refused):
-                return found
-            return Refused(str(found), kind=self.state_kind)
-        return None
+        return first_unmet(obj, self.when, self.state_kind)
 
     def refusal(self, user, obj) -> Refused | None:
         """Why ``user`` may not take this step on ``obj`` now (the role first, then the state),
@@ -237,6 +231,27 @@ def input_names(dotted: str) -> set[str]:
         for field, declared in cls().fields.items()
         if not declared.read_only  # what the API shows back is not an input
     }
+
+
+def first_unmet(
+    obj: Any, preconditions: Iterable[Precondition], kind: Kind = Kind.CONFLICT
+) -> Refused | None:
+    """The first of ``preconditions`` that ``obj`` does not meet, as a refusal (of ``kind`` when
+    it says words alone); or None."""
+    for precondition in preconditions:
+        found = precondition(obj)
+        if found is None or found == "":
+            continue
+        return found if isinstance(found, Refused) else Refused(str(found), kind=kind)
+    return None
+
+
+def ensure(obj: Any, *preconditions: Precondition, kind: Kind = Kind.CONFLICT) -> None:
+    """Raise the first refusal of ``preconditions`` on ``obj``: how a service asks again, in its
+    transaction and under its locks, what its step declares."""
+    refused = first_unmet(obj, preconditions, kind)
+    if refused is not None:
+        raise refused
 
 
 def declared(prefix: str = "") -> list[Action]:

@@ -41,10 +41,10 @@ from scoring.results.rules import ROUND_VALUES, values_round
 from scoring.results.services import record_game
 from scoring.scorecards.services import check_complete, normalise_rounds, resolve_dispute
 from scoring.standings.selectors import SetAsideShootout, entry_names
-from tournaments.actions import Forbidden, Kind, Refused
+from tournaments.actions import Forbidden, Kind, Refused, ensure
 from tournaments.models import Entry, Game, Stage, people_paths
 from tournaments.selectors import play_pools, seeded_entries
-from tournaments.services.draws import _results_in, ensure, undo_draw
+from tournaments.services.draws import _results_in, undo_draw
 from tournaments.services.game_locks import lock_games
 
 #: Who may change a closed result and who may undo an advance, as the pages and the API say it.

@@ -44,7 +44,7 @@ from scoring.results.pools import pool_tables
 from scoring.results.shootouts import ties_awaiting_shootout
 from scoring.standings.selectors import SetAsideShootout, stage_standings
 from tournaments import formats
-from tournaments.actions import Forbidden, Kind, Refused
+from tournaments.actions import Forbidden, Kind, Precondition, Refused, ensure
 from tournaments.models import Entry, Match, Stage
 from tournaments.selectors import (
     FIELD_POOL,
@@ -55,7 +55,6 @@ from tournaments.selectors import (
     stage_matches,
 )
 from tournaments.services import draws
-from tournaments.services.draws import Precondition, ensure
 
 CUT_POOL = "cut"
 

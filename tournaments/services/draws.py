@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments import formats, live
-from tournaments.actions import Kind, Refused
+from tournaments.actions import Kind, Precondition, Refused, ensure
 from tournaments.models import (
     ENTRY_PEOPLE,
     Board,
@@ -78,19 +78,7 @@ def _three_player(stage: Stage) -> bool:
 #
 # Each precondition returns the words of its refusal (a ``Refused`` when it chooses the kind),
 # or None when the step may go on. The step declarations list them (``draw_actions``); the
-# services ask them again with :func:`ensure`.
-
-#: A precondition on an object's state: its refusal in words, or None.
-Precondition = Callable[[Any], str | Refused | None]
-
-
-def ensure(obj: Any, *preconditions: Precondition, kind: Kind = Kind.CONFLICT) -> None:
-    """Raise the first refusal of ``preconditions`` on ``obj`` (of ``kind`` when it is words
-    alone): how a service asks again, in its transaction, what its step declares."""
-    for precondition in preconditions:
-        found = precondition(obj)
-        if found:
-            raise found if isinstance(found, Refused) else Refused(str(found), kind=kind)
+# services ask them again with ``tournaments.actions.ensure``.
 
 
 Service = TypeVar("Service", bound=Callable[..., Any])

@@ -22,16 +22,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
 from tournaments import live
-from tournaments.actions import Kind, Refused
+from tournaments.actions import Kind, Precondition, Refused, ensure
 from tournaments.models import ENTRY_PEOPLE, Category, Entry, Pool, Stage, people_paths
 from tournaments.names import entry_key
 from tournaments.selectors import play_pools
 from tournaments.services import entries as entry_services
 from tournaments.services.draws import (
-    Precondition,
     _results_in,
     draw_round_robin,
-    ensure,
     next_stage_undrawn,
 )
 
