@@ -35,6 +35,7 @@ from simulation.models import AutoPlay, DryRun, MatchPreview
 from simulation.services import autoplay, background, dryrun, previews, runs
 from tournaments.actions import Action, Kind, Refused
 from tournaments.models import Match, Tournament
+from tournaments.permissions import MANAGE_TOURNAMENT
 
 __all__ = [
     "LONG_WORK",
@@ -52,7 +53,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-MANAGE = "tournaments.manage_tournament"
 #: Who starts the simulation's work, said to anyone else.
 STARTERS = gettext_lazy(
     "Organizers only: only the organizers of a tournament start previews, auto-play and dry "
@@ -190,7 +190,7 @@ def _start_preview(
 
 start_dry_run = Action(
     name="simulation.start_dry_run",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=STARTERS,
     fields=("preset", "field", "category", "players", "boards", "seed"),
     run=_start_dry_run,
@@ -206,7 +206,7 @@ start_dry_run = Action(
 
 start_autoplay = Action(
     name="simulation.start_autoplay",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=STARTERS,
     fields=("scope", "category", "stage", "round_of_play", "match", "profile_a", "profile_b"),
     run=_start_autoplay,
@@ -220,7 +220,7 @@ start_autoplay = Action(
 
 start_preview = Action(
     name="simulation.start_preview",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=STARTERS,
     when=(previews.preview_refusal,),
     fields=("games", "profile_a", "profile_b"),
@@ -260,7 +260,7 @@ def _stop_preview(user: AbstractBaseUser, work: Work) -> None:
 
 retry_autoplay = Action(
     name="simulation.retry_autoplay",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=RUNNERS,
     when=(_of_the_row(runs.played_for_a_dry_run), _of_the_row(runs.run_retry_refusal)),
     run=_send_again,
@@ -269,7 +269,7 @@ retry_autoplay = Action(
 
 retry_dry_run = Action(
     name="simulation.retry_dry_run",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=RUNNERS,
     when=(_of_the_row(runs.dry_run_retry_refusal),),
     run=_send_again,
@@ -278,7 +278,7 @@ retry_dry_run = Action(
 
 stop_autoplay = Action(
     name="simulation.stop_autoplay",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=RUNNERS,
     when=(_of_the_row(background.stop_refusal),),
     run=_stop_autoplay,
@@ -286,7 +286,7 @@ stop_autoplay = Action(
 
 stop_dry_run = Action(
     name="simulation.stop_dry_run",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=RUNNERS,
     when=(_of_the_row(background.stop_refusal),),
     run=_stop_dry_run,
@@ -294,7 +294,7 @@ stop_dry_run = Action(
 
 stop_preview = Action(
     name="simulation.stop_preview",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=RUNNERS,
     when=(_of_the_row(background.stop_refusal),),
     run=_stop_preview,

@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy
 
 from tournaments.actions import Action
 from tournaments.models import Category, Entry, Match, Stage
+from tournaments.permissions import MANAGE_TOURNAMENT
 from tournaments.services import draws, schedule, seeding
 
 __all__ = [
@@ -36,9 +37,6 @@ __all__ = [
     "swap_entries",
     "undo_draw",
 ]
-
-#: The permission of every organizer page.
-MANAGE = "tournaments.manage_tournament"
 
 
 def _draw(user: AbstractBaseUser, stage: Stage, **options: Any) -> list[Match]:
@@ -74,7 +72,7 @@ def _move(user: AbstractBaseUser, stage: Stage, *, entry: Entry, pool: str) -> s
 
 draw_stage = Action(
     name="tournaments.draw_stage",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=gettext_lazy("Only the tournament's organizers and co-organizers draw its stages."),
     when=draws.DRAW_CONDITIONS,
     fields=("method", "pool_count", "double", "third_place"),
@@ -85,7 +83,7 @@ draw_stage = Action(
 
 undo_draw = Action(
     name="tournaments.undo_draw",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=gettext_lazy("Only the tournament's organizers and co-organizers undo a draw."),
     when=draws.UNDO_CONDITIONS,
     run=_undo,
@@ -93,7 +91,7 @@ undo_draw = Action(
 
 swap_entries = Action(
     name="tournaments.swap_entries",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=gettext_lazy("Only the tournament's organizers and co-organizers swap entries in a draw."),
     when=(draws.drawn_to_swap,),
     fields=("entry_a", "entry_b"),
@@ -103,7 +101,7 @@ swap_entries = Action(
 
 schedule_stage = Action(
     name="tournaments.schedule_stage",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=gettext_lazy(
         "Only the tournament's organizers and co-organizers set the start times of a stage."
     ),
@@ -115,7 +113,7 @@ schedule_stage = Action(
 
 set_seeds = Action(
     name="tournaments.set_seeds",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=gettext_lazy("Only the tournament's organizers and co-organizers set seeds."),
     fields=("seeds",),
     run=_seeds,
@@ -124,7 +122,7 @@ set_seeds = Action(
 
 move_to_pool = Action(
     name="tournaments.move_to_pool",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=gettext_lazy(
         "Only the tournament's organizers and co-organizers move entries between pools."
     ),

@@ -24,6 +24,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.actions import Action, Refused
 from tournaments.models import Category, Entry, Player, Team, Tournament
+from tournaments.permissions import MANAGE_TOURNAMENT
 from tournaments.services import entries, registration
 
 __all__ = [
@@ -37,7 +38,6 @@ __all__ = [
     "register_player",
 ]
 
-MANAGE = "tournaments.manage_tournament"
 WHO = gettext_lazy("Only the tournament's organizers may change it.")
 
 #: A player's registration, named once: the registration form's fields. The API takes the same
@@ -106,7 +106,7 @@ def _check_in_many(
 
 register_player = Action(
     name="tournaments.register_player",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=WHO,
     fields=PLAYER_FIELDS,
     run=_register,
@@ -115,7 +115,7 @@ register_player = Action(
 
 enter_player = Action(
     name="tournaments.enter_player",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=WHO,
     when=(registration.takes_players,),
     fields=("player",),
@@ -125,7 +125,7 @@ enter_player = Action(
 
 enter_team = Action(
     name="tournaments.enter_team",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=WHO,
     when=(registration.takes_teams,),
     fields=("team",),
@@ -134,7 +134,7 @@ enter_team = Action(
 
 pair_team = Action(
     name="tournaments.pair_team",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=WHO,
     when=(registration.has_doubles,),
     fields=("category", "player_one", "player_two", "name"),
@@ -144,7 +144,7 @@ pair_team = Action(
 
 edit_entry = Action(
     name="tournaments.edit_entry",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=WHO,
     fields=entries.ENTRY_FIELDS,
     run=_edit,
@@ -152,7 +152,7 @@ edit_entry = Action(
 
 check_in_entry = Action(
     name="tournaments.check_in_entry",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=WHO,
     when=(registration.not_withdrawn,),
     fields=("checked_in",),
@@ -161,7 +161,7 @@ check_in_entry = Action(
 
 check_in_many = Action(
     name="tournaments.check_in_many",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=WHO,
     fields=("category", "everyone", "numbers", "entries"),
     run=_check_in_many,

@@ -143,6 +143,9 @@ rules.add_perm("tournaments.delete_tournament", is_the_organizer)
 #: The site permission to create tournaments: Django's model permission, held per user (not per
 #: tournament), given by a superuser or by an organizer of any tournament on its staff page.
 ADD_TOURNAMENT = "tournaments.add_tournament"
+#: The organizer pages' permission (organizers and co-organizers), and the staff page's.
+MANAGE_TOURNAMENT = "tournaments.manage_tournament"
+MANAGE_STAFF = "tournaments.manage_staff"
 ADD_TOURNAMENT_REFUSAL = gettext_lazy(
     "Creating a tournament needs the permission “may create tournaments”: ask a superuser, or "
     "the organizer of any tournament, to give it to your login on their staff page."

@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy
 
 from tournaments.actions import Action
 from tournaments.models import Invitation, Tournament, TournamentRole
+from tournaments.permissions import MANAGE_STAFF
 from tournaments.services import invitations, staff
 from tournaments.services.staff import StaffAccount
 
@@ -35,7 +36,6 @@ __all__ = [
     "withdraw_invitation",
 ]
 
-MANAGE_STAFF = "tournaments.manage_staff"
 WHO = gettext_lazy(
     "Only the tournament's organizers and co-organizers may see and change its staff."
 )

@@ -29,11 +29,9 @@ from scoring.progression import closed, services
 from scoring.progression.closed import UndoneAdvance
 from tournaments.actions import Action
 from tournaments.models import Entry, Match, Stage
+from tournaments.permissions import MANAGE_TOURNAMENT
 
 __all__ = ["PROGRESSION_STEPS", "advance", "draw_next_round", "record_shootout", "undo_advance"]
-
-#: The permission of the organizer pages, which run the draws.
-MANAGE = "tournaments.manage_tournament"
 
 
 def _advance(
@@ -70,7 +68,7 @@ def _shootout(
 
 advance = Action(
     name="scoring.advance",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=gettext_lazy("Only the tournament's organizers and co-organizers advance a stage."),
     when=services.ADVANCE_CONDITIONS,
     fields=("pool_count", "double", "third_place"),
@@ -89,7 +87,7 @@ undo_advance = Action(
 
 draw_next_round = Action(
     name="scoring.draw_next_round",
-    permission=MANAGE,
+    permission=MANAGE_TOURNAMENT,
     who=gettext_lazy(
         "Only the tournament's organizers and co-organizers pair the next round of a stage."
     ),
