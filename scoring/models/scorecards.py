@@ -52,11 +52,14 @@ class CardRow(models.Model):
 
     class ValidatedHow(models.TextChoices):
         """How the opponent's signature reached the row: on the opponent's phone (their login or
-        private link), written on the paper card and entered by staff, or by the simulation."""
+        private link), written on the paper card and entered by staff, by the simulation, or by
+        the opponent's own row of the game saying the same (both players entered it, each on
+        their own card, and the two agree round by round)."""
 
         PHONE = "phone", _("Opponent's phone")
         PAPER = "paper", _("Paper card")
         SIMULATED = "simulated", _("Simulated")
+        AGREEMENT = "agreement", _("Both cards agree")
 
     card = models.ForeignKey(ScoreCard, on_delete=models.CASCADE, related_name="rows")
     game = models.ForeignKey("tournaments.Game", on_delete=models.CASCADE, related_name="card_rows")
