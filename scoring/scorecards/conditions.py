@@ -12,7 +12,10 @@ from django.utils.translation import gettext as _
 
 from scoring import engine
 from scoring.models import CardRow, ScoreCard
+from scoring.progression.locks import closure
+from scoring.results.outcomes import match_outcome
 from scoring.results.rules import game_rules
+from scoring.templatetags.scoring_labels import dashed
 from tournaments.actions import Kind, Refused
 from tournaments.models import Entry
 
@@ -101,6 +104,70 @@ def game_is_played(row: CardRow) -> Refused | str | None:
     if game is None:
         return _("A bye is not played: it has no row to write.")
     return forfeited(game)
+
+
+#: A stage whose closure was not read yet (see :func:`stage_closure`).
+_UNREAD = object()
+
+
+def stage_closure(stage):
+    """The stage's closure (``scoring.progression.locks.closure``), or None while open, read once
+    per stage object: a card page asks each step of each of its rows, which all share their
+    stage, and a page is drawn from one read of the state."""
+    found = getattr(stage, "closure_read", _UNREAD)
+    if found is _UNREAD:
+        found = closure(stage)
+        stage.closure_read = found
+    return found
+
+
+def stage_open(row: CardRow) -> Refused | None:
+    """A closed stage's rows are read only: nothing is filled, signed or corrected on them from
+    the card (the head referee changes a closed result on the stage's closed results page). The
+    services refuse the write itself (``locks.ensure_open``) with the same words."""
+    game = row.game if row.game_id else None
+    if game is None:
+        return None
+    found = stage_closure(game.match.stage)
+    if found is None:
+        return None
+    return Refused(found.message(), kind=Kind.CONFLICT)
+
+
+def not_needed(game, outcome) -> str:
+    """Why ``game`` is not played: the games before it decided its match (game 3 of a best of 3
+    won 2-0), as the one judge says it (``outcome``, a ``scoring.results.outcomes.MatchOutcome``,
+    which ``engine.judge_match`` decided); "" while the match needs the game."""
+    if outcome.bye or not outcome.complete or outcome.winner is None or game.forfeited_by:
+        return ""
+    score = next((s for s in outcome.games if s.number == game.number), None)
+    if score is None or score.rounds or score.finished:
+        return ""
+    entries = game.match.entries
+    winner = entries["abc".index(outcome.winner)]
+    return _(
+        "Game %(number)s is not needed: %(winner)s won the match %(wins)s (%(match)s, round of "
+        "play %(round_of_play)s), so it is not played and nothing is written on it."
+    ) % {
+        "number": game.number,
+        "winner": winner.name,
+        "wins": dashed(sorted(outcome.wins, reverse=True)),
+        "match": game.match,
+        "round_of_play": game.match.round_of_play,
+    }
+
+
+def game_needed(row: CardRow) -> Refused | None:
+    """A game its match no longer needs takes no row: the card says so instead of offering the
+    form. The card page reads every match's outcome at once and says it on each game
+    (``not_needed``, words or ""), so that asking a card's games costs no query."""
+    game = row.game if row.game_id else None
+    if game is None or game.forfeited_by:
+        return None
+    words = getattr(game, "not_needed", None)
+    if words is None:
+        words = not_needed(game, match_outcome(game.match))
+    return Refused(words, kind=Kind.CONFLICT) if words else None
 
 
 def open_to_its_player(row: CardRow) -> str | None:

@@ -282,9 +282,10 @@ def fill_row(
         return _correct(row, clean, user, referee_initials, game_rows)
     probe = row or CardRow(card=card, game=game)
     clean = normalise_rounds(game, rounds, card.entry)
-    unsigned = conditions.earlier_rows_signed(probe)
-    if unsigned is not None:
-        raise ScorecardError(unsigned.text, kind=unsigned.kind)
+    # Not the next game while an earlier one waits for its signature; nor a game not needed.
+    unmet = conditions.earlier_rows_signed(probe) or conditions.game_needed(probe)
+    if unmet is not None:
+        raise ScorecardError(unmet.text, kind=unmet.kind)
     if row is None:
         require_permission(user, "scoring.fill_row", probe, _("fill this scorecard"))
         row = CardRow(
