@@ -375,3 +375,12 @@ AXES_LOCKOUT_CALLABLE = "config.security.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "config.security.client_address"
 AXES_RESET_ON_SUCCESS = True
 AXES_DISABLE_ACCESS_LOG = True
+
+# Web Push (the calls to players' phones, tournaments.push): the VAPID key pair that signs each
+# push, as base64url (the private key's raw 32 bytes or a PEM file's path; the public key's 65
+# uncompressed bytes, which the phone's browser is given), and whom the push services may
+# contact about them (a mailto: or https: address). Without both keys, push is off: the pages
+# say so, and the calls are still shown on the hall screen and the players' pages.
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="mailto:webmaster@localhost")

@@ -24,6 +24,9 @@ PANELS: dict[str, str | Promise] = {
     "clock": _("the round clock, along the top"),
     "results": _("the latest official results, newest first"),
     "standings": _("the standings of the stage given by stage="),
+    "calls": _(
+        "the latest calls to players (“your match is on board 7”), for phones without notifications"
+    ),
 }
 #: What a screen shows when its address says nothing.
 DEFAULT_SHOW = ("clock", "now", "results")

@@ -165,6 +165,11 @@ rules.add_perm("tournaments.run_clock", is_official)
 # against, which the walkovers would decide, is another official's. Withdrawing one's own entry
 # (and taking that withdrawal back) stays allowed: it is the player's own choice to leave, and
 # its walkovers go against them, never in their favour.
+# Calls to a phone ("your match is on board 7"): the entry's own players follow them, on their
+# login or the entry's private link; nobody else, staff included (a call is the player's own).
+FOLLOW_CALLS = "tournaments.follow_calls"
+rules.add_perm(FOLLOW_CALLS, is_own_entry)
+
 rules.add_perm("tournaments.withdraw_entry", is_organizer & ~meets_entry)
 rules.add_perm(
     "tournaments.disqualify_entry", (is_organizer | is_head_referee) & ~is_own_entry & ~meets_entry

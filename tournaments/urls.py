@@ -11,4 +11,5 @@ urlpatterns = [
     path("<slug:slug>/", include("tournaments.urls_public")),
     path("<slug:slug>/manage/", include("tournaments.urls_organizer")),
     path("<slug:slug>/clock/", include("tournaments.urls_clock")),
+    path("<slug:slug>/calls/", include("tournaments.urls_calls")),
 ]

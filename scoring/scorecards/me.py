@@ -12,11 +12,14 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from scoring.results.next_match import next_match
 from scoring.scorecards import selectors as select
+from tournaments.calls_page import calls_panel
 from tournaments.models import Entry, Tournament
 from tournaments.private_links import forget, remember
 from tournaments.services.links import claim_entry, entry_of_token, link_of
@@ -49,6 +52,9 @@ def open_link(request: HttpRequest, tournament: Tournament, token: str) -> HttpR
         "token": token,
         "cards": select.cards_of_entry(tournament, entry),
         "to_sign": select.rows_to_sign(tournament, [entry.id]),
+        # What the entry plays next leads the page; its calls and "Notify me" follow it.
+        "next_match": next_match(entry, now=timezone.now()),
+        "panel": calls_panel(request.user, entry),
         "linked_to_me": linked_to_me,
         "may_claim": user.is_authenticated
         and not linked_to_me

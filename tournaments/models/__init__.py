@@ -6,6 +6,7 @@ and the API can say exactly what is wrong before anything is written.
 """
 
 from tournaments.models.boards import Board
+from tournaments.models.calls import Call, PushSubscription
 from tournaments.models.categories import Category
 from tournaments.models.clock import RoundClock
 from tournaments.models.events import Tournament
@@ -19,6 +20,7 @@ from tournaments.models.stages import Pool, Stage
 __all__ = [
     "ENTRY_PEOPLE",
     "Board",
+    "Call",
     "Category",
     "Entry",
     "EntryLink",
@@ -27,6 +29,7 @@ __all__ = [
     "Match",
     "Player",
     "Pool",
+    "PushSubscription",
     "RoleChange",
     "Round",
     "RoundClock",

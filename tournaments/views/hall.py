@@ -30,6 +30,7 @@ from tournaments.hall_screen import (
 )
 from tournaments.models import Stage, Tournament
 from tournaments.selectors import stage_for_page, tournament_categories
+from tournaments.services.calls import recent_calls
 from tournaments.views.live import POLL_SECONDS
 
 TEMPLATES = "tournaments/screen"
@@ -86,6 +87,7 @@ def hall_screen(request: HttpRequest, slug: str) -> HttpResponse:
         "options": options,
         "stage": stage,
         "screen": read_hall_screen(tournament, options.panels, stage),
+        "calls": recent_calls(tournament_id=tournament.id) if "calls" in options.panels else [],
         "version": tournament.live_version,
     }
     if request.htmx:

@@ -9,11 +9,13 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.results.knockout import bracket_rounds
+from scoring.results.next_match import board_estimate
 from scoring.results.outcomes import current_round
 from scoring.results.players import own_cards, player_standings
 from scoring.results.players import player_page as read_player_page
@@ -24,6 +26,7 @@ from scoring.results.shootouts import shootout_page
 from tournaments.embedding import embed_snippet, embeddable
 from tournaments.models import Stage, Tournament
 from tournaments.selectors import stage_for_page, stage_rounds
+from tournaments.services.calls import recent_calls
 from tournaments.svg import bracket_svg
 
 #: How often the hall screen reloads its boards, in seconds.
@@ -304,13 +307,19 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             % {"number": number, "tournament": tournament.name},
         )
     version = getattr(request, "live_version", None)
+    next_game = page.next_game
+    waiting = next_game is not None and next_game.result == "to play"  # untranslated: a key
     return render(
         request,
         "tournaments/public/player.html",
         {
             "tournament": tournament,
             "page": page,
-            "next_game": page.next_game,
+            "next_game": next_game,
+            "estimate": board_estimate(next_game.match, now=timezone.now()) if waiting else None,
+            "calls": recent_calls(
+                tournament_id=tournament.id, entry_ids=[e.id for e in page.entries]
+            ),
             "standings": player_standings(page, version),
             "own_cards": own_cards(request.user, page),
             "lookup": reverse("tournaments:player_lookup", args=[slug]),
