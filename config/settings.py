@@ -332,6 +332,11 @@ else:
 #: a new result makes a new version, so this only bounds the memory of versions gone by. 0
 #: turns the cache off.
 LIVE_CACHE_SECONDS = env.int("LIVE_CACHE_SECONDS", default=600)
+# The round clock's event stream (tournaments.views.clock_events): how long one stream lasts
+# before the browser opens the next, and how many one web process serves at once (keep it below
+# the gunicorn threads of a worker, config/gunicorn.conf.py, which sets it from them).
+CLOCK_STREAM_SECONDS = env.int("CLOCK_STREAM_SECONDS", default=90)
+CLOCK_STREAMS_PER_PROCESS = env.int("CLOCK_STREAMS_PER_PROCESS", default=24)
 
 LOGGING = {
     "version": 1,

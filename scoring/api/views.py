@@ -6,6 +6,7 @@ referee settles disputes) and the rules. Refusals come back as 400 with the reas
 named), 403 for a role that may not act, 409 when someone saved the row since it was read.
 """
 
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -42,6 +43,7 @@ from scoring.api.serializers import (
 from scoring.models import CardRow, ScoreCard
 from scoring.rulings import actions as rulings
 from scoring.scorecards import actions as row_steps
+from scoring.scorecards import offline
 from scoring.scorecards import services as scorecards
 from scoring.scorecards import table_actions as table_steps
 from scoring.standings.selectors import stage_standings
@@ -237,7 +239,9 @@ class ScoreCardViewSet(
         description=gettext_lazy(
             "Write the card's row for a game: the card's players before validation; afterwards a "
             "referee, with their initials. Changing a row needs the version you read (400 "
-            "without it, 409 when someone saved the row since)."
+            "without it, 409 when someone saved the row since). With an `Idempotency-Key` "
+            "header (8 to 64 letters, digits, dashes or underscores, e.g. a UUID), sending the "
+            "same entry again writes nothing and answers 200 with the row as it is now."
         ),
         request=FillRowSerializer,
         responses={
@@ -250,15 +254,32 @@ class ScoreCardViewSet(
     def fill(self, request: Request, pk: str | None = None) -> Response:
         card = self.get_object()
         data = parse(FillRowSerializer, request)
+        # A client that sends the same entry again with its Idempotency-Key (a phone's outbox
+        # whose answer was lost) gets the row as it is now, and nothing is written again.
+        key = offline.key_of({}, request.headers)
+        earlier = offline.applied(key, card, data["game"])
+        if earlier is not None:
+            return Response(CardRowSerializer(earlier.row).data, status=status.HTTP_200_OK)
+        version = version_to_send(card, data["game"], data.get("version"))
         # One endpoint for filling and correcting: the fill step's service tells them apart by
         # the row's status under the game's lock (a signed row is corrected, with initials).
-        row = row_steps.fill_row(
-            request.user,
-            CardRow(card=card, game=data["game"]),
-            rounds=data["rounds"],
-            version=version_to_send(card, data["game"], data.get("version")),
-            referee_initials=data["referee_initials"],
-        )
+        try:
+            row = offline.once(
+                key,
+                partial(
+                    row_steps.fill_row,
+                    request.user,
+                    CardRow(card=card, game=data["game"]),
+                    rounds=data["rounds"],
+                    version=version,
+                    referee_initials=data["referee_initials"],
+                ),
+                card=card,
+                game=data["game"],
+                based_on=version,
+            )
+        except offline.AlreadyApplied as replay:
+            return Response(CardRowSerializer(replay.applied.row).data, status=status.HTTP_200_OK)
         created = row.version == 1
         return Response(
             CardRowSerializer(row).data,

@@ -3,10 +3,12 @@
 from scoring.models.locks import ClosedStageChange, StageAdvance
 from scoring.models.scorecards import CardRow, ScoreCard
 from scoring.models.shootouts import ShootOut, ShootOutScore
+from scoring.models.submissions import RowSubmission
 
 __all__ = [
     "CardRow",
     "ClosedStageChange",
+    "RowSubmission",
     "ScoreCard",
     "ShootOut",
     "ShootOutScore",

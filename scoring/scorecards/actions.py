@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
+from scoring.calls import row_waits_for_validation
 from scoring.models import CardRow
 from scoring.permissions import conflict_refusal, validation_refusal
 from scoring.scorecards import services
@@ -73,6 +74,8 @@ fill_row = Action(
     fields=("rounds", "version", "referee_initials"),
     run=_fill,
     service_checks=True,
+    # The opponent is called to validate the row (on their phone, the hall screen, their page).
+    after=(row_waits_for_validation,),
 )
 
 correct_row = Action(

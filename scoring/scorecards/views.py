@@ -16,6 +16,7 @@ same forms post and redirect as plain HTML.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -32,10 +33,9 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring.engine import judge_row, round_lines
 from scoring.models import CardRow, ScoreCard
 from scoring.permissions import is_card_owner
-from scoring.progression.locks import closure
 from scoring.rulings import actions as rulings
 from scoring.scorecards import actions as row_actions
-from scoring.scorecards import conditions
+from scoring.scorecards import conditions, offline
 from scoring.scorecards import selectors as select
 from scoring.scorecards import table_actions as table_steps
 from scoring.scorecards.codes import signing_path
@@ -57,6 +57,7 @@ from scoring.scorecards.services import (
     mark_seen,
     normalise_rounds,
 )
+from scoring.scorecards.to_sign import Signing, signing
 from tournaments.actions import Action, Forbidden, Kind, Refused, refusal_text
 from tournaments.actions import refusals as refusals_of
 from tournaments.models import Entry, Game, Stage, Tournament
@@ -65,6 +66,10 @@ from tournaments.views.access import refuse, safe_next, tournament_page
 
 Status = CardRow.Status
 CORRECTABLE = row_actions.CORRECTABLE
+#: The answer to an entry sent again by a phone's outbox after it was applied.
+ALREADY_SAVED = gettext_lazy(
+    "Already saved: this entry reached the server before; nothing was written again."
+)
 
 
 # A player's card -----------------------------------------------------------------------------
@@ -104,6 +109,11 @@ class RowPanel:
     #: The re-open step (``table_actions.reopen_row``) takes this user on this row: the page
     #: offers its button (a voided row is written again once re-opened).
     offers_reopen: bool = False
+    #: The row's stage is closed: the row is read only, and ``why_not`` says why.
+    closed: bool = False
+    #: Beside the validation form: who this phone signs as (one "Agree"), and what looks
+    #: wrong on the row (``scoring.scorecards.to_sign``).
+    signing: Signing | None = None
 
     @property
     def game(self):
@@ -203,20 +213,30 @@ def _panel(request: HttpRequest, page: select.CardPage, line: select.CardLine, *
             )
             panel.mode = "correct"
     # A row short of the game's end cannot be signed (the judge says what is missing on it).
-    if panel.validate_form is None and refusals["validate_row"] is None:
-        panel.validate_form = ValidateForm(initial={"version": version}, prefix=f"v{line.game.id}")
+    if refusals["validate_row"] is None:
+        panel.signing = signing(user, row, line.opponents)
+        if panel.validate_form is None:
+            panel.validate_form = ValidateForm(
+                initial={"version": version},
+                prefix=f"v{line.game.id}",
+                typed=not panel.signing.agree,
+            )
+    # The code the opponent scans to sign: only for a row their signature can be taken on now
+    # (the game over on it, its stage open).
     if (
         row is not None
-        and row.status == Status.FILLED
-        and not line.missing
         and is_card_owner.test(user, row)
+        and row_actions.validate_row.unmet(row) is None
     ):
         panel.sign_url = request.build_absolute_uri(signing_path(page.tournament.slug, row.pk))
     panel.needs_initials = seen and panel.form is not None and panel.mode == "fill"
-    if row is not None:
+    panel.closed = conditions.stage_open(probe) is not None
+    if row is not None and not panel.closed:
         panel.offers_reopen = table_steps.reopen_row.allows(user, row)
     if panel.form is None and panel.validate_form is None:
         panel.why_not = _why_not(refusals)
+    if line.not_needed and panel.why_not == line.not_needed:
+        panel.why_not = ""  # the row says it in place of a result (``_official.html``)
     return panel
 
 
@@ -274,7 +294,7 @@ def _show(request: HttpRequest, page: select.CardPage, panel: RowPanel) -> HttpR
 def _card_page(request: HttpRequest, page: select.CardPage, panels: list) -> HttpResponse:
     """The whole card; above it, a closed stage's notice (read here, not while rendering), with
     the link to the stage's closed results for the officials who may open them."""
-    found = closure(page.stage)
+    found = conditions.stage_closure(page.stage)
     closed_page = None
     if found is not None and request.user.has_perm(
         "tournaments.view_official_pages", page.tournament
@@ -348,11 +368,19 @@ def fill(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id:
     forbidden = row_actions.fill_row.forbidden(request.user, line.probe)
     if forbidden is not None:
         return refuse(request, forbidden.text)
+    # A phone's outbox sends an entry again when it never saw the answer: a key already applied
+    # is answered with the row as it is now, and nothing is written (scoring.scorecards.offline).
+    try:
+        key = offline.key_of(request.POST, request.headers)
+        if offline.applied(key, card_for(page.stage, page.entry), line.game) is not None:
+            return _after_save(request, page, game_id, ALREADY_SAVED)
+    except Refused as exc:
+        return _show(request, page, _panel(request, page, line, error=exc.text))
     seen = line.row is not None and conditions.change_needs_initials(line.row) is not None
     form = (SeenRowForm if seen else RoundsForm)(
         request.POST, game=line.game, sides=_sides(page, line), prefix=f"g{game_id}"
     )
-    return _save_rounds(request, page, line, form, step=row_actions.fill_row)
+    return _save_rounds(request, page, line, form, step=row_actions.fill_row, key=key)
 
 
 @login_required
@@ -374,7 +402,9 @@ def correct(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_
     return _save_rounds(request, page, line, form, step=row_actions.correct_row)
 
 
-def _save_rounds(request, page, line, form: RoundsForm, *, step: Action) -> HttpResponse:
+def _save_rounds(
+    request, page, line, form: RoundsForm, *, step: Action, key: str = ""
+) -> HttpResponse:
     mode = "correct" if step is row_actions.correct_row else "fill"
     panel = _panel(request, page, line, form=form, mode=mode)
     if not form.is_valid():
@@ -384,13 +414,22 @@ def _save_rounds(request, page, line, form: RoundsForm, *, step: Action) -> Http
     card = card_for(page.stage, page.entry)
     probe = line.row or CardRow(card=card, game=line.game)
     try:
-        step(
-            request.user,
-            probe,
-            rounds=form.rounds(),
-            version=version,
-            referee_initials=form.cleaned_data.get("referee_initials", ""),
+        offline.once(
+            key,
+            partial(
+                step,
+                request.user,
+                probe,
+                rounds=form.rounds(),
+                version=version,
+                referee_initials=form.cleaned_data.get("referee_initials", ""),
+            ),
+            card=card,
+            game=line.game,
+            based_on=version,
         )
+    except offline.AlreadyApplied:
+        return _after_save(request, page, line.game.id, ALREADY_SAVED)
     except PermissionDenied as exc:
         return refuse(request, str(exc))
     except StaleRowError as exc:
@@ -425,7 +464,8 @@ def validate(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game
     if forbidden is not None:
         return refuse(request, forbidden.text)
     label_device(request)
-    form = ValidateForm(request.POST, prefix=f"v{game_id}")
+    agree = signing(request.user, line.row, line.opponents).agree
+    form = ValidateForm(request.POST, prefix=f"v{game_id}", typed=not agree)
     panel = _panel(request, page, line, validate_form=form)
     if not form.is_valid():
         panel.messages = form.messages()
@@ -455,8 +495,17 @@ def validate(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game
             "Row signed, but the other card of this game does not agree: the game went to the "
             "head referee, who rules on it."
         )
-        return _after_save(request, page, game_id, disputed, warning=True)
-    return _after_save(request, page, game_id, _("Row validated by the opponent."))
+        return _after_signed(request, page, game_id, disputed, warning=True)
+    return _after_signed(request, page, game_id, _("Row validated by the opponent."))
+
+
+def _after_signed(request, page, game_id: int, notice: str, *, warning: bool = False):
+    """Back to the page the signature came from when it says so (the private-link page's
+    "Agree"), else as any save of the row."""
+    if not request.htmx and request.POST.get("next"):
+        (messages.warning if warning else messages.success)(request, notice)
+        return redirect(safe_next(request, _card_url(page, game_id)))
+    return _after_save(request, page, game_id, notice, warning=warning)
 
 
 @login_or_link_required
