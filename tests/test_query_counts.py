@@ -122,9 +122,9 @@ def test_scorecard_page_and_card_page(
 ):
     small, large = events
     for event, games in ((small, 2), (large, 5)):
-        # The card, the entry's matches, their games, the card's rows (its docstring counts
-        # three: a card nobody has written on has no rows to read).
-        with django_assert_num_queries(4):
+        # The card, the entry's matches, their games, the games' official rounds and every
+        # card's rows of those games (its docstring counts five).
+        with django_assert_num_queries(5):
             page = card_page(event.stage, event.player)
         assert len(page.lines) == games and all(line.row for line in page.lines)
     # Both logins see their own card; the session and role reads are the same for both.

@@ -19,9 +19,10 @@ from django.utils.translation import gettext_noop
 
 from scoring import engine
 from scoring.models import CardRow, ScoreCard
-from scoring.results.rules import game_rules
+from scoring.results.outcomes import GameRounds, outcome_of
+from scoring.results.rules import ROUND_VALUES, game_rules, values_round
 from scoring.rulings.selectors import with_round_rulings
-from scoring.scorecards.conditions import header_problems
+from scoring.scorecards.conditions import header_problems, not_needed
 from scoring.scorecards.services import as_official, row_order
 from scoring.scorecards.signatures import signer_words
 from scoring.templatetags.scoring_labels import dashed, round_text
@@ -30,6 +31,7 @@ from tournaments.models import (
     Entry,
     Game,
     Match,
+    Round,
     Stage,
     Tournament,
     people_paths,
@@ -114,6 +116,55 @@ def totals(rounds: Sequence[dict[str, Any]]) -> Totals:
     )
 
 
+@dataclass(frozen=True)
+class Official:
+    """A game's official result (``tournaments.Round``, what standings read) as the card's owner
+    reads it, and where it came from: which card's row decided it (this card's, an opponent's, or
+    a paper card the table entered) and who signed it, in words.
+
+    ``rounds`` are the owner's figures first, like a row of the card; ``agrees`` says whether
+    the card's own row says the same (None when the card has no row for the game).
+    """
+
+    rounds: list[dict[str, Any]]
+    #: ``"own"``, ``"other"`` (an opponent's card), ``"paper"`` or ``"officials"`` (recorded
+    #: by the officials without a row that says the same: a ruling, the head referee's change).
+    source: str
+    #: The row that decided it (None for ``"officials"``) and whose card it is on.
+    row: CardRow | None
+    card_entry: Entry | None
+    #: Where it came from and who signed it: "Decided from Marc's card, validated by Anna ...".
+    words: str
+    agrees: bool | None
+
+    @property
+    def totals(self) -> Totals:
+        return totals(self.rounds)
+
+    @property
+    def score(self) -> str:
+        """The game's points, the owner's first: "3-5" ("4-3-1" in a three-player game)."""
+        return dashed(self.totals.points_by_side)
+
+    @property
+    def badge(self) -> str:
+        """The row's header: "Official: 3-5 (from Marc's card)"."""
+        values = {"score": self.score}
+        if self.source == OWN:
+            return _("Official: %(score)s (from this card)") % values
+        if self.source == PAPER:
+            return _("Official: %(score)s (from paper)") % values
+        if self.source == OTHER:
+            return _("Official: %(score)s (from %(name)s's card)") % {
+                **values,
+                "name": self.card_entry.name,
+            }
+        return _("Official: %(score)s") % values
+
+
+OWN, OTHER, PAPER, OFFICIALS = "own", "other", "paper", "officials"
+
+
 @dataclass
 class CardLine:
     """One scheduled game on a card (or a bye), with the card's row for it if filled.
@@ -133,6 +184,12 @@ class CardLine:
         return self.row or CardRow(card=self.card, game=self.game)
 
     card: ScoreCard | None = None
+    #: The game's official result and where it came from (None before there is one, and for a
+    #: forfeited game, whose ruling has its own words).
+    official: Official | None = None
+    #: Why the game is not played, when its match no longer needs it (game 3 of a best of 3
+    #: won 2-0: ``conditions.not_needed``, the engine's verdict), else "".
+    not_needed: str = ""
 
     @property
     def opponent(self) -> Entry | None:
@@ -190,8 +247,13 @@ def entry_of(stage: Stage, entry_id: int) -> Entry:
 
 def card_page(stage: Stage, entry: Entry) -> CardPage:
     """The card of ``entry`` for ``stage`` (unsaved if nobody has written on it yet), every game
-    scheduled for the entry in round-of-play order, and the rows filled so far (four queries:
-    the card, the matches, their games and the rows)."""
+    scheduled for the entry in round-of-play order, the rows filled so far, and each game's
+    official result with the row of whichever card decided it (five queries: the card, the
+    matches, their games, the games' official rounds and every card's rows of those games).
+
+    Each match is judged from its official rounds by the one judge (``outcome_of``), so that a
+    game its match no longer needs says so (``CardLine.not_needed``, and on the game for the
+    steps' precondition ``conditions.game_needed``) without a query more."""
     card = ScoreCard.objects.filter(stage=stage, entry=entry).first() or ScoreCard(
         stage=stage, entry=entry
     )
@@ -201,15 +263,13 @@ def card_page(stage: Stage, entry: Entry) -> CardPage:
     matches = list(
         Match.objects.filter(plays, stage=stage)
         .select_related("board", *joins)
-        .prefetch_related(Prefetch("games", queryset=with_round_rulings(Game.objects.all())))
+        .prefetch_related(
+            Prefetch("games", queryset=with_round_rulings(Game.objects.all())),
+            Prefetch("games__rounds", queryset=Round.objects.order_by("number")),
+        )
         .order_by("round_of_play", "id")
     )
-    rows = {}
-    if card.pk:
-        rows = {
-            r.game_id: r
-            for r in CardRow.objects.filter(card=card).select_related("filled_by", *SIGNER_JOINS)
-        }
+    rows = _rows_of_games(stage, [g.id for m in matches for g in m.games.all()])
     lines = []
     for match in matches:
         match.stage = stage
@@ -217,13 +277,156 @@ def card_page(stage: Stage, entry: Entry) -> CardPage:
         games = sorted(match.games.all(), key=lambda g: g.number)
         if not games:
             lines.append(CardLine(match=match, game=None, opponents=others, row=None, card=card))
+        outcome = outcome_of(match, [_game_rounds(game) for game in games])
         for game in games:
             game.match = match
-            row = rows.get(game.id)
+            game.not_needed = not_needed(game, outcome)
+            game_rows = rows.get(game.id, [])
+            for row in game_rows:
+                row.game = game
+                row.card.stage = stage
+                row.card.entry = next(e for e in match.entries if e.id == row.card.entry_id)
+            row = next((r for r in game_rows if r.card_id == card.pk), None)
             if row is not None:
-                row.card, row.game = card, game
-            lines.append(CardLine(match=match, game=game, opponents=others, row=row, card=card))
+                row.card = card
+            lines.append(
+                CardLine(
+                    match=match,
+                    game=game,
+                    opponents=others,
+                    row=row,
+                    card=card,
+                    official=official_result(game, entry, game_rows),
+                    not_needed=game.not_needed,
+                )
+            )
     return CardPage(stage=stage, entry=entry, card=card, lines=lines)
+
+
+def _rows_of_games(stage: Stage, game_ids: list[int]) -> dict[int, list[CardRow]]:
+    """Every card's rows of the games (one query), by game: the card's own, and the others'
+    that may have decided a game's official result."""
+    found: dict[int, list[CardRow]] = {}
+    if not game_ids:
+        return found
+    rows = CardRow.objects.filter(game_id__in=game_ids, card__stage=stage).select_related(
+        "card", "filled_by", *SIGNER_JOINS
+    )
+    for row in rows.order_by("pk"):
+        found.setdefault(row.game_id, []).append(row)
+    return found
+
+
+def _stored_rounds(game: Game) -> list[dict[str, Any]]:
+    """The game's official rounds (prefetched) as card data, in the match's order of sides."""
+    return [
+        engine.round_to_data(values_round(*(getattr(r, name) for name in ROUND_VALUES)))
+        for r in game.rounds.all()
+    ]
+
+
+def _game_rounds(game: Game) -> GameRounds:
+    """A game and its official rounds (prefetched) as the judge of matches reads them."""
+    stored = _stored_rounds(game)
+    return GameRounds(
+        game.number,
+        game.is_playoff,
+        [tuple(r["points"]) for r in stored],
+        [tuple(r["twenties"]) for r in stored],
+        game.forfeited_by,
+        game.forfeit_kind,
+    )
+
+
+#: The rows that may have written a game's official result: signed by the other side (or on
+#: paper) and not since voided or disputed.
+SIGNED = (Status.VALIDATED, Status.VERIFIED)
+
+
+def official_result(game: Game, owner: Entry, rows: Sequence[CardRow]) -> Official | None:
+    """The game's official result as ``owner``'s card reads it, and which row decided it:
+    a signed row (``rows``: every card's rows of the game, each with its card's entry) that says
+    the same, a verified one first, this card's first among equals. A round the head referee
+    forfeited makes the official rounds differ from every row: the signed row is still where
+    they came from. None while nothing is official, and for a forfeited game."""
+    if game.forfeited_by:
+        return None
+    stored = _stored_rounds(game)
+    if not stored:
+        return None
+    mine = next((r for r in rows if r.card.entry_id == owner.id), None)
+
+    def says_it(row: CardRow) -> bool:
+        return as_official(row.rounds, row_order(game, row.card.entry)) == stored
+
+    signed = sorted(
+        (r for r in rows if r.status in SIGNED),
+        key=lambda r: (r.status != Status.VERIFIED, r.card.entry_id != owner.id),
+    )
+    deciding = next((r for r in signed if says_it(r)), None)
+    if deciding is None and getattr(game, "ruled_round", None) and signed:
+        deciding = signed[0]
+    if deciding is None:
+        source = OFFICIALS
+    elif deciding.validated_how == CardRow.ValidatedHow.PAPER:
+        source = PAPER
+    else:
+        source = OWN if deciding.card.entry_id == owner.id else OTHER
+    agrees = None
+    if mine is not None and mine.status != Status.VOIDED:
+        agrees = says_it(mine)
+    return Official(
+        rounds=engine.seen_from(stored, row_order(game, owner)),
+        source=source,
+        row=deciding,
+        card_entry=deciding.card.entry if deciding is not None else None,
+        words=_official_words(deciding, source, owner),
+        agrees=agrees,
+    )
+
+
+def _official_words(row: CardRow | None, source: str, owner: Entry) -> str:
+    """Where an official result came from, for the card's owner: "Decided from Marc's card,
+    validated by Anna Player1 (ID 101, initials AP). Verified at the scoring table." or
+    "Entered from paper by the table (...)"."""
+    if row is None:
+        return _("Recorded by the officials.")
+    own = row.card.entry_id == owner.id
+    whose = _("this card") if own else _("%(name)s's card") % {"name": row.card.entry.name}
+    signed = _("ID %(number)s, initials %(initials)s") % {
+        "number": row.validated_number,
+        "initials": row.validated_initials,
+    }
+    How = CardRow.ValidatedHow
+    if source == PAPER:
+        staff = _("entered by %(entered)s") % {"entered": staff_name(row.entered_by)}
+        if row.confirmed_by_id:
+            staff = _("entered by %(entered)s, confirmed by %(confirmed)s") % {
+                "entered": staff_name(row.entered_by),
+                "confirmed": staff_name(row.confirmed_by),
+            }
+        words = _("Entered from paper by the table (%(card)s, signed %(signed)s; %(staff)s).") % {
+            "card": whose,
+            "signed": signed,
+            "staff": staff,
+        }
+    else:
+        if row.validated_how == How.AGREEMENT:
+            who = _("the other card saying the same")
+        elif row.validated_how == How.SIMULATED:
+            who = _("the simulation (%(signed)s)") % {"signed": signed}
+        elif row.validated_entry_id is not None:
+            who = _("%(name)s (%(signed)s)") % {"name": row.validated_entry.name, "signed": signed}
+        else:
+            who = signed
+        words = _("Decided from %(card)s, validated by %(who)s.") % {"card": whose, "who": who}
+    if not own and row.referee_initials:
+        words += " " + _("Corrected, initialled by referee %(initials)s.") % {
+            "initials": row.referee_initials
+        }
+    if not own and row.status == Status.VERIFIED:
+        words += " " + _("Verified at the scoring table.")
+    return words
 
 
 def card_of(slug: str, card_id: int) -> ScoreCard:
