@@ -488,22 +488,24 @@ class RulingForm(RoundsForm):
 
 
 class ValidateForm(forms.Form):
-    """The opponent signs a row: WCC, "records their ID number and initials"."""
+    """The opponent signs a row: WCC, "records their ID number and initials".
+
+    Both or neither: on a phone whose login or private link stands for exactly one of the row's
+    opponents, the identity implies them and the page offers one "Agree" (the service finds
+    the signer, ``scoring.scorecards.implied``); anyone else types them, as on paper."""
 
     opponent_number = forms.CharField(
         max_length=20,
+        required=False,
         label=gettext_lazy("Opponent's player ID"),
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
-        error_messages={"required": gettext_lazy("The opponent's player ID is missing.")},
     )
     initials = forms.CharField(
         max_length=5,
+        required=False,
         label=gettext_lazy("Opponent's initials"),
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
-        error_messages={
-            "required": gettext_lazy("The opponent's initials are missing."),
-            "max_length": gettext_lazy("Initials are at most 5 letters."),
-        },
+        error_messages={"max_length": gettext_lazy("Initials are at most 5 letters.")},
     )
     version = forms.IntegerField(
         widget=forms.HiddenInput,
@@ -512,6 +514,22 @@ class ValidateForm(forms.Form):
             "required": gettext_lazy("The form lost track of the row's version; reload the page.")
         },
     )
+
+    def __init__(self, *args: Any, typed: bool = True, **kwargs: Any) -> None:
+        #: The ID and initials must be typed: the phone's identity does not imply them.
+        self.typed = typed
+        super().__init__(*args, **kwargs)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        number = (data.get("opponent_number") or "").strip()
+        initials = (data.get("initials") or "").strip()
+        if number or initials or self.typed:
+            if not number and "opponent_number" not in self.errors:
+                self.add_error("opponent_number", _("The opponent's player ID is missing."))
+            if not initials and "initials" not in self.errors:
+                self.add_error("initials", _("The opponent's initials are missing."))
+        return data
 
     def messages(self) -> list[str]:
         return [m for errors in self.errors.values() for m in errors]

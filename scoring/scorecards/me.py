@@ -19,6 +19,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring.results.next_match import next_match
 from scoring.scorecards import selectors as select
+from scoring.scorecards.services import mark_seen
+from scoring.scorecards.to_sign import RowWaiting, rows_waiting
 from tournaments.calls_page import calls_panel
 from tournaments.models import Entry, Tournament
 from tournaments.private_links import forget, remember
@@ -51,7 +53,7 @@ def open_link(request: HttpRequest, tournament: Tournament, token: str) -> HttpR
         "entry": entry,
         "token": token,
         "cards": select.cards_of_entry(tournament, entry),
-        "to_sign": select.rows_to_sign(tournament, [entry.id]),
+        "to_sign": _to_sign(request, tournament, entry),
         # What the entry plays next leads the page; its calls and "Notify me" follow it.
         "next_match": next_match(entry, now=timezone.now()),
         "panel": calls_panel(request.user, entry),
@@ -61,6 +63,14 @@ def open_link(request: HttpRequest, tournament: Tournament, token: str) -> HttpR
         and any(p.user_id is None for p in players),
     }
     return render(request, "scoring/cards/me.html", context)
+
+
+def _to_sign(request: HttpRequest, tournament: Tournament, entry: Entry) -> list[RowWaiting]:
+    """The rows waiting for the entry's signature, with their rounds and one "Agree" each: the
+    rows are in front of the opponent now, so from now on a change of one is a correction."""
+    waiting = rows_waiting(request.user, tournament, [entry.id])
+    mark_seen([item.row for item in waiting if item.signing is not None])
+    return waiting
 
 
 @require_POST

@@ -40,6 +40,7 @@ from scoring.results.rules import game_rules
 from scoring.results.services import record_locked_game
 from scoring.scorecards import conditions
 from scoring.scorecards.conditions import where
+from scoring.scorecards.implied import implied_signature
 from scoring.scorecards.signatures import signer_words
 from tournaments.actions import Forbidden, Kind, Refused
 from tournaments.models import Entry, Game, Stage
@@ -383,9 +384,18 @@ def _correct(
 
 @transaction.atomic
 def validate_row(
-    *, row: CardRow, opponent_number: str, initials: str, user, version: int | None = None
+    *,
+    row: CardRow,
+    opponent_number: str = "",
+    initials: str = "",
+    user,
+    version: int | None = None,
 ) -> CardRow:
-    """The opponent checks the row and signs it with their player ID and initials."""
+    """The opponent checks the row and signs it with their player ID and initials.
+
+    Two ways, as the step declares (``actions.validate_row``): typed, as paper asks them; or,
+    with neither given, implied by the identity of the phone or login that signs, when it acts
+    for exactly one of the row's opponents (``implied.implied_signature``: "Agree")."""
     lock_games([row.game_id])
     # Everything the checks below read, in one query: the stage and its category (is it open,
     # the rules of the game), the tournament (does a validated row count) and the players at
@@ -396,6 +406,8 @@ def validate_row(
     _refuse_forfeited(row.game)
     ensure_open(row.game.match.stage, error=ScorecardError)
     opponents = _opponents(row.game, row.card.entry)
+    if not str(opponent_number).strip() and not initials.strip():
+        opponent_number, initials = _implied(row, opponents, user)
     allowed = {n for e in opponents for n in _entry_numbers(e)}
     number = str(opponent_number).strip()
     if number not in allowed:
@@ -446,6 +458,23 @@ def validate_row(
         _("validated") if row.simulated else _("validated by %(who)s") % {"who": signer_words(row)}
     )
     return _after_change(_save(row, reason), others=_compared_with(row, game_rows))
+
+
+def _implied(row: CardRow, opponents: list[Entry], user) -> tuple[str, str]:
+    """The ID and initials a signature without them stands for: the one opponent this phone or
+    login acts for (asked after the permission: nobody else learns whom it acts for)."""
+    if not user.has_perm("scoring.validate_row", row):
+        raise Forbidden(validation_refusal(user, row))
+    signature = None if row.simulated else implied_signature(user, opponents)
+    if signature is None:
+        raise ScorecardError(
+            _(
+                "%(where)s: sign with the opponent's player ID and initials; this phone or "
+                "login does not stand for exactly one opponent of the row."
+            )
+            % {"where": where(row.game)}
+        )
+    return signature.number, signature.initials
 
 
 def _check_scheduled(card: ScoreCard, game: Game) -> None:
