@@ -48,7 +48,7 @@ def _fill(user, row: CardRow, *, rounds, version=None, referee_initials: str = "
     )
 
 
-def _validate(user, row: CardRow, *, opponent_number: str, initials: str, version=None):
+def _validate(user, row: CardRow, *, opponent_number: str = "", initials: str = "", version=None):
     return services.validate_row(
         row=row, opponent_number=opponent_number, initials=initials, user=user, version=version
     )
@@ -95,6 +95,9 @@ validate_row = Action(
     who=gettext_lazy("Only the opponent validates a row, on their own phone."),
     denied=lambda user, permission, row: validation_refusal(user, row),
     when=(game_is_played, stage_open, waiting_for_validation, game_over_on_the_row),
+    # Two ways to sign: the opponent's ID and initials typed, as paper asks them; or neither,
+    # when the phone's login or private link stands for exactly one of the row's opponents,
+    # whose ID and initials the identity implies (one "Agree", ``scoring.scorecards.implied``).
     fields=("opponent_number", "initials", "version"),
     run=_validate,
     service_checks=True,
