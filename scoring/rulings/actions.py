@@ -26,6 +26,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext_lazy
 
+from scoring.calls import game_ruled
 from scoring.permissions import conflict_refusal
 from scoring.rulings import services
 from scoring.scorecards import services as scorecards
@@ -141,6 +142,7 @@ forfeit_game = Action(
     when=services.GAME_RULINGS,
     fields=("side", "reason"),
     run=_forfeit_game,
+    after=(game_ruled,),  # both sides are told (scoring.calls)
     form="scoring.rulings.forms.ForfeitGameForm",
     serializer="scoring.api.rulings.ForfeitGameSerializer",
 )
@@ -153,6 +155,7 @@ forfeit_round = Action(
     when=services.ROUND_RULINGS,
     fields=("round", "side", "reason"),
     run=_forfeit_round,
+    after=(game_ruled,),  # both sides are told (scoring.calls)
     form="scoring.rulings.forms.ForfeitRoundForm",
     serializer="scoring.api.rulings.ForfeitRoundSerializer",
 )
@@ -170,5 +173,6 @@ resolve_dispute = Action(
     when=(forfeited, in_dispute),
     fields=("rounds", "initials", "versions"),
     run=_resolve,
+    after=(game_ruled,),  # both sides are told (scoring.calls)
     serializer="scoring.api.serializers.ResolveDisputeSerializer",
 )

@@ -13,13 +13,15 @@ import logging
 from collections.abc import Iterable
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from config.celery import QueueUnreachable, publish
 from tournaments import live
 from tournaments.actions import Kind, Refused
-from tournaments.models import Call, Entry, Game, Match, PushSubscription
+from tournaments.models import Call, Entry, Game, Match, PushSubscription, Stage
 from tournaments.push import push_enabled
+from tournaments.selectors import MATCH_RELATED
 from tournaments.tasks import push_call
 
 log = logging.getLogger(__name__)
@@ -65,7 +67,7 @@ def _queue_push(call_id: int, entry_id: int) -> None:
         log.warning("Call %s not pushed: %s", call_id, exc)
 
 
-def call_board(match: Match, *, url_of: dict[int, str] | None = None) -> list[Call]:
+def call_board(match: Match, *, url: str = "") -> list[Call]:
     """ "Your match is on board N", to every entry of ``match`` (on a board, not a bye)."""
     if match.board_id is None or match.entry_b_id is None:
         return []
@@ -80,20 +82,22 @@ def call_board(match: Match, *, url_of: dict[int, str] | None = None) -> list[Ca
                 match=match,
                 board_number=match.board.number,
                 other=others,
-                url=(url_of or {}).get(entry.id, ""),
+                url=url,
             )
         )
     return calls
 
 
-def recent_calls(*, tournament_id: int, entry_ids: Iterable[int] | None = None) -> list[Call]:
+def recent_calls(
+    *, tournament_id: int, entry_ids: Iterable[int] | None = None, limit: int = RECENT
+) -> list[Call]:
     """The newest calls of the tournament, or of ``entry_ids`` alone."""
     calls = Call.objects.filter(tournament_id=tournament_id).select_related(
         "entry__player", "entry__team__player_one", "entry__team__player_two"
     )
     if entry_ids is not None:
         calls = calls.filter(entry_id__in=list(entry_ids))
-    return list(calls[:RECENT])
+    return list(calls[:limit])
 
 
 def subscribe(
@@ -141,3 +145,49 @@ def unsubscribe(*, entry: Entry, endpoint: str) -> int:
     """This phone no longer receives ``entry``'s calls; how many subscriptions were deleted."""
     deleted, _details = PushSubscription.objects.filter(entry=entry, endpoint=endpoint).delete()
     return deleted
+
+
+def round_to_call(stage: Stage, round_of_play: int) -> list[Match]:
+    """The matches of the round that a call would reach: on a board, not byes, with nothing
+    played or forfeited yet."""
+    return list(
+        Match.objects.filter(
+            stage=stage, round_of_play=round_of_play, board__isnull=False, entry_b__isnull=False
+        )
+        .exclude(games__rounds__isnull=False)
+        .exclude(games__forfeited_by__in=["a", "b"])
+        .select_related(*MATCH_RELATED)
+        .distinct()
+        .order_by("board__number", "id")
+    )
+
+
+def has_boards(stage: Stage) -> str | None:
+    """The precondition of calling a round: the stage has matches drawn on boards."""
+    if Match.objects.filter(stage=stage, board__isnull=False, entry_b__isnull=False).exists():
+        return None
+    return _(
+        "%(stage)s has no match on a board to call: make the draw, with the boards, first."
+    ) % {"stage": stage}
+
+
+@transaction.atomic
+def call_round(*, stage: Stage, round_of_play: int) -> list[Call]:
+    """ "Your match is on board N" to every entry of the round's matches still to play."""
+    matches = round_to_call(stage, round_of_play)
+    if not matches:
+        raise Refused(
+            _(
+                "Round %(round)s of %(stage)s has no match on a board still to play: nothing to "
+                "call."
+            )
+            % {"round": round_of_play, "stage": stage},
+            kind=Kind.CONFLICT,
+            field="round_of_play",
+        )
+    slug = stage.category.tournament.slug
+    url = reverse("tournaments:round", args=[slug, stage.pk, round_of_play])
+    calls: list[Call] = []
+    for match in matches:
+        calls += call_board(match, url=url)
+    return calls

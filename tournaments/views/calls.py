@@ -1,25 +1,30 @@
-"""The phone's side of the calls: "Notify me on this phone" posts the browser's push subscription
-here (``static/js/push.js``), and "Stop notifications" takes it back.
+"""The calls' pages. The phone's side: "Notify me on this phone" posts the browser's push
+subscription here (``static/js/push.js``), and "Stop notifications" takes it back.
 
 Both take the declared steps (``tournaments.call_actions``) as the user the private-link
 middleware made of this browser, so only the entry's own private link or its player's login is
 let through; anyone else is answered 403 with the step's words, in JSON for the script (which
 shows them) and without a login page in between (a private link is no login).
+
+And the officials' "Call this round's boards", a button on a round's board list.
 """
 
 from __future__ import annotations
 
 import json
 
-from django.http import HttpRequest, JsonResponse
-from django.shortcuts import get_object_or_404
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments.actions import Action, Refused
-from tournaments.call_actions import follow_calls, stop_calls
-from tournaments.models import Entry
+from tournaments.actions import Action, Forbidden, Refused
+from tournaments.call_actions import call_round, follow_calls, stop_calls
+from tournaments.models import Entry, Stage
+from tournaments.views.access import refuse
 
 
 def _body(request: HttpRequest) -> dict:
@@ -84,3 +89,28 @@ def stop(request: HttpRequest, slug: str, entry_id: int) -> JsonResponse:
             % {"entry": entry.name}
         }
     )
+
+
+@require_POST
+def call_round_view(
+    request: HttpRequest, slug: str, stage_id: int, round_of_play: int
+) -> HttpResponse:
+    stage = get_object_or_404(
+        Stage.objects.select_related("category__tournament"),
+        pk=stage_id,
+        category__tournament__slug=slug,
+    )
+    try:
+        made = call_round(request.user, stage, round_of_play=round_of_play)
+    except Forbidden as refused:
+        return refuse(request, refused.text, stage.category.tournament)
+    except Refused as refused:
+        messages.error(request, refused.text)
+    else:
+        boards = len({call.board_number for call in made})
+        messages.success(
+            request,
+            _("Called: %(calls)s calls to the players of %(boards)s boards.")
+            % {"calls": len(made), "boards": boards},
+        )
+    return redirect(reverse("tournaments:round", args=[slug, stage_id, round_of_play]))

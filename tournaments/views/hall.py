@@ -87,7 +87,9 @@ def hall_screen(request: HttpRequest, slug: str) -> HttpResponse:
         "options": options,
         "stage": stage,
         "screen": read_hall_screen(tournament, options.panels, stage),
-        "calls": recent_calls(tournament_id=tournament.id) if "calls" in options.panels else [],
+        "calls": recent_calls(tournament_id=tournament.id, limit=24)
+        if "calls" in options.panels
+        else [],
         "version": tournament.live_version,
     }
     if request.htmx:
