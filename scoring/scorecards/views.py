@@ -242,9 +242,10 @@ def _panel(request: HttpRequest, page: select.CardPage, line: select.CardLine, *
 
 def _open_next_to_fill(panels: list[RowPanel]) -> list[RowPanel]:
     """Open the form of the first game on the card nobody has filled yet (in the order of
-    play), the one the player is about to write."""
+    play), the one the player is about to write: not a game already decided from another
+    card or on paper, whose official result the row shows."""
     for panel in panels:
-        if panel.mode == "fill" and panel.row is None:
+        if panel.mode == "fill" and panel.row is None and panel.line.official is None:
             panel.expanded = True
             break
     return panels
