@@ -237,6 +237,15 @@ class FillRowSerializer(serializers.Serializer):
         default="",
         help_text=_("A correction after validation: the referee's initials."),
     )
+    confirm_contradiction = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text=_(
+            "Save the row even though it contradicts the other side's validated row or the "
+            "game's official result: that opens a dispute for the head referee. Without it such "
+            "a row is refused with 409, the differing rounds named."
+        ),
+    )
 
 
 #: A signature without ``version`` (or with null) is refused: the opponent signs what they saw.
@@ -278,6 +287,15 @@ class PaperRowSerializer(serializers.Serializer):
         help_text=_(
             "The row's version as you read it, when the game has a row on the card already (a "
             "row saved since is refused with 409)."
+        ),
+    )
+    confirm_replace = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text=_(
+            "Replace the card's row entered on a phone with the paper card's when the two say "
+            "otherwise. Without it such an entry is refused with 409, the differing rounds "
+            "named."
         ),
     )
 

@@ -273,6 +273,7 @@ class ScoreCardViewSet(
                     rounds=data["rounds"],
                     version=version,
                     referee_initials=data["referee_initials"],
+                    confirm_contradiction=data["confirm_contradiction"],
                 ),
                 card=card,
                 game=data["game"],
@@ -280,7 +281,9 @@ class ScoreCardViewSet(
             )
         except offline.AlreadyApplied as replay:
             return Response(CardRowSerializer(replay.applied.row).data, status=status.HTTP_200_OK)
-        created = row.version == 1
+        # Written on no row (version 0 read): created, though reconciling it with the other card
+        # (agreement, a dispute) may have saved it again since.
+        created = version == 0
         return Response(
             CardRowSerializer(row).data,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
@@ -313,6 +316,7 @@ class ScoreCardViewSet(
             opponent_number=data["opponent_number"],
             initials=data["initials"],
             version=version_to_send(card, data["game"], data.get("version")),
+            confirm_replace=data["confirm_replace"],
         )
         created = row.version == 1
         return Response(

@@ -37,7 +37,15 @@ from tournaments.actions import Action
 __all__ = ["CORRECTABLE", "ROW_STEPS", "correct_row", "fill_row", "validate_row"]
 
 
-def _fill(user, row: CardRow, *, rounds, version=None, referee_initials: str = "") -> CardRow:
+def _fill(
+    user,
+    row: CardRow,
+    *,
+    rounds,
+    version=None,
+    referee_initials: str = "",
+    confirm_contradiction: bool = False,
+) -> CardRow:
     return services.fill_row(
         card=row.card,
         game=row.game,
@@ -45,6 +53,7 @@ def _fill(user, row: CardRow, *, rounds, version=None, referee_initials: str = "
         user=user,
         version=version,
         referee_initials=referee_initials,
+        confirm_contradiction=confirm_contradiction,
     )
 
 
@@ -71,7 +80,9 @@ fill_row = Action(
     who=gettext_lazy("Only the card's player or a referee fills this card."),
     denied=conflict_refusal,
     when=(game_is_played, stage_open, game_needed, open_to_its_player, earlier_rows_signed),
-    fields=("rounds", "version", "referee_initials"),
+    # ``confirm_contradiction``: save a row that contradicts the game's validated or official
+    # result anyway, which opens a dispute (refused once without it, the rounds named).
+    fields=("rounds", "version", "referee_initials", "confirm_contradiction"),
     run=_fill,
     service_checks=True,
     # The opponent is called to validate the row (on their phone, the hall screen, their page).

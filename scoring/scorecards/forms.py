@@ -110,6 +110,12 @@ class RoundsForm(forms.Form):
             "invalid": gettext_lazy("The form lost track of the row's version; reload the page."),
         },
     )
+    #: Ticked once the page has said that the row contradicts the game's validated or official
+    #: result (``services.ContradictionError``): save it all the same, which opens a dispute.
+    confirm_contradiction = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Save anyway: this opens a dispute for the head referee"),
+    )
 
     def __init__(
         self,
@@ -485,6 +491,7 @@ class RulingForm(RoundsForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs["versioned"] = False
         super().__init__(*args, **kwargs)
+        del self.fields["confirm_contradiction"]  # a ruling contradicts the cards by design
 
 
 class ValidateForm(forms.Form):
@@ -697,3 +704,13 @@ class PaperRowForm(RoundsForm):
             "max_length": gettext_lazy("Initials are at most 5 letters."),
         },
     )
+    #: Ticked once the page has shown the card's phone row beside the paper card's, where the
+    #: two say otherwise (``services.ContradictionError``): the paper card replaces it.
+    confirm_replace = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Replace the phone row with the paper card"),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        del self.fields["confirm_contradiction"]  # the paper step asks confirm_replace instead

@@ -36,11 +36,12 @@ from scoring.permissions import (
 )
 from scoring.progression.locks import ensure_open
 from scoring.progression.services import advance_knockout
-from scoring.results.rules import game_rules
+from scoring.results.rules import ROUND_VALUES, game_rules, values_round
 from scoring.results.services import record_locked_game
-from scoring.scorecards import conditions
+from scoring.scorecards import conditions, diffs
 from scoring.scorecards.conditions import where
-from scoring.scorecards.implied import implied_signature
+from scoring.scorecards.diff_words import card_of, diff_lines
+from scoring.scorecards.implied import implied_signature, initials_of
 from scoring.scorecards.signatures import signer_words
 from tournaments.actions import Forbidden, Kind, Refused
 from tournaments.models import Entry, Game, Stage
@@ -66,6 +67,29 @@ class ScorecardError(Refused):
 
     def __init__(self, message: str, *, round: int | None = None, kind: Kind = Kind.INVALID):
         super().__init__(message, kind=kind, round=round)
+
+
+class ContradictionError(ScorecardError):
+    """The row about to be saved contradicts what stands of its game (the other side's validated
+    or verified row, or the official result), or a paper card would replace a phone row that
+    says otherwise: refused once, with the differing rounds named, until the person saving says
+    so (``confirm_contradiction``, ``confirm_replace``). ``against`` holds the other version's
+    rounds in the card owner's order, so that a page shows both side by side; ``diffs`` the
+    differing rounds (``diffs.RoundDiff``, the row's version first); ``label`` names the other
+    version ("Ben's card (validated by the opponent)", "the phone row")."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        against: list[RoundData],
+        found: list[diffs.RoundDiff],
+        label: str = "",
+    ) -> None:
+        super().__init__(message, round=found[0].number if found else None, kind=Kind.CONFLICT)
+        self.against = against
+        self.diffs = found
+        self.label = label
 
 
 class StaleRowError(ScorecardError):
@@ -260,6 +284,7 @@ def fill_row(
     version: int | None = None,
     referee_initials: str = "",
     simulated: bool = False,
+    confirm_contradiction: bool = False,
 ) -> CardRow:
     """Fill (or correct) the card's row for ``game``.
 
@@ -267,6 +292,13 @@ def fill_row(
     (:func:`correct_row`): only a referee may make it, with their initials, and it is kept as a
     new version. One entry for both, for the API's one endpoint: which of the two this write is
     waits for the row's status, read under the lock.
+
+    The card's own side (its player, on their login or private link) saving a row that
+    contradicts what stands of the game (the other side's validated or verified row, or the
+    official result) is refused once with the differing rounds named
+    (:class:`ContradictionError`); with ``confirm_contradiction`` the row is saved and the game
+    goes to the head referee's dispute queue. Saved, the row is compared with the game's other
+    rows (:func:`_after_change`): the other card saying the same validates it.
     """
     # Whoever may not write the card's rows learns nothing about them, not even that the version
     # moved on (the API answers them 404). Filling covers correcting: the referees who correct
@@ -287,6 +319,10 @@ def fill_row(
     unmet = conditions.earlier_rows_signed(probe) or conditions.game_needed(probe)
     if unmet is not None:
         raise ScorecardError(unmet.text, kind=unmet.kind)
+    own_side = not simulated and acts_for(user, card.entry)
+    contradiction = _contradiction(game, card, clean, game_rows) if own_side else None
+    if contradiction is not None and not confirm_contradiction:
+        raise contradiction
     if row is None:
         require_permission(user, "scoring.fill_row", probe, _("fill this scorecard"))
         row = CardRow(
@@ -297,7 +333,7 @@ def fill_row(
             simulated=simulated,
             version=0,
         )
-        return _after_change(_save(row, _("filled")), others=_compared_with(row, game_rows))
+        return _after_fill(_save(row, _("filled")), game_rows, contradiction)
     if row.status == Status.AWAITING:
         raise ScorecardError(
             _(
@@ -310,18 +346,88 @@ def fill_row(
     # still needs the opponent's validation whoever typed it.
     require_permission(user, "scoring.fill_row", row, _("fill this scorecard"))
     seen = conditions.change_needs_initials(row)
+    # Who wrote the row last: its own side, or a referee on its behalf (whose row waits for the
+    # opponent's signature, see :func:`_stated`).
+    row.filled_by = user if user.is_authenticated else None
     if seen is not None and clean != row.rounds:
         initials = referee_initials.strip().upper()[:5]
         if not initials:
             raise ScorecardError(seen)
         row.rounds = clean
         row.referee_initials = initials
-        return _save(
-            row,
-            _("changed after it was seen, initialled %(initials)s") % {"initials": initials},
-        )
+        reason = _("changed after it was seen, initialled %(initials)s") % {"initials": initials}
+        return _after_fill(_save(row, reason), game_rows, contradiction)
     row.rounds = clean
-    return _save(row, _("refilled"))
+    return _after_fill(_save(row, _("refilled")), game_rows, contradiction)
+
+
+def _official_rounds(game: Game) -> list[RoundData | None]:
+    """The game's official result as card data in the match's order, a round the head referee
+    forfeited left out (None): its 2-0 is the ruling's, not a claim a card contradicts."""
+    stored = game.rounds.order_by("number").values_list(*ROUND_VALUES, "forfeited_by")
+    return [
+        None if forfeited else engine.round_to_data(values_round(*values))
+        for *values, forfeited in stored
+    ]
+
+
+def _contradiction(
+    game: Game, card: ScoreCard, clean: list[RoundData], game_rows: Sequence[CardRow]
+) -> ContradictionError | None:
+    """What the row about to be saved (``clean``, its owner's order) contradicts of what stands
+    of its game: the other sides' validated or verified rows, else (when none is) the official
+    result. The first such version found, with its differing rounds in the owner's order; None
+    when the row says nothing against them (a row still short of the end contradicts nothing
+    by that alone: ``diffs.contradictions``)."""
+    order = row_order(game, card.entry)
+    standing: list[tuple[str, str, list[RoundData | None]]] = []
+    for other in game_rows:
+        if other.card_id == card.pk or other.status not in (Status.VALIDATED, Status.VERIFIED):
+            continue
+        official = as_official(other.rounds, row_order(game, other.card.entry))
+        label = card_of(other.card.entry.name)
+        what = _("%(card)s (%(status)s)") % {
+            "card": label,
+            "status": other.get_status_display().lower(),
+        }
+        standing.append((label, what, official))
+    if not standing:
+        official = _official_rounds(game)
+        if official:
+            standing.append((_("the official result"), _("the official result"), official))
+    for label, what, official in standing:
+        theirs: list[RoundData | None] = [
+            None if r is None else engine.seen_from([r], order)[0] for r in official
+        ]
+        found = diffs.contradictions([clean, theirs])
+        if not found:
+            continue
+        lines = diff_lines(found, [_("your row"), label])
+        return ContradictionError(
+            _(
+                "%(where)s: your row contradicts %(what)s. %(lines)s. Check your rounds; if "
+                "your row is right, save it anyway: that opens a dispute, and the head referee "
+                "rules on the game."
+            )
+            % {"where": where(game), "what": what, "lines": "; ".join(lines)},
+            against=[r for r in theirs if r is not None],
+            found=found,
+            label=what,
+        )
+    return None
+
+
+def _after_fill(
+    row: CardRow, game_rows: Sequence[CardRow], contradiction: ContradictionError | None
+) -> CardRow:
+    """A row filled or refilled: compared with the game's other rows (:func:`_after_change`).
+    Saved against a contradiction the player confirmed, it is in dispute whatever the
+    comparison found (the official result it contradicts may rest on no other row): the
+    official result is withdrawn and the head referee rules."""
+    row = _after_change(row, others=_compared_with(row, game_rows))
+    if contradiction is not None and row.status != Status.DISPUTED:
+        _open_dispute([row], row.game, _("saved against the game's result: disputed"))
+    return row
 
 
 @transaction.atomic
@@ -529,6 +635,7 @@ def enter_paper_row(
     initials: str,
     user,
     version: int | None = None,
+    confirm_replace: bool = False,
 ) -> CardRow:
     """A referee or the scoring table types in a paper card's row, signed on paper.
 
@@ -538,6 +645,13 @@ def enter_paper_row(
     the board. Where the event asks for it, the row then awaits a second staff member's
     confirmation (:func:`confirm_paper_row`) and counts only after it. A row already validated
     another way is not overwritten: a change to it is a referee's correction.
+
+    A row the card holds already from a phone (filled, not signed) that says otherwise than the
+    paper card is not replaced unseen: the entry is refused once (:class:`ContradictionError`,
+    the differing rounds named, the phone row's rounds to show beside the paper's) until
+    ``confirm_replace`` says to replace it; its history keeps the phone row. Saved, the paper row
+    is reconciled with the other sides' rows (:func:`_after_change`): the opponent's own phone
+    row saying the same is validated by agreement, one saying otherwise is a dispute.
     """
     lock_games([game])
     game = Game.objects.select_related(*GAME_CONTEXT).get(pk=game.pk)
@@ -557,6 +671,26 @@ def enter_paper_row(
     clean = normalise_rounds(game, rounds, card.entry)
     check_complete(game, clean, card.entry)
     number = _check_signature(game, card.entry, opponent_number, initials)
+    if row is not None and row.status == Status.FILLED and not confirm_replace:
+        found = diffs.contradictions([row.rounds, clean])
+        if found:
+            lines = diff_lines(found, [_("the phone row"), _("the paper card")])
+            raise ContradictionError(
+                _(
+                    "%(where)s: %(card)s already holds a row entered on the phone that says "
+                    "otherwise than the paper card. %(lines)s. Compare the two; to keep the "
+                    "paper card's, replace the phone row with it (its history keeps the phone "
+                    "row)."
+                )
+                % {
+                    "where": where(game),
+                    "card": card_of(card.entry.name),
+                    "lines": "; ".join(lines),
+                },
+                against=list(row.rounds),
+                found=found,
+                label=_("the phone row"),
+            )
     if row is None:
         row = CardRow(card=card, game=game, filled_by=user, version=0)
     row.rounds = clean
@@ -891,13 +1025,99 @@ def _compared_with(row: CardRow, rows: Sequence[CardRow]) -> list[CardRow]:
     ]
 
 
+#: The rows that state their side's result for good: signed by the opponent (on a phone, on
+#: paper, or by the other card agreeing), verified, or in dispute.
+SIGNED = (Status.VALIDATED, Status.VERIFIED, Status.DISPUTED)
+
+
+def _own_side_wrote(row: CardRow) -> bool:
+    """The row was last written by its own side: its player's login, or the entry's private link
+    (a browser without a login, ``filled_by`` empty: only the entry's own people hold the link).
+    A referee typing it on the player's behalf, or the simulation, is not its side."""
+    if row.simulated:
+        return False
+    if row.filled_by_id is None:
+        return True
+    return row.filled_by_id in {person.user_id for person in row.card.entry.people}
+
+
+def _stated(row: CardRow) -> bool:
+    """The row is its side's own statement of the game: signed (:data:`SIGNED`), or filled by
+    its own side (:func:`_own_side_wrote`), which is what reconciliation compares."""
+    if row.status in SIGNED:
+        return True
+    return row.status == Status.FILLED and _own_side_wrote(row)
+
+
+def _own_card(row: CardRow) -> bool:
+    """The row is its player's own account of the game: written by its own side
+    (:func:`_own_side_wrote`), or typed in from the player's own paper card. Only such a row
+    validates another by agreement: a row a referee typed for the player, though signed, is the
+    opponent's signature on someone else's typing, not the player's word."""
+    return row.validated_how == CardRow.ValidatedHow.PAPER or _own_side_wrote(row)
+
+
+def _agree(row: CardRow, signer: CardRow) -> None:
+    """``row`` validated by ``signer``, the other side's own row of the game saying the same,
+    round by round: the signer's entry, the ID and initials of its player who entered that row
+    (what a paper card would carry, implied by the identity: ``implied``), and their login."""
+    entry = signer.card.entry
+    on_phone = signer.validated_how != CardRow.ValidatedHow.PAPER and signer.filled_by_id
+    person = next(
+        (p for p in entry.people if on_phone and p.user_id == signer.filled_by_id),
+        entry.people[0],
+    )
+    row.status = Status.VALIDATED
+    row.validated_how = CardRow.ValidatedHow.AGREEMENT
+    row.validated_entry = entry
+    row.validated_number = str(person.number or "")
+    row.validated_initials = initials_of(person) or "?"
+    row.validated_by = signer.filled_by if on_phone else None
+    row.validated_device = ""
+    row.validated_at = timezone.now()
+    _save(row, _("validated: %(card)s says the same") % {"card": card_of(entry.name)})
+
+
+def _open_dispute(rows: Sequence[CardRow], game: Game, reason: str) -> None:
+    """The rows go to the head referee's dispute queue and the game's official result is
+    withdrawn until the ruling."""
+    for r in rows:
+        if r.status != Status.DISPUTED:
+            r.status = Status.DISPUTED
+            _save(r, reason)
+    _withdraw_official(game)
+
+
 def _after_change(row: CardRow, others: list[CardRow] | None = None) -> CardRow:
-    """Compare with the other sides' rows; record the official result when the row counts.
+    """Reconcile the row with the other sides' rows of its game; record the official result
+    when the row counts.
 
     Rows are compared in the match's order of sides, so two cards agree when they say the same
-    thing from their own sides of the board (three cards in a three-player game). ``others``,
-    the game's other rows not voided, locked and with their cards' entries, when the caller
-    read them already.
+    thing from their own sides of the board (three cards in a three-player game). A row takes
+    part once it states its side's result (:func:`_stated`): signed, or filled by its own
+    side, on a phone (each player's login or private link) or on paper (entered by staff from
+    the player's own card).
+
+    - A round that two stated rows both have and tell differently is a dispute: both rows (and
+      any other that differs) go to the head referee's queue, and the official result is
+      withdrawn, whichever of them were signed.
+    - A filled row, complete, that another stated row says exactly the same as, is validated by
+      agreement (``ValidatedHow.AGREEMENT``), the other card's entry as its signer, and so is
+      the other row when it was only filled. WCC: the player marks their card and "hand[s]
+      their scorecard to their opponents for validation. The opponent reviews the scorecard to
+      ensure it's correct and records their ID number and initials." What the opponent's
+      signature asserts is that the row is the result; the opponent's own card, entered by
+      the opponent, saying the same round by round, asserts exactly that, in the opponent's
+      hand: both players assert the same result. It is still a validation, not a
+      verification: the scoring table verifies it as any validated row (where the event
+      counts only verified rows), and a later change is a referee's correction.
+    - A row filled by a referee on the player's behalf, or by the simulation, states nothing
+      yet: it waits for the opponent's signature, as before.
+    - A row still short of the game's end is compared (a differing round is a dispute however
+      early) but never validated by agreement.
+
+    ``others``, the game's other rows not voided, locked and with their cards' entries, when
+    the caller read them already.
     """
     game = row.game
     if others is None:
@@ -908,28 +1128,31 @@ def _after_change(row: CardRow, others: list[CardRow] | None = None) -> CardRow:
             .exclude(status=Status.VOIDED)
             .select_related("card__entry")
         )
-    official = as_official(row.rounds, row_order(game, row.card.entry))
-    signed = (Status.VALIDATED, Status.VERIFIED, Status.DISPUTED)
-    disagreeing = [
-        other
-        for other in others
-        if row.status in signed
-        and other.status in signed
-        and as_official(other.rounds, row_order(game, other.card.entry)) != official
-    ]
-    if disagreeing:
-        for r in (row, *disagreeing):
-            if r.status != Status.DISPUTED:
-                r.status = Status.DISPUTED
-                _save(r, _("the cards of this game disagree"))
-        _withdraw_official(game)
+    if not _stated(row):
         return row
-    if row.status != Status.DISPUTED:
-        for other in others:
-            if other.status == Status.DISPUTED:
-                # The rows agree again after a correction: the dispute is over.
-                other.status = Status.VALIDATED
-                _save(other, _("agrees with the other card again"))
+    official = as_official(row.rounds, row_order(game, row.card.entry))
+    stated = [
+        (other, as_official(other.rounds, row_order(game, other.card.entry)))
+        for other in others
+        if _stated(other)
+    ]
+    disagreeing = [other for other, said in stated if diffs.contradictions([official, said])]
+    if disagreeing:
+        _open_dispute([row, *disagreeing], game, _("the cards of this game disagree"))
+        return row
+    agreeing = [other for other, said in stated if diffs.identical(official, said)]
+    if row.status == Status.FILLED:
+        signers = [other for other in agreeing if _own_card(other)]
+        if not signers or conditions.game_over_on_the_row(row) is not None:
+            return row  # nothing else says the same yet, or the game is not over on the row
+        _agree(row, signers[0])
+    for other in agreeing:
+        if other.status == Status.FILLED and _own_card(row):
+            _agree(other, row)
+        elif other.status == Status.DISPUTED and row.status != Status.DISPUTED:
+            # The rows agree again after a correction: the dispute is over.
+            other.status = Status.VALIDATED
+            _save(other, _("agrees with the other card again"))
     if _counts(row):
         _record_official(game, official)
     return row

@@ -49,7 +49,14 @@ __all__ = [
 
 
 def _enter(
-    user, row: CardRow, *, rounds, opponent_number: str, initials: str, version=None
+    user,
+    row: CardRow,
+    *,
+    rounds,
+    opponent_number: str,
+    initials: str,
+    version=None,
+    confirm_replace: bool = False,
 ) -> CardRow:
     return services.enter_paper_row(
         card=row.card,
@@ -59,6 +66,7 @@ def _enter(
         initials=initials,
         user=user,
         version=version,
+        confirm_replace=confirm_replace,
     )
 
 
@@ -91,7 +99,9 @@ enter_paper_row = Action(
     who=gettext_lazy("Only referees and the scoring table enter paper cards."),
     denied=conflict_refusal,
     when=(game_is_played, paper_enterable),
-    fields=("rounds", "opponent_number", "initials", "version"),
+    # ``confirm_replace``: the paper card replaces a phone row of the card that says otherwise
+    # (refused once without it, both shown).
+    fields=("rounds", "opponent_number", "initials", "version", "confirm_replace"),
     run=_enter,
     service_checks=True,
 )

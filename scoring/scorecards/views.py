@@ -51,6 +51,7 @@ from scoring.scorecards.forms import (
     seen_versions,
 )
 from scoring.scorecards.services import (
+    ContradictionError,
     ScorecardError,
     StaleRowError,
     card_for,
@@ -109,6 +110,10 @@ class RowPanel:
     #: The re-open step (``table_actions.reopen_row``) takes this user on this row: the page
     #: offers its button (a voided row is written again once re-opened).
     offers_reopen: bool = False
+    #: The row as typed contradicts the game's validated or official result (the fill step's
+    #: refusal, with the other version's rounds): shown side by side, with the box that saves
+    #: it anyway and opens a dispute.
+    contradiction: ContradictionError | None = None
     #: The row's stage is closed: the row is read only, and ``why_not`` says why.
     closed: bool = False
     #: Beside the validation form: who this phone signs as (one "Agree"), and what looks
@@ -414,8 +419,10 @@ def _save_rounds(
     version = form.cleaned_data["version"]
     card = card_for(page.stage, page.entry)
     probe = line.row or CardRow(card=card, game=line.game)
+    # The fill step saves a row that contradicts the game's result once the player says so.
+    confirm = {"confirm_contradiction": form.cleaned_data["confirm_contradiction"]}
     try:
-        offline.once(
+        saved = offline.once(
             key,
             partial(
                 step,
@@ -424,6 +431,7 @@ def _save_rounds(
                 rounds=form.rounds(),
                 version=version,
                 referee_initials=form.cleaned_data.get("referee_initials", ""),
+                **(confirm if mode == "fill" else {}),
             ),
             card=card,
             game=line.game,
@@ -433,6 +441,11 @@ def _save_rounds(
         return _after_save(request, page, line.game.id, ALREADY_SAVED)
     except PermissionDenied as exc:
         return refuse(request, str(exc))
+    except ContradictionError as exc:
+        # Both versions side by side, the differing rounds marked, and the box that saves it.
+        panel.error, panel.contradiction = exc.text, exc
+        form.bad_rounds.update(diff.number for diff in exc.diffs)
+        return _show(request, page, panel)
     except StaleRowError as exc:
         current = select.row_of(card, line.game)
         panel.error = _("Changed by someone else — reload. %(error)s") % {
@@ -448,6 +461,16 @@ def _save_rounds(
         return _show(request, page, panel)
     if mode == "correct":
         done = _("Correction saved, initialled by the referee.")
+    elif saved.status == Status.DISPUTED:
+        disputed = _(
+            "Row saved, but another card of this game says otherwise: the game went to the "
+            "head referee, who rules on it."
+        )
+        return _after_save(request, page, line.game.id, disputed, warning=True)
+    elif saved.validated_how == CardRow.ValidatedHow.AGREEMENT:
+        done = _("Row saved, and validated: %(entry)s's own card says the same.") % {
+            "entry": saved.validated_entry
+        }
     else:
         done = _("Row saved.")
     return _after_save(request, page, line.game.id, done)

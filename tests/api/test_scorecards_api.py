@@ -295,12 +295,12 @@ def test_disputed_game_settled_by_the_head_referee(world, client_for):
         format="json",
     )
     wrong = mirror([*WIN[:3], {"points": [2, 0], "twenties": [1, 2]}])
-    row_b = fill(bob, card_b, world.game, wrong).json()
-    ann.post(
-        f"/api/card-rows/{row_b['id']}/validate/",
-        {"opponent_number": str(world.a.player.number), "initials": "AA", "version": 1},
-        format="json",
-    )
+    # Bob's own row contradicts the row he validated: refused once (409, round 4 named), then
+    # saved with the confirmation, which opens the dispute.
+    warned = fill(bob, card_b, world.game, wrong)
+    assert warned.status_code == 409 and "Round 4" in warned.json()["detail"]
+    saved = fill(bob, card_b, world.game, wrong, confirm_contradiction=True)
+    assert saved.status_code == 201 and saved.json()["status"] == "disputed"
     queue = head.get("/api/card-rows/", {"status": "disputed", "tournament": "club-open"})
     assert queue.json()["count"] == 2
 

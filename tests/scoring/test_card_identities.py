@@ -330,8 +330,9 @@ def test_the_dispute_queue_says_how_each_card_was_signed(small_event, client):
     event = small_event
     row = _filled(event)
     opponent_card = card_for(event.stage, event.opponent)
-    # The opponent claims the same win on their card: the two cards disagree.
-    other = fill_row(card=opponent_card, game=event.game, rounds=WIN, user=event.users[OPPONENT])
+    # The opponent claims the same win on their card, typed in for him by a referee (his own
+    # typing would have been a dispute at once): the two cards disagree once both are signed.
+    other = fill_row(card=opponent_card, game=event.game, rounds=WIN, user=event.users["referee"])
     client.get(_link(event, event.opponent))
     assert _sign(event, client, row).status_code == 302
     validate_row(

@@ -328,7 +328,9 @@ def test_a_signature_that_opens_a_dispute_says_so_not_validated(client, w, htmx)
     claim = mirror([*WIN[:3], {"points": [2, 0], "twenties": [1, 2]}])
     rb = fill_row(card=card_for(w.stage, w.b), game=w.game, rounds=claim, user=w.users["bob"])
     validate_row(row=rb, opponent_number=str(w.a.player.number), initials="AA", user=w.users["ann"])
-    ra = fill_row(card=card_for(w.stage, w.a), game=w.game, rounds=WIN, user=w.users["ann"])
+    # A referee types Ann's row for her: it states nothing until Bob signs it (Ann typing it
+    # herself would have been warned that it contradicts the card she validated).
+    ra = fill_row(card=card_for(w.stage, w.a), game=w.game, rounds=WIN, user=w.users["ref"])
     login(client, w, "bob")
     signature = {
         f"v{w.game.id}-opponent_number": w.b.player.number,
@@ -354,8 +356,10 @@ def test_disputed_game_shows_both_rows_and_the_head_referee_rules(client, w):
     ra = fill_row(card=card_a, game=w.game, rounds=WIN, user=w.users["ann"])
     validate_row(row=ra, opponent_number=str(w.b.player.number), initials="BB", user=w.users["bob"])
     claim = mirror([*WIN[:3], {"points": [2, 0], "twenties": [1, 2]}])
-    rb = fill_row(card=card_b, game=w.game, rounds=claim, user=w.users["bob"])
-    validate_row(row=rb, opponent_number=str(w.a.player.number), initials="AA", user=w.users["ann"])
+    # Bob's own row contradicts the row he validated: saved anyway, the game is disputed.
+    fill_row(
+        card=card_b, game=w.game, rounds=claim, user=w.users["bob"], confirm_contradiction=True
+    )
     assert w.row().status == Status.DISPUTED
 
     login(client, w, "ref")
@@ -590,13 +594,12 @@ def test_verifying_a_card_updates_the_count_of_cards_waiting(client, w):
         fill_row(card=card_for(w.stage, w.b), game=w.game, rounds=mirror(WIN), user=w.users["bob"]),
         fill_row(card=card_for(w.stage, w.a), game=game2, rounds=WIN, user=w.users["ann"]),
     ]
-    for row, signer in zip(rows, (w.b, w.a, w.b), strict=True):
-        validate_row(
-            row=row,
-            opponent_number=str(signer.player.number),
-            initials="X",
-            user=signer.player.user,
-        )
+    # The first game's two own cards agree: each validates the other. Game 2 waits for Bob.
+    assert {r.status for r in CardRow.objects.filter(game=w.game)} == {Status.VALIDATED}
+    rows[:2] = [CardRow.objects.get(pk=r.pk) for r in rows[:2]]
+    validate_row(
+        row=rows[2], opponent_number=str(w.b.player.number), initials="X", user=w.users["bob"]
+    )
     login(client, w, "table")
     page = client.get(w.url("table")).content.decode()
     assert '<p class="count" id="queue-count">2 cards waiting.</p>' in page
@@ -625,8 +628,9 @@ def test_dispute_table_writes_every_score_with_one_dash(client, w):
     validate_row(row=ra, opponent_number=str(w.b.player.number), initials="BB", user=w.users["bob"])
     # Bob's card, his side first: he says he lost round 4 by 35 to 60 on the board.
     claim = [*mirror(WIN[:3]), {"points": [0, 2], "twenties": [1, 2], "score": [35, 60]}]
-    rb = fill_row(card=card_b, game=w.game, rounds=claim, user=w.users["bob"])
-    validate_row(row=rb, opponent_number=str(w.a.player.number), initials="AA", user=w.users["ann"])
+    fill_row(
+        card=card_b, game=w.game, rounds=claim, user=w.users["bob"], confirm_contradiction=True
+    )
     body = login(client, w, "ref").get(w.url("disputes")).content.decode()
     table = re.search(r'<table class="compare">.*?</table>', body, re.S).group(0)
     assert f"2{DASH}0, 20s 2{DASH}1, board 60{DASH}35" in table

@@ -89,19 +89,15 @@ def validated(event: SmallEvent) -> CardRow:
 
 
 def dispute(event: SmallEvent) -> None:
-    """Both cards of the game validated, and they disagree: each says its owner won 6-2."""
+    """The two cards of the game disagree: each says its owner won 6-2. The opponent saves his,
+    which contradicts the row he validated, after the warning: a dispute."""
     validated(event)
-    row = fill_row(
+    fill_row(
         card=card_for(event.stage, event.opponent),
         game=event.game,
         rounds=WIN,
         user=event.users[OPPONENT],
-    )
-    validate_row(
-        row=row,
-        opponent_number=str(event.player.player.number),
-        initials="GG",
-        user=event.users[PLAYER],
+        confirm_contradiction=True,
     )
     assert len(disputed(event.game)) == 2
 
@@ -298,12 +294,8 @@ def test_verifying_a_card_of_her_own_game_is_refused(small_event, client, whose)
             rounds=LOSS,  # the same game seen from his side: she won it 6-2
             user=event.users[OPPONENT],
         )
-        row = validate_row(
-            row=CardRow.objects.get(card__entry=entry, game=event.game),
-            opponent_number=str(event.player.player.number),
-            initials="GG",
-            user=event.users[PLAYER],
-        )
+        # Her own card, which he validated, says the same: his row is validated by it.
+        assert row.status == Status.VALIDATED
     card = card_for(event.stage, entry)
     before = snapshot(row)
     greta = give(event, PLAYER, Role.SCORING_TABLE)

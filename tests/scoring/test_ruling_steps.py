@@ -205,17 +205,13 @@ def test_the_dispute_queue_says_who_rules_where_it_offers_no_form(small_event, c
         user=event.users["opponent"],
     )
     other = [{"points": [0, 2], "twenties": [1, 3]}] * 4
-    theirs = fill_row(
+    # The opponent's own card contradicts the row he validated: saved anyway, a dispute.
+    fill_row(
         card=card_for(event.stage, event.opponent),
         game=event.game,
         rounds=other,
         user=event.users["opponent"],
-    )
-    validate_row(
-        row=theirs,
-        opponent_number=str(event.player.player.number),
-        initials="PL",
-        user=event.users[PLAYER],
+        confirm_contradiction=True,
     )
     text = page(client, event, "referee", "scoring:cards:disputes")
     assert 'class="dispute"' in text and f'name="d{event.game.id}-initials"' not in text

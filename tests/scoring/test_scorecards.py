@@ -8,6 +8,7 @@ from scoring.engine import round_data
 from scoring.models import CardRow
 from scoring.results.services import record_game
 from scoring.scorecards.services import (
+    ContradictionError,
     ScorecardError,
     StaleRowError,
     card_for,
@@ -150,12 +151,22 @@ def test_second_submission_racing_the_first_is_told_to_reload(world):
 
 
 def test_disagreeing_cards_go_to_the_dispute_queue_and_the_head_referee_rules(world):
+    """B's own row contradicting A's row, which B validated, is refused once with the round
+    named; saved anyway, both rows go to the head referee's queue."""
     stage, a, b, game, u = world
     ra = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["player"])
     validate_row(row=ra, opponent_number=str(b.player.number), initials="BS", user=u["opponent"])
     wrong = mirror([*WIN[:3], {"points": [2, 0], "twenties": [1, 2]}])
-    rb = fill_row(card=card_for(stage, b), game=game, rounds=wrong, user=u["opponent"])
-    validate_row(row=rb, opponent_number=str(a.player.number), initials="AB", user=u["player"])
+    with pytest.raises(ContradictionError, match="Round 4"):
+        fill_row(card=card_for(stage, b), game=game, rounds=wrong, user=u["opponent"])
+    rb = fill_row(
+        card=card_for(stage, b),
+        game=game,
+        rounds=wrong,
+        user=u["opponent"],
+        confirm_contradiction=True,
+    )
+    assert rb.status == CardRow.Status.DISPUTED
     statuses = set(CardRow.objects.filter(game=game).values_list("status", flat=True))
     assert statuses == {CardRow.Status.DISPUTED}
     assert not game.rounds.exists()
@@ -208,8 +219,13 @@ def _disputed(world):
     ra = fill_row(card=card_for(stage, a), game=game, rounds=WIN, user=u["player"])
     validate_row(row=ra, opponent_number=str(b.player.number), initials="BS", user=u["opponent"])
     wrong = mirror([*WIN[:3], {"points": [2, 0], "twenties": [1, 2]}])
-    rb = fill_row(card=card_for(stage, b), game=game, rounds=wrong, user=u["opponent"])
-    validate_row(row=rb, opponent_number=str(a.player.number), initials="AB", user=u["player"])
+    fill_row(
+        card=card_for(stage, b),
+        game=game,
+        rounds=wrong,
+        user=u["opponent"],
+        confirm_contradiction=True,
+    )
 
 
 def test_a_ruling_needs_the_head_referees_initials(world):

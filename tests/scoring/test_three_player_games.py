@@ -88,15 +88,15 @@ def test_three_cards_that_agree_make_the_official_result_and_the_standings(event
         rows[entry.id] = fill_row(
             card=card, game=game, rounds=seen_by(GAME, order), user=users[entry.id]
         )
-    # B's card is validated by C, who is at the same board.
-    validate_row(
-        row=rows[b.id], opponent_number=str(c.player.number), initials="CC", user=users[c.id]
-    )
+    # Each player entered their own card, and the three say the same: each card is validated
+    # by another that agrees (A's and B's by each other, C's by A's), none waits for a signature.
+    saved = {row.card.entry_id: row for row in CardRow.objects.filter(game=game)}
+    assert {row.status for row in saved.values()} == {CardRow.Status.VALIDATED}
+    assert {row.validated_how for row in saved.values()} == {CardRow.ValidatedHow.AGREEMENT}
+    assert saved[a.id].validated_entry_id == b.id and saved[b.id].validated_entry_id == a.id
+    assert saved[c.id].validated_entry_id == a.id
     with pytest.raises(ScorecardError, match="only the opponent"):
         validate_row(row=rows[a.id], opponent_number="99999", initials="X", user=users[b.id])
-    validate_row(
-        row=rows[a.id], opponent_number=str(b.player.number), initials="BB", user=users[b.id]
-    )
     verify_card(card=card_for(stage, a), user=table)
     official = list(game.rounds.values_list("points_a", "points_b", "points_c"))
     assert official == [tuple(r["points"]) for r in GAME]
@@ -120,9 +120,9 @@ def test_cards_that_disagree_go_to_the_head_referee(event):
     row_a = fill_row(card=card_for(stage, a), game=game, rounds=GAME, user=a.player.user)
     wrong = seen_by(GAME, (1, 0, 2))
     wrong[0] = {"points": [1, 2, 0], "twenties": [2, 2, 0]}  # B claims a 20 more in round 1
+    # Two own cards telling round 1 differently: a dispute as soon as both are in.
     row_b = fill_row(card=card_for(stage, b), game=game, rounds=wrong, user=b.player.user)
-    validate_row(row=row_a, opponent_number=str(c.player.number), initials="CC", user=c.player.user)
-    validate_row(row=row_b, opponent_number=str(a.player.number), initials="AA", user=a.player.user)
+    assert row_b.status == CardRow.Status.DISPUTED and row_a.pk != row_b.pk
     statuses = set(CardRow.objects.filter(game=game).values_list("status", flat=True))
     assert statuses == {CardRow.Status.DISPUTED}
     assert not game.rounds.exists()
