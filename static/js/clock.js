@@ -204,6 +204,8 @@
     });
     el.setAttribute("data-state", state);
     el.setAttribute("data-version", String(known.version));
+    // How this page hears of changes: "live" (the stream) or "polling" (the fallback).
+    el.setAttribute("data-clock-stream", streamLive ? "live" : "polling");
     var words = { ready: "ready to start", running: "running", paused: "paused", expired: "time is up" };
     stateEl.textContent = word(el, state === "expired" ? "time-up" : state, words[state]);
     if (labelEl && known.label !== null) {

@@ -10,7 +10,7 @@ import os
 import shutil
 import threading
 from collections.abc import Generator, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import pytest
@@ -101,12 +101,18 @@ class SerialRequestHandler(QuietWSGIRequestHandler):
     connections it may never use (preconnects, one browser context per person), and a server
     that read them one at a time would sit on an idle one while another person's request waited
     behind it. Once the request line is in, the request takes the server's one lock and keeps
-    it until the response is written.
+    it until the response is written. The round clock's event stream, which lasts, takes it only
+    while its view runs and when it closes (``SharingWSGIServer.get_app``).
     """
 
     lock = threading.Lock()
 
     def parse_request(self) -> bool:
+        if is_clock_stream(self.raw_requestline):
+            # An event stream lasts; it takes the lock only while its view reads the database
+            # (SharingWSGIServer.get_app), never while it waits for the clock to change.
+            self.holding = False
+            return super().parse_request()
         self.lock.acquire()
         self.holding = True
         return super().parse_request()
@@ -120,9 +126,42 @@ class SerialRequestHandler(QuietWSGIRequestHandler):
                 self.lock.release()
 
 
+def is_clock_stream(request_line: bytes | str) -> bool:
+    """The round clock's event stream (tournaments.views.clock_events), from its request line
+    or its path."""
+    text = request_line.decode("latin-1") if isinstance(request_line, bytes) else request_line
+    return "/clock/events/" in text.split("?", 1)[0]
+
+
+class LockedStream:
+    """A clock stream's body: read without the server's lock, closed under it (closing ends the
+    request, and Django then looks at the shared database connection)."""
+
+    def __init__(self, response) -> None:
+        self.response = response
+
+    def __iter__(self):
+        return iter(self.response)
+
+    def close(self) -> None:
+        with SerialRequestHandler.lock:
+            self.response.close()
+
+
 class SharingWSGIServer(ThreadedWSGIServer):
     """Django's threaded server, leaving the test's shared connections open: a connection thread
     may end after the test has stopped sharing them, and they are the test's to close."""
+
+    def get_app(self):
+        app = super().get_app()
+
+        def serial_app(environ, start_response):
+            if not is_clock_stream(environ.get("PATH_INFO", "")):
+                return app(environ, start_response)
+            with SerialRequestHandler.lock:
+                return LockedStream(app(environ, start_response))
+
+        return serial_app
 
     def _close_connections(self) -> None:
         shared = self.connections_override or {}
@@ -168,12 +207,40 @@ def serving() -> Iterator[str]:
         thread.is_ready.wait()
         if thread.error:
             raise thread.error
-        with modify_settings(ALLOWED_HOSTS={"append": "localhost"}):
+        with modify_settings(ALLOWED_HOSTS={"append": "localhost"}), clock_watcher_serial(shared):
             yield f"http://localhost:{thread.port}"
+            thread.terminate()  # no new stream after this, so the open ones can end for good
     finally:
         thread.terminate()
         for conn in shared.values():
             conn.dec_thread_sharing()
+
+
+@contextmanager
+def clock_watcher_serial(shared: dict) -> Iterator[None]:
+    """The round clock's watcher thread (tournaments.views.clock_events) reads the database as
+    one more request of this server: through its shared connection, under its lock. At the end
+    the open streams end, so none outlives the server and its database."""
+    from tournaments.views.clock_events import WATCHER
+
+    @contextmanager
+    def around_fetch() -> Iterator[None]:
+        with SerialRequestHandler.lock:
+            own = connections["default"]
+            if "default" in shared:
+                connections["default"] = shared["default"]
+            try:
+                yield
+            finally:
+                connections["default"] = own
+
+    WATCHER.around_fetch = around_fetch
+    try:
+        yield
+    finally:
+        WATCHER.end_streams()
+        WATCHER.join(timeout=5)
+        WATCHER.around_fetch = nullcontext
 
 
 @pytest.fixture

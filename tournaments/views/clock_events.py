@@ -33,7 +33,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, nullcontext, suppress
 from typing import Any
 
 from django.conf import settings
@@ -89,6 +89,8 @@ class ClockWatcher:
         self._clocks: dict[int, RoundClock | None] = {}
         self._watchers: Counter[int] = Counter()
         self._thread: threading.Thread | None = None
+        #: Moves on when every open stream is to end now (``end_streams``).
+        self.generation = 0
 
     @property
     def open_streams(self) -> int:
@@ -121,12 +123,25 @@ class ClockWatcher:
                 self._clocks.pop(tournament_id, None)
 
     def wait(self, tournament_id: int, seen: int, timeout: float) -> RoundClock | None:
-        """The clock once its version is other than ``seen``, or as it is after ``timeout``."""
+        """The clock once its version is other than ``seen``, or as it is after ``timeout``
+        (sooner if the streams are told to end)."""
         with self._changed:
+            generation = self.generation
             self._changed.wait_for(
-                lambda: _version(self._clocks.get(tournament_id)) != seen, timeout=timeout
+                lambda: (
+                    _version(self._clocks.get(tournament_id)) != seen
+                    or self.generation != generation
+                ),
+                timeout=timeout,
             )
             return self._clocks.get(tournament_id)
+
+    def end_streams(self) -> None:
+        """End every open stream at its next step (a server stopping: the browsers reconnect
+        elsewhere rather than wait for the streams' lifetime)."""
+        with self._changed:
+            self.generation += 1
+            self._changed.notify_all()
 
     def _fetch(self, ids: list[int]) -> dict[int, RoundClock]:
         with self.around_fetch():
@@ -144,6 +159,7 @@ class ClockWatcher:
             }
 
     def _run(self) -> None:
+        failures = 0
         try:
             while True:
                 with self._changed:
@@ -156,9 +172,14 @@ class ClockWatcher:
                 except DatabaseError:
                     # The database is away for a moment (or, on SQLite, locked): the streams
                     # keep what they have and the next reading tries again.
-                    logger.warning("The round clock's watcher could not read the clocks.")
-                    connection.close()
+                    failures += 1
+                    if failures == 1:
+                        logger.warning("The round clock's watcher could not read the clocks.")
+                    # It was not usable anyway; the next reading opens another.
+                    with suppress(DatabaseError):
+                        connection.close()
                 else:
+                    failures = 0
                     with self._changed:
                         changed = False
                         for tournament_id in ids:
@@ -178,7 +199,8 @@ class ClockWatcher:
             for conn in connections.all(initialized_only=True):
                 if conn.allow_thread_sharing:
                     continue  # a test server's connection, lent to this thread: not ours to close
-                conn.close()
+                with suppress(DatabaseError):
+                    conn.close()  # unless it is gone already
 
     def join(self, timeout: float) -> bool:
         """Wait until the thread has ended (no stream watches any more); False if it has not
@@ -226,17 +248,20 @@ def clock_stream(
     """The stream's text: how soon to reconnect, the clock now, each change, heartbeats; it
     ends after ``lifetime`` seconds."""
     begun = last_sent = time.monotonic()
+    generation = watcher.generation
     yield f"retry: {RETRY_MS}\n\n"
     yield _event(first)
     seen = _version(first)
     while True:
         now = time.monotonic()
         left = lifetime - (now - begun)
-        if left <= 0:
+        if left <= 0 or watcher.generation != generation:
             return
         clock = watcher.wait(
             tournament_id, seen, timeout=min(left, max(0.0, HEARTBEAT_S - (now - last_sent)))
         )
+        if watcher.generation != generation:
+            return
         if _version(clock) != seen:
             seen = _version(clock)
             yield _event(clock)
