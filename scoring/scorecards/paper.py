@@ -3,9 +3,11 @@ the table types a card's row in, with the opponent's ID number and initials as w
 
 The page is made for a pile of cards: choose the stage and round of play once, type the ID
 number printed on the card, tab through the boxes, press enter; the page comes back ready for
-the next card. The row goes through the same form and the same service checks as a row filled on
-a phone (``services.enter_paper_row``); where the event asks for it, a second staff member
-confirms it from the scoring table before it counts.
+the next card. The row goes through the same form and the same service checks as a row
+filled on a phone (``services.enter_paper_row``); where the event asks for it, a second staff
+member confirms it from the scoring table before it counts. A card whose player already saved
+the game on their phone, saying otherwise, is not replaced unseen: the page shows the phone
+row beside the paper card's and asks whether the paper card replaces it.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from scoring.scorecards import selectors as select
 from scoring.scorecards import table_actions as table_steps
 from scoring.scorecards.conditions import paper_enterable
 from scoring.scorecards.forms import PaperFindForm, PaperRowForm
-from scoring.scorecards.services import StaleRowError, card_for
+from scoring.scorecards.services import ContradictionError, StaleRowError, card_for
 from tournaments.actions import Kind, Refused, refusal_text
 from tournaments.models import Game, Stage, Tournament
 from tournaments.views.access import refuse, safe_next, tournament_page
@@ -86,7 +88,9 @@ def _context(tournament: Tournament, finder: PaperFindForm, **extra: Any) -> dic
     if extra.get("item") is not None:
         # The row's first box takes the cursor, not the search box above it.
         finder.fields["who"].widget.attrs.pop("autofocus", None)
-    return {"tournament": tournament, "finder": finder, "found": None, "item": None, **extra}
+    base = {"tournament": tournament, "finder": finder, "found": None, "item": None}
+    # ``phone_row``: the card's phone row shown beside the paper card's, when the two differ.
+    return {**base, "phone_row": None, **extra}
 
 
 @login_required
@@ -151,9 +155,18 @@ def paper_row(
             opponent_number=form.cleaned_data["opponent_number"],
             initials=form.cleaned_data["initials"],
             version=form.cleaned_data["version"],
+            confirm_replace=form.cleaned_data["confirm_replace"],
         )
     except PermissionDenied as exc:
         return refuse(request, refusal_text(exc), tournament)
+    except ContradictionError as exc:
+        # The card's phone row says otherwise: both shown, the differing rounds marked, and the
+        # question whether the paper card replaces it.
+        form.bad_rounds.update(diff.number for diff in exc.diffs)
+        context["errors"] = [exc.text]
+        context["phone_row"] = exc.against
+        context["phone_totals"] = select.totals(exc.against)
+        return render(request, "scoring/cards/paper.html", context, status=409)
     except StaleRowError as exc:
         context["errors"] = [
             _("Changed by someone else — reload. %(problem)s") % {"problem": exc.text}

@@ -499,6 +499,13 @@ def validation_words(row: CardRow) -> str:
         return _("paper (%(signed)s), entered by %(entered)s") % values
     if row.validated_how == How.SIMULATED:
         return _("simulated (%(signed)s)") % {"signed": signed}
+    if row.validated_how == How.AGREEMENT:
+        # Validated by the other side's own row saying the same (services._after_change).
+        name = row.validated_entry.name if row.validated_entry_id else _("the opponent")
+        return _("both cards agree (%(signed)s): %(name)s's own card says the same") % {
+            "signed": signed,
+            "name": name,
+        }
     return _("opponent's phone (%(signed)s): %(who)s") % {
         "signed": signed,
         "who": signer_words(row),

@@ -39,6 +39,8 @@ from scoring.scorecards import conditions, offline
 from scoring.scorecards import selectors as select
 from scoring.scorecards import table_actions as table_steps
 from scoring.scorecards.codes import signing_path
+from scoring.scorecards.diff_words import card_of, diff_lines
+from scoring.scorecards.diffs import round_diffs
 from scoring.scorecards.forms import (
     VOID_REASONS,
     CorrectionForm,
@@ -812,6 +814,15 @@ class DisputePanel:
     messages: list[str] = field(default_factory=list)
     #: Why no ruling is offered here: the step's words (who may, or another official's game).
     refused: str = ""
+
+    @property
+    def differences(self) -> list[str]:
+        """The rounds the cards in dispute tell differently, each in words with what every card
+        says ("Round 3: Anna's card 2-0, ...; Ben's card 0-2, ..."), in the match's order of
+        sides (``diffs.round_diffs``): what the head referee rules on."""
+        cards = [card for card in self.dispute.cards if card.row is not None]
+        found = round_diffs([card.rounds for card in cards])
+        return diff_lines(found, [card_of(card.entry.name) for card in cards])
 
 
 def _ruling_form(dispute: select.Dispute, data=None) -> RulingForm:
