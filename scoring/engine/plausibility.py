@@ -153,8 +153,9 @@ def check_rounds(
                 doubts.append(_time_expired_twenties(number, twenties, side))
             continue
         played_rounds += 1
-        doubts.extend(_impossible(number, points, twenties, score, discs, scoring, side))
-        doubts.extend(_fewer_twenties_won(number, points, twenties, score, side))
+        impossible = _impossible(number, points, twenties, score, discs, scoring, side)
+        # A round the discs cannot make says so alone: its rarity would only repeat it.
+        doubts.extend(impossible or _fewer_twenties_won(number, points, twenties, score, side))
     doubts.extend(_beyond_records(totals, played_rounds, records, _namer(names)))
     return doubts
 

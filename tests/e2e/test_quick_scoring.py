@@ -160,6 +160,8 @@ def test_a_round_the_discs_cannot_make_is_flagged_on_the_validators_page(
 
     # A warning, never a refusal: the validator agrees, and the row is validated.
     form.get_by_role("button", name="Agree").click()
-    expect(page.locator(f"#game-{game.id} .badge")).to_have_text("Validated by the opponent")
+    expect(page.locator(f"#game-{game.id} .row-head .badge")).to_have_text(
+        "Validated by the opponent"
+    )
     assert CardRow.objects.get(pk=row.pk).status == CardRow.Status.VALIDATED
     assert not story.problems, story.problems
