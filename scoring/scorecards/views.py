@@ -112,8 +112,6 @@ class RowPanel:
     #: The re-open step (``table_actions.reopen_row``) takes this user on this row: the page
     #: offers its button (a voided row is written again once re-opened).
     offers_reopen: bool = False
-    #: The row's stage is closed: the row is read only, and ``why_not`` says why.
-    closed: bool = False
     #: The row as typed contradicts the game's validated or official result (the fill step's
     #: refusal, with the other version's rounds): shown side by side, with the box that saves
     #: it anyway and opens a dispute.
