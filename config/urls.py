@@ -5,6 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from config import pwa
 from scoring.exports.views import import_upload as import_tournament_view
 from tournaments.views import first_run as first_run_views
 from tournaments.views import invitations as invitation_views
@@ -14,6 +15,9 @@ from tournaments.views.organizer.setup import create_tournament_view
 
 urlpatterns = [
     path("", tournament_pages.home, name="home"),
+    # The installable app: its service worker controls every page from the root (scope "/").
+    path("sw.js", pwa.service_worker, name="service-worker"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("live/", live_views.index_version, name="index-live"),
     path("me/", tournament_pages.landing, name="landing"),
     path("invitations/", invitation_views.invitations_view, name="invitations"),
