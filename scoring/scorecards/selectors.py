@@ -410,6 +410,14 @@ def _official_words(row: CardRow | None, source: str, owner: Entry) -> str:
             "signed": signed,
             "staff": staff,
         }
+    elif not row.validated_how and row.referee_initials:
+        # Written by the head referee's ruling on a dispute, on a card that had no signed row.
+        words = _("Settled by the head referee (initials %(initials)s), on %(card)s.") % {
+            "initials": row.referee_initials,
+            "card": whose,
+        }
+    elif not row.validated_how:
+        words = _("Decided from %(card)s.") % {"card": whose}
     else:
         if row.validated_how == How.AGREEMENT:
             who = _("the other card saying the same")
@@ -420,7 +428,7 @@ def _official_words(row: CardRow | None, source: str, owner: Entry) -> str:
         else:
             who = signed
         words = _("Decided from %(card)s, validated by %(who)s.") % {"card": whose, "who": who}
-    if not own and row.referee_initials:
+    if not own and row.referee_initials and row.validated_how:
         words += " " + _("Corrected, initialled by referee %(initials)s.") % {
             "initials": row.referee_initials
         }

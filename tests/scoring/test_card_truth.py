@@ -26,6 +26,7 @@ from scoring.scorecards.services import (
     card_for,
     enter_paper_row,
     fill_row,
+    resolve_dispute,
     validate_row,
     verify_card,
 )
@@ -158,6 +159,23 @@ def test_an_own_row_that_says_otherwise_is_shown_beside_the_official_result(smal
         "This card's row says otherwise: the official result above is the one that counts." in row
     )
     assert row.count("rounds-view") == 2  # the official rounds, then the card's own row
+
+
+def test_a_dispute_the_head_referee_settled_says_so(small_event, client):
+    e = small_event
+    for entry, rounds in ((e.player, WIN), (e.opponent, WIN)):  # each claims the win
+        CardRowFactory(
+            card=card_for(e.stage, entry),
+            game=e.game,
+            rounds=rounds,
+            status=CardRow.Status.DISPUTED,
+        )
+    resolve_dispute(game=e.game, rounds_a=A_WINS, user=e.users["head-referee"], initials="hr")
+    row = row_html(
+        page_of(e.login(client, OPPONENT), e.tournament.slug, e.stage, e.opponent), e.game
+    )
+    assert badges(row) == ["Verified at the scoring table", f"Official: 0{D}8 (from this card)"]
+    assert "Settled by the head referee (initials HR), on this card." in row
 
 
 # --- paper --------------------------------------------------------------------------------------
