@@ -15,6 +15,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from scoring.engine import round_data
 from scoring.models import CardRow
@@ -278,6 +279,14 @@ def test_games_not_needed_once_the_match_is_won_say_so_and_take_no_row(client, n
         data |= {f"r{k}_points_own": r["points"][1], f"r{k}_points_opp": r["points"][0]}
     response = client.post(url, {f"g{games[won].id}-{key}": v for key, v in data.items()})
     assert f"Game {won + 1} {words}" in html.unescape(response.content.decode())
+    # and the API: a conflict with the stored state, in the same words
+    api = APIClient()
+    api.force_authenticate(users["b"])
+    card = card_for(match.stage, match.entry_b)
+    body = {"game": games[won].id, "rounds": [dict(r) for r in B_WINS], "version": 0}
+    answer = api.post(f"/api/scorecards/{card.id}/fill/", body, format="json")
+    assert answer.status_code == 409
+    assert answer.json()["detail"] == f"Game {won + 1} {words}"
     assert not CardRow.objects.filter(game__in=games[won:]).exists()
 
 
