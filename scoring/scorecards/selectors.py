@@ -874,9 +874,20 @@ def rows_to_sign(tournament: Tournament, entry_ids: Iterable[int]) -> list[RowTo
             card__stage__category__tournament=tournament,
         )
         .exclude(card__entry__in=mine)
-        .select_related("card__stage__category", *_entry_joins("card__entry"), "game__match")
+        .select_related(
+            "card__stage__category",
+            *_entry_joins("card__entry"),
+            *people_paths("game__match__entry_a", "game__match__entry_b", "game__match__entry_c"),
+        )
         .order_by("game__match__round_of_play", "game__number", "pk")
     )
+    # One stage object per stage, the game's as well as the card's (a row is written for a game
+    # of its card's stage): what the validation step asks of each row (the rules of its game,
+    # whether its stage is closed) is then read once per stage, not once per row.
+    stages: dict[int, Stage] = {}
+    for row in rows:
+        row.card.stage = stages.setdefault(row.card.stage_id, row.card.stage)
+        row.game.match.stage = row.card.stage
     return [RowToSign(row=r, stage=r.card.stage, owner=r.card.entry) for r in rows]
 
 

@@ -364,3 +364,29 @@ def test_the_card_page_reads_no_more_for_official_results(small_event, django_as
         page = card_page(e.stage, e.player)
     assert all(line.official is not None for line in page.lines)
     assert page.lines[0].official.source == "own"
+
+
+def test_asking_the_rows_to_sign_costs_the_same_for_one_row_or_two(
+    small_event, django_assert_max_num_queries
+):
+    """The validation step asked of each row waiting for the player's signature (the rules of
+    its game, its stage open or closed, who may sign it): its cost does not grow with the rows."""
+    from scoring.scorecards import actions
+    from scoring.scorecards.selectors import rows_to_sign
+
+    e = small_event
+    player = e.users[PLAYER]
+
+    def ask() -> int:
+        with django_assert_max_num_queries(50) as counted:
+            rows = rows_to_sign(e.tournament, [e.player.id])
+            refusals = [actions.validate_row.refusal(player, item.row) for item in rows]
+        assert refusals and all(r is None for r in refusals)
+        return len(counted)
+
+    for n, game in enumerate(e.player_games()):
+        opponent = next(x for x in game.match.entries if x.id != e.player.id)
+        CardRowFactory(card=card_for(e.stage, opponent), game=game, rounds=B_WINS)
+        if n == 0:
+            one = ask()
+    assert ask() == one
