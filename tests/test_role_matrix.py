@@ -227,14 +227,16 @@ class World:
         )
 
     def disputed(self) -> CardRow:
+        """The opponent's own row contradicts the owner's row he validated: saved after the
+        warning, it opens a dispute."""
         self.validated()
         theirs = card_for(self.stage, self.opponent)
-        row = fill_row(card=theirs, game=self.game, rounds=OTHER, user=self.users["opponent"])
-        validate_row(
-            row=row,
-            opponent_number=str(self.owner.player.number),
-            initials="OW",
-            user=self.users["owner"],
+        fill_row(
+            card=theirs,
+            game=self.game,
+            rounds=OTHER,
+            user=self.users["opponent"],
+            confirm_contradiction=True,
         )
         row = CardRow.objects.get(card=self.card, game=self.game)
         assert row.status == Status.DISPUTED
