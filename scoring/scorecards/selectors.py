@@ -278,14 +278,17 @@ def card_page(stage: Stage, entry: Entry) -> CardPage:
         if not games:
             lines.append(CardLine(match=match, game=None, opponents=others, row=None, card=card))
         outcome = outcome_of(match, [_game_rounds(game) for game in games])
+        at_board = {e.id: e for e in match.entries}
         for game in games:
             game.match = match
             game.not_needed = not_needed(game, outcome)
-            game_rows = rows.get(game.id, [])
+            # The rows of the game's cards (a row is only written for a card of the game's
+            # players), each with its card's entry, already loaded with the match.
+            game_rows = [r for r in rows.get(game.id, []) if r.card.entry_id in at_board]
             for row in game_rows:
                 row.game = game
                 row.card.stage = stage
-                row.card.entry = next(e for e in match.entries if e.id == row.card.entry_id)
+                row.card.entry = at_board[row.card.entry_id]
             row = next((r for r in game_rows if r.card_id == card.pk), None)
             if row is not None:
                 row.card = card
