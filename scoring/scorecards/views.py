@@ -52,6 +52,7 @@ from scoring.scorecards.forms import (
     VoidForm,
     seen_versions,
 )
+from scoring.scorecards.plausible import with_doubts
 from scoring.scorecards.services import (
     ContradictionError,
     ScorecardError,
@@ -621,6 +622,8 @@ def _ask_steps(user, queue: list[select.TableCard]) -> list[select.TableCard]:
     asked too (``row.confirm_refused``). The card's rows shown are what the steps read, so the
     queue costs no query more per card (a staff member who plays: one per card, for the games
     on it)."""
+    # What looks wrong on each row, before the table verifies it (one query for the queue).
+    with_doubts([row for item in queue for row in item.rows])
     for item in queue:
         item.refusals = refusals_of(user, item.card, table_steps.CARD_STEPS)
         for row in item.rows:

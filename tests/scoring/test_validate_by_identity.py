@@ -196,3 +196,14 @@ def test_doubts_never_block_a_legal_row(small_event, rounds):
     signed = validate_row(row=row, user=event.users[OPPONENT], version=row.version)
     assert signed.status == Status.VALIDATED
     assert signed.validated_number == str(event.opponent.player.number)
+
+
+def test_the_scoring_table_sees_what_looks_wrong_before_verifying(small_event, client):
+    event = small_event
+    row = _filled(event, rounds=IMPOSSIBLE)
+    validate_row(row=row, user=event.users[OPPONENT], version=row.version)
+    event.login(client, "scoring-table")
+    page = client.get(reverse("scoring:cards:table", args=[event.tournament.slug]))
+    text = page.content.decode()
+    assert "Look again before verifying:" in text
+    assert f"Round 2: {event.player.name} won it, but with 0 20s" in text
