@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 
 from scoring.models import CardRow
 from scoring.scorecards.implied import initials_of
+from scoring.scorecards.plausible import records_of, row_doubts
 from scoring.scorecards.services import ScorecardError, card_for, fill_row, validate_row
 from tests.events import OPPONENT, PLAYER, WIN
+from tests.factories import RoundFactory
 from tournaments.actions import Forbidden
 from tournaments.models import Game, Match, Player
 from tournaments.services.links import link_of
@@ -207,3 +209,25 @@ def test_the_scoring_table_sees_what_looks_wrong_before_verifying(small_event, c
     text = page.content.decode()
     assert "Look again before verifying:" in text
     assert f"Round 2: {event.player.name} won it, but with 0 20s" in text
+
+
+def test_a_game_far_beyond_the_players_record_in_the_event_is_flagged(small_event, client):
+    """The player made one 20 in each of two earlier games; 16 in this one is far beyond it."""
+    event = small_event
+    for round_of_play in (7, 8):
+        match = Match.objects.create(
+            stage=event.stage,
+            entry_a=event.player,
+            entry_b=event.opponent,
+            round_of_play=round_of_play,
+        )
+        game = Game.objects.create(match=match, number=1)
+        for number in range(1, 5):
+            RoundFactory(game=game, number=number, twenties_a=int(number == 1), twenties_b=1)
+    many = [{"points": [2, 0], "twenties": [4, 1]}] * 3 + [{"points": [0, 2], "twenties": [4, 5]}]
+    row = _filled(event, rounds=many)
+    records = records_of(event.game, [event.player, event.opponent])
+    assert [(r.twenties, r.rounds, r.games) for r in records] == [(2, 8, 2), (8, 8, 2)]
+    words = [d.text for d in row_doubts(row, [event.opponent])]
+    assert any(w.startswith(f"The game: {event.player.name} has 16 20s, far beyond") for w in words)
+    assert not any(event.opponent.name + " has" in w for w in words)  # 8: their usual game
