@@ -54,7 +54,7 @@ def test_a_row_not_yet_validated_is_within_the_schema(api_schema):
     schemas = api_schema["components"]["schemas"]
     how = schemas["CardRow"]["properties"]["validated_how"]
     choices = [schemas[ref["$ref"].rsplit("/", 1)[1]].get("enum") for ref in how["oneOf"]]
-    assert [""] in choices and ["phone", "paper", "simulated"] in choices
+    assert [""] in choices and ["phone", "paper", "simulated", "agreement"] in choices
     row = schemas["CardRow"]["properties"]
     assert row["validated_entry"]["nullable"] is True and row["validated_entry"]["readOnly"]
     assert row["validated_by"]["nullable"] is True and row["validated_by"]["readOnly"]
