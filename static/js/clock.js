@@ -34,7 +34,8 @@
   var buzzed = {}; // version -> true once this page buzzed for that run
   var signalled = {}; // version -> true once this page gave that run's start signal
   var source = null; // the EventSource
-  var streamLive = false; // an event came on the open stream
+  var heardAt = 0; // Date.now() of the stream's last event (it speaks at least every 15 s)
+  var SILENT_MS = 37500; // a stream silent this long is taken for dead: the polls take over
   var cueUntil = 0;
   var shownState = null;
   var timer = null;
@@ -205,7 +206,7 @@
     el.setAttribute("data-state", state);
     el.setAttribute("data-version", String(known.version));
     // How this page hears of changes: "live" (the stream) or "polling" (the fallback).
-    el.setAttribute("data-clock-stream", streamLive ? "live" : "polling");
+    el.setAttribute("data-clock-stream", streaming() ? "live" : "polling");
     var words = { ready: "ready to start", running: "running", paused: "paused", expired: "time is up" };
     stateEl.textContent = word(el, state === "expired" ? "time-up" : state, words[state]);
     if (labelEl && known.label !== null) {
@@ -234,17 +235,22 @@
 
   // --- The stream, and the polls it replaces ----------------------------------------------------
 
+  /* The stream is open and spoke lately: it tells this page every change. */
+  function streaming() {
+    return !!source && source.readyState === 1 && Date.now() - heardAt < SILENT_MS;
+  }
+
   function connect(url) {
     if (!window.EventSource || source || !url) return;
     source = new EventSource(url);
     source.onmessage = function (event) {
       var data;
       try { data = JSON.parse(event.data); } catch (e) { return; }
-      streamLive = true;
+      heardAt = Date.now();
       apply(fromEvent(data), true);
     };
     source.onerror = function () {
-      streamLive = false; // the polls take over until the next event
+      heardAt = 0; // the polls take over until the next event
       if (source && source.readyState === 2) {
         // Refused (the server has its fill of streams) or gone: poll, and try again later.
         source.close();
@@ -259,7 +265,7 @@
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail && event.detail.elt;
-    if (streamLive && elt && elt.id === "round-clock" && !elt.getAttribute("data-fetching")) {
+    if (streaming() && elt && elt.id === "round-clock" && !elt.getAttribute("data-fetching")) {
       event.preventDefault(); // the stream tells this page every change already
     }
   });

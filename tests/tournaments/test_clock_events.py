@@ -16,12 +16,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from django.db import connections
+from django.db import DatabaseError, connections
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from tests.events import build_small_event
+from tournaments.models import RoundClock
 from tournaments.services import clock as clocks
 from tournaments.views import clock_events
 
@@ -152,7 +153,7 @@ def test_the_stream_ends_after_its_lifetime_and_keeps_the_line_alive(
     took = time.monotonic() - begun
     assert 0.9 < took < 3, took
     assert '"state": "off"' in body  # no clock set up yet
-    assert ": still here" in body
+    assert body.count("data: ") >= 3  # the clock at once, then again at each silence
     assert clock_events.WATCHER.open_streams == 0
 
 
@@ -187,3 +188,33 @@ def test_the_stream_says_nothing_of_who_ran_the_clock(event, shared_watcher):
     assert data["state"] == "running"
     for private in (referee.username, referee.email, str(referee.pk) + ","):
         assert private not in text
+
+
+def test_a_change_a_new_stream_read_first_reaches_the_streams_already_open(event):
+    """A page that opens its stream just after a press reads the new clock itself; the streams
+    already open must hear it then, not wait for a reading of the watcher that finds nothing
+    new (here the watcher cannot read at all)."""
+    t, referee = event.tournament, event.users["referee"]
+    clocks.set_up(tournament=t, user=referee, duration_s=60, label="", now=timezone.now())
+
+    @contextmanager
+    def database_away() -> Iterator[None]:
+        raise DatabaseError("the database is away")
+        yield
+
+    watcher = clock_events.ClockWatcher(every=0.05)
+    watcher.around_fetch = database_away
+    ready = RoundClock.objects.get(tournament=t)
+    assert watcher.watch(t.id, ready)
+    heard: list[RoundClock | None] = []
+    waiting = threading.Thread(target=lambda: heard.append(watcher.wait(t.id, ready.version, 5)))
+    waiting.start()
+    started = clocks.start(tournament=t, user=referee, now=timezone.now())
+    pressed = time.monotonic()
+    assert watcher.watch(t.id, RoundClock.objects.get(tournament=t))  # the new page's stream
+    waiting.join(timeout=5)
+    assert time.monotonic() - pressed < 1.0
+    assert heard and heard[0].version == started.version
+    watcher.unwatch(t.id)
+    watcher.unwatch(t.id)
+    assert watcher.join(timeout=5)

@@ -3,8 +3,9 @@
 WCC: "A buzzer will be used to begin and end play." The hall screen and every player's card page
 must see Start, Pause and Reset within a second, not at their next poll: each page opens
 ``/t/<slug>/clock/events/`` (``EventSource``), which sends the clock as it stands at once, then
-every change as it happens, and a comment every ``HEARTBEAT_S`` seconds so that proxies and
-phones keep the connection. Each event carries the server's time (``server_ms``), from which the
+every change as it happens, and the clock again after ``HEARTBEAT_S`` seconds of silence, so
+that proxies and phones keep the connection and the page knows the stream still speaks (a page
+that hears nothing for longer goes back to polling). Each event carries the server's time (``server_ms``), from which the
 page measures how far its own clock is from the server's and counts down on the server's time.
 
 How a change is seen: one thread per process (``ClockWatcher``) reads the versions of the
@@ -51,7 +52,8 @@ logger = logging.getLogger(__name__)
 
 #: Seconds between two readings of the watched clocks' versions (well inside the 1 s promise).
 CHECK_S = 0.25
-#: Seconds of silence after which a stream sends a comment, so that nothing on the way closes it.
+#: Seconds of silence after which a stream says the clock again, so that nothing on the way
+#: closes it and the page knows it is alive (static/js/clock.js polls after 2.5 times this).
 HEARTBEAT_S = 15.0
 #: Milliseconds the browser waits before opening the next stream when one ends.
 RETRY_MS = 1000
@@ -107,7 +109,10 @@ class ClockWatcher:
             if tournament_id not in self._clocks or _version(first) > _version(
                 self._clocks[tournament_id]
             ):
+                # Newer than the thread's last reading: the other streams hear it now, not at
+                # the thread's next reading, which would find nothing new.
                 self._clocks[tournament_id] = first
+                self._changed.notify_all()
             if self._thread is None:
                 self._thread = threading.Thread(
                     target=self._run, name="round-clock-watcher", daemon=True
@@ -267,7 +272,7 @@ def clock_stream(
             yield _event(clock)
             last_sent = time.monotonic()
         elif time.monotonic() - last_sent >= HEARTBEAT_S:
-            yield ": still here\n\n"
+            yield _event(clock)
             last_sent = time.monotonic()
 
 
