@@ -36,6 +36,8 @@ KEPT_FILES = (
     "js/steppers.js",
     "js/clock.js",
 )
+JAVASCRIPT = "text/javascript; charset=utf-8"  # untranslated: a media type
+MANIFEST = "application/manifest+json; charset=utf-8"  # untranslated: a media type
 #: Imported by the worker when present: the push handler of the calls to a player's phone.
 PUSH_HANDLER = "js/sw-push.js"
 ICONS = (
@@ -82,7 +84,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             ),
         }
     )
-    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response = HttpResponse(body, content_type=JAVASCRIPT)
     response["Service-Worker-Allowed"] = "/"
     return response
 
@@ -107,5 +109,5 @@ def manifest(request: HttpRequest) -> JsonResponse:
         ],
     }
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
-    response["Content-Type"] = "application/manifest+json; charset=utf-8"
+    response["Content-Type"] = MANIFEST
     return response

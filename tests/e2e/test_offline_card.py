@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from django.urls import reverse
 from playwright.sync_api import BrowserContext, Page, expect
 
 from scoring.models import CardRow, RowSubmission
+from scoring.scorecards.services import card_for, fill_row
 from tests.e2e.browsing import PHONE, WAIT_MS, Story, type_rounds
 from tests.e2e.conftest import CHROMIUM_ARGS
 from tests.events import OPPONENT, PLAYER, WIN, build_small_event
@@ -213,7 +215,9 @@ def test_a_save_whose_answer_was_lost_is_sent_again_and_written_once(
     card = reverse("scoring:cards:card", args=[slug, event.stage.id, event.player.id])
     link = reverse("scoring:private_link", args=[slug, link_of(event.player).token])
     story = Story(chromium, server, screenshots)
-    phone = Phone(story, tmp_path / "phone")
+    # The page alone sends (the worker's Background Sync would send it again at once, as the
+    # next story shows, and the row would be drawn "already saved" before it could be looked at).
+    phone = Phone(story, tmp_path / "phone", background_sync=False)
     page = phone.open()
     page.goto(link)
     page.goto(card)
@@ -254,6 +258,106 @@ def test_a_save_whose_answer_was_lost_is_sent_again_and_written_once(
     assert not phone.problems, phone.problems
 
 
+def test_a_kept_row_based_on_an_old_version_is_refused_never_written_over_the_newer(
+    chromium, server, screenshots, tmp_path
+):
+    """While the phone was offline, a referee at the board wrote the player's row: the phone's
+    entry, made on the row as it was before, reaches the server and is refused with both
+    versions side by side and the typed values kept; it leaves the outbox (never sent again by
+    itself), and the referee's row stands."""
+    event = build_small_event()
+    slug, game = event.tournament.slug, event.game
+    card = reverse("scoring:cards:card", args=[slug, event.stage.id, event.player.id])
+    link = reverse("scoring:private_link", args=[slug, link_of(event.player).token])
+    story = Story(chromium, server, screenshots)
+    phone = Phone(story, tmp_path / "phone", background_sync=False)
+    page = phone.open()
+    page.goto(link)
+    page.goto(card)
+    phone.controlled()
+    phone.context.set_offline(True)
+    type_rounds(page, game.id, WIN)
+    row = page.locator(f"#game-{game.id}")
+    row.get_by_role("button", name="Save the row").click()
+    expect(row.locator("[data-outbox-notice]")).to_contain_text(WAITING)
+
+    theirs = [{"points": [0, 2], "twenties": [0, 4]}] * 3 + [{"points": [2, 0], "twenties": [2, 0]}]
+    written = fill_row(
+        card=card_for(event.stage, event.player),
+        game=game,
+        rounds=theirs,
+        user=event.users["referee"],
+        version=0,
+    )
+
+    phone.context.set_offline(False)
+    errors = row.locator(".row-errors")
+    expect(errors).to_contain_text("Changed by someone else")
+    expect(row.locator(".saved-now")).to_contain_text("Saved now")
+    expect(page.locator(f"#id_g{game.id}-r1_twenties_own")).to_have_value("3")
+    assert overflow(page) == 0
+    story.screenshots.take(page, "offline-entry-refused-side-by-side")
+    assert phone.outbox() == []
+    written.refresh_from_db()
+    assert written.version == 1 and history(written) == 1
+    assert written.rounds[0]["points"] == [0, 2]
+    assert not RowSubmission.objects.exists()
+    phone.close()
+    assert not phone.problems, phone.problems
+
+
+def test_the_service_worker_sends_a_kept_row_with_no_card_page_open(
+    chromium, server, screenshots, tmp_path
+):
+    """Background Sync: the row saved offline is sent by the service worker when the browser
+    finds the network again, with none of the site's pages open: the player put the phone away
+    after saving. (Chromium and Edge on Android have Background Sync; Safari and Firefox do
+    not, and send on the next visit, as the first story shows.)"""
+    event = build_small_event()
+    slug, game = event.tournament.slug, event.game
+    card = reverse("scoring:cards:card", args=[slug, event.stage.id, event.player.id])
+    link = reverse("scoring:private_link", args=[slug, link_of(event.player).token])
+    story = Story(chromium, server, screenshots)
+    phone = Phone(story, tmp_path / "phone")
+    page = phone.open()
+    page.goto(link)
+    page.goto(card)
+    phone.controlled()
+    phone.context.set_offline(True)
+    type_rounds(page, game.id, WIN)
+    row = page.locator(f"#game-{game.id}")
+    row.get_by_role("button", name="Save the row").click()
+    expect(row.locator("[data-outbox-notice]")).to_contain_text(WAITING)
+    assert page.evaluate("() => navigator.serviceWorker.ready.then(r => r.sync.getTags())") == [
+        "crokinole-outbox"
+    ]
+    key = phone.outbox()[0]["key"]
+    assert not CardRow.objects.filter(game=game).exists()
+    phone.close()
+
+    # The browser starts again with the network there, and opens nothing of the site.
+    phone.open()
+    phone.page.goto("about:blank")
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not CardRow.objects.filter(game=game).exists() and time.monotonic() < deadline:
+        time.sleep(0.25)
+    saved = CardRow.objects.get(game=game, card__entry=event.player)
+    assert saved.version == 1 and history(saved) == 1
+    assert RowSubmission.objects.get().key == key
+
+    # The card, opened later, shows the row as saved; nothing waits any more.
+    page = phone.page
+    page.goto(card)
+    row = page.locator(f"#game-{game.id}")
+    expect(row.locator(".badge")).to_have_text("Filled")
+    expect(row.locator("[data-outbox-notice]")).to_be_hidden()
+    assert phone.outbox() == []
+    saved.refresh_from_db()
+    assert saved.version == 1 and history(saved) == 1
+    phone.close()
+    assert not phone.problems, phone.problems
+
+
 def test_two_phones_offline_with_different_rounds_end_in_a_dispute_naming_the_round(
     chromium, server, screenshots, tmp_path, fast_passwords
 ):
@@ -288,6 +392,9 @@ def test_two_phones_offline_with_different_rounds_end_in_a_dispute_naming_the_ro
     assert {row.status for row in rows.values()} == {CardRow.Status.DISPUTED}, {
         row.card.entry.name: row.status for row in rows.values()
     }
+    for phone in phones.values():
+        phone.page.reload()
+        expect(phone.page.locator(f"#game-{game.id} .badge")).to_have_text("Disputed")
 
     # The head referee's queue shows the game, round 2 marked as the one that differs.
     head = event.users["head-referee"]
