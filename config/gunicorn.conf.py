@@ -3,13 +3,25 @@
 ``gunicorn -c config/gunicorn.conf.py config.wsgi:application`` (the image's command).
 
 - ``WEB_CONCURRENCY``: worker processes. Pages are CPU-bound Python (the 400-player standings page
-  takes about half a second of one core), so each worker serves one request at a time and the
-  default is two per core this process may run on, enough to keep the cores busy while some
-  workers wait on PostgreSQL. Set it from the machine's memory as much as from its cores:
-  docs/deploy.md has the measured memory per worker.
+  takes about half a second of one core), so the default is two per core this process may run
+  on, enough to keep the cores busy while some workers wait on PostgreSQL. Set it from the
+  machine's memory as much as from its cores: docs/deploy.md has the measured memory per worker.
+- ``GUNICORN_THREADS``: threads per worker (16). The workers are ``gthread`` workers because of
+  the round clock's event stream (``tournaments.views.clock_events``): each open hall screen and
+  card page holds one request open for up to ``CLOCK_STREAM_SECONDS`` (90), waiting, without CPU
+  or a database connection. A sync worker would be taken whole by one such page (and killed by
+  ``GUNICORN_TIMEOUT``); a thread costs some tens of kB. Pages still run on the same threads: a
+  worker serves up to ``GUNICORN_THREADS`` requests at once, the GIL letting one compute at a
+  time, so the pages' throughput per core is what it was.
+- ``CLOCK_STREAMS_PER_PROCESS``: streams one worker holds at once; by default the threads less
+  four, so that four threads are always left for pages. Beyond it a page is told to poll
+  instead (503), never left waiting behind the streams. The figures (a 4-core machine: 8
+  workers x 12 = 96 screens and phones following the clock at once; raise ``GUNICORN_THREADS``
+  for more) and what they cost in PostgreSQL connections are in docs/deploy.md.
 - ``PORT``: where to listen (8000).
-- ``GUNICORN_TIMEOUT``: seconds a request may take before its worker is replaced (30). Long work
-  (dry runs, PDF batches) goes to the Celery workers, never into a request.
+- ``GUNICORN_TIMEOUT``: seconds a worker may stay silent before it is replaced (30); a ``gthread``
+  worker's main loop answers while its threads serve, so a clock stream that lasts is no
+  silence. Long work (dry runs, PDF batches) goes to the Celery workers, never into a request.
 
 A bad value stops gunicorn at start with a message naming the variable, rather than starting
 with a guess.
@@ -42,9 +54,25 @@ def default_workers() -> int:
     return 2 * len(os.sched_getaffinity(0))
 
 
+#: Threads of a worker kept for pages however many clock streams are open.
+PAGE_THREADS = 4
+
 bind = f"0.0.0.0:{_positive_int('PORT', 8000)}"
 workers = _positive_int("WEB_CONCURRENCY", default_workers())
-worker_class = "sync"
+worker_class = "gthread"
+threads = _positive_int("GUNICORN_THREADS", 16)
+if threads <= PAGE_THREADS:
+    raise SystemExit(
+        f"GUNICORN_THREADS must be more than {PAGE_THREADS} (the threads kept for pages), "
+        f"got {threads}"  # untranslated: no Django here yet
+    )
+# Set in the environment before the app loads (below, before the fork), where the settings read
+# it: the clock's streams may take the threads the pages do not keep. A value set outside wins.
+raw_env = (
+    []
+    if os.environ.get("CLOCK_STREAMS_PER_PROCESS", "").strip()
+    else [f"CLOCK_STREAMS_PER_PROCESS={threads - PAGE_THREADS}"]
+)
 timeout = _positive_int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = 30
 # The reverse proxy keeps connections to the app open between requests.

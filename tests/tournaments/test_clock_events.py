@@ -10,10 +10,12 @@ writes (``shared_watcher``), as two requests of a real server would through thei
 from __future__ import annotations
 
 import json
+import runpy
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from django.db import DatabaseError, connections
@@ -27,6 +29,8 @@ from tournaments.services import clock as clocks
 from tournaments.views import clock_events
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+GUNICORN_CONF = Path(__file__).resolve().parents[2] / "config" / "gunicorn.conf.py"
 
 #: What every event may say, and nothing else (no user, no time of a button press but the run's).
 PUBLIC_KEYS = {
@@ -218,3 +222,19 @@ def test_a_change_a_new_stream_read_first_reaches_the_streams_already_open(event
     watcher.unwatch(t.id)
     watcher.unwatch(t.id)
     assert watcher.join(timeout=5)
+
+
+def test_the_web_workers_keep_threads_for_pages_beside_the_streams(monkeypatch):
+    """A stream holds a request for its lifetime: the workers are threaded, and the streams a
+    worker may hold leave it threads for pages (config/gunicorn.conf.py)."""
+    monkeypatch.delenv("CLOCK_STREAMS_PER_PROCESS", raising=False)
+    monkeypatch.setenv("GUNICORN_THREADS", "20")
+    conf = runpy.run_path(str(GUNICORN_CONF))
+    assert conf["worker_class"] == "gthread"
+    assert conf["threads"] == 20
+    assert conf["raw_env"] == ["CLOCK_STREAMS_PER_PROCESS=16"]
+    monkeypatch.setenv("CLOCK_STREAMS_PER_PROCESS", "5")
+    assert runpy.run_path(str(GUNICORN_CONF))["raw_env"] == []  # a value set outside wins
+    monkeypatch.setenv("GUNICORN_THREADS", "4")
+    with pytest.raises(SystemExit, match="GUNICORN_THREADS must be more than 4"):
+        runpy.run_path(str(GUNICORN_CONF))
