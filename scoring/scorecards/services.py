@@ -2,8 +2,10 @@
 
 Players fill their row after each game; the opponent validates it with their player ID and
 initials; the scoring table verifies the card or voids it with a reason. A correction after
-validation needs a referee's initials and becomes a new version. When the two sides' rows of a
-game disagree, both go to the head referee's dispute queue. A row that counts (verified, or
+validation needs a referee's initials and becomes a new version. The sides' rows of a game are
+reconciled round by round as they arrive (:func:`_after_change`): rows each entered by its own
+player that say the same validate each other; rows that disagree all go to the head referee's
+dispute queue. A row that counts (verified, or
 validated where the event counts validated cards) writes the official result that standings read.
 
 Writes meet at the end of a game (both players validate at once, the table verifies while a

@@ -233,18 +233,31 @@ def typed_total(page: Page, game_id: int, rounds: list[dict]) -> None:
     expect(page.locator(f"#total-{game_id}")).to_have_text(game_total(rounds))
 
 
-def fill_row(page: Page, game_id: int, rounds: list[dict]) -> None:
+def fill_row(page: Page, game_id: int, rounds: list[dict], badge: str | None = "Filled") -> None:
     """Fill a row on one's own card: the total follows the boxes as they are typed, then the row
-    is saved and waits for the opponent's signature."""
+    is saved and waits for the opponent's signature (``badge``: what the row then says; the
+    other card of the game saying the same validates it, saying otherwise disputes it; None
+    when the save is expected to be refused)."""
     type_rounds(page, game_id, rounds)
     typed_total(page, game_id, rounds)
-    save_row(page, game_id)
+    save_row(page, game_id, badge)
 
 
-def save_row(page: Page, game_id: int) -> None:
+def save_row(page: Page, game_id: int, badge: str | None = "Filled") -> None:
     row = page.locator(f"#game-{game_id}")
     row.get_by_role("button", name="Save the row").click()
-    expect(row.locator(".badge")).to_have_text("Filled")
+    if badge is not None:
+        expect(row.locator(".badge")).to_have_text(badge)
+
+
+def save_anyway(page: Page, game_id: int) -> None:
+    """The row was refused because it contradicts the other card, which is signed: both shown,
+    the player saves it anyway, and the game goes to the head referee."""
+    row = page.locator(f"#game-{game_id}")
+    expect(row.locator(".row-errors")).to_contain_text("your row contradicts")
+    row.get_by_label("Save anyway: this opens a dispute for the head referee").check()
+    row.get_by_role("button", name="Save the row").click()
+    expect(row.locator(".badge")).to_have_text("Disputed")
 
 
 def validate_row(page: Page, game_id: int, number: int, initials: str) -> None:

@@ -368,8 +368,10 @@ def verify_waiting_cards(table: Visitor, stage_label: str, expected: int) -> Non
         expect(count).to_have_text(f"{left} card{'s' if left != 1 else ''} waiting.")
 
 
-def phone_fill(phone: Visitor, game_id: int, rounds: Rounds) -> None:
-    fill_row(phone.page, game_id, rounds)
+def phone_fill(phone: Visitor, game_id: int, rounds: Rounds, badge: str = "Filled") -> None:
+    """The player fills their own row; ``badge``: what the row then says (the other card of the
+    game saying the same validates it, saying otherwise disputes it)."""
+    fill_row(phone.page, game_id, rounds, badge)
 
 
 def phone_validate(phone: Visitor, card_path: str, game_id: int, number: int) -> None:

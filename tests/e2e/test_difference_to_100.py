@@ -457,6 +457,8 @@ def the_other_games(stage: Stage, people: People, skip: Game) -> None:
                 rounds=card_rounds(own_lines),
                 user=people.players[own.player.number],
             )
+            if row.status == Status.VALIDATED:
+                continue  # the other card, signed already, says the same (both cards agree)
             scorecards.validate_row(
                 row=row,
                 opponent_number=str(other),

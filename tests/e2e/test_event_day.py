@@ -408,13 +408,13 @@ def test_8_round_1_is_played_on_phones_with_a_dispute_and_paper_cards(day: Event
         phone_fill(phone_a, game.id, rows)
         phone_b = hall.phone_of(b)
         if index == 0:
-            # The first game as the WCC card has it: both players fill their own card, and each
-            # signs the other's. At the other boards, one card of the game is enough for the
-            # result; the other player signs it.
+            # The first game as the WCC card has it: both players fill their own card; the two
+            # say the same, so each card validates the other (both cards agree). At the other
+            # boards, one card of the game is enough for the result; the other player signs it.
             phone_b.follow(path_b, text="Preliminary")
-            phone_fill(phone_b, game.id, mirror(rows))
-            phone_validate(phone_a, path_b, game.id, a)
-        phone_validate(phone_b, path_a, game.id, b)
+            phone_fill(phone_b, game.id, mirror(rows), badge="Validated by the opponent")
+        else:
+            phone_validate(phone_b, path_a, game.id, b)
         expect(phone_b.page.locator(f"#game-{game.id} .badge")).to_have_text(
             "Validated by the opponent"
         )
@@ -432,9 +432,9 @@ def test_8_round_1_is_played_on_phones_with_a_dispute_and_paper_cards(day: Event
     phone_a.follow(path_a, text="Preliminary")
     phone_fill(phone_a, game.id, rows)
     phone_b.follow(path_b, text="Preliminary")
-    phone_fill(phone_b, game.id, with_mistake(mirror(rows)))
-    phone_validate(phone_a, path_b, game.id, a)
-    phone_validate(phone_b, path_a, game.id, b)
+    # The two cards, each entered by its own player, tell a round differently: the game goes
+    # to the head referee as soon as the second is in.
+    phone_fill(phone_b, game.id, with_mistake(mirror(rows)), badge="Disputed")
     expect(phone_b.page.locator(f"#game-{game.id} .badge")).to_have_text("Disputed")
     phone_b.shot("cards-disagree", at=phone_b.page.locator(f"#game-{game.id}"))
     phone_a.close()
@@ -626,8 +626,8 @@ def test_14_table_enters_the_knockout_on_paper_up_to_the_final(day: EventDay) ->
 
 def test_15_the_final_is_decided_in_its_sixth_round_on_phones(day: EventDay) -> None:
     """Seed 2 beats seed 1 after 4-4 and a tied 5th round: as the winner types, the card adds
-    a 5th line and then a 6th; both fill their six-round rows on their phones and each signs
-    the other's; the table verifies the two cards."""
+    a 5th line and then a 6th; both fill their six-round rows on their phones, which say the
+    same and so validate each other; the table verifies the two cards."""
     hall, playoff, final = day.hall, day.playoff, day.final
     seeds = day.plan.seeds
     game = final.games.get()
@@ -646,11 +646,12 @@ def test_15_the_final_is_decided_in_its_sixth_round_on_phones(day: EventDay) -> 
         if number == champion:
             phone.shot("final-six-rounds", at=phone.page.locator(f"#total-{game.id}"))
         row.get_by_role("button", name="Save the row").click()
-        expect(row.locator(".badge")).to_have_text("Filled")
+        # The runner-up's card says what the champion's says: each validates the other.
+        said = "Filled" if number == champion else "Validated by the opponent"
+        expect(row.locator(".badge")).to_have_text(said)
         expect(row.locator("table.rounds-view tbody tr")).to_have_count(6)
         phones[number] = phone
-    phone_validate(phones[runner_up], path[champion], game.id, runner_up)
-    phone_validate(phones[champion], path[runner_up], game.id, champion)
+    phones[champion].go(path[champion])
     expect(phones[champion].page.locator(f"#game-{game.id} .badge")).to_have_text(
         "Validated by the opponent"
     )

@@ -52,6 +52,7 @@ from tests.e2e.browsing import (
     Visitor,
     fill_row,
     open_private_link,
+    save_anyway,
     save_row,
     sign_opponents_row,
     type_rounds,
@@ -309,8 +310,14 @@ def round_one_at_the_boards(story: Story, tournament: Tournament, stage: Stage) 
         if index == 0:
             phone_b.shot("card-row-validated", at=phone_b.page.locator(f"#game-{game.id}"))
         phone_b.go(card_of[b])
-        fill_row(phone_b.page, game.id, plan.mirror(truth))
-        sign_opponents_row(phone_a, card_of[b], game.id, a, plan.BY_NUMBER[a].initials)
+        if mistaken:
+            # B's own card says otherwise than the row B signed: B is warned, and saves it
+            # anyway, which takes the game to the head referee.
+            fill_row(phone_b.page, game.id, plan.mirror(truth), badge=None)
+            save_anyway(phone_b.page, game.id)
+        else:
+            # B's own card says what the row B signed says: it is validated by it at once.
+            fill_row(phone_b.page, game.id, plan.mirror(truth), badge="Validated by the opponent")
         phone_b.go(card_of[b])
         if mistaken:
             badge = phone_b.page.locator(f"#game-{game.id} .badge")
@@ -383,20 +390,16 @@ def table_verifies(story: Story, tournament: Tournament, stage: Stage, games: di
 
 
 def play(stage: Stage, game: Game, rounds_a: list[dict], people: Officials) -> None:
-    """Both cards of a game filled by their players and signed by the opponents (services)."""
+    """Both cards of a game filled by their players (services): saying the same, each
+    validates the other (both cards agree)."""
     match = game.match
     a, b = match.entry_a, match.entry_b
     na, nb = a.player.number, b.player.number
     ua, ub = people.players[na], people.players[nb]
     card_a, card_b = scorecards.card_for(stage, a), scorecards.card_for(stage, b)
-    row_a = scorecards.fill_row(card=card_a, game=game, rounds=rounds_a, user=ua)
+    scorecards.fill_row(card=card_a, game=game, rounds=rounds_a, user=ua)
     row_b = scorecards.fill_row(card=card_b, game=game, rounds=plan.mirror(rounds_a), user=ub)
-    scorecards.validate_row(
-        row=row_a, opponent_number=str(nb), initials=plan.BY_NUMBER[nb].initials, user=ub
-    )
-    scorecards.validate_row(
-        row=row_b, opponent_number=str(na), initials=plan.BY_NUMBER[na].initials, user=ua
-    )
+    assert row_b.status == Status.VALIDATED, f"{match}: the two cards do not agree"
 
 
 def verify_all(stage: Stage, people: Officials) -> None:

@@ -120,8 +120,11 @@ def test_the_card_page_warns_shows_both_and_saves_on_confirmation(client, w, htm
     # Both versions side by side: what Bob typed (round 4 marked), and Ann's card as it stands.
     assert "What you typed" in body and "Ann Ashby's card (validated by the opponent)</h4>" in body
     assert re.search(r'class="[^"]*saved-now contradicts', body)
-    confirm = f'name="{w.prefix()}-confirm_contradiction" value="on"'
-    assert confirm in body and "Save anyway: this opens a dispute for the head referee" in body
+    box = re.search(
+        rf'<input type="checkbox" name="{w.prefix()}-confirm_contradiction"[^>]*>', body
+    )
+    assert box and "checked" not in box.group(0)
+    assert "Save anyway: this opens a dispute for the head referee" in body
     assert not CardRow.objects.filter(card__entry=w.b).exists()
 
     saved = client.post(url, {**data, f"{w.prefix()}-confirm_contradiction": "on"}, headers=HX)
