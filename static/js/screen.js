@@ -9,7 +9,10 @@
  * The data: every few seconds the page asks the tournament's live version (tournaments:live);
  * once it moved on, the panels are fetched again (the same address, as an htmx request) just
  * before the next panel comes up, so the rotation goes on where it was instead of reloading
- * from the start. If the network drops, the screen keeps paging through what it has. */
+ * from the start. If the network drops, the screen keeps paging through what it has.
+ *
+ * The round clock in the top band is static/js/clock.js's: it hears every change at once from
+ * the clock's event stream; this script only makes room for it when it grows or shrinks. */
 (function () {
   "use strict";
 
@@ -144,8 +147,9 @@
     setInterval(poll, pollMs);
   }
 
+  /* Cut the panel shown into pages again: the room left for it changed. */
   var resized = null;
-  window.addEventListener("resize", function () {
+  function refit() {
     clearTimeout(resized);
     resized = setTimeout(function () {
       var panel = panels()[panelIndex];
@@ -154,7 +158,11 @@
       pageIndex = Math.min(pageIndex, pages.length - 1);
       showPage(panel);
     }, 200);
-  });
+  }
+  window.addEventListener("resize", refit);
+  // The round clock in the screen's top band (static/js/clock.js, which follows the clock's
+  // event stream) grows when time is up and the rule shows, and shrinks back at the next start.
+  document.addEventListener("round-clock:change", refit);
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
