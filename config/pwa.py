@@ -48,6 +48,13 @@ ICONS = (
 )
 
 
+def start_path() -> str:
+    """Where the installed app starts: the site's landing, which the worker turns into the card
+    page the phone last opened (a player who has only their private link has no login that
+    would lead there)."""
+    return f"{reverse('landing')}?app=1"
+
+
 def _found(path: str) -> str | None:
     """The file's place on disk, if the site has it."""
     found = finders.find(path)
@@ -76,6 +83,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         {
             "version": version,
             "static_prefix": static(""),
+            "start_path": start_path(),
             "outbox_url": static("js/outbox.js"),
             "push_url": static(PUSH_HANDLER) if push else "",
             "offline_words": _(
@@ -97,7 +105,7 @@ def manifest(request: HttpRequest) -> JsonResponse:
         "name": _("Crokinole Tournament Manager"),
         "short_name": _("Crokinole"),
         "description": _("Scorecards, the round clock and calls at the board, offline too."),
-        "start_url": reverse("landing"),
+        "start_url": start_path(),
         "scope": "/",
         "display": "standalone",
         "orientation": "portrait",

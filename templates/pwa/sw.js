@@ -20,6 +20,9 @@ var STATIC_PREFIX = "{{ static_prefix }}";
 var PAGES = "crokinole-pages";
 var FILES = "crokinole-static-" + VERSION;
 var LAST_PAGE = "/__offline__/last-card-page";
+var LAST_URL = "/__offline__/last-card-url";
+/* Where the installed app starts (the manifest's start_url): the player's last card page. */
+var START = "{{ start_path }}";
 /* The pages kept for offline use: a card, the cards of a tournament, a private link's page, the
  * round clock's block and state. */
 var KEPT = [
@@ -63,7 +66,8 @@ function networkFirst(event, path) {
       event.waitUntil(caches.open(PAGES).then(function (cache) {
         return Promise.all([
           cache.put(request, copy),
-          landing ? cache.put(LAST_PAGE, landing) : null
+          landing ? cache.put(LAST_PAGE, landing) : null,
+          landing ? cache.put(LAST_URL, new Response(path)) : null
         ]);
       }));
     }
@@ -108,11 +112,28 @@ function staticFirst(event) {
   });
 }
 
+/* The installed app opens on the card page the player last opened (a private-link player has
+ * no login that would lead there), else where the site's own landing leads. */
+function start(event) {
+  return caches.open(PAGES).then(function (cache) {
+    return cache.match(LAST_URL);
+  }).then(function (last) {
+    return last ? last.text() : "";
+  }).then(function (path) {
+    if (path) return Response.redirect(path, 302);
+    return fetch(event.request).catch(offlinePage);
+  });
+}
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   if (request.method !== "GET") return; // saves go to the network; the outbox keeps the failed
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate" && url.pathname + url.search === START) {
+    event.respondWith(start(event));
+    return;
+  }
   if (url.pathname.indexOf(STATIC_PREFIX) === 0) {
     event.respondWith(staticFirst(event));
   } else if (matches(KEPT, url.pathname)) {

@@ -17,6 +17,7 @@ import re
 import shutil
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from django.urls import reverse
@@ -91,12 +92,19 @@ class Phone:
         self.context = self.page = None
 
     def controlled(self) -> None:
-        """Wait until the site's service worker runs the page (it claims the pages it finds when
-        it starts), then load the page once more through it: now the phone keeps a copy."""
+        """Wait until the site's service worker is active, then load the page once more through
+        it: from now on it runs the page, and the phone keeps a copy of it."""
         assert self.page is not None
-        self.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        active = self.page.evaluate(
+            "ms => Promise.race([navigator.serviceWorker.ready.then(() => true),"
+            " new Promise(done => setTimeout(() => done(false), ms))])",
+            WAIT_MS,
+        )
+        assert active, "the service worker did not start"
         self.page.reload()
-        self.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        self.page.wait_for_function(
+            "() => navigator.serviceWorker.controller !== null", polling=100
+        )
 
     def outbox(self) -> list[dict]:
         assert self.page is not None
@@ -200,6 +208,14 @@ def test_a_row_saved_offline_survives_reload_and_closing_and_is_sent_once(
     saved.refresh_from_db()
     assert saved.version == 1 and history(saved) == 1
     assert CardRow.objects.filter(game=game).count() == 1
+
+    # The app added to the home screen starts on this card, online and offline alike.
+    start = phone.context.request.get(manifest).json()["start_url"]
+    for offline in (False, True):
+        phone.context.set_offline(offline)
+        page.goto(start)
+        assert urlsplit(page.url).path == card, (offline, page.url)
+        expect(row.locator(".badge")).to_have_text("Filled")
     phone.close()
     assert not phone.problems, phone.problems
 

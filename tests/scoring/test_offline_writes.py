@@ -5,9 +5,13 @@ the API's ``Idempotency-Key`` header alike)."""
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -157,3 +161,40 @@ def test_the_api_honours_the_idempotency_key_header(w):
         f"/api/scorecards/{card.id}/fill/", body, format="json", headers={"Idempotency-Key": "no"}
     )
     assert bad.status_code == 400 and "8 to 64" in str(bad.json())
+
+
+def test_the_app_can_be_installed_and_its_worker_controls_every_page(client):
+    """The manifest names the app and gives icons the site has; the service worker is served
+    from the root (scope "/"), never kept stale by a cache, and imports the outbox."""
+    manifest = client.get(reverse("manifest"))
+    assert manifest.status_code == 200
+    assert manifest.headers["Content-Type"].startswith("application/manifest+json")
+    data = manifest.json()
+    assert data["name"] == "Crokinole Tournament Manager" and data["display"] == "standalone"
+    assert data["start_url"] == reverse("landing") + "?app=1"
+    sizes = {icon["sizes"] for icon in data["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in data["icons"]:
+        assert finders.find(icon["src"].removeprefix(settings.STATIC_URL).lstrip("/")), icon
+
+    worker = client.get("/sw.js")
+    assert worker.status_code == 200
+    assert worker.headers["Content-Type"].startswith("text/javascript")
+    assert worker.headers["Service-Worker-Allowed"] == "/"
+    assert "no-cache" in worker.headers["Cache-Control"]
+    body = worker.content.decode()
+    assert 'importScripts("/static/js/outbox.js")' in body
+    assert re.search(r'var VERSION = "[0-9a-f]{12}";', body)
+    assert 'var START = "/me/?app=1";' in body
+
+
+def test_every_page_links_the_manifest_and_registers_the_worker(client, w):
+    page = client.get(reverse("home")).content.decode()
+    assert f'<link rel="manifest" href="{reverse("manifest")}">' in page
+    assert 'data-sw="/sw.js"' in page
+    client.force_login(w.users["ann"])
+    card = client.get(w.url("card")).content.decode()
+    assert "js/outbox.js" in card
+    # The row's form carries what the outbox needs: its marker, its game, the key's field.
+    assert re.search(rf'data-outbox data-outbox-game="{w.game.id}"', card)
+    assert 'name="idempotency_key"' in card and "data-outbox-notice" in card
