@@ -1,7 +1,7 @@
 """The event a burst plays on: one round of 25 games between 50 players with logins, both rows
-of every game filled and agreeing, the tokens of everyone who acts. Written through the
-services, like any event; what the burst needs is handed over as plain data (``Plan``), since
-the burst itself only speaks HTTP."""
+of every game filled (by a referee) and agreeing, the tokens of everyone who acts. Written
+through the services, like any event; what the burst needs is handed over as plain data
+(``Plan``), since the burst itself only speaks HTTP."""
 
 from __future__ import annotations
 
@@ -67,7 +67,10 @@ def build_plan(pairs: int = 25) -> Plan:
                 entry.player.user = user
                 entry.player.save(update_fields=["user"])
             card = card_for(event.stage, entry)
-            row = fill_row(card=card, game=game, rounds=rounds, user=user)
+            # Typed in by a referee for the player: each row waits for the opponent's signature,
+            # which the burst gives them all at once (two rows each player entered themselves
+            # would validate each other as soon as both are in).
+            row = fill_row(card=card, game=game, rounds=rounds, user=event.users["referee"])
             token = Token.objects.get_or_create(user=user)[0].key
             sides.append(Side(token, str(entry.player.number), card.pk, row.pk))
         plan.append(Pair(game.pk, *sides))
