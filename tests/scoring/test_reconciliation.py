@@ -84,6 +84,22 @@ def test_identical_rows_from_both_players_validate_each_other(small_event):
 
 
 @pytest.mark.django_db
+def test_the_card_and_the_table_say_the_row_was_validated_by_agreement(small_event, client):
+    e = small_event
+    ra, _ = _own_rows(e)
+    slug = e.tournament.slug
+    client.force_login(e.users[PLAYER])
+    card = client.get(reverse("scoring:cards:card", args=[slug, e.stage.id, e.player.id]))
+    text = card.content.decode()
+    assert f"Validated by ID <strong>{e.opponent.number}</strong>" in text
+    assert ": both cards agree, their own card says the same" in text
+    client.force_login(e.users["scoring-table"])
+    table = client.get(reverse("scoring:cards:table", args=[slug])).content.decode()
+    said = f"both cards agree (ID {e.opponent.number}, initials {ra.validated_initials}): "
+    assert said + f"{e.opponent.name}&#x27;s own card says the same" in table
+
+
+@pytest.mark.django_db
 def test_where_validated_cards_count_the_agreement_makes_the_result_official(small_event):
     e = small_event
     e.tournament.count_validated_cards = True
