@@ -381,7 +381,7 @@ def fill(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game_id:
     # is answered with the row as it is now, and nothing is written (scoring.scorecards.offline).
     try:
         key = offline.key_of(request.POST, request.headers)
-        if offline.applied(key, card_for(page.stage, page.entry), line.game) is not None:
+        if key and offline.applied(key, card_for(page.stage, page.entry), line.game):
             return _after_save(request, page, game_id, ALREADY_SAVED)
     except Refused as exc:
         return _show(request, page, _panel(request, page, line, error=exc.text))
