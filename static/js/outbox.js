@@ -356,14 +356,17 @@
   }, true);
 
   // The save left with the network up but never reached the server, or its answer never came
-  // back: kept with the key it was sent with, so a second arrival is recognised.
-  document.addEventListener("htmx:sendError", function (event) {
+  // back (or not within the form's timeout, on a Wi-Fi that holds requests without answering):
+  // kept with the key it was sent with, so a second arrival is recognised.
+  function failed(event) {
     var form = event.detail && event.detail.elt;
     if (!form || !form.matches || !form.matches(FORMS)) return;
     keep(form).then(function () {
       if (!timer) timer = setTimeout(sendNow, RETRY_MS);
     });
-  });
+  }
+  document.addEventListener("htmx:sendError", failed);
+  document.addEventListener("htmx:timeout", failed);
 
   if (navigator.serviceWorker) {
     navigator.serviceWorker.addEventListener("message", function (event) {
