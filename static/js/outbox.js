@@ -275,9 +275,18 @@
     say(form, prefix + " " + (result.words || ""), "row-errors");
   }
 
-  /* How an entry went, from this page's send or the service worker's. */
-  function shown(entry, result) {
+  /* The other tabs of the site on this phone hear how this tab's sends went. */
+  var tabs = root.BroadcastChannel ? new root.BroadcastChannel(LOCK) : null;
+
+  /* How an entry went, from this page's send, another tab's or the service worker's. */
+  function shown(entry, result, heard) {
     if (result.state === "retry") return null;
+    if (tabs && !heard) {
+      tabs.postMessage({
+        key: entry.key, url: entry.url, state: result.state,
+        html: result.html || "", words: result.words || ""
+      });
+    }
     if (waiting[entry.url] === entry.key) delete waiting[entry.url];
     var form = formFor(entry.url);
     if (!form) return null;
@@ -372,8 +381,18 @@
     navigator.serviceWorker.addEventListener("message", function (event) {
       var data = event.data || {};
       if (data.type !== "crokinole-outbox") return;
-      shown({ key: data.key, url: data.url }, { state: data.state, html: data.html });
+      shown({ key: data.key, url: data.url }, { state: data.state, html: data.html }, true);
     });
+  }
+  if (tabs) {
+    tabs.onmessage = function (event) {
+      var data = event.data || {};
+      shown(
+        { key: data.key, url: data.url },
+        { state: data.state, html: data.html, words: data.words },
+        true
+      );
+    };
   }
 
   root.addEventListener("online", sendNow);

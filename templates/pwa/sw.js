@@ -100,8 +100,8 @@ function staticFirst(event) {
   return caches.open(FILES).then(function (cache) {
     return cache.match(request).then(function (kept) {
       var fresh = fetch(request).then(function (response) {
-        if (response.ok) return cache.put(request, response.clone()).then(function () { return response; });
-        return response;
+        if (!response.ok) return response;
+        return cache.put(request, response.clone()).then(function () { return response; });
       });
       if (kept) {
         event.waitUntil(fresh.catch(function () { /* offline: the copy stays */ }));

@@ -270,6 +270,12 @@ def test_a_save_whose_answer_was_lost_is_sent_again_and_written_once(
     saved.refresh_from_db()
     assert saved.version == 1 and history(saved) == 1
     assert RowSubmission.objects.count() == 1 and phone.outbox() == []
+
+    # The phone stops acting for the player (handed to someone else): the pages it kept go.
+    assert page.evaluate("() => caches.has('crokinole-pages')") is True
+    with page.expect_navigation():
+        page.get_by_role("button", name=re.compile("Stop acting for")).click()
+    assert page.evaluate("() => caches.has('crokinole-pages')") is False
     phone.close()
     assert not phone.problems, phone.problems
 
