@@ -34,6 +34,7 @@
   var buzzed = {}; // version -> true once this page buzzed for that run
   var signalled = {}; // version -> true once this page gave that run's start signal
   var source = null; // the EventSource
+  var pollFailed = false; // the last poll of the clock's block found no server
   var heardAt = 0; // Date.now() of the stream's last event (it speaks at least every 15 s)
   var SILENT_MS = 37500; // a stream silent this long is taken for dead: the polls take over
   var cueUntil = 0;
@@ -104,7 +105,9 @@
   }
 
   function save(slug, clock) {
-    try { window.localStorage.setItem(STORE + slug, JSON.stringify(clock)); } catch (e) { /* full, or off */ }
+    var kept = {};
+    Object.keys(clock).forEach(function (key) { if (key !== "fromStream") kept[key] = clock[key]; });
+    try { window.localStorage.setItem(STORE + slug, JSON.stringify(kept)); } catch (e) { /* full, or off */ }
   }
 
   /* The server's time now, on the offset measured when the figures were heard. */
@@ -144,13 +147,16 @@
       label: typeof data.label === "string" ? data.label : null,
       serverMs: data.server_ms,
       offset: data.server_ms - Date.now(),
+      fromStream: true,
     };
   }
 
   /* Take ``clock`` as the clock if it is newer (on the server's time) than what is known.
    * ``live``: heard as it happened, so a run that just began gets its start signal. */
   function apply(clock, live) {
-    if (known && clock.serverMs < known.serverMs) return;
+    // The stream says the clock as it is now. A block or a stored state may be older than what
+    // is known (a copy from the phone's cache, a poll answered by it offline): the later wins.
+    if (known && !clock.fromStream && clock.serverMs < known.serverMs) return;
     var before = known;
     known = clock;
     var el = element();
@@ -219,7 +225,7 @@
       if (cueing) cue.textContent = word(el, "play", "Play!");
     }
     if (offline) {
-      var away = navigator.onLine === false;
+      var away = navigator.onLine === false || (pollFailed && !streaming());
       offline.hidden = !away;
       if (away) offline.textContent = word(el, "offline", "Offline: the clock as this page last heard it");
     }
@@ -247,6 +253,7 @@
       var data;
       try { data = JSON.parse(event.data); } catch (e) { return; }
       heardAt = Date.now();
+      pollFailed = false;
       apply(fromEvent(data), true);
     };
     source.onerror = function () {
@@ -268,6 +275,17 @@
     if (streaming() && elt && elt.id === "round-clock" && !elt.getAttribute("data-fetching")) {
       event.preventDefault(); // the stream tells this page every change already
     }
+  });
+
+  function isClockRequest(event) {
+    var elt = event.detail && event.detail.elt;
+    return !!elt && elt.id === "round-clock";
+  }
+  document.addEventListener("htmx:sendError", function (event) {
+    if (isClockRequest(event)) { pollFailed = true; tick(); }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (isClockRequest(event) && event.detail.successful) pollFailed = false;
   });
 
   function soundButton(el, button) {
