@@ -25,6 +25,7 @@ from tests.e2e.conftest import SerialRequestHandler
 from tests.events import PLAYER, build_small_event
 from tournaments.models import RoundClock
 from tournaments.services import clock as clocks
+from tournaments.views.clock_display import POLL_IDLE_S
 
 pytestmark = [
     pytest.mark.browser,
@@ -112,6 +113,12 @@ def test_start_and_pause_reach_the_hall_and_the_phones_within_a_second(
         expect(clock).to_have_attribute("data-state", "ready")
         expect(clock).to_have_attribute("data-clock-stream", "live")
 
+    # A browser without EventSource polls the clock's block instead (every POLL_IDLE_S).
+    old = story.visitor("browser without EventSource", PHONE)
+    old.context.add_init_script("delete window.EventSource;")
+    old.go(reverse("tournaments:now", args=[slug]))
+    expect(old.page.locator("[data-round-clock]")).to_have_attribute("data-clock-stream", "polling")
+
     referee = story.visitor("referee", LAPTOP)
     referee.log_in(event.users["referee"].username, PASSWORD, then=t.get_absolute_url())
     referee.follow(reverse("tournaments:clock", args=[slug]), text="Round clock")
@@ -127,6 +134,10 @@ def test_start_and_pause_reach_the_hall_and_the_phones_within_a_second(
         expect(screen.page.locator("[data-round-clock]")).to_have_attribute(
             "data-clock-stream", "live"
         )
+    expect(old.page.locator("[data-round-clock]")).to_have_attribute(
+        "data-state", "running", timeout=(POLL_IDLE_S + 3) * 1000
+    )
+    old.close()
     hall.shot("clock-push-started")
     player.shot("clock-push-started")
 
