@@ -5,8 +5,9 @@ must see Start, Pause and Reset within a second, not at their next poll: each pa
 ``/t/<slug>/clock/events/`` (``EventSource``), which sends the clock as it stands at once, then
 every change as it happens, and the clock again after ``HEARTBEAT_S`` seconds of silence, so
 that proxies and phones keep the connection and the page knows the stream still speaks (a page
-that hears nothing for longer goes back to polling). Each event carries the server's time (``server_ms``), from which the
-page measures how far its own clock is from the server's and counts down on the server's time.
+that hears nothing for longer goes back to polling). Each event carries the server's time
+(``server_ms``), from which the page measures how far its own clock is from the server's and
+counts down on the server's time.
 
 How a change is seen: one thread per process (``ClockWatcher``) reads the versions of the
 clocks that somebody is watching, every ``CHECK_S`` seconds, in one query on its one database
