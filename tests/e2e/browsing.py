@@ -233,6 +233,12 @@ def typed_total(page: Page, game_id: int, rounds: list[dict]) -> None:
     expect(page.locator(f"#total-{game_id}")).to_have_text(game_total(rounds))
 
 
+def status_badge(row: Locator) -> Locator:
+    """The row's status in its header ("Filled", "Validated by the opponent", "Disputed"): the
+    row shows other badges too (the official result, a doubt about a round)."""
+    return row.locator("header .badge").first
+
+
 def fill_row(page: Page, game_id: int, rounds: list[dict], badge: str | None = "Filled") -> None:
     """Fill a row on one's own card: the total follows the boxes as they are typed, then the row
     is saved and waits for the opponent's signature (``badge``: what the row then says; the
@@ -247,7 +253,7 @@ def save_row(page: Page, game_id: int, badge: str | None = "Filled") -> None:
     row = page.locator(f"#game-{game_id}")
     row.get_by_role("button", name="Save the row").click()
     if badge is not None:
-        expect(row.locator(".badge")).to_have_text(badge)
+        expect(status_badge(row)).to_have_text(badge)
 
 
 def save_anyway(page: Page, game_id: int) -> None:
@@ -257,7 +263,7 @@ def save_anyway(page: Page, game_id: int) -> None:
     expect(row.locator(".row-errors")).to_contain_text("your row contradicts")
     row.get_by_label("Save anyway: this opens a dispute for the head referee").check()
     row.get_by_role("button", name="Save the row").click()
-    expect(row.locator(".badge")).to_have_text("Disputed")
+    expect(status_badge(row)).to_have_text("Disputed")
 
 
 def validate_row(page: Page, game_id: int, number: int, initials: str) -> None:
@@ -267,7 +273,7 @@ def validate_row(page: Page, game_id: int, number: int, initials: str) -> None:
     row.locator(f"#id_v{game_id}-opponent_number").fill(str(number))
     row.locator(f"#id_v{game_id}-initials").fill(initials)
     row.get_by_role("button", name="Validate").click()
-    expect(row.locator(".badge")).to_have_text(re.compile("Validated|Disputed"))
+    expect(status_badge(row)).to_have_text(re.compile("Validated|Disputed"))
 
 
 def open_private_link(story: Story, who: str, path: str, device: Device) -> Visitor:
