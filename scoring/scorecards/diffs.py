@@ -7,9 +7,11 @@ dispute queue's per-round diff all read, and that a property test can try on any
 
 Every card given is in the same order of sides (the match's order: see
 ``services.as_official``), so two cards agree when they say the same thing from their own sides
-of the board. Two rounds are the same when their points, 20s, board scores and "time expired"
-are the same; a board score written on one card and not on the other is a difference the
-referee sees (the cards are not identical), though not one that changes the result.
+of the board. Two rounds are the same when their points, 20s and "time expired" are the same,
+and their board scores too where both cards give them: board scores are optional on a card
+(points and 20s are what the result and the standings read), so a player who wrote them and an
+opponent who did not have not told the round differently, and neither is sent to the head
+referee for it.
 """
 
 from __future__ import annotations
@@ -39,6 +41,19 @@ def canonical(round_: Round | None) -> dict[str, Any] | None:
     }
 
 
+def same_round(first: Round | None, second: Round | None) -> bool:
+    """Two cards' versions of one round (canonical, or None where a card stops before it) tell
+    it the same: the same points, 20s and "time expired", and the same board scores unless a
+    card left them out."""
+    if first is None or second is None:
+        return first is second
+    if first["score"] is not None and second["score"] is not None:
+        if first["score"] != second["score"]:
+            return False
+    keys = ("points", "twenties", "time_expired")
+    return all(first[key] == second[key] for key in keys)
+
+
 @dataclass(frozen=True)
 class RoundDiff:
     """A round the cards tell differently: its number (1-based) and each card's version of it,
@@ -52,18 +67,18 @@ class RoundDiff:
         """Two cards that both have this round say different things about it: a contradiction,
         not a card still being written (one that stops short of the other)."""
         told = [v for v in self.versions if v is not None]
-        return any(v != told[0] for v in told[1:])
+        return any(not same_round(a, b) for i, a in enumerate(told) for b in told[i + 1 :])
 
 
 def round_diffs(cards: Sequence[Sequence[Round]]) -> list[RoundDiff]:
     """The rounds that the ``cards`` (each a sequence of rounds, all in the same order of sides)
-    do not all tell the same, in the order of play; empty exactly when the cards are equal
-    round by round (and equally long)."""
+    do not all tell the same (:func:`same_round`, every two cards), in the order of play; empty
+    exactly when the cards are the same round by round (and equally long)."""
     longest = max((len(card) for card in cards), default=0)
     found = []
     for index in range(longest):
         versions = tuple(canonical(card[index]) if index < len(card) else None for card in cards)
-        if any(v != versions[0] for v in versions[1:]):
+        if any(not same_round(a, b) for i, a in enumerate(versions) for b in versions[i + 1 :]):
             found.append(RoundDiff(number=index + 1, versions=versions))
     return found
 
