@@ -256,10 +256,27 @@ SIGN_VERSION_REQUIRED = _(
 
 
 class ValidateRowSerializer(serializers.Serializer):
+    """The opponent's signature: typed (ID and initials, as paper asks), or neither, when the
+    login or private link that signs stands for exactly one of the row's opponents, whose ID
+    and initials it implies ("Agree"; the service says so in words when it does not)."""
+
     opponent_number = serializers.CharField(
-        max_length=20, help_text=_("The opponent's player ID number, as on their card.")
+        max_length=20,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text=_(
+            "The opponent's player ID number, as on their card; leave it out with the initials "
+            "to sign as the opponent this login or private link stands for."
+        ),
     )
-    initials = serializers.CharField(max_length=5, help_text=_("The opponent's initials."))
+    initials = serializers.CharField(
+        max_length=5,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text=_("The opponent's initials; left out with the ID, they are implied."),
+    )
     version = serializers.IntegerField(
         min_value=0,
         max_value=MAX_VERSION,

@@ -406,7 +406,9 @@ class CardRowViewSet(WriteTargetMixin, ScoringErrorsMixin, viewsets.ReadOnlyMode
     @extend_schema(
         summary=gettext_lazy("Validate a row"),
         description=gettext_lazy(
-            "The opponent signs the row with their player ID number and initials."
+            "The opponent signs the row with their player ID number and initials, or with "
+            "neither when the login or private link that signs stands for exactly one of the "
+            "row's opponents (their ID and initials are implied, as the card page's Agree)."
         ),
         request=ValidateRowSerializer,
         responses={200: CardRowSerializer, **refusals(400, 403, 404, 409)},

@@ -430,3 +430,26 @@ def test_the_table_enters_a_paper_row_and_a_second_staff_member_confirms_it(worl
     assert confirmed.status_code == 200, confirmed.json()
     assert (confirmed.json()["status"], confirmed.json()["confirmed_by"]) == ("validated", "ref")
     assert world.game.rounds.count() == 4
+
+
+def test_the_opponent_agrees_without_typing_and_others_are_told_what_is_missing(world, client_for):
+    """The API's Agree: the opponent's login signs with neither ID nor initials (implied by
+    who they are, as on the card page); a referee, who stands for nobody at the board, is told
+    in words to type them."""
+    ann, bob, referee = (client_for(n) for n in ("ann", "bob", "ref"))
+    card_id = open_card(ann, world, world.a)
+    row = fill(ann, card_id, world.game, WIN).json()
+
+    typed_nothing = referee.post(
+        f"/api/card-rows/{row['id']}/validate/", {"version": row["version"]}, format="json"
+    )
+    assert typed_nothing.status_code in (400, 403), typed_nothing.json()
+    assert CardRow.objects.get(pk=row["id"]).status == CardRow.Status.FILLED
+
+    agreed = bob.post(
+        f"/api/card-rows/{row['id']}/validate/", {"version": row["version"]}, format="json"
+    )
+    assert agreed.status_code == 200, agreed.json()
+    assert agreed.json()["status"] == "validated"
+    assert agreed.json()["validated_number"] == str(world.b.player.number)
+    assert agreed.json()["validated_initials"]
