@@ -15,7 +15,7 @@ import factory
 from django.contrib.auth.models import User
 
 from scoring.engine import round_data
-from scoring.models import CardRow, ScoreCard, ShootOut, ShootOutScore
+from scoring.models import CardRow, RowSubmission, ScoreCard, ShootOut, ShootOutScore
 from scoring.models.locks import ClosedStageChange, StageAdvance
 from simulation import models as sim
 from simulation.services.records import compress_record, encode_record
@@ -189,6 +189,32 @@ class RoundClockFactory(factory.django.DjangoModelFactory):
     duration_s = 30 * 60
 
 
+class CallFactory(factory.django.DjangoModelFactory):
+    """A call to an entry's phone: its match is on a board."""
+
+    class Meta:
+        model = models.Call
+
+    entry = factory.SubFactory(EntryFactory)
+    tournament = factory.SelfAttribute("entry.category.tournament")
+    kind = models.Call.Kind.BOARD
+    board_number = 7
+
+
+class PushSubscriptionFactory(factory.django.DjangoModelFactory):
+    """A phone that follows an entry's calls (its push service's address and keys)."""
+
+    class Meta:
+        model = models.PushSubscription
+
+    entry = factory.SubFactory(EntryFactory)
+    endpoint = factory.Sequence(lambda n: f"https://push.example.org/send/{n}")
+    p256dh = (
+        "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM"
+    )
+    auth = "tBHItJI5svbpez7KI4CCXg"
+
+
 class StageFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = models.Stage
@@ -270,6 +296,18 @@ class CardRowFactory(factory.django.DjangoModelFactory):
         match__entry_a=factory.SelfAttribute("...card.entry"),
     )
     rounds = factory.LazyFunction(lambda: [dict(r) for r in WIN_ROUNDS])
+
+
+class RowSubmissionFactory(factory.django.DjangoModelFactory):
+    """An entry of the phone's outbox, as the server recorded it when it wrote the row."""
+
+    class Meta:
+        model = RowSubmission
+
+    key = factory.Faker("uuid4")
+    row = factory.SubFactory(CardRowFactory)
+    based_on = 0
+    wrote = 1
 
 
 class ShootOutFactory(factory.django.DjangoModelFactory):
