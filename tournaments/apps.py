@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 from tournaments import translation
 
@@ -14,4 +14,4 @@ class TournamentsConfig(AppConfig):
         from tournaments import live, permissions  # noqa: F401  (registers the permissions)
 
         live.connect()
-        translation.install(gettext, ngettext)
+        translation.install(gettext, ngettext, pgettext)

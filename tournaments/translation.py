@@ -20,14 +20,18 @@ from collections.abc import Callable
 
 _translate: Callable[[str], str] | None = None
 _translate_plural: Callable[[str, str, int], str] | None = None
+_translate_in_context: Callable[[str, str], str] | None = None
 
 
 def install(
-    translate: Callable[[str], str], translate_plural: Callable[[str, str, int], str]
+    translate: Callable[[str], str],
+    translate_plural: Callable[[str, str, int], str],
+    translate_in_context: Callable[[str, str], str] | None = None,
 ) -> None:
     """Translate the cores' messages with the app's catalogue from now on."""
-    global _translate, _translate_plural
+    global _translate, _translate_plural, _translate_in_context
     _translate, _translate_plural = translate, translate_plural
+    _translate_in_context = translate_in_context
 
 
 def gettext(message: str) -> str:
@@ -40,6 +44,14 @@ def ngettext(singular: str, plural: str, number: int) -> str:
     if _translate_plural is not None:
         return _translate_plural(singular, plural, number)
     return singular if number == 1 else plural
+
+
+def pgettext(context: str, message: str) -> str:
+    """The message in the active language, told apart by ``context`` from the same English
+    words meaning something else ("Round 3" of a game, a *manche*, or of play, a *ronde*)."""
+    if _translate_in_context is not None:
+        return _translate_in_context(context, message)
+    return gettext(message)
 
 
 def gettext_noop(message: str) -> str:

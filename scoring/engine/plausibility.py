@@ -40,7 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tournaments.translation import _
+from tournaments.translation import _, pgettext
 
 from .rounds import DIFFERENCE, DISC_VALUE_STEP, FIFTEEN, TWENTY, TWO_ONE_ZERO
 
@@ -170,7 +170,7 @@ def _namer(names: Sequence[str]):
 
 
 def _round_words(number: int) -> str:
-    return _("Round %(number)s") % {"number": number}
+    return pgettext("round of a game", "Round %(number)s") % {"number": number}
 
 
 def _time_expired_twenties(number: int, twenties: tuple[int, ...], side) -> Doubt:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from scoring.scorecards.diffs import RoundDiff
 from scoring.templatetags.scoring_labels import round_text
@@ -14,7 +15,7 @@ from scoring.templatetags.scoring_labels import round_text
 
 def card_of(name: str) -> str:
     """A card named after its owner: "Anna's card"."""
-    return _("%(name)s's card") % {"name": name}
+    return pgettext("within a sentence", "%(name)s's card") % {"name": name}
 
 
 def diff_line(diff: RoundDiff, labels: Sequence[str]) -> str:
@@ -24,7 +25,10 @@ def diff_line(diff: RoundDiff, labels: Sequence[str]) -> str:
         _("%(card)s %(round)s") % {"card": label, "round": round_text(version)}
         for label, version in zip(labels, diff.versions, strict=True)
     )
-    return _("Round %(number)s: %(told)s") % {"number": diff.number, "told": told}
+    return pgettext("round of a game", "Round %(number)s: %(told)s") % {
+        "number": diff.number,
+        "told": told,
+    }
 
 
 def diff_lines(diffs: Sequence[RoundDiff], labels: Sequence[str]) -> list[str]:
@@ -36,7 +40,7 @@ def rounds_named(diffs: Sequence[RoundDiff]) -> str:
     """The differing rounds' numbers, for a heading: "rounds 2 and 3", "round 4"."""
     numbers = [str(diff.number) for diff in diffs]
     if len(numbers) == 1:
-        return _("round %(number)s") % {"number": numbers[0]}
+        return pgettext("round of a game", "round %(number)s") % {"number": numbers[0]}
     return _("rounds %(first)s and %(last)s") % {
         "first": ", ".join(numbers[:-1]),
         "last": numbers[-1],

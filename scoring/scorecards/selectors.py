@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext
 
 from scoring import engine
 from scoring.models import CardRow, ScoreCard
@@ -395,7 +395,11 @@ def _official_words(row: CardRow | None, source: str, owner: Entry) -> str:
     if row is None:
         return _("Recorded by the officials.")
     own = row.card.entry_id == owner.id
-    whose = _("this card") if own else _("%(name)s's card") % {"name": row.card.entry.name}
+    whose = (
+        _("this card")
+        if own
+        else pgettext("within a sentence", "%(name)s's card") % {"name": row.card.entry.name}
+    )
     signed = _("ID %(number)s, initials %(initials)s") % {
         "number": row.validated_number,
         "initials": row.validated_initials,

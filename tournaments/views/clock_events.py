@@ -245,7 +245,8 @@ def clock_data(clock: RoundClock | None) -> dict[str, Any]:
 
 def _event(clock: RoundClock | None) -> str:
     data = clock_data(clock)
-    return f"id: {data['version']}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+    payload = json.dumps(data, ensure_ascii=False)
+    return f"id: {data['version']}\ndata: {payload}\n\n"  # untranslated: the stream's format
 
 
 def clock_stream(
@@ -315,7 +316,7 @@ def events(request: HttpRequest, slug: str) -> HttpResponse:
         busy = HttpResponse(
             gettext("Too many screens follow the clock here: ask again in a minute."),
             status=503,
-            content_type="text/plain; charset=utf-8",
+            content_type="text/plain; charset=utf-8",  # untranslated: a media type
         )
         busy["Retry-After"] = "60"
         return busy
@@ -327,7 +328,7 @@ def events(request: HttpRequest, slug: str) -> HttpResponse:
         CountedStream(
             tournament.id, clock_stream(tournament.id, first, stream_seconds(), WATCHER), WATCHER
         ),
-        content_type="text/event-stream; charset=utf-8",
+        content_type="text/event-stream; charset=utf-8",  # untranslated: a media type
     )
     # No proxy may buffer it (nginx reads this header; Caddy flushes event streams by itself).
     response["X-Accel-Buffering"] = "no"

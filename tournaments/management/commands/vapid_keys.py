@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from django.core.management.base import BaseCommand
+from django.utils.translation import gettext, gettext_noop
 from py_vapid import Vapid01, b64urlencode
 
 
@@ -23,7 +24,13 @@ def new_pair() -> tuple[str, str]:
 
 
 class Command(BaseCommand):
-    help = "Print a new VAPID key pair for Web Push, as lines for .env."
+    # argparse cannot print a lazy text: marked here, translated as the parser is made.
+    help = gettext_noop("Print a new VAPID key pair for Web Push, as lines for .env.")
+
+    def create_parser(self, prog_name, subcommand, **kwargs):
+        parser = super().create_parser(prog_name, subcommand, **kwargs)
+        parser.description = gettext(self.help)
+        return parser
 
     def handle(self, *args, **options) -> None:
         private, public = new_pair()
