@@ -28,8 +28,9 @@ PANELS: dict[str, str | Promise] = {
         "the latest calls to players (“your match is on board 7”), for phones without notifications"
     ),
 }
-#: What a screen shows when its address says nothing.
-DEFAULT_SHOW = ("clock", "now", "results")
+#: What a screen shows when its address says nothing: the calls too, since the players whose
+#: phones take no notifications (an iPhone's browser, a phone without the app) read them here.
+DEFAULT_SHOW = ("clock", "now", "results", "calls")
 #: Seconds each page stays up: long enough to find one's name, short enough to see it all.
 DEFAULT_SECONDS = 12
 MIN_SECONDS = 4

@@ -62,17 +62,22 @@ def panels(html: str) -> list[str]:
 # --- the options of the address ------------------------------------------------------------------
 
 
-def test_an_address_without_options_shows_the_clock_the_boards_and_the_results():
+def test_an_address_without_options_shows_the_clock_the_boards_the_results_and_the_calls():
     options = parse_screen_options({})
     assert options.show == DEFAULT_SHOW
-    assert options.panels == ("now", "results")
+    assert options.panels == ("now", "results", "calls")
     assert options.clock
     assert options.seconds == DEFAULT_SECONDS
     assert options.stage_id is None
 
 
 def test_a_stage_brings_its_standings_and_show_keeps_its_order_once_each():
-    assert parse_screen_options({"stage": ["7"]}).panels == ("now", "results", "standings")
+    assert parse_screen_options({"stage": ["7"]}).panels == (
+        "now",
+        "results",
+        "calls",
+        "standings",
+    )
     options = parse_screen_options({"show": ["results, NOW,results"], "seconds": ["30"]})
     assert options.panels == ("results", "now")
     assert not options.clock
@@ -114,7 +119,7 @@ def test_the_screen_stands_alone_in_large_type_with_no_inline_script(client, sma
     assert re.search(r'<script src="[^"]*js/screen\.js" defer>', html)
     assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), "inline script"
     assert 'class="no-js"' in html  # the first page of each panel without JavaScript
-    assert panels(html) == ["now", "results"]
+    assert panels(html) == ["now", "results", "calls"]
     assert 'id="round-clock"' in html
     assert f'data-version="{small_event.tournament.live_version}"' in html
     assert (
