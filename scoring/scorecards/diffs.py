@@ -47,9 +47,9 @@ def same_round(first: Round | None, second: Round | None) -> bool:
     card left them out."""
     if first is None or second is None:
         return first is second
-    if first["score"] is not None and second["score"] is not None:
-        if first["score"] != second["score"]:
-            return False
+    scores = (first["score"], second["score"])
+    if None not in scores and scores[0] != scores[1]:
+        return False
     keys = ("points", "twenties", "time_expired")
     return all(first[key] == second[key] for key in keys)
 
