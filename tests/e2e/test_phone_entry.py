@@ -181,8 +181,12 @@ def test_a_player_enters_a_game_in_a_dozen_taps_and_fixes_a_round_in_place(
         plain.fill(f"#id_{prefix}-r{number}_twenties_opp", str(other))
     with plain.expect_navigation():
         plain.locator(f"#game-{game.id}").get_by_role("button", name="Save the row").click()
-    expect(plain.locator("ul.messages")).to_contain_text("Row saved.")
+    # The opponent's own row says what the player's row says: the two cards validate each
+    # other (both entered by their own players), and the page says so.
+    expect(plain.locator("ul.messages")).to_contain_text("Row saved, and validated")
     theirs = CardRow.objects.get(card__entry=event.opponent, game=game)
+    assert theirs.status == CardRow.Status.VALIDATED
+    assert theirs.validated_how == CardRow.ValidatedHow.AGREEMENT
     assert [r["points"] for r in theirs.rounds] == [[0, 2], [1, 1], [2, 0], [0, 2]]
     assert [r["twenties"] for r in theirs.rounds] == [[0, 2], [0, 0], [1, 0], [0, 1]]
     story.screenshots.take(plain, "phone-card-no-javascript")
