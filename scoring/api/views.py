@@ -408,7 +408,9 @@ class CardRowViewSet(WriteTargetMixin, ScoringErrorsMixin, viewsets.ReadOnlyMode
         description=gettext_lazy(
             "The opponent signs the row with their player ID number and initials, or with "
             "neither when the login or private link that signs stands for exactly one of the "
-            "row's opponents (their ID and initials are implied, as the card page's Agree)."
+            "row's opponents (their ID and initials are implied, as the card page's Agree). "
+            "With an `Idempotency-Key` header, sending the same signature again writes nothing "
+            "and answers 200 with the row as it is now; a key used for another write is 409."
         ),
         request=ValidateRowSerializer,
         responses={200: CardRowSerializer, **refusals(400, 403, 404, 409)},
@@ -419,13 +421,30 @@ class CardRowViewSet(WriteTargetMixin, ScoringErrorsMixin, viewsets.ReadOnlyMode
         data = parse(ValidateRowSerializer, request)
         if isinstance(request.successful_authenticator, SessionAuthentication):
             label_device(request._request)  # a phone's browser: name it, as the pages do
-        row = row_steps.validate_row(
-            request.user,
-            row,
-            opponent_number=data["opponent_number"],
-            initials=data["initials"],
-            version=data["version"],
-        )
+        # A signature sent again with its Idempotency-Key (a phone's outbox whose answer was
+        # lost) gets the row as it is now, and nothing is signed twice.
+        key = offline.key_of({}, request.headers)
+        earlier = offline.applied(key, row.card, row.game, offline.VALIDATE)
+        if earlier is not None:
+            return Response(CardRowSerializer(earlier.row).data, status=status.HTTP_200_OK)
+        try:
+            row = offline.once(
+                key,
+                partial(
+                    row_steps.validate_row,
+                    request.user,
+                    row,
+                    opponent_number=data["opponent_number"],
+                    initials=data["initials"],
+                    version=data["version"],
+                ),
+                card=row.card,
+                game=row.game,
+                based_on=data["version"],
+                kind=offline.VALIDATE,
+            )
+        except offline.AlreadyApplied as replay:
+            return Response(CardRowSerializer(replay.applied.row).data, status=status.HTTP_200_OK)
         return Response(CardRowSerializer(row).data)
 
     @extend_schema(

@@ -74,6 +74,9 @@ CORRECTABLE = row_actions.CORRECTABLE
 ALREADY_SAVED = gettext_lazy(
     "Already saved: this entry reached the server before; nothing was written again."
 )
+ALREADY_SIGNED = gettext_lazy(
+    "Already validated: this signature reached the server before; nothing was written again."
+)
 
 
 # A player's card -----------------------------------------------------------------------------
@@ -491,20 +494,40 @@ def validate(request: HttpRequest, slug: str, stage_id: int, entry_id: int, game
     if forbidden is not None:
         return refuse(request, forbidden.text)
     label_device(request)
+    # An "Agree" kept in a phone's outbox and sent again when its answer was lost: a key already
+    # applied is answered as signed, and nothing is written (scoring.scorecards.offline).
+    card = card_for(page.stage, page.entry)
+    try:
+        key = offline.key_of(request.POST, request.headers)
+        if key and offline.applied(key, card, line.game, offline.VALIDATE):
+            return _after_signed(request, page, game_id, ALREADY_SIGNED)
+    except Refused as exc:
+        return _show(request, page, _panel(request, page, line, error=exc.text))
     agree = signing(request.user, line.row, line.opponents).agree
     form = ValidateForm(request.POST, prefix=f"v{game_id}", typed=not agree)
     panel = _panel(request, page, line, validate_form=form)
     if not form.is_valid():
         panel.messages = form.messages()
         return _show(request, page, panel)
+    version = form.cleaned_data["version"]
     try:
-        signed = row_actions.validate_row(
-            request.user,
-            line.row,
-            opponent_number=form.cleaned_data["opponent_number"],
-            initials=form.cleaned_data["initials"],
-            version=form.cleaned_data["version"],
+        signed = offline.once(
+            key,
+            partial(
+                row_actions.validate_row,
+                request.user,
+                line.row,
+                opponent_number=form.cleaned_data["opponent_number"],
+                initials=form.cleaned_data["initials"],
+                version=version,
+            ),
+            card=card,
+            game=line.game,
+            based_on=version,
+            kind=offline.VALIDATE,
         )
+    except offline.AlreadyApplied:
+        return _after_signed(request, page, game_id, ALREADY_SIGNED)
     except PermissionDenied as exc:
         return refuse(request, str(exc))
     except StaleRowError as exc:

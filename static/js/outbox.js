@@ -1,7 +1,11 @@
 /* The phone's outbox: a row saved while the network is down is kept on the phone and sent when
- * the network returns, once.
+ * the network returns, once; so is the opponent's "Agree" that signs a row.
  *
- * A row's form (templates/scoring/cards/_fill_form.html, form[data-outbox]) gets a fresh key on
+ * Any form marked form[data-outbox] is kept this way: a row's form
+ * (templates/scoring/cards/_fill_form.html), the opponent's validation on the card
+ * (_validate_form.html) and the "Agree" of each row waiting on the private-link page
+ * (_to_sign.html). Each lives in a row (the nearest [data-outbox-row], else the card's
+ * .card-row) whose [data-outbox-notice] says how its entry stands. A form gets a fresh key on
  * every save (its idempotency_key field, sent with the entry). Saved with no network, or when the
  * request fails on the way, the entry (its address, its fields with the version it was based on,
  * its key) goes into IndexedDB, where it survives reloads and the browser being closed, and the
@@ -13,7 +17,10 @@
  * once (scoring/scorecards/offline.py): a send whose answer was lost and is sent again is
  * answered "already saved". On the server's answer the row is drawn again: saved, or refused
  * with its words (someone changed the row since: both versions side by side) and the typed
- * values kept; a refused entry leaves the outbox, it is never sent again by itself.
+ * values kept; a refused entry leaves the outbox, it is never sent again by itself. A form
+ * marked data-outbox-answer="words" (the private-link page, which shows no card row) is not
+ * drawn again: the server's words go into its notice, and the form leaves (sent, it is done;
+ * refused, the row must be read again before it is signed).
  *
  * The same file runs in the service worker (importScripts in templates/pwa/sw.js): there it only
  * defines self.CrokiOutbox, the store and the sending. A file of its own: the
@@ -189,7 +196,7 @@
     return null;
   }
 
-  function rowOf(form) { return form.closest(".card-row"); }
+  function rowOf(form) { return form.closest("[data-outbox-row]") || form.closest(".card-row"); }
 
   function noticeOf(form) {
     var row = rowOf(form);
@@ -256,11 +263,36 @@
     if (details) details.open = true;
   }
 
+  /* What the server's answer (a card's row) says: its refusal, else its notice. */
+  function answerWords(html) {
+    var holder = document.createElement("div");
+    holder.innerHTML = (html || "").trim();
+    var said = holder.querySelector(".row-errors") ||
+      holder.querySelector("p.ok[role=status], p.notice[role=status]:not([data-outbox-notice])");
+    return said ? said.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
+  /* A form whose page shows no card row: the answer's words in its notice, and the form gone. */
+  function answerInWords(form, result) {
+    var words = (result.html && answerWords(result.html)) || result.words || "";
+    form.hidden = true;
+    if (result.state === "sent") {
+      say(form, words, "ok");
+    } else {
+      var prefix = form.getAttribute("data-word-not-sent") || "Not sent:";
+      say(form, prefix + " " + words, "row-errors");
+    }
+  }
+
   /* Draw the row again from the server's answer; without one (a page of words instead), keep
    * the typed values and say the words in the row. */
   function redraw(form, result) {
     var row = rowOf(form);
     if (!row) return;
+    if (form.getAttribute("data-outbox-answer") === "words") {
+      answerInWords(form, result);
+      return;
+    }
     if (result.html) {
       var holder = document.createElement("div");
       holder.innerHTML = result.html.trim();

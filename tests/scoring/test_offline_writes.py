@@ -1,7 +1,8 @@
 """A phone's outbox sends an entry again when it never saw the answer: with its idempotency key
 the row is written once, a replay answers with the row as it is now, and an entry based on an
 old version is refused as stale, never written over a newer row (the card page's form field and
-the API's ``Idempotency-Key`` header alike)."""
+the API's ``Idempotency-Key`` header alike). The opponent's "Agree" kept offline is such an entry
+too: signed once, refused when the row changed since it was read, its key never one of a fill."""
 
 from __future__ import annotations
 
@@ -19,10 +20,12 @@ from scoring.models import CardRow, RowSubmission
 from scoring.scorecards import offline
 from scoring.scorecards.services import card_for, fill_row
 from tests.scoring.test_card_pages import HX, WIN, World, form_data, mirror
+from tournaments.services.links import link_of
 
 pytestmark = pytest.mark.django_db
 
 ALREADY = "Already saved: this entry reached the server before"
+ALREADY_SIGNED = "Already validated: this signature reached the server before"
 
 
 @pytest.fixture
@@ -163,6 +166,116 @@ def test_the_api_honours_the_idempotency_key_header(w):
     assert bad.status_code == 400 and "8 to 64" in str(bad.json())
 
 
+def filled(w: World) -> CardRow:
+    """Ann's row of the game, filled on her phone and waiting for Bob's signature."""
+    return fill_row(card=card_for(w.stage, w.a), game=w.game, rounds=WIN, user=w.users["ann"])
+
+
+def agree(w: World, *, version: int, key: str) -> dict:
+    """What Bob's "Agree" posts (his login implies his ID and initials), with its key."""
+    return {f"v{w.game.id}-version": version, offline.FORM_FIELD: key}
+
+
+def test_a_validation_sent_twice_signs_once_and_the_replay_says_already_validated(client, w):
+    row = filled(w)
+    before = versions(row)
+    client.force_login(w.users["bob"])
+    key = str(uuid.uuid4())
+    first = client.post(w.url("validate_row"), agree(w, version=1, key=key), headers=HX)
+    assert first.status_code == 200 and "Row validated by the opponent." in first.content.decode()
+    row.refresh_from_db()
+    assert row.status == CardRow.Status.VALIDATED and versions(row) == before + 1
+    recorded = RowSubmission.objects.get(key=key)
+    assert (recorded.row, recorded.kind, recorded.based_on, recorded.wrote) == (
+        row,
+        RowSubmission.Write.VALIDATE,
+        1,
+        row.version,
+    )
+
+    again = client.post(w.url("validate_row"), agree(w, version=1, key=key), headers=HX)
+    body = again.content.decode()
+    assert again.status_code == 200 and ALREADY_SIGNED in body
+    assert "Changed by someone else" not in body and "row-errors" not in body
+    row.refresh_from_db()
+    assert row.status == CardRow.Status.VALIDATED and versions(row) == before + 1
+    assert RowSubmission.objects.count() == 1
+
+    # From the private-link page's "Agree" (no htmx): back to the page, with the same words.
+    back = client.post(
+        w.url("validate_row"), {**agree(w, version=1, key=key), "next": w.url("index")}
+    )
+    assert back.status_code == 302 and back.headers["Location"] == w.url("index")
+    assert ALREADY_SIGNED in client.get(back.headers["Location"]).content.decode()
+    assert versions(row) == before + 1
+
+
+def test_a_validation_of_a_row_changed_since_it_was_read_is_refused_and_records_no_key(client, w):
+    """Bob read version 1 and tapped Agree offline; meanwhile a referee changed the row. His
+    signature reaches the server and is refused as stale: he never signs what he did not read."""
+    row = filled(w)
+    fill_row(card=row.card, game=w.game, rounds=mirror(WIN), user=w.users["ref"], version=1)
+    row.refresh_from_db()
+    assert row.version == 2
+    client.force_login(w.users["bob"])
+    late = str(uuid.uuid4())
+    refused = client.post(w.url("validate_row"), agree(w, version=1, key=late), headers=HX)
+    body = refused.content.decode()
+    assert "row-errors" in body and "Changed by someone else — reload before you sign" in body
+    row.refresh_from_db()
+    assert row.status == CardRow.Status.FILLED and row.version == 2 and versions(row) == 2
+    assert not RowSubmission.objects.filter(key=late).exists()
+
+
+def test_a_key_used_to_fill_the_row_is_refused_for_its_validation_in_words(client, w):
+    client.force_login(w.users["ann"])
+    key = str(uuid.uuid4())
+    client.post(w.url("fill_row"), keyed(w, WIN, version=0, key=key), headers=HX)
+    row = w.row()
+    client.force_login(w.users["bob"])
+    reused = client.post(w.url("validate_row"), agree(w, version=1, key=key), headers=HX)
+    body = reused.content.decode()
+    assert "already used for another entry on this row (one that filled the row)" in body
+    row.refresh_from_db()
+    assert row.status == CardRow.Status.FILLED and versions(row) == 1
+    assert RowSubmission.objects.get().kind == RowSubmission.Write.FILL
+
+
+def test_a_key_used_to_validate_the_row_is_refused_for_a_fill_in_words(client, w):
+    filled(w)
+    client.force_login(w.users["bob"])
+    key = str(uuid.uuid4())
+    client.post(w.url("validate_row"), agree(w, version=1, key=key), headers=HX)
+    client.force_login(w.users["ann"])
+    reused = client.post(w.url("fill_row"), keyed(w, mirror(WIN), version=2, key=key), headers=HX)
+    assert "(one that validated the row); nothing was saved" in reused.content.decode()
+    assert w.row().rounds[0]["points"] == [2, 0]
+
+
+def test_the_api_signs_once_with_the_idempotency_key_header(w):
+    row = filled(w)
+    client = APIClient()
+    token, _ = Token.objects.get_or_create(user=w.users["bob"])
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    url = f"/api/card-rows/{row.id}/validate/"
+    key = str(uuid.uuid4())
+    first = client.post(url, {"version": 1}, format="json", headers={"Idempotency-Key": key})
+    assert first.status_code == 200 and first.json()["status"] == "validated"
+    signed = first.json()["version"]
+    again = client.post(url, {"version": 1}, format="json", headers={"Idempotency-Key": key})
+    assert again.status_code == 200 and again.json()["version"] == signed
+    assert versions(row) == 2 and RowSubmission.objects.get().kind == RowSubmission.Write.VALIDATE
+    # The key of that signature cannot fill the row.
+    card = card_for(w.stage, w.b)
+    reused = client.post(
+        f"/api/scorecards/{card.id}/fill/",
+        {"game": w.game.id, "rounds": mirror(WIN), "version": 0},
+        format="json",
+        headers={"Idempotency-Key": key},
+    )
+    assert reused.status_code == 409 and "already used for another row" in str(reused.json())
+
+
 def test_the_app_can_be_installed_and_its_worker_controls_every_page(client):
     """The manifest names the app and gives icons the site has; the service worker is served
     from the root (scope "/"), never kept stale by a cache, and imports the outbox."""
@@ -198,3 +311,20 @@ def test_every_page_links_the_manifest_and_registers_the_worker(client, w):
     # The row's form carries what the outbox needs: its marker, its game, the key's field.
     assert re.search(rf'data-outbox data-outbox-game="{w.game.id}"', card)
     assert 'name="idempotency_key"' in card and "data-outbox-notice" in card
+
+
+def test_the_opponents_agree_carries_what_the_outbox_needs(client, w):
+    """On the card and on the private link's rows to sign, the opponent's "Agree" is an outbox form:
+    its marker, its key's field, a notice in its row; the pages load the outbox."""
+    filled(w)
+    client.force_login(w.users["bob"])
+    card = client.get(w.url("card")).content.decode()
+    form = re.search(r'<form[^>]*class="validate-form"[^>]*>', card)
+    assert form and "data-outbox " in form.group(0)
+    assert "data-outbox-notice" in card and 'name="idempotency_key"' in card
+    me = reverse("scoring:private_link", args=[w.tournament.slug, link_of(w.b).token])
+    listed = client.get(me).content.decode()
+    assert "js/outbox.js" in listed
+    form = re.search(r'<form[^>]*class="agree-form"[^>]*>', listed)
+    assert form and 'data-outbox-answer="words"' in form.group(0)
+    assert "data-outbox-row" in listed and 'name="idempotency_key"' in listed
