@@ -277,6 +277,26 @@ class ValidateRowSerializer(serializers.Serializer):
         default="",
         help_text=_("The opponent's initials; left out with the ID, they are implied."),
     )
+
+    def validate(self, attrs: dict) -> dict:
+        """Both typed, or neither: an ID without initials (or the reverse) is a signature half
+        written, not a request to sign as oneself."""
+        number = attrs.get("opponent_number", "").strip()
+        initials = attrs.get("initials", "").strip()
+        if number and not initials:
+            raise serializers.ValidationError(
+                {"initials": _("Give the initials with the ID, or neither to sign as yourself.")}
+            )
+        if initials and not number:
+            raise serializers.ValidationError(
+                {
+                    "opponent_number": _(
+                        "Give the ID with the initials, or neither to sign as yourself."
+                    )
+                }
+            )
+        return attrs
+
     version = serializers.IntegerField(
         min_value=0,
         max_value=MAX_VERSION,

@@ -198,7 +198,11 @@ def test_only_the_opponent_validates(world, client_for):
     )
     assert stranger.status_code == 404
     missing = ann.post(url, {"opponent_number": str(world.b.player.number)}, format="json")
-    assert missing.status_code == 400 and set(missing.json()) == {"initials", "version"}
+    assert missing.status_code == 400 and set(missing.json()) == {"version"}
+    half = ann.post(
+        url, {"opponent_number": str(world.b.player.number), "version": 1}, format="json"
+    )
+    assert half.status_code == 400 and set(half.json()) == {"initials"}
     assert CardRow.objects.get(pk=row["id"]).status == CardRow.Status.FILLED
 
 
