@@ -134,6 +134,16 @@ def stage_open(row: CardRow) -> Refused | None:
     return Refused(found.message(), kind=Kind.CONFLICT)
 
 
+def card_stage_open(card) -> Refused | None:
+    """A closed stage's cards are not verified, voided or written on at the table either: the
+    head referee changes a closed result on the stage's closed results page (the services
+    refuse the write itself with the same words)."""
+    found = stage_closure(card.stage)
+    if found is None:
+        return None
+    return Refused(found.message(), kind=Kind.CONFLICT)
+
+
 def not_needed(game, outcome) -> str:
     """Why ``game`` is not played: the games before it decided its match (game 3 of a best of 3
     won 2-0), as the one judge says it (``outcome``, a ``scoring.results.outcomes.MatchOutcome``,

@@ -558,7 +558,7 @@ def table_queue(
         "game__number",
     )
     cards: dict[int, TableCard] = {}
-    for row in _with_opponents(rows):
+    for row in _one_stage_object(_with_opponents(rows)):
         row.validated_words = validation_words(row)
         cards.setdefault(row.card_id, TableCard(card=row.card)).rows.append(row)
     for item in cards.values():
@@ -586,7 +586,20 @@ def voided_rows(
         "game__match__round_of_play",
         "game__number",
     )
-    return _with_opponents(rows)
+    return _one_stage_object(_with_opponents(rows))
+
+
+def _one_stage_object(rows: list[CardRow]) -> list[CardRow]:
+    """The rows with one object per stage, for their card and their game alike, so that what
+    the steps read of a stage (whether it is closed: ``conditions.stage_closure``) is read once
+    per stage on a page of many cards, not once per row."""
+    stages: dict[int, Stage] = {}
+    for row in rows:
+        stage = stages.setdefault(row.card.stage_id, row.card.stage)
+        row.card.stage = stage
+        if row.game.match.stage_id == stage.pk:
+            row.game.match.stage = stage
+    return rows
 
 
 def row_by_id(slug: str, row_id: int) -> CardRow | None:

@@ -29,11 +29,13 @@ from scoring.permissions import conflict_refusal
 from scoring.scorecards import services
 from scoring.scorecards.conditions import (
     awaiting_confirmation,
+    card_stage_open,
     game_is_played,
     header_complete,
     paper_enterable,
     rows_to_verify,
     rows_to_void,
+    stage_open,
     voided,
 )
 from tournaments.actions import Action
@@ -98,7 +100,7 @@ enter_paper_row = Action(
     permission="scoring.enter_paper_row",
     who=gettext_lazy("Only referees and the scoring table enter paper cards."),
     denied=conflict_refusal,
-    when=(game_is_played, paper_enterable),
+    when=(stage_open, game_is_played, paper_enterable),
     # ``confirm_replace``: the paper card replaces a phone row of the card that says otherwise
     # (refused once without it, both shown).
     fields=("rounds", "opponent_number", "initials", "version", "confirm_replace"),
@@ -111,7 +113,7 @@ confirm_paper_row = Action(
     permission="scoring.confirm_paper_row",
     who=gettext_lazy("Only referees and the scoring table confirm paper cards."),
     denied=services.denied_words,
-    when=(game_is_played, awaiting_confirmation),
+    when=(stage_open, game_is_played, awaiting_confirmation),
     fields=("version",),
     run=_confirm,
     service_checks=True,
@@ -123,7 +125,7 @@ verify_card = Action(
     permission="scoring.verify_card",
     who=gettext_lazy("Only the scoring table or the head referee verifies cards."),
     denied=conflict_refusal,
-    when=(header_complete, rows_to_verify),
+    when=(card_stage_open, header_complete, rows_to_verify),
     fields=("versions",),
     run=_verify,
     service_checks=True,
@@ -135,7 +137,7 @@ void_card = Action(
     permission="scoring.void_card",
     who=gettext_lazy("Only the scoring table or the head referee voids cards."),
     denied=conflict_refusal,
-    when=(rows_to_void,),
+    when=(card_stage_open, rows_to_void),
     fields=("reason", "rows", "versions"),
     run=_void,
     service_checks=True,
@@ -149,7 +151,7 @@ reopen_row = Action(
         "Only the card's player, a referee or the scoring table re-opens a voided row."
     ),
     denied=conflict_refusal,
-    when=(game_is_played, voided),
+    when=(stage_open, game_is_played, voided),
     fields=("version",),
     run=_reopen,
     service_checks=True,

@@ -206,6 +206,27 @@ def test_officials_are_refused_too_except_through_the_head_referees_change(close
     assert not CardRow.objects.filter(card=theirs).exists()
 
 
+def test_the_tables_steps_say_a_closed_stage_is_closed_before_any_button_is_offered(closed):
+    """The table's pages ask its steps which buttons apply: on a closed stage none does, and
+    each says why in the closure's words (the services refuse the write in the same words)."""
+    from scoring.scorecards import table_actions as table
+
+    e = closed.event
+    card = card_for(e.stage, e.player)
+    row = CardRow.objects.get(card=card, game=e.game)
+    probe = CardRow(card=card_for(e.stage, e.opponent), game=e.game)
+    table_user = e.users["scoring-table"]
+    for step, target in (
+        (table.enter_paper_row, probe),
+        (table.confirm_paper_row, row),
+        (table.reopen_row, row),
+        (table.verify_card, card),
+        (table.void_card, card),
+    ):
+        refused = step.refusal(table_user, target)
+        assert refused is not None and CLOSED in refused.text, step.name
+
+
 # --- the head referee's change -------------------------------------------------------------------
 
 
