@@ -421,23 +421,27 @@ class CardRowViewSet(WriteTargetMixin, ScoringErrorsMixin, viewsets.ReadOnlyMode
         data = parse(ValidateRowSerializer, request)
         if isinstance(request.successful_authenticator, SessionAuthentication):
             label_device(request._request)  # a phone's browser: name it, as the pages do
+        sign = partial(
+            row_steps.validate_row,
+            request.user,
+            row,
+            opponent_number=data["opponent_number"],
+            initials=data["initials"],
+            version=data["version"],
+        )
         # A signature sent again with its Idempotency-Key (a phone's outbox whose answer was
-        # lost) gets the row as it is now, and nothing is signed twice.
+        # lost) gets the row as it is now, and nothing is signed twice. Without a key the step
+        # runs as it is: the end of a round's signatures read nothing more for it.
         key = offline.key_of({}, request.headers)
-        earlier = offline.applied(key, row.card, row.game, offline.VALIDATE)
-        if earlier is not None:
-            return Response(CardRowSerializer(earlier.row).data, status=status.HTTP_200_OK)
+        if not key:
+            return Response(CardRowSerializer(sign()).data)
+        forbidden = row_steps.validate_row.forbidden(request.user, row)
+        if forbidden is not None:
+            raise forbidden  # a key tells nobody else about the row
         try:
             row = offline.once(
                 key,
-                partial(
-                    row_steps.validate_row,
-                    request.user,
-                    row,
-                    opponent_number=data["opponent_number"],
-                    initials=data["initials"],
-                    version=data["version"],
-                ),
+                sign,
                 card=row.card,
                 game=row.game,
                 based_on=data["version"],
