@@ -182,6 +182,9 @@ def test_a_row_saved_offline_survives_reload_and_closing_and_is_sent_once(
     page.goto(card)
     row = page.locator(f"#game-{game.id}")
     expect(row.locator("[data-outbox-notice]")).to_contain_text(WAITING)
+    # The row's header says where the row is, not the server's last word ("Not filled").
+    expect(row.locator(".on-phone")).to_have_text("On this phone, not sent yet")
+    expect(row.locator("header .badge")).to_be_hidden()
     expect(page.locator(f"#id_{prefix}-r1_twenties_own")).to_have_value("3")
     assert [entry["key"] for entry in phone.outbox()] == [key]
     assert not CardRow.objects.filter(game=game).exists()
@@ -189,6 +192,7 @@ def test_a_row_saved_offline_survives_reload_and_closing_and_is_sent_once(
     # The network is back: the row is sent, drawn again as the server has it, and written once.
     phone.context.set_offline(False)
     expect(row.locator(".badge")).to_have_text("Filled")
+    expect(row.locator(".on-phone")).to_be_hidden()
     expect(row.locator(".ok")).to_have_text("Row saved.")
     expect(row.locator("[data-outbox-notice]")).to_be_hidden()
     story.screenshots.take(page, "offline-row-sent-when-the-network-returned")
