@@ -31,14 +31,12 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from scoring import engine
 from scoring.engine import RoundData
 from scoring.models import ClosedStageChange, ShootOut, StageAdvance
 from scoring.permissions import conflict_refusal
 from scoring.progression.locks import Closure, applying, closure
 from scoring.progression.services import UNDO_ADVANCE_CONDITIONS, Ranking, ranking_into
-from scoring.results.rules import ROUND_VALUES, values_round
-from scoring.results.services import record_game
+from scoring.results.services import official_rounds, record_game
 from scoring.scorecards.services import check_complete, normalise_rounds, resolve_dispute
 from scoring.standings.selectors import SetAsideShootout, entry_names
 from tournaments.actions import Forbidden, Kind, Refused, ensure
@@ -113,12 +111,6 @@ class UndoneAdvance:
 
 
 # --- reading ---------------------------------------------------------------------------------
-
-
-def official_rounds(game: Game) -> list[RoundData]:
-    """The game's official rounds as card data, in the match's order of sides."""
-    rows = game.rounds.order_by("number").values_list(*ROUND_VALUES)
-    return [engine.round_to_data(values_round(*row)) for row in rows]
 
 
 def closed_game(game_id: int, *, tournament_id: int | None = None) -> Game:

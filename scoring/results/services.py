@@ -12,12 +12,19 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
-from scoring.engine import EngineInputError, GameRules, judge_game, read_rounds
+from scoring.engine import (
+    EngineInputError,
+    GameRules,
+    RoundData,
+    judge_game,
+    read_rounds,
+    round_to_data,
+)
 from scoring.engine import Round as EngineRound
 from scoring.engine.judge import AnyRound
 from scoring.engine.rounds import TWO_ONE_ZERO
 from scoring.progression.locks import ensure_open
-from scoring.results.rules import game_rules
+from scoring.results.rules import ROUND_VALUES, game_rules, values_round
 from tournaments import live
 from tournaments.actions import Kind, Refused
 from tournaments.models import Game, Round
@@ -175,3 +182,15 @@ def official_row(game: Game, number: int, r: AnyRound, discs: int) -> Round:
         scoring=r.scoring,
         discs_per_side=discs,
     )
+
+
+def official_rounds(game: Game, *, ruled_out: bool = False) -> list[RoundData | None]:
+    """The game's official rounds as card data, in the match's order of sides.
+
+    ``ruled_out``: a round the head referee forfeited is None, for a comparison with what a card
+    says (its 2-0 is the ruling's, not a claim a card contradicts)."""
+    stored = game.rounds.order_by("number").values_list(*ROUND_VALUES, "forfeited_by")
+    return [
+        None if ruled_out and forfeited else round_to_data(values_round(*values))
+        for *values, forfeited in stored
+    ]

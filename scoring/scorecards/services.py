@@ -38,8 +38,8 @@ from scoring.permissions import (
 )
 from scoring.progression.locks import ensure_open
 from scoring.progression.services import advance_knockout
-from scoring.results.rules import ROUND_VALUES, game_rules, values_round
-from scoring.results.services import record_locked_game
+from scoring.results.rules import game_rules
+from scoring.results.services import official_rounds, record_locked_game
 from scoring.scorecards import conditions, diffs
 from scoring.scorecards.conditions import where
 from scoring.scorecards.diff_words import card_of, diff_lines
@@ -363,16 +363,6 @@ def fill_row(
     return _after_fill(_save(row, _("refilled")), game_rows, contradiction)
 
 
-def _official_rounds(game: Game) -> list[RoundData | None]:
-    """The game's official result as card data in the match's order, a round the head referee
-    forfeited left out (None): its 2-0 is the ruling's, not a claim a card contradicts."""
-    stored = game.rounds.order_by("number").values_list(*ROUND_VALUES, "forfeited_by")
-    return [
-        None if forfeited else engine.round_to_data(values_round(*values))
-        for *values, forfeited in stored
-    ]
-
-
 def _contradiction(
     game: Game, card: ScoreCard, clean: list[RoundData], game_rows: Sequence[CardRow]
 ) -> ContradictionError | None:
@@ -394,7 +384,7 @@ def _contradiction(
         }
         standing.append((label, what, official))
     if not standing:
-        official = _official_rounds(game)
+        official = official_rounds(game, ruled_out=True)
         if official:
             standing.append((_("the official result"), _("the official result"), official))
     for label, what, official in standing:
