@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scoring.models import CardRow
 from scoring.permissions import acts_for
 from tournaments.models import Entry, Player
 
@@ -44,18 +45,22 @@ def initials_of(*players: Player) -> str:
 
 def signer_player(user, entry: Entry) -> Player:
     """The player of ``entry`` who signs: the one whose login this is, else (a private link,
-    which acts for the whole entry) its player, or a team's first partner."""
+    which acts for the whole entry, or no login: ``user`` None) its player, or a team's first
+    partner."""
     people = entry.people
-    if user.is_authenticated:
+    if user is not None and user.is_authenticated:
         for player in people:
             if player.user_id == user.pk:
                 return player
     return people[0]
 
 
-def implied_signature(user, opponents: Sequence[Entry]) -> Signature | None:
-    """The signature ``user``'s identity implies on a row whose opponents are ``opponents``:
-    the one opponent it acts for; None when it acts for none or for more than one."""
+def implied_signature(user, row: CardRow, opponents: Sequence[Entry]) -> Signature | None:
+    """The signature ``user``'s identity implies on ``row``, whose opponents are ``opponents``:
+    the one opponent it acts for; None when it acts for none or for more than one, and on a
+    simulated row (signed by the referee account that played it, which stands for nobody)."""
+    if row.simulated:
+        return None
     mine = [entry for entry in opponents if acts_for(user, entry)]
     if len(mine) != 1:
         return None

@@ -43,7 +43,7 @@ from scoring.results.services import official_rounds, record_locked_game
 from scoring.scorecards import conditions, diffs
 from scoring.scorecards.conditions import where
 from scoring.scorecards.diff_words import card_of, diff_lines
-from scoring.scorecards.implied import implied_signature, initials_of
+from scoring.scorecards.implied import implied_signature, initials_of, signer_player
 from scoring.scorecards.signatures import signer_words
 from tournaments.actions import Forbidden, Kind, Refused
 from tournaments.models import Entry, Game, Stage
@@ -563,7 +563,7 @@ def _implied(row: CardRow, opponents: list[Entry], user) -> tuple[str, str]:
     login acts for (asked after the permission: nobody else learns whom it acts for)."""
     if not user.has_perm("scoring.validate_row", row):
         raise Forbidden(validation_refusal(user, row))
-    signature = None if row.simulated else implied_signature(user, opponents)
+    signature = implied_signature(user, row, opponents)
     if signature is None:
         raise ScorecardError(
             _(
@@ -1055,10 +1055,7 @@ def _agree(row: CardRow, signer: CardRow) -> None:
     (what a paper card would carry, implied by the identity: ``implied``), and their login."""
     entry = signer.card.entry
     on_phone = signer.validated_how != CardRow.ValidatedHow.PAPER and signer.filled_by_id
-    person = next(
-        (p for p in entry.people if on_phone and p.user_id == signer.filled_by_id),
-        entry.people[0],
-    )
+    person = signer_player(signer.filled_by if on_phone else None, entry)
     row.status = Status.VALIDATED
     row.validated_how = CardRow.ValidatedHow.AGREEMENT
     row.validated_entry = entry

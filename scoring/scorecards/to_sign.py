@@ -37,7 +37,7 @@ class Signing:
 
 def signing(user, row: CardRow, opponents: Sequence[Entry]) -> Signing:
     """``row`` as ``user`` (who may validate it) is about to sign it."""
-    signature = None if row.simulated else implied_signature(user, opponents)
+    signature = implied_signature(user, row, opponents)
     return Signing(row=row, signature=signature, doubts=row_doubts(row, opponents))
 
 
