@@ -36,7 +36,25 @@ EXCLUDED: dict[str, str] = {
         "it, so it stays here (a signed file from this site makes new ones for its staff "
         "instead)"  # untranslated: a reason for the developers, never shown
     ),
+    # untranslated below: reasons for the developers, never shown
+    "tournaments.Person": (
+        "the registry is the site's, not the tournament's: a person plays many events, so a "
+        "tournament's file names its players' people by registry fields on each player, and the "
+        "site that reads it matches them to its own registry"
+    ),
+    "tournaments.HistoricalPerson": "the registry's own history stays with the registry",
+    "scoring.RecordImport": "an import of past results belongs to the site's record, not to an event",
+    "scoring.RecordedGame": (
+        "the record is made again from the tournament's verified games on the site that reads it"
+    ),
+    "scoring.Rating": "ratings are computed from the record of the site that holds it",
+    "scoring.RatingPoint": "ratings are computed from the record of the site that holds it",
+    "scoring.RankingSnapshot": "rankings are computed from the record of the site that holds it",
 }
+
+#: Models of the whole site that a tournament's rows point to without owning them: such a key is
+#: left out of the file (the reading site has its own), never followed.
+SITE_WIDE = frozenset({"tournaments.Person"})
 
 
 class PlanError(Exception):
@@ -155,6 +173,8 @@ def _references(
     references, users, many = {}, set(), {}
     for f in _relations(model):
         target = f.related_model
+        if target._meta.label in SITE_WIDE:
+            continue  # not carried (scoring.exports.services.NOT_CARRIED)
         if f.many_to_many:
             if not f.remote_field.through._meta.auto_created:
                 continue  # the through model is a model of its own, planned like the others

@@ -171,7 +171,8 @@ class ExportError(Exception):
 #: and its history table alike; a file that carries one anyway has it ignored.
 NOT_CARRIED: dict[str, tuple[str, ...]] = {
     "tournaments.tournament": ("live_version",),
-    "tournaments.player": ("claimed_with",),
+    # The registry is the site's: a player's person is matched again where the file is read.
+    "tournaments.player": ("claimed_with", "person"),
 }
 
 

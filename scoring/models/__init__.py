@@ -1,6 +1,14 @@
 """Scoring models: shoot-outs, the scorecards with their workflow, closed stages."""
 
 from scoring.models.locks import ClosedStageChange, StageAdvance
+from scoring.models.record import (
+    Discipline,
+    RankingSnapshot,
+    Rating,
+    RatingPoint,
+    RecordedGame,
+    RecordImport,
+)
 from scoring.models.scorecards import CardRow, ScoreCard
 from scoring.models.shootouts import ShootOut, ShootOutScore
 from scoring.models.submissions import RowSubmission
@@ -8,6 +16,12 @@ from scoring.models.submissions import RowSubmission
 __all__ = [
     "CardRow",
     "ClosedStageChange",
+    "Discipline",
+    "RankingSnapshot",
+    "Rating",
+    "RatingPoint",
+    "RecordImport",
+    "RecordedGame",
     "RowSubmission",
     "ScoreCard",
     "ShootOut",

@@ -14,6 +14,8 @@ from tournaments.models.invitations import Invitation
 from tournaments.models.links import EntryLink
 from tournaments.models.matches import Game, Match, Round
 from tournaments.models.people import ENTRY_PEOPLE, Entry, Player, Team, people_paths, played_by
+from tournaments.models.registrations import EntryRequest
+from tournaments.models.registry import Person, name_key
 from tournaments.models.roles import RoleChange, TournamentRole
 from tournaments.models.stages import Pool, Stage
 
@@ -24,9 +26,11 @@ __all__ = [
     "Category",
     "Entry",
     "EntryLink",
+    "EntryRequest",
     "Game",
     "Invitation",
     "Match",
+    "Person",
     "Player",
     "Pool",
     "PushSubscription",
@@ -37,6 +41,7 @@ __all__ = [
     "Team",
     "Tournament",
     "TournamentRole",
+    "name_key",
     "people_paths",
     "played_by",
 ]

@@ -51,6 +51,22 @@ class Category(models.Model):
         blank=True,
         help_text=gettext_lazy("N for first-to-N (and 100/8 for the family systems)."),
     )
+    #: The public entry form (``EntryRequest``): open or not, until when, for how many entries
+    #: (beyond it, a waitlist promoted in order when someone withdraws).
+    registration_open = models.BooleanField(
+        default=False,
+        help_text=gettext_lazy("Players may ask to enter through the public entry form."),
+    )
+    registration_deadline = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("The entry form closes at this time (empty: open until closed)."),
+    )
+    capacity = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("Most entries accepted; later ones wait on the waitlist."),
+    )
 
     #: Who changed what and when, before and after (the organizer's audit page).
     history = HistoricalRecords()

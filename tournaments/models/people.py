@@ -25,6 +25,14 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="players",
     )
+    #: The human behind this player in the site-wide registry (empty until matched).
+    person = models.ForeignKey(
+        "tournaments.Person",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="players",
+    )
     #: The private-link token with which ``user`` said "this is me" (empty when the account was
     #: linked another way): renewing that link undoes the claim, as it ends the link's sessions.
     claimed_with = models.CharField(max_length=64, blank=True, default="")
