@@ -5,7 +5,7 @@ token from ``POST /api/auth/token/`` sent as ``Authorization: Token <key>``) wit
 The OpenAPI schema is at /api/schema/ and its browsable documentation at /api/docs/.
 """
 
-from django.urls import path
+from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from config.security import TokenView
@@ -119,5 +119,12 @@ urlpatterns = [
         scoring_rulings.GameForfeitRoundView.as_view(),
         name="game-forfeit-round",
     ),
+    # Crokinole's record: registry, registration, imports and exports, ratings, profiles, seeds.
+    path("", include("tournaments.api.registry_urls")),
+    path("", include("tournaments.api.registration_urls")),
+    path("", include("scoring.api.record_urls")),
+    path("", include("scoring.api.rating_urls")),
+    path("", include("scoring.api.profile_urls")),
+    path("", include("scoring.api.seeds_urls")),
     *router.urls,
 ]

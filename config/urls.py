@@ -26,6 +26,14 @@ urlpatterns = [
     path("t/", include("tournaments.urls")),
     path("t/", include("scoring.urls")),
     path("t/", include("simulation.urls")),
+    # Crokinole's record: the registry of people, profiles, the ranking, imports of past results.
+    path("people/", include("tournaments.urls_registry")),
+    path("record/", include("scoring.record.urls")),
+    path("record/import/", include("scoring.record.import_urls")),
+    path("ranking/", include("scoring.ratings.urls")),
+    # The public entry form of a tournament and the seeds offered from ratings.
+    path("t/", include("tournaments.urls_registration")),
+    path("t/", include("scoring.seeds.urls")),
     path("api/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves its script from a URL of its own: the CSP allows no inline script.

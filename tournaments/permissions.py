@@ -216,3 +216,19 @@ def entry_conflict_refusal(user, perm: str, entry: Entry) -> str | None:
     return gettext(
         "You play %(entry)s in %(match)s, a game this would decide: another official must do it."
     ) % {"entry": entry.name, "match": game.match}
+
+
+# The site's record (the registry of people, imports of past results, the ranking) ----------------
+
+
+@rules.predicate
+def is_record_keeper(user) -> bool:
+    """The site's record keepers: its staff accounts (``is_staff``, given in the admin). The
+    registry and the record are the site's, not any tournament's: no tournament role reaches
+    them, so another event's organizer cannot rename, merge or import over someone's record."""
+    return bool(user.is_authenticated and (user.is_staff or user.is_superuser))
+
+
+#: Edit any person, merge duplicates, import past results, recompute the ranking.
+MANAGE_RECORD = "tournaments.manage_record"
+rules.add_perm(MANAGE_RECORD, is_record_keeper)

@@ -43,7 +43,7 @@ EXCLUDED: dict[str, str] = {
         "site that reads it matches them to its own registry"
     ),
     "tournaments.HistoricalPerson": "the registry's own history stays with the registry",
-    "scoring.RecordImport": "an import of past results belongs to the site's record, not to an event",
+    "scoring.RecordImport": "an import of past results is the site's record, not an event's",
     "scoring.RecordedGame": (
         "the record is made again from the tournament's verified games on the site that reads it"
     ),

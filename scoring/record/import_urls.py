@@ -1,0 +1,3 @@
+"""Routes of this part (filled in by its module's views)."""
+
+urlpatterns: list = []
