@@ -1,3 +1,13 @@
-"""Routes of this part (filled in by its module's views)."""
+"""API routes of the seeds from ratings (inside the ``api`` namespace)."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from scoring.api import seeds
+
+urlpatterns = [
+    path(
+        "categories/<int:pk>/seeds-from-ratings/",
+        seeds.CategorySeedsFromRatingsView.as_view(),
+        name="seeds-from-ratings",
+    ),
+]
