@@ -6,7 +6,7 @@ per rated entry on the bar, all on one scale shared by the pools, so that a pool
 others stands out at a glance. The scale starts a little below the weakest rated entry rather
 than at zero (ratings live around 1500: bars from zero would all look alike). The drawing is
 360 units wide, so on a 390 px phone a unit is about a pixel and the 13-unit labels stay readable;
-it is shown at most 640 px wide on a laptop. The cards under it list every pool in full.
+it is shown at most 520 px wide on a laptop. The cards under it list every pool in full.
 """
 
 from __future__ import annotations
