@@ -500,7 +500,8 @@ def partner_accept(*, request: EntryRequest, site: str = "", **fields: Any) -> E
     the request joins its category's queue, as a singles request does on submitting."""
     unknown = set(fields) - set(PARTNER_CONFIRM_FIELDS)
     if unknown:
-        raise TypeError(f"partner_accept() takes no {', '.join(sorted(unknown))}")  # a bug
+        names = ", ".join(sorted(unknown))
+        raise TypeError(f"partner_accept() takes no {names}")  # untranslated: a bug
     data = _clean(
         {f"partner_{name}": value for name, value in fields.items()},
         ("partner_first_name", "partner_last_name", "partner_id_number"),
