@@ -22,7 +22,16 @@ from dataclasses import dataclass, field
 from tournaments.translation import _, gettext_noop, ngettext
 
 #: The columns, in the order of the example file. Only the names are required.
-COLUMNS = ("first_name", "last_name", "number", "club", "country", "categories")
+COLUMNS = (
+    "first_name",
+    "last_name",
+    "number",
+    "club",
+    "country",
+    "categories",
+    "federation_id",
+    "federation",
+)
 REQUIRED = ("first_name", "last_name")
 
 #: What each column means, shown on the import page next to the example file (translated
@@ -40,6 +49,11 @@ COLUMN_HELP = {
         "Singles categories to enter, by name, separated by | (for example "
         "Competitive Singles|Cue Singles). Optional. Doubles teams are paired on the Teams page."
     ),
+    "federation_id": gettext_noop(
+        "The player's federation or association ID number (optional): a player whose number "
+        "the registry knows is linked to that person."
+    ),
+    "federation": gettext_noop("The federation that gave that ID number (optional)."),
 }
 
 #: Other spellings people use for the same column (after lower-casing and spaces -> "_").
@@ -57,13 +71,27 @@ ALIASES = {
     "player_number": "number",
     "no": "number",
     "category": "categories",
+    "member_id": "federation_id",
+    "member_number": "federation_id",
+    "membership_number": "federation_id",
+    "federation_number": "federation_id",
+    "licence": "federation_id",
+    "license": "federation_id",
+    "association": "federation",
 }
 
 CATEGORY_SEPARATOR = "|"
 DELIMITERS = (",", ";", "\t")
 MAX_ROWS = 5000
 #: The database's limits on each text column (tournaments.models.Player).
-MAX_LENGTHS = {"first_name": 100, "last_name": 100, "club": 100, "country": 60}
+MAX_LENGTHS = {
+    "first_name": 100,
+    "last_name": 100,
+    "club": 100,
+    "country": 60,
+    "federation_id": 40,
+    "federation": 60,
+}
 MAX_NUMBER = 2_147_483_647  # PositiveIntegerField's upper bound on every supported database
 #: A row's errors about one column, whole sentences so that a translation can agree with each
 #: column's name (translated when a row is checked: ``_(MISSING[column])``).
@@ -76,6 +104,10 @@ TOO_LONG = {
     "last_name": gettext_noop("The last name is %(length)s characters long; at most %(limit)s."),
     "club": gettext_noop("The club is %(length)s characters long; at most %(limit)s."),
     "country": gettext_noop("The country is %(length)s characters long; at most %(limit)s."),
+    "federation_id": gettext_noop(
+        "The federation ID is %(length)s characters long; at most %(limit)s."
+    ),
+    "federation": gettext_noop("The federation is %(length)s characters long; at most %(limit)s."),
 }
 
 EXAMPLE_CSV = (
@@ -155,6 +187,9 @@ class ImportRow:
     raw_categories: str = ""
     errors: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    #: The registry's ID number and its federation (optional columns).
+    federation_id: str = ""
+    federation: str = ""
 
     @property
     def valid(self) -> bool:
@@ -194,7 +229,17 @@ class ImportPreview:
         for r in self.valid_rows:
             digest.update(
                 repr(
-                    (r.line, r.number, r.first_name, r.last_name, r.club, r.country, r.categories)
+                    (
+                        r.line,
+                        r.number,
+                        r.first_name,
+                        r.last_name,
+                        r.club,
+                        r.country,
+                        r.categories,
+                        r.federation_id,
+                        r.federation,
+                    )
                 ).encode()
             )
         return digest.hexdigest()
@@ -482,6 +527,8 @@ def _check_rows(
                 raw_categories=d.cells["categories"],
                 errors=tuple(d.errors),
                 warnings=tuple(d.warnings),
+                federation_id=d.cells["federation_id"],
+                federation=d.cells["federation"],
             )
         )
     return rows

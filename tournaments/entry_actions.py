@@ -41,12 +41,23 @@ __all__ = [
 WHO = gettext_lazy("Only the tournament's organizers may change it.")
 
 #: A player's registration, named once: the registration form's fields. The API takes the same
-#: but the categories (it enters them one by one, ``POST /api/entries/``).
-PLAYER_FIELDS = ("first_name", "last_name", "number", "club", "country", "categories")
+#: but the categories (it enters them one by one, ``POST /api/entries/``). ``person`` is who the
+#: player is in the site's registry (``registration.register_player_in_registry``).
+PLAYER_FIELDS = (
+    "first_name",
+    "last_name",
+    "number",
+    "club",
+    "country",
+    "categories",
+    "federation_id",
+    "federation",
+    "person",
+)
 
 
 def _register(user: AbstractBaseUser, tournament: Tournament, **fields: Any) -> Player:
-    return registration.register_player(tournament=tournament, **fields)
+    return registration.register_player_in_registry(tournament=tournament, by=user, **fields)
 
 
 def _enter_player(user: AbstractBaseUser, category: Category, *, player: Player) -> Entry:

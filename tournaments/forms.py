@@ -13,8 +13,11 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Category, Player, Stage, Tournament
 from tournaments.models.labels import field_label
+from tournaments.models.registry import Person
 from tournaments.models.stages import MATCH_GAMES_MAX, TIEBREAK_STEPS
 from tournaments.presets import PRESETS
+from tournaments.services.registration import NEW_PERSON
+from tournaments.services.registry import describe
 from tournaments.services.setup import TOURNAMENT_FIELDS
 
 MAX_UPLOAD_BYTES = 1_000_000
@@ -205,12 +208,49 @@ class PlayerForm(forms.Form):
         help_text=_("Singles categories; doubles teams are paired on the Teams page."),
     )
 
+    federation_id = forms.CharField(
+        max_length=40,
+        required=False,
+        label=_("Federation ID"),
+        help_text=_(
+            "The player's federation or association number, if any: it finds them in the "
+            "site's registry of people."
+        ),
+    )
+    federation = forms.CharField(max_length=60, required=False, label=_("Federation"))
+    #: Who the player is in the registry: asked only when the registry knows someone like them
+    #: (``offer_people``); hidden until then.
+    person = forms.CharField(required=False, widget=forms.HiddenInput, label=_("Who is this?"))
+
     def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["categories"].queryset = tournament.categories.filter(
             kind=Category.Kind.SINGLES
         ).order_by("name")
         self.fields["categories"].label_from_instance = lambda c: c.name
+
+    def clean_person(self) -> Any:
+        """None (not chosen yet), ``"new"`` (a new person) or the registry's ``Person``."""
+        value = (self.cleaned_data.get("person") or "").strip()
+        if not value:
+            return None
+        if value == NEW_PERSON:
+            return NEW_PERSON
+        person = Person.objects.filter(pk=value).first() if value.isdigit() else None
+        if person is None:
+            raise forms.ValidationError(
+                gettext("That person is no longer in the registry: choose again.")
+            )
+        return person
+
+    def offer_people(self, matches, question: str) -> None:
+        """Ask who the player is: each person the registry found, or a new person."""
+        field = self.fields["person"]
+        field.widget = forms.RadioSelect(
+            choices=[(str(m.person.pk), describe(m.person)) for m in matches]
+            + [(NEW_PERSON, gettext("A new person: none of these"))]
+        )
+        self.add_error("person", question)
 
 
 class EnterPlayerForm(forms.Form):

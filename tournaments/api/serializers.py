@@ -15,7 +15,7 @@ from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 from scoring.rulings import actions as rulings
-from tournaments import entry_actions, setup_actions
+from tournaments import entry_actions, registry_actions, setup_actions
 from tournaments.models import (
     Category,
     Entry,
@@ -27,6 +27,7 @@ from tournaments.models import (
     Team,
     Tournament,
 )
+from tournaments.models.registry import Person
 from tournaments.models.stages import TIEBREAK_STEPS
 from tournaments.services import categories, entries, invitations, people, registration, setup
 
@@ -137,6 +138,34 @@ class PlayerSerializer(ServiceWriteSerializer):
             "After an invitation by username: what happens next, the same whoever it names."
         )
     )
+    person = serializers.PrimaryKeyRelatedField(
+        queryset=Person.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text=gettext_lazy(
+            "The player's person in the site's registry. On a registration, left out while the "
+            "registry knows someone like them (and new_person is not true), the answer is 400 "
+            "with the question and the candidates. On a change, null unlinks."
+        ),
+    )
+    new_person = serializers.BooleanField(
+        write_only=True,
+        required=False,
+        default=False,
+        help_text=gettext_lazy(
+            "Registration: a new person in the registry, none of the candidates."
+        ),
+    )
+    federation_id = serializers.CharField(
+        max_length=40,
+        write_only=True,
+        required=False,
+        allow_blank=True,
+        help_text=gettext_lazy("Registration: the federation ID number that finds the person."),
+    )
+    federation = serializers.CharField(
+        max_length=60, write_only=True, required=False, allow_blank=True
+    )
 
     class Meta:
         model = Player
@@ -151,6 +180,10 @@ class PlayerSerializer(ServiceWriteSerializer):
             "country",
             "username",
             "invitation",
+            "person",
+            "new_person",
+            "federation_id",
+            "federation",
         ]
         validators: list = []
         extra_kwargs = {
@@ -176,6 +209,8 @@ class PlayerSerializer(ServiceWriteSerializer):
     def create(self, validated_data: dict[str, Any]) -> Player:
         username = validated_data.pop("username", None)
         tournament = validated_data.pop("tournament")
+        if validated_data.pop("new_person", False) and validated_data.get("person") is None:
+            validated_data["person"] = registration.NEW_PERSON
         player = entry_actions.register_player(
             self.context["request"].user, tournament, **validated_data
         )
@@ -187,6 +222,15 @@ class PlayerSerializer(ServiceWriteSerializer):
     def update(self, instance: Player, validated_data: dict[str, Any]) -> Player:
         unlink = "username" in validated_data and not validated_data["username"]
         username = validated_data.pop("username", None)
+        for registration_only in ("new_person", "federation_id", "federation"):
+            validated_data.pop(registration_only, None)
+        user = self.context["request"].user
+        if "person" in validated_data:
+            person = validated_data.pop("person")
+            if person is None:
+                registry_actions.unlink_person(user, instance)
+            elif person.pk != instance.person_id:
+                registry_actions.link_person(user, instance, person=person)
         if unlink:
             validated_data["user"] = None
         player = people.update_player(player=instance, **validated_data)

@@ -28,6 +28,7 @@ from tournaments.api import filters, serializers
 from tournaments.api.actions import refused
 from tournaments.api.errors import ServiceErrorsMixin
 from tournaments.api.permissions import ManageTournamentOrReadOnly
+from tournaments.api.registry import PersonChoiceSerializer, person_choice_answer
 from tournaments.models import (
     ENTRY_PEOPLE,
     Category,
@@ -154,10 +155,30 @@ class CategoryViewSet(TournamentResourceViewSet):
         categories.delete_category(category=instance)
 
 
+@extend_schema_view(
+    create=extend_schema(
+        responses={
+            201: serializers.PlayerSerializer,
+            400: PersonChoiceSerializer,
+        },
+        description=gettext_lazy(
+            "Register a player. When the registry of people knows someone like them and neither "
+            "``person`` nor ``new_person`` says who they are, nothing is saved and the answer is "
+            "400 with the registration page's question (``person``) and the ``candidates``."
+        ),
+    )
+)
 class PlayerViewSet(TournamentResourceViewSet):
     serializer_class = serializers.PlayerSerializer
     filterset_class = filters.PlayerFilter
     parent_field = "tournament"
+
+    def create(self, request: Request, *args, **kwargs) -> Response:
+        """The registration; the registry's question as a 400 with its candidates."""
+        try:
+            return super().create(request, *args, **kwargs)
+        except registration.PersonChoiceNeeded as exc:
+            return person_choice_answer(exc)
 
     def get_queryset(self) -> QuerySet[Player]:
         return Player.objects.select_related("tournament").order_by("last_name", "first_name", "id")

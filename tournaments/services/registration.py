@@ -12,6 +12,7 @@ can show the message next to the field and nothing already saved is lost.
 
 import base64
 import binascii
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,7 +38,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.presets import PRESETS
-from tournaments.services import forfeits
+from tournaments.services import forfeits, registry
 from tournaments.services.categories import check_name_free, check_settings
 from tournaments.services.changes import apply_change
 from tournaments.services.errors import StillInUse
@@ -155,6 +156,68 @@ def register_player(
     return player
 
 
+#: The organizer's answer "a new person" to the registry's question (the form's choice, the
+#: API's ``new_person``).
+NEW_PERSON = "new"
+
+
+class PersonChoiceNeeded(Refused):
+    """The registry may already know the player being registered: the organizer chooses who it
+    is (one of ``matches``, or a new person) before anyone new is added. The words ask the
+    question ("Is this Anna Müller of Club X (ID 123)? ..."), on the ``person`` field."""
+
+    def __init__(self, matches: list[registry.PersonMatch]) -> None:
+        super().__init__(registry.candidates_message(matches), field="person")
+        self.matches = matches
+
+
+@transaction.atomic
+def register_player_in_registry(
+    *,
+    tournament: Tournament,
+    person: Any = None,
+    federation_id: str = "",
+    federation: str = "",
+    by: Any = None,
+    **fields: Any,
+) -> Player:
+    """Register a player (``register_player``) and link them to their person in the registry:
+    ``person`` chosen by the organizer, ``NEW_PERSON`` for a new one, or None when nobody
+    chose: then a new person only when the registry knows nobody like them, and otherwise
+    ``PersonChoiceNeeded`` listing the candidates, with nothing written. The player's own
+    fields are checked first, so a taken scorecard number is said before the question."""
+    player = register_player(tournament=tournament, **fields)
+    if person in (None, ""):
+        matches = registry.find_matches(
+            first_name=player.first_name,
+            last_name=player.last_name,
+            id_number=federation_id,
+            federation=federation,
+            club=player.club,
+        )
+        if matches:
+            raise PersonChoiceNeeded(matches)
+        person = NEW_PERSON
+    if person == NEW_PERSON:
+        try:
+            return registry.register_person_for(
+                player=player, person=None, by=by, id_number=federation_id, federation=federation
+            )
+        except ValidationError as exc:
+            # the registry's words, on the registration form's own box for the number
+            if hasattr(exc, "error_dict") and "id_number" in exc.error_dict:
+                raise ValidationError({"federation_id": exc.error_dict["id_number"]}) from None
+            raise
+    registry.fill_blanks(
+        registry.kept(person),
+        id_number=federation_id,
+        federation=federation,
+        club=player.club,
+        country=player.country,
+    )
+    return registry.link_player(player=player, person=person, by=by)
+
+
 def takes_players(category: Category) -> Refused | None:
     """A player is entered alone into a singles category only; a doubles category takes teams
     (``pair_team``). The refusal names the category box, or None."""
@@ -248,10 +311,96 @@ class ImportChangedError(ValidationError):
 
 
 @dataclass(frozen=True)
+class PersonPlan:
+    """What an import does in the registry for one row: link the player to ``person`` (found
+    ``how``: ``"id-number"`` or ``"name-and-club"``/``"name"`` when that person is the only
+    one of the name), or make a new person (``person`` None). An import never asks, so it only
+    links when that is safe; anything less sure becomes a new person, whom a record keeper can
+    merge later. ``words`` say which, in the preview and after the import."""
+
+    person: Any = None
+    how: str = ""
+    words: str = ""
+    #: Make the new person without the file's ID number (another person holds it here).
+    drop_id_number: bool = False
+
+    @property
+    def linked(self) -> bool:
+        return self.person is not None
+
+
+def _plan_for(row: csv_import.ImportRow, taken: dict[int, Player]) -> PersonPlan:
+    matches = registry.find_matches(
+        first_name=row.first_name,
+        last_name=row.last_name,
+        id_number=row.federation_id,
+        federation=row.federation,
+        club=row.club,
+    )
+    person = registry.reusable(matches, club=row.club)
+    if person is not None and person.pk in taken:
+        holder = taken[person.pk]
+        by_number = any(m.how == registry.HOW_ID_NUMBER for m in matches)
+        return PersonPlan(
+            words=_("A new person in the registry: %(person)s already plays here as %(number)s.")
+            % {"person": registry.describe(person), "number": holder.number},
+            drop_id_number=by_number,
+        )
+    if person is not None:
+        how = next(m.how for m in matches if m.person.pk == person.pk)
+        if how == registry.HOW_ID_NUMBER:
+            words = _("Linked to %(person)s in the registry (same ID number).")
+        else:
+            words = _("Matched to the existing person %(person)s (the one person of this name).")
+        return PersonPlan(
+            person=person, how=how, words=words % {"person": registry.describe(person)}
+        )
+    if matches:
+        return PersonPlan(
+            words=_(
+                "A new person in the registry: %(people)s of this name are there already, none "
+                "surely this one (a record keeper can merge them later)."
+            )
+            % {"people": ", ".join(registry.describe(m.person) for m in matches)}
+        )
+    return PersonPlan(words=_("A new person in the registry."))
+
+
+def registry_plan(
+    *, tournament: Tournament, preview: csv_import.ImportPreview
+) -> dict[int, PersonPlan]:
+    """Each valid row's :class:`PersonPlan`, by line: the preview shows it, the import does it.
+    A person already playing here, or matched by an earlier line, is not linked twice (one human
+    is one player of a tournament)."""
+    taken = {
+        p.person_id: p
+        for p in tournament.players.filter(person__isnull=False).only("number", "person")
+    }
+    plans = {}
+    for row in preview.valid_rows:
+        plan = _plan_for(row, taken)
+        if plan.person is not None:
+            taken[plan.person.pk] = Player(number=row.number)
+        plans[row.line] = plan
+    return plans
+
+
+@dataclass(frozen=True)
 class ImportResult:
     preview: csv_import.ImportPreview
     players: list[Player]
     entries: int
+    #: What happened in the registry for each imported row, by line.
+    people: dict[int, PersonPlan] = dataclasses.field(default_factory=dict)
+
+    @property
+    def linked(self) -> int:
+        """Rows linked to a person the registry already knew."""
+        return sum(1 for plan in self.people.values() if plan.linked)
+
+    @property
+    def new_people(self) -> int:
+        return sum(1 for plan in self.people.values() if not plan.linked)
 
 
 def encode_upload(data: bytes) -> str:
@@ -285,6 +434,7 @@ def import_players(*, tournament: Tournament, data: bytes | str, fingerprint: st
     rows = preview.valid_rows
     if not rows:
         raise ValidationError(_("No row of the file can be imported: correct the errors first."))
+    plans = registry_plan(tournament=tournament, preview=preview)
     players = [
         Player(
             tournament=tournament,
@@ -293,6 +443,7 @@ def import_players(*, tournament: Tournament, data: bytes | str, fingerprint: st
             number=r.number,
             club=r.club,
             country=r.country,
+            person=_person_of(r, plans[r.line]),
         )
         for r in rows
     ]
@@ -306,7 +457,21 @@ def import_players(*, tournament: Tournament, data: bytes | str, fingerprint: st
         for name in r.categories
     ]
     bulk_create_with_history(entries, Entry)
-    return ImportResult(preview=preview, players=players, entries=len(entries))
+    return ImportResult(preview=preview, players=players, entries=len(entries), people=plans)
+
+
+def _person_of(row: csv_import.ImportRow, plan: PersonPlan) -> Any:
+    """The row's person as its plan says: the one matched (given what they lacked), or new."""
+    details = {
+        "id_number": "" if plan.drop_id_number else row.federation_id,
+        "federation": "" if plan.drop_id_number else row.federation,
+        "club": row.club,
+        "country": row.country,
+    }
+    if plan.person is not None:
+        registry.fill_blanks(plan.person, **details)
+        return plan.person
+    return registry.create_person(first_name=row.first_name, last_name=row.last_name, **details)
 
 
 # Doubles teams ----------------------------------------------------------------------------------

@@ -284,11 +284,11 @@ def person_for(
             ),
             True,
         )
-    _fill_blanks(person, id_number=id_number, federation=federation, club=club, country=country)
+    fill_blanks(person, id_number=id_number, federation=federation, club=club, country=country)
     return person, False
 
 
-def _fill_blanks(person: Person, *, id_number: str, federation: str, **given: str) -> None:
+def fill_blanks(person: Person, *, id_number: str, federation: str, **given: str) -> None:
     """Give ``person`` what they lacked (never overwriting, never on a claimed person, and
     never an ID number someone else holds)."""
     if person.user_id is not None:

@@ -35,6 +35,8 @@ def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         if form.is_valid():
             try:
                 player = register_player(request.user, tournament, **form.cleaned_data)
+            except registration.PersonChoiceNeeded as exc:
+                form.offer_people(exc.matches, exc.text)
             except ValidationError as exc:
                 form_errors_from(form, exc)
             else:
