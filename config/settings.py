@@ -16,6 +16,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 
@@ -317,8 +318,15 @@ CELERY_BEAT_SCHEDULE = {
     "simulation-stalled-runs": {
         "task": "simulation.tasks.check_stalled_runs",
         "schedule": env.float("STALL_CHECK_SECONDS", default=30.0),
-    }
+    },
+    # Every rating recomputed from the record and each ranking kept (scoring.ratings.tasks).
+    "ratings-nightly": {
+        "task": "scoring.nightly_ratings",
+        "schedule": crontab(hour=env.int("RATINGS_NIGHTLY_HOUR", default=3), minute=0),
+    },
 }
+#: Games in a discipline before a person appears in its ranking.
+RATING_MIN_GAMES = env.int("RATING_MIN_GAMES", default=10)
 
 # The cache holds the API's throttling counts and the ranked standings: shared by every process
 # through Redis, else kept per process. Nothing in it is needed to serve a page: with Redis down

@@ -19,3 +19,7 @@ class ScoringConfig(AppConfig):
         live.watch(CardRow, "card", "card_id")
         live.watch(ShootOut, "stage", "stage_id")
         live.watch(StageAdvance, "stage", "stage_id")
+        # Ratings follow each official result once it commits (scoring.ratings.hooks).
+        from scoring.ratings import hooks
+
+        hooks.watch()

@@ -6,5 +6,6 @@ be rendered twice: it writes the one file its batch id names, and a second run w
 file again. The print page asks ``config.celery.check_queue`` before sending one."""
 
 from scoring.printing.tasks import render_round_cards
+from scoring.ratings.tasks import nightly_ratings, recompute_ratings
 
-__all__ = ["render_round_cards"]
+__all__ = ["nightly_ratings", "recompute_ratings", "render_round_cards"]

@@ -1,3 +1,11 @@
-"""Routes of this part (filled in by its module's views)."""
+"""The ranking's and the ratings' API routes (inside the ``api`` namespace)."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from scoring.api import ratings
+
+urlpatterns = [
+    path("ranking/recompute/", ratings.RecomputeView.as_view(), name="ranking-recompute"),
+    path("ranking/<slug:discipline>/", ratings.RankingView.as_view(), name="ranking"),
+    path("people/<int:pk>/ratings/", ratings.PersonRatingsView.as_view(), name="person-ratings"),
+]

@@ -24,6 +24,7 @@ from scoring.engine import Round as EngineRound
 from scoring.engine.judge import AnyRound
 from scoring.engine.rounds import TWO_ONE_ZERO
 from scoring.progression.locks import ensure_open
+from scoring.ratings import hooks as ratings_hooks
 from scoring.results.rules import ROUND_VALUES, game_rules, values_round
 from tournaments import live
 from tournaments.actions import Kind, Refused
@@ -110,6 +111,7 @@ def record_locked_game(
         # bumped here.
         bulk_create_with_history(built, Round)
         live.touch("game", [game.pk])
+        ratings_hooks.game_touched([game.pk])
         return built
     saved = []
     for obj in built:
