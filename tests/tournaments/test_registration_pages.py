@@ -396,3 +396,18 @@ def test_a_tournament_whose_players_come_in_through_the_form_matched_to_their_pe
     assert ben.person is not None and ben.person != known
     assert category.entries.count() == 2
     assert set(EntryRequest.objects.values_list("status", flat=True)) == {Status.ACCEPTED}
+
+
+def test_the_api_sets_a_categorys_form_for_its_organizers_only(category, organizer, stranger):
+    url = reverse("api:category-registration", args=[category.pk])
+    body = {"registration_open": True, "registration_deadline": None, "capacity": 12}
+    api = APIClient()
+    api.force_authenticate(stranger)
+    refused = api.put(url, body, format="json")
+    assert refused.status_code == 403 and refused.json()["detail"] == str(WHO)
+    api.force_authenticate(organizer)
+    assert api.put(url, {**body, "capacity": 0}, format="json").status_code == 400
+    done = api.put(url, {**body, "registration_deadline": "2099-01-01T10:00:00Z"}, format="json")
+    assert done.status_code == 200 and done.json()["capacity"] == 12
+    category.refresh_from_db()
+    assert category.capacity == 12 and category.registration_deadline.year == 2099

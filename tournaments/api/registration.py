@@ -7,6 +7,7 @@
   candidates of each request not decided yet.
 - ``POST /api/entry-requests/{id}/accept|refuse|withdraw/``: the organizers' decisions
   (``tournaments.registration_actions``).
+- ``PUT /api/categories/{id}/registration/``: a category's form settings (its organizers).
 - ``GET /api/entry-requests/mine/{token}/`` and ``POST .../withdraw/``: the applicant's own
   request, with its secret token (no account needed); ``POST
   /api/entry-requests/partner/{token}/accept/``: the doubles partner accepts the invitation.
@@ -26,11 +27,12 @@ from rest_framework.views import APIView
 
 from tournaments.api.actions import OrganizerActionView, parse, refused
 from tournaments.api.errors import ServiceErrorsMixin
-from tournaments.models import EntryRequest, Person, Tournament
+from tournaments.models import Category, EntryRequest, Person, Tournament
 from tournaments.registration_actions import (
     WHO,
     accept_request,
     refuse_request,
+    set_registration,
     withdraw_request,
 )
 from tournaments.services import entry_requests
@@ -202,6 +204,15 @@ class RefuseSerializer(serializers.Serializer):
     )
 
 
+class RegistrationSettingsSerializer(serializers.Serializer):
+    """A category's entry form: open or not, until when (with its time zone, or the site's),
+    for how many entries (null: no limit)."""
+
+    registration_open = serializers.BooleanField()
+    registration_deadline = serializers.DateTimeField(allow_null=True, required=False)
+    capacity = serializers.IntegerField(allow_null=True, required=False, min_value=1)
+
+
 class PartnerAcceptSerializer(serializers.Serializer):
     first_name = serializers.CharField(max_length=100, allow_blank=True, required=False)
     last_name = serializers.CharField(max_length=100, allow_blank=True, required=False)
@@ -305,6 +316,30 @@ class EntryRequestWithdrawView(_DecisionView):
         found = self.entry_request(pk)
         done = withdraw_request(request.user, found, site=_site(request))
         return self.answer(request, done)
+
+
+class CategoryRegistrationView(OrganizerActionView):
+    @extend_schema(
+        summary=gettext_lazy("Open or close a category's entry form, its deadline, its capacity"),
+        request=RegistrationSettingsSerializer,
+        responses={200: RegistrationSettingsSerializer, **refused(400, 401, 403, 404)},
+    )
+    def put(self, request: Request, pk: int) -> Response:
+        category = get_object_or_404(Category.objects.select_related("tournament"), pk=pk)
+        data = parse(RegistrationSettingsSerializer, request)
+        done = set_registration(
+            request.user,
+            category,
+            site=_site(request),
+            registration_open=data["registration_open"],
+            registration_deadline=data.get("registration_deadline"),
+            capacity=data.get("capacity"),
+        )
+        return Response(
+            RegistrationSettingsSerializer(
+                {name: getattr(done, name) for name in entry_requests.SETTINGS_FIELDS}
+            ).data
+        )
 
 
 def _by_token(token: str) -> EntryRequest:

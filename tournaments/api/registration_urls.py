@@ -27,6 +27,11 @@ urlpatterns = [
         name="entry-request-withdraw",
     ),
     path(
+        "categories/<int:pk>/registration/",
+        registration.CategoryRegistrationView.as_view(),
+        name="category-registration",
+    ),
+    path(
         "entry-requests/mine/<str:token>/",
         registration.OwnRequestView.as_view(),
         name="entry-request-mine",
