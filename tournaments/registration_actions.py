@@ -37,7 +37,7 @@ WHO = gettext_lazy("Only the tournament's organizers decide the requests to ente
 
 
 def _accept(user: AbstractBaseUser, request: EntryRequest, **inputs: Any) -> EntryRequest:
-    return entry_requests.accept(request=request, **inputs)
+    return entry_requests.accept(request=request, by=user, **inputs)
 
 
 def _refuse(user: AbstractBaseUser, request: EntryRequest, **inputs: Any) -> EntryRequest:

@@ -558,10 +558,11 @@ def _person_choice(value: Any, current: Person | None, field: str) -> Any:
     raise TypeError(f"{field} is a Person, None (a new person) or KEEP")  # untranslated: a bug
 
 
-def _player_for(category: Category, person: Any, **details: str) -> Player:
+def _player_for(category: Category, person: Any, *, by: Any = None, **details: str) -> Player:
     """The tournament's player for this person: the one already registered (entered in another
-    category), or a new one registered through the registration service and linked to the
-    person chosen (``None``: a new person in the registry; ``_AUTO``: ``registry.person_for``)."""
+    category), or a new one registered through the registration service
+    (``register_player_in_registry``) and linked to the person chosen (``None``: a new person
+    in the registry; ``_AUTO``: ``registry.person_for``)."""
     tournament = category.tournament
     id_number = details.pop("id_number", "")
     if person is _AUTO:
@@ -570,8 +571,13 @@ def _player_for(category: Category, person: Any, **details: str) -> Player:
         existing = tournament.players.filter(person=registry.kept(person)).first()
         if existing is not None:
             return existing
-    player = registration.register_player(tournament=tournament, **details)
-    return registry.register_person_for(player=player, person=person, id_number=id_number)
+    return registration.register_player_in_registry(
+        tournament=tournament,
+        person=registration.NEW_PERSON if person is None else person,
+        federation_id=id_number,
+        by=by,
+        **details,
+    )
 
 
 @transaction.atomic
@@ -581,6 +587,7 @@ def accept(
     person: Person | None = KEEP,
     partner_person: Person | None = KEEP,
     site: str = "",
+    by: AbstractBaseUser | None = None,
 ) -> EntryRequest:
     """The organizer accepts a pending request: its player (or the team of its two players) is
     registered, linked to the person chosen in the registry (``person``: a ``Person``, or None
@@ -594,6 +601,7 @@ def accept(
     player = _player_for(
         category,
         person,
+        by=by,
         first_name=request.first_name,
         last_name=request.last_name,
         id_number=request.id_number,
@@ -605,6 +613,7 @@ def accept(
         partner = _player_for(
             category,
             partner_person,
+            by=by,
             first_name=request.partner_first_name,
             last_name=request.partner_last_name,
             id_number=request.partner_id_number,
