@@ -59,7 +59,7 @@ def record_import_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if refused is not None:
         return refuse(request, refused.text)
     record_import_ = get_object_or_404(RecordImport.objects.select_related("created_by"), pk=pk)
-    form = RecordConfirmForm(request.POST or None)
+    form = RecordConfirmForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
