@@ -31,7 +31,7 @@ from tournaments.models import Person
 # Shapes ----------------------------------------------------------------------------------------
 
 
-class PersonRefSerializer(serializers.Serializer):
+class RecordPersonRefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     profile = serializers.BooleanField(
@@ -45,7 +45,7 @@ def pair_field(help_text: Any) -> serializers.ListField:
     )
 
 
-class TotalsSerializer(serializers.Serializer):
+class RecordTotalsSerializer(serializers.Serializer):
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
     draws = serializers.IntegerField()
@@ -74,7 +74,7 @@ class TotalsSerializer(serializers.Serializer):
     )
 
 
-class RoundSerializer(serializers.Serializer):
+class RecordRoundSerializer(serializers.Serializer):
     points = pair_field(gettext_lazy("[for, against]"))
     twenties = pair_field(gettext_lazy("[for, against]"))
     hammer = serializers.BooleanField(
@@ -82,7 +82,7 @@ class RoundSerializer(serializers.Serializer):
     )
 
 
-class GameSerializer(serializers.Serializer):
+class RecordGameSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     played_on = serializers.DateField()
     discipline = serializers.ChoiceField(choices=Discipline.choices)
@@ -92,70 +92,70 @@ class GameSerializer(serializers.Serializer):
     tournament = serializers.CharField(
         allow_null=True, help_text=gettext_lazy("Slug of the app's tournament, when from one.")
     )
-    partner = PersonRefSerializer(allow_null=True)
-    opponents = PersonRefSerializer(many=True)
+    partner = RecordPersonRefSerializer(allow_null=True)
+    opponents = RecordPersonRefSerializer(many=True)
     outcome = serializers.ChoiceField(choices=["win", "draw", "loss"])
     points = pair_field(gettext_lazy("[for, against]"))
     twenties = pair_field(gettext_lazy("[for, against]"))
-    rounds = RoundSerializer(many=True)
+    rounds = RecordRoundSerializer(many=True)
 
 
-class DisciplineTotalsSerializer(serializers.Serializer):
+class RecordDisciplineTotalsSerializer(serializers.Serializer):
     discipline = serializers.ChoiceField(choices=Discipline.choices)
     label = serializers.CharField()
     rating = serializers.IntegerField(allow_null=True)
     plusminus = serializers.IntegerField(allow_null=True)
-    totals = TotalsSerializer()
+    totals = RecordTotalsSerializer()
 
 
-class EventSerializer(serializers.Serializer):
+class RecordEventSerializer(serializers.Serializer):
     name = serializers.CharField()
     tournament = serializers.CharField(allow_null=True)
     first_day = serializers.DateField()
     last_day = serializers.DateField()
     last_stage = serializers.CharField(allow_blank=True)
-    totals = TotalsSerializer()
+    totals = RecordTotalsSerializer()
 
 
-class RatingPointSerializer(serializers.Serializer):
+class RecordRatingPointSerializer(serializers.Serializer):
     played_on = serializers.DateField()
     rating = serializers.IntegerField()
     plusminus = serializers.IntegerField()
 
 
-class ProfileSerializer(serializers.Serializer):
-    person = PersonRefSerializer()
+class RecordProfileSerializer(serializers.Serializer):
+    person = RecordPersonRefSerializer()
     private = serializers.BooleanField(
         help_text=gettext_lazy("True when only the name may be shown; the lists are then empty.")
     )
     detail = serializers.CharField(allow_blank=True)
     discipline = serializers.ChoiceField(choices=Discipline.choices, allow_null=True)
-    disciplines = DisciplineTotalsSerializer(many=True)
-    rating_history = RatingPointSerializer(many=True)
-    events = EventSerializer(many=True)
-    games = GameSerializer(many=True)
+    disciplines = RecordDisciplineTotalsSerializer(many=True)
+    rating_history = RecordRatingPointSerializer(many=True)
+    events = RecordEventSerializer(many=True)
+    games = RecordGameSerializer(many=True)
 
 
-class SidesTotalsSerializer(serializers.Serializer):
+class RecordSidesTotalsSerializer(serializers.Serializer):
     discipline = serializers.ChoiceField(choices=Discipline.choices, allow_null=True)
-    person = TotalsSerializer()
-    other = TotalsSerializer()
+    person = RecordTotalsSerializer()
+    other = RecordTotalsSerializer()
 
 
-class HeadToHeadSerializer(serializers.Serializer):
-    person = PersonRefSerializer()
-    other = PersonRefSerializer()
+class RecordHeadToHeadSerializer(serializers.Serializer):
+    person = RecordPersonRefSerializer()
+    other = RecordPersonRefSerializer()
     private = serializers.BooleanField()
     detail = serializers.CharField(allow_blank=True)
-    totals = SidesTotalsSerializer(allow_null=True)
-    by_discipline = SidesTotalsSerializer(many=True)
-    games = GameSerializer(many=True, help_text=gettext_lazy("From the person's side."))
+    totals = RecordSidesTotalsSerializer(allow_null=True)
+    by_discipline = RecordSidesTotalsSerializer(many=True)
+    games = RecordGameSerializer(many=True, help_text=gettext_lazy("From the person's side."))
 
 
-class TwentiesLineSerializer(serializers.Serializer):
+class RecordTwentiesLineSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
-    people = PersonRefSerializer(many=True)
-    opponents = PersonRefSerializer(many=True)
+    people = RecordPersonRefSerializer(many=True)
+    opponents = RecordPersonRefSerializer(many=True)
     twenties = serializers.IntegerField()
     rounds = serializers.IntegerField()
     played_on = serializers.DateField()
@@ -165,17 +165,17 @@ class TwentiesLineSerializer(serializers.Serializer):
     game = serializers.IntegerField()
 
 
-class RateLineSerializer(serializers.Serializer):
+class RecordRateLineSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
-    person = PersonRefSerializer()
+    person = RecordPersonRefSerializer()
     twenties_per_round = serializers.FloatField()
     twenties = serializers.IntegerField()
     rounds = serializers.IntegerField()
 
 
-class StreakLineSerializer(serializers.Serializer):
+class RecordStreakLineSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
-    person = PersonRefSerializer()
+    person = RecordPersonRefSerializer()
     length = serializers.IntegerField()
     first_day = serializers.DateField()
     last_day = serializers.DateField()
@@ -186,14 +186,14 @@ class StreakLineSerializer(serializers.Serializer):
     )
 
 
-class LeaderboardsSerializer(serializers.Serializer):
+class RecordLeaderboardsSerializer(serializers.Serializer):
     discipline = serializers.ChoiceField(choices=Discipline.choices)
     season = serializers.IntegerField(allow_null=True)
     seasons = serializers.ListField(child=serializers.IntegerField())
     min_rounds = serializers.IntegerField()
-    most_twenties = TwentiesLineSerializer(many=True)
-    twenties_per_round = RateLineSerializer(many=True)
-    win_streaks = StreakLineSerializer(many=True)
+    most_twenties = RecordTwentiesLineSerializer(many=True)
+    twenties_per_round = RecordRateLineSerializer(many=True)
+    win_streaks = RecordStreakLineSerializer(many=True)
 
 
 # Plain data for the shapes ---------------------------------------------------------------------
@@ -425,12 +425,14 @@ class PersonProfileView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[DISCIPLINE], responses={200: ProfileSerializer, **refusals(400, 404)}
+        parameters=[DISCIPLINE], responses={200: RecordProfileSerializer, **refusals(400, 404)}
     )
     def get(self, request: Request, pk: int) -> Response:
         person = profiles.surviving(get_object_or_404(Person, pk=pk))
         discipline = _checked(ProfileQuery, request)["discipline"] or None
-        return Response(ProfileSerializer(profile_data(request.user, person, discipline)).data)
+        return Response(
+            RecordProfileSerializer(profile_data(request.user, person, discipline)).data
+        )
 
 
 class HeadToHeadView(APIView):
@@ -439,14 +441,14 @@ class HeadToHeadView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: HeadToHeadSerializer, **refusals(400, 404)})
+    @extend_schema(responses={200: RecordHeadToHeadSerializer, **refusals(400, 404)})
     def get(self, request: Request, pk: int, other: int) -> Response:
         person = profiles.surviving(get_object_or_404(Person, pk=pk))
         other_person = profiles.surviving(get_object_or_404(Person, pk=other))
         if person.pk == other_person.pk:
             raise exceptions.ParseError(gettext("A head-to-head needs two different people."))
         data = head_to_head_data(request.user, person, other_person)
-        return Response(HeadToHeadSerializer(data).data)
+        return Response(RecordHeadToHeadSerializer(data).data)
 
 
 class LeaderboardsView(APIView):
@@ -457,11 +459,11 @@ class LeaderboardsView(APIView):
 
     @extend_schema(
         parameters=[BOARD_DISCIPLINE, SEASON],
-        responses={200: LeaderboardsSerializer, **refusals(400)},
+        responses={200: RecordLeaderboardsSerializer, **refusals(400)},
     )
     def get(self, request: Request) -> Response:
         query = _checked(BoardQuery, request)
         boards = profiles.leaderboards(
             query["discipline"] or Discipline.SINGLES.value, query["season"]
         )
-        return Response(LeaderboardsSerializer(leaderboards_data(boards)).data)
+        return Response(RecordLeaderboardsSerializer(leaderboards_data(boards)).data)
