@@ -64,8 +64,8 @@ class PersonChoiceField(forms.IntegerField):
 
 
 class MergeForm(forms.Form):
-    keep = PersonChoiceField(label=_("Keep (person #)"), min_value=1)
-    duplicate = PersonChoiceField(label=_("Duplicate to merge into it (person #)"), min_value=1)
+    keep = PersonChoiceField(label=_("Keep (person #)"))
+    duplicate = PersonChoiceField(label=_("Duplicate to merge into it (person #)"))
 
 
 class LinkForm(forms.Form):

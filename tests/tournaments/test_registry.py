@@ -141,3 +141,70 @@ def test_claim_and_visibility():
     registry.set_visibility(person=anna, visibility="name-only", user=user)
     anna.refresh_from_db()
     assert (anna.user, anna.visibility) == (user, "name-only")
+
+
+def test_merge_moves_the_records_games_and_drops_the_duplicates_rating():
+    import datetime
+
+    from scoring.models.record import Rating, RatingPoint, RecordedGame
+
+    keep, duplicate, rival = make(), make(first_name="Ana"), make(first_name="Ben")
+    game = RecordedGame.objects.create(
+        key="ref:1",
+        discipline="singles",
+        played_on=datetime.date(2025, 5, 1),
+        event="Spring Cup",
+        person_a=rival,
+        person_b=duplicate,
+        partner_b=duplicate,
+    )
+    Rating.objects.create(person=keep, discipline="singles", mu=25, sigma=8)
+    Rating.objects.create(person=duplicate, discipline="singles", mu=30, sigma=7)
+    RatingPoint.objects.create(
+        person=duplicate, discipline="singles", game=game, played_on=game.played_on, mu=30, sigma=7
+    )
+    registry.merge_people(keep=keep, duplicate=duplicate)
+    game.refresh_from_db()
+    assert (game.person_a, game.person_b, game.partner_b) == (rival, keep, keep)
+    assert list(
+        Rating.objects.filter(person__in=[keep, duplicate]).values_list("mu", flat=True)
+    ) == [25]
+    assert RatingPoint.objects.get().person == keep
+
+
+def test_merge_sends_its_signal_after_commit(django_capture_on_commit_callbacks):
+    keep, duplicate = make(), make(first_name="Ana")
+    heard = []
+
+    def listener(sender, keep, duplicate, **kwargs):
+        heard.append((keep.pk, duplicate.pk))
+
+    registry.person_merged.connect(listener)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            registry.merge_people(keep=keep, duplicate=duplicate)
+    finally:
+        registry.person_merged.disconnect(listener)
+    assert heard == [(keep.pk, duplicate.pk)]
+
+
+def test_import_links_on_id_number_and_never_twice_in_one_tournament():
+    from tournaments.services import registration
+
+    known = make(id_number="42", club="Club X")
+    tournament = TournamentFactory()
+    data = (
+        "first_name,last_name,club,federation_id\n"
+        "Annie,Mueller,,42\n"
+        "Anna,Müller,Club X,\n"  # the same name and club as line 2's person: not linked twice
+        "Ben,Bell,,\n"
+    )
+    preview = registration.import_preview(tournament=tournament, data=data)
+    result = registration.import_players(
+        tournament=tournament, data=data, fingerprint=preview.fingerprint
+    )
+    by_line = {r.line: p for r, p in zip(preview.valid_rows, result.players, strict=True)}
+    assert by_line[2].person == known
+    assert by_line[3].person not in (None, known)
+    assert "already plays here" in result.people[3].words
+    assert (result.linked, result.new_people) == (1, 2)

@@ -53,10 +53,12 @@ def _preview_page(
     confirm = CsvConfirmForm(
         initial={"data": registration.encode_upload(data), "fingerprint": preview.fingerprint}
     )
+    plans = registration.registry_plan(tournament=tournament, preview=preview)
+    rows = [(row, plans.get(row.line)) for row in preview.rows]
     return render(
         request,
         f"{TEMPLATES}/import_preview.html",
-        {"tournament": tournament, "preview": preview, "confirm": confirm},
+        {"tournament": tournament, "preview": preview, "confirm": confirm, "rows": rows},
     )
 
 
@@ -96,6 +98,13 @@ def import_confirm(request: HttpRequest, tournament: Tournament) -> HttpResponse
             else gettext("Imported %(players)d players and %(entries)d entries.")
         )
         % {"players": len(result.players), "entries": result.entries, "skipped": skipped},
+    )
+    messages.info(
+        request,
+        gettext(
+            "In the registry of people: %(linked)d linked to a person it knew, %(new)d new people."
+        )
+        % {"linked": result.linked, "new": result.new_people},
     )
     return redirect("tournaments:manage-players", tournament.slug)
 
