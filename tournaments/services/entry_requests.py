@@ -37,7 +37,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Q, QuerySet
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from tournaments.actions import Kind, Refused
@@ -83,10 +83,10 @@ def form_refusal(category: Category, now: datetime | None = None) -> Refused | N
         )
     deadline = category.registration_deadline
     if deadline is not None and (now or timezone.now()) >= deadline:
-        local = timezone.localtime(deadline)
+        local = formats.date_format(timezone.localtime(deadline), "SHORT_DATETIME_FORMAT")
         return Refused(
             _("The entry form of %(category)s closed on %(deadline)s.")
-            % {"category": category.name, "deadline": local.strftime("%Y-%m-%d %H:%M")},
+            % {"category": category.name, "deadline": local},
             kind=Kind.CONFLICT,
             field="category",
         )

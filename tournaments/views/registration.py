@@ -32,7 +32,6 @@ from tournaments.views.organizer.common import form_errors_from
 from tournaments.views.registration_forms import (
     EntryRequestForm,
     PartnerForm,
-    RefuseForm,
     RegistrationSettingsForm,
 )
 
@@ -309,8 +308,7 @@ def registration_accept(request: HttpRequest, tournament: Tournament, request_id
 @organizer_page
 def registration_refuse(request: HttpRequest, tournament: Tournament, request_id: int):
     found = _own_request(tournament, request_id)
-    form = RefuseForm(request.POST)
-    reason = form.data.get("reason", "")
+    reason = request.POST.get("reason", "")
     return _take(
         request,
         tournament,

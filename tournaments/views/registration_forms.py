@@ -70,15 +70,6 @@ class PartnerForm(forms.Form):
     id_number = forms.CharField(label=_("Federation ID number"), max_length=40, required=False)
 
 
-class RefuseForm(forms.Form):
-    reason = forms.CharField(
-        label=_("Reason"),
-        max_length=500,
-        required=False,
-        help_text=_("The applicant reads it."),
-    )
-
-
 class RegistrationSettingsForm(forms.Form):
     """A category's entry form: open or not, until when, for how many."""
 
