@@ -45,10 +45,10 @@ class RecordUploadSerializer(serializers.Serializer):
     layout = serializers.ChoiceField(
         choices=RecordImport.Layout.choices, default=RecordImport.Layout.CROKINOLE_REFERENCE
     )
-    discipline = serializers.ChoiceField(
-        choices=list(importing.DISCIPLINES.items()),
+    #: Words, not an enum: "fingers" or "cue" (the service refuses anything else in words).
+    discipline = serializers.CharField(
         default="fingers",
-        help_text=_("Fingers or cue: a Crokinole Reference file does not say."),
+        help_text=_("fingers or cue: a Crokinole Reference file does not say."),
     )
 
     def validate(self, data: dict) -> dict:
@@ -75,6 +75,12 @@ class RecordImportSerializer(serializers.ModelSerializer):
 
     created_by = serializers.CharField(
         source="created_by.username", read_only=True, allow_null=True
+    )
+    layout = serializers.CharField(
+        read_only=True, help_text=_("crokinole-reference or app-export.")
+    )
+    status = serializers.CharField(
+        read_only=True, help_text=_("previewed, then confirmed once written into the record.")
     )
     detail = serializers.SerializerMethodField()
 
