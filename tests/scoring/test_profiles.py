@@ -253,3 +253,11 @@ def test_the_other_player_is_found_by_name_accents_ignored(client, anna, ben):
     assert profiles.find_people("cook", exclude=ben.pk) == []
     merged = PersonFactory(first_name="Emile", last_name="Obrien", merged_into=anna)
     assert merged not in profiles.find_people("emile")
+
+
+def test_a_person_without_games_has_an_empty_profile_that_says_so(client, anna):
+    html = client.get(reverse("person-profile", args=[anna.pk])).content.decode()
+    assert "No games in the record yet." in html
+    assert "No rated game yet." in html
+    data = client.get(reverse("api:person-profile", args=[anna.pk])).json()
+    assert data["games"] == [] and data["disciplines"] == [] and data["private"] is False

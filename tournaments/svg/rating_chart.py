@@ -77,7 +77,7 @@ def rating_chart_svg(
             "viewBox": f"0 0 {frame.width} {frame.height}",
             "role": "img",
             "class": f"rating-chart layout-{layout}",  # untranslated: CSS classes
-            "font-family": "system-ui, sans-serif",
+            "font-family": "system-ui, sans-serif",  # untranslated: a CSS font list
             "font-size": str(FONT),
         },
     )
