@@ -411,3 +411,60 @@ def test_the_api_sets_a_categorys_form_for_its_organizers_only(category, organiz
     assert done.status_code == 200 and done.json()["capacity"] == 12
     category.refresh_from_db()
     assert category.capacity == 12 and category.registration_deadline.year == 2099
+
+
+def test_the_partner_answers_through_the_api_or_declines_on_the_page(client, category):
+    doubles = CategoryFactory(
+        tournament=category.tournament, name="Open Doubles", doubles=True, registration_open=True
+    )
+    partner = {
+        "partner_first_name": "Bea",
+        "partner_last_name": "Frei",
+        "partner_email": "bea@example.org",
+    }
+    one = svc.submit(
+        category=doubles, first_name="Anna", last_name="Weber", email="a@example.org", **partner
+    )
+    url = reverse("api:entry-request-partner-accept", args=[one.partner_token])
+    bad = APIClient().post(url, {"first_name": "", "last_name": "Frei"}, format="json")
+    assert bad.status_code == 400 and bad.json()["first_name"] == ["Give your first name."]
+    done = APIClient().post(url, {"first_name": "Bea", "last_name": "Frei"}, format="json")
+    assert done.status_code == 200 and done.json()["status"] == "pending"
+    assert "page" not in done.json()  # the applicant's own page is not the partner's
+    again = APIClient().post(url, {"first_name": "Bea", "last_name": "Frei"}, format="json")
+    assert again.status_code == 409
+    nobody = reverse("api:entry-request-partner-accept", args=["nope"])
+    assert APIClient().post(nobody, {}, format="json").status_code == 404
+
+    two = svc.submit(
+        category=doubles,
+        first_name="Carl",
+        last_name="Marx",
+        email="c@example.org",
+        partner_first_name="Dora",
+        partner_last_name="Lee",
+        partner_email="dora@example.org",
+    )
+    page = reverse(
+        "registration:registration-partner", args=[category.tournament.slug, two.partner_token]
+    )
+    assert client.post(page, {"answer": "decline"}).status_code == 302
+    two.refresh_from_db()
+    assert two.status == Status.WITHDRAWN
+
+
+def test_the_organizer_withdraws_an_accepted_request_and_the_waitlist_moves_up(
+    client, category, organizer
+):
+    category.capacity = 1
+    category.save()
+    anna = svc.accept(request=ask(category, "Anna", "Weber"))
+    ben = ask(category, "Ben", "Stone")
+    assert ben.status == Status.WAITLISTED
+    client.force_login(organizer)
+    url = reverse("registration:registration-withdraw", args=[category.tournament.slug, anna.pk])
+    assert client.post(url).status_code == 302
+    anna.refresh_from_db()
+    ben.refresh_from_db()
+    assert anna.status == Status.WITHDRAWN and not category.entries.exists()
+    assert ben.status == Status.PENDING
