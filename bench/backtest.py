@@ -58,8 +58,9 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for _path in (ROOT, ROOT / "bench"):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
 
 from simulation.players.belief import (  # noqa: E402 (the path above first)
     RECORD_SPREAD,
@@ -77,6 +78,8 @@ QUADRATURE = 9
 ELO_K, ELO_START = 24.0, 1500.0
 #: A tenth of the calibration table counts once it holds this many games.
 ENOUGH = 30
+#: TrueSkill Through Time's settings compared (prior spread, drift per day; beta = 1).
+TTT_SETTINGS = ((1.5, 0.01), (3.0, 0.01))
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,8 @@ class RealGame:
     score_a: float
     twenties: tuple[int, int]
     rounds: int
+    #: Each round as ``(points_a, points_b, twenties_a, twenties_b)`` (what the rating reads).
+    detail: tuple[tuple[int, int, int, int], ...] = ()
 
 
 def read_games(path: Path = DATA) -> list[RealGame]:
@@ -97,8 +102,9 @@ def read_games(path: Path = DATA) -> list[RealGame]:
         for row in csv.DictReader(handle):
             pa = [int(x) for x in row["points_a"].split()]
             pb = [int(x) for x in row["points_b"].split()]
-            ta = sum(int(x) for x in row["twenties_a"].split())
-            tb = sum(int(x) for x in row["twenties_b"].split())
+            twa = [int(x) for x in row["twenties_a"].split()]
+            twb = [int(x) for x in row["twenties_b"].split()]
+            ta, tb = sum(twa), sum(twb)
             if not pa:
                 continue  # a game with no round recorded (a forfeit): nothing to predict
             total_a, total_b = sum(pa), sum(pb)
@@ -111,6 +117,7 @@ def read_games(path: Path = DATA) -> list[RealGame]:
                     score,
                     (ta, tb),
                     len(pa),
+                    tuple(zip(pa, pb, twa, twb, strict=True)),
                 )
             )
     return sorted(games, key=lambda g: g.date)
@@ -354,6 +361,15 @@ def main() -> None:
     )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--data", type=Path, default=DATA, help="the real games (CSV)")
+    parser.add_argument(
+        "--ttt-block",
+        type=int,
+        default=50,
+        help="TrueSkill Through Time is refitted on all the games before each block of this "
+        "many (a refit per game would take minutes)",
+    )
+    parser.add_argument("--speed-games", type=int, default=200_000)
+    parser.add_argument("--speed-players", type=int, default=10_000)
     args = parser.parse_args()
     games = read_games(args.data)
     print(f"{len(games)} real games, {games[0].date} to {games[-1].date}")
@@ -408,16 +424,139 @@ def main() -> None:
         f"the whole record chooses \u00b1{fit.whole_record:.2f}; the app's previews use "
         f"\u00b1{RECORD_SPREAD.form:.2f}"
     )
+    rating = rating_report(games, grid, observed, predicted["simulation"], args)
     print(
         "RESULT "
-        f"games={len(games)} brier_simulation={scores['simulation']:.4f} "
-        f"brier_elo={scores['elo']:.4f} brier_coin={scores['coin']:.4f} "
+        f"games={len(games)} brier_rating={rating['rating']:.4f} "
+        f"brier_elo={scores['elo']:.4f} brier_logistic20s={rating['logistic20s']:.4f} "
+        f"brier_simulation={scores['simulation']:.4f} "
+        f"brier_simulation_with_rating={rating['simulation_with_rating']:.4f} "
+        f"brier_simulation_rating_pooled={rating['pooled']:.4f} "
+        f"brier_coin={scores['coin']:.4f} "
+        f"rating_worst_gap={rating['worst_gap']:.1f} "
+        f"rating_worst_gap_as_listed={rating['worst_gap_listed']:.1f} "
+        f"chosen={rating['chosen']} "
+        + " ".join(f"brier_{name}={score:.4f}" for name, score in rating["candidates"].items())
+        + f" replay_s={rating['replay_s']:.1f} replay_games={args.speed_games} "
         f"sharper_than_elo={int(scores['simulation'] <= scores['elo'])} "
         f"worst_calibration_gap_pts={worst:.1f} worst_gap_as_listed_pts={worst_listed:.1f} "
         f"perfect_forecaster_worst_gap_pts={np.median(noise):.1f} "
         f"form_measured={spread.form:.2f} form_fitted={fit.whole_record:.2f} "
         f"form_app={RECORD_SPREAD.form:.2f}"
     )
+
+
+def rating_report(
+    games: Sequence[RealGame],
+    grid,
+    observed: Sequence[float],
+    simulated: Sequence[float],
+    args: argparse.Namespace,
+) -> dict:
+    """The rating's candidates, the 20s logistic and the simulation fed with the rating, each
+    walked forward; prints their figures and the chosen rating's calibration."""
+    import rating_backtest as rb
+
+    from scoring.engine.rating import Params, replay_speed
+    from simulation.players.belief import RATING_SLOPE, RATING_WEIGHT
+
+    print("\n--- the rating ---")
+    briers: dict[str, float] = {}
+    fits: dict[str, rb.Fitted] = {}
+    for name, candidates in rb.candidate_grids().items():
+        fit = rb.fit_forward(candidates, lambda p: rb.rating_predictions(games, p), observed)
+        fits[name] = fit
+        briers[name] = brier(fit.predicted, observed)
+        best = min(fit.by_setting, key=fit.by_setting.__getitem__)
+        print(
+            f"Brier {name:22} {briers[name]:.4f} walking forward over {len(candidates)} "
+            f"settings (the best of them over the whole record, after the fact: "
+            f"{fit.by_setting[best]:.4f})"
+        )
+    for sigma, gamma in TTT_SETTINGS:
+        name = f"ttt_sigma{sigma:g}_gamma{gamma:g}"
+        p = rb.ttt_predictions(games, sigma, gamma, args.ttt_block)
+        briers[name] = brier(p, observed)
+        print(
+            f"Brier {name:22} {briers[name]:.4f} (TrueSkill Through Time, refitted on all "
+            f"the games before each block of {args.ttt_block})"
+        )
+    chosen = min(fits, key=briers.__getitem__)
+    mine = fits[chosen].predicted
+    print(f"chosen: {chosen}; its settings at the end of the walk: {fits[chosen].settings[-1]}")
+    if fits[chosen].settings[-1] != Params():
+        print("  (the app's Params() differ from these: update scoring/engine/rating.py)")
+    spread = spread_of(games)
+    logistic = rb.fit_forward(
+        rb.STEEPNESS,
+        lambda k: rb.logistic_predictions(games, k, spread, PRIOR_TWENTIES, per_four),
+        observed,
+    )
+    briers_logistic = brier(logistic.predicted, observed)
+    print(
+        f"Brier 20s logistic            {briers_logistic:.4f} (steepness walked forward; "
+        f"{logistic.settings[-1]} at the end)"
+    )
+    app_spread = replace(spread, form=RECORD_SPREAD.form)
+    # The rating it listens to: the chosen model with its first settings (openskill's
+    # defaults), not the app's, which were fitted on this whole record.
+    untuned = rb.candidate_grids()[chosen][0]
+    settings = [(w, s) for w in rb.WEIGHTS for s in rb.SLOPES if w or s == rb.SLOPES[0]]
+    with_rating = rb.fit_forward(
+        settings,
+        lambda ws: rb.simulation_with_rating(
+            games,
+            grid,
+            app_spread,
+            untuned,
+            ws[0],
+            ws[1],
+            PRIOR_TWENTIES,
+            per_four,
+            expected_score,
+        ),
+        observed,
+    )
+    brier_with = brier(with_rating.predicted, observed)
+    print(
+        f"Brier simulation with rating  {brier_with:.4f} (each player's 20s level moved "
+        f"towards their rating's, belief.rated_belief; weight and slope walked forward, "
+        f"{with_rating.settings[-1]} at the end; the app uses "
+        f"({RATING_WEIGHT}, {RATING_SLOPE}); weight 0 alone: "
+        f"{with_rating.by_setting[(0.0, rb.SLOPES[0])]:.4f})"
+    )
+    pooled = rb.fit_forward(rb.POOL_WEIGHTS, lambda w: rb.mixed(simulated, mine, w), observed)
+    brier_pooled = brier(pooled.predicted, observed)
+    print(
+        f"Brier simulation pooled with the rating's chance {brier_pooled:.4f} "
+        f"(log-odds, the rating's share walked forward: {pooled.settings[-1]} at the end)"
+    )
+    print(f"\nthe rating's ({chosen}) calibration, player A as listed")
+    listed = _print_calibration(mine, observed)
+    print("\n... for every player of every game (each game from both sides)")
+    both = _print_calibration(mine + [1 - p for p in mine], observed + [1 - y for y in observed])
+    ties = sum(g.score_a == 0.5 for g in games) / len(games)
+    noise = perfect_forecaster_gaps(mine, ties)
+    print(
+        f"a perfectly calibrated forecaster would show {np.median(noise):.1f} points "
+        f"(90 % under {np.percentile(noise, 90):.1f})"
+    )
+    seconds = replay_speed(args.speed_games, args.speed_players)
+    print(
+        f"\nreplay of {args.speed_games} synthetic games between {args.speed_players} players: "
+        f"{seconds:.1f} s"
+    )
+    return {
+        "rating": briers[chosen],
+        "logistic20s": briers_logistic,
+        "simulation_with_rating": brier_with,
+        "pooled": brier_pooled,
+        "worst_gap": both,
+        "worst_gap_listed": listed,
+        "chosen": chosen,
+        "candidates": briers,
+        "replay_s": seconds,
+    }
 
 
 def _print_calibration(predicted: Sequence[float], observed: Sequence[float]) -> float:

@@ -54,3 +54,38 @@ def belief(
     precision = games / spread.game**2 + 1.0 / spread.field**2
     centre = (mean * games / spread.game**2 + prior / spread.field**2) / precision
     return centre, math.sqrt(1.0 / precision + spread.form**2)
+
+
+#: How far a player's 20s level listens to their rating (0: not at all; 1: the rating alone
+#: once it is sure) and how many 20s per 4-round game one rating point (openskill's units,
+#: ``scoring.engine.rating``) is worth; chosen by ``bench/backtest.py``.
+RATING_WEIGHT = 0.5
+RATING_SLOPE = 0.4
+#: The rating's spread before any game (``scoring.engine.rating.SIGMA``): a rating this unsure
+#: says nothing.
+RATING_PRIOR_SIGMA = 25.0 / 3.0
+
+
+def rated_belief(
+    mean: float,
+    sd: float,
+    rating_offset: float,
+    rating_sigma: float,
+    prior: float,
+    *,
+    weight: float = RATING_WEIGHT,
+    slope: float = RATING_SLOPE,
+) -> tuple[float, float]:
+    """The 20s belief ``(mean, sd)`` moved towards the level the person's rating stands for.
+
+    The rating is read from results (won, drawn, lost, by how much), which say of a player's
+    level what their 20s alone do not. ``rating_offset`` is the rating's mean less the
+    starting one, and the level it stands for is ``prior + slope * rating_offset`` (the field's
+    20s per game plus what the rating says of the player against it). The mean moves towards it
+    by ``weight``, scaled by how sure the rating is (nothing for a rating as unsure as a new
+    one, ``weight`` for a sure one); the spread stays the 20s belief's.
+    """
+    sureness = max(0.0, 1.0 - (rating_sigma / RATING_PRIOR_SIGMA) ** 2)
+    share = weight * sureness
+    level = prior + slope * rating_offset
+    return (1.0 - share) * mean + share * level, sd

@@ -6,6 +6,13 @@ in games people played at this tournament (``simulation.players.estimate``: a be
 level on the day, ``simulation.players.belief``, which each simulated game draws from), else the
 level its category stands for (competitive categories play "competitive", and so on). A preview or
 an auto-played match may override both sides for that one job.
+
+Where the entry's people have a rating in the category's discipline (``scoring.models.Rating``,
+read from every recorded game of their crokinole life), each player's 20s level is moved towards
+the level the rating stands for (``belief.rated_belief``; doubles: each partner by their own):
+the backtest (``bench/backtest.py``) found the simulation's predictions of real games sharper
+so (its ``brier_simulation_with_rating`` against ``brier_simulation``). An entry with a rating
+and no 20s here starts from its category's level and moves the same way.
 """
 
 from __future__ import annotations
@@ -18,8 +25,11 @@ from django.db.models import Count, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scoring.engine.rating import MU, Belief, display
+from scoring.models import Rating
+from scoring.record.disciplines import category_discipline
 from simulation.models import EntryProfile
-from simulation.players.belief import belief
+from simulation.players.belief import RECORD_SPREAD, belief, rated_belief
 from simulation.players.calibrate import LADDER
 from simulation.players.profiles import LEVELS, get_profile, level_label
 from tournaments.models import Category, Entry, Round
@@ -116,6 +126,49 @@ def recorded_twenties(entries: Iterable[Entry]) -> dict[int, tuple[float, int]]:
     return out
 
 
+def entry_ratings(entries: Sequence[Entry], category: Category) -> dict[int, list[Rating]]:
+    """Per entry: the ratings of its people in the category's discipline, one per player in
+    the entry's order (singles: one; doubles: both partners), for the entries whose every
+    player is a person with a rating (two queries)."""
+    ids = [e.id for e in entries]
+    try:
+        discipline = category_discipline(category)
+    except KeyError:
+        return {}
+    rows = Entry.objects.filter(id__in=ids).values_list(
+        "id", "player__person_id", "team__player_one__person_id", "team__player_two__person_id"
+    )
+    people = {
+        entry_id: [p for p in (single, one, two) if p is not None]
+        for entry_id, single, one, two in rows
+    }
+    wanted = {p for persons in people.values() for p in persons}
+    ratings = {
+        r.person_id: r for r in Rating.objects.filter(person_id__in=wanted, discipline=discipline)
+    }
+    return {
+        entry_id: [ratings[p] for p in persons]
+        for entry_id, persons in people.items()
+        if persons and all(p in ratings for p in persons)
+    }
+
+
+def rating_label(ratings: Sequence[Rating]) -> str:
+    """``rating 1620 ± 90, 14 games`` (doubles: both partners, joined by " / ")."""
+    parts = []
+    for r in ratings:
+        value, plusminus = display(Belief(r.mu, r.sigma, r.games))
+        parts.append(
+            ngettext(
+                "rating %(rating)s ± %(plusminus)s, %(games)s game",
+                "rating %(rating)s ± %(plusminus)s, %(games)s games",
+                r.games,
+            )
+            % {"rating": value, "plusminus": plusminus, "games": r.games}
+        )
+    return " / ".join(parts)
+
+
 def entry_players(
     entries: Sequence[Entry], category: Category, *, estimate: bool = True
 ) -> dict[int, EntryPlayers]:
@@ -123,7 +176,9 @@ def entry_players(
     per_side = category.players_per_side
     stored = {p.entry_id: p for p in EntryProfile.objects.filter(entry__in=[e.id for e in entries])}
     recorded = recorded_twenties(entries) if estimate else {}
+    rated = entry_ratings(entries, category) if estimate else {}
     default = category_level(category)
+    prior = LADDER[default]
     out: dict[int, EntryPlayers] = {}
     for entry in entries:
         if entry.id in stored:
@@ -134,23 +189,40 @@ def entry_players(
                 continue
             except ValueError:
                 pass  # a stored profile that no longer fits falls back to the estimate
-        if entry.id in recorded:
-            per_game, games = recorded[entry.id]
-            # What the games say of the player on the day: their average shrunk towards the
-            # category's level, with what it does not know (each game of a preview is played
-            # at a level drawn from it).
-            mean, spread = belief(per_game, games, LADDER[default])
-            player = {"twenties_per_game": round(mean, 2), "spread": round(spread, 2)}
-            out[entry.id] = EntryPlayers(
-                [player] * per_side,
-                ngettext(
-                    "estimated from %(twenties).1f 20s per game in %(games)s game: "
-                    "%(mean).1f ± %(spread).1f on the day",
-                    "estimated from %(twenties).1f 20s per game in %(games)s games: "
-                    "%(mean).1f ± %(spread).1f on the day",
+        ratings = rated.get(entry.id)
+        if ratings is not None and len(ratings) != per_side:
+            ratings = None  # a doubles team read as singles (or the reverse): no use
+        if entry.id in recorded or ratings:
+            if entry.id in recorded:
+                per_game, games = recorded[entry.id]
+                # What the games say of the player on the day: their average shrunk towards
+                # the category's level, with what it does not know (each game of a preview is
+                # played at a level drawn from it).
+                mean, spread = belief(per_game, games, prior)
+            else:
+                mean, spread = belief(0.0, 0, prior, RECORD_SPREAD)
+            levels = [(mean, spread)] * per_side
+            if ratings:
+                levels = [rated_belief(mean, spread, r.mu - MU, r.sigma, prior) for r in ratings]
+            players = [{"twenties_per_game": round(m, 2), "spread": round(s, 2)} for m, s in levels]
+            shown = " / ".join(f"{m:.1f}" for m in dict.fromkeys(m for m, _ in levels))
+            if entry.id in recorded:
+                source = ngettext(
+                    "estimated from %(twenties).1f 20s per game in %(games)s game",
+                    "estimated from %(twenties).1f 20s per game in %(games)s games",
                     games,
-                )
-                % {"twenties": per_game, "games": games, "mean": mean, "spread": spread},
+                ) % {"twenties": per_game, "games": games}
+                if ratings:
+                    source = _("%(twenties)s and %(rating)s") % {
+                        "twenties": source,
+                        "rating": rating_label(ratings),
+                    }
+            else:
+                source = _("estimated from %(rating)s") % {"rating": rating_label(ratings)}
+            out[entry.id] = EntryPlayers(
+                players,
+                _("%(source)s: %(mean)s ± %(spread).1f on the day")
+                % {"source": source, "mean": shown, "spread": spread},
             )
             continue
         out[entry.id] = EntryPlayers(
