@@ -44,7 +44,7 @@ class VisibilityForm(forms.Form):
     visibility = forms.ChoiceField(
         choices=Person.Visibility.choices,
         widget=forms.RadioSelect,
-        label=_("What the public sees of you"),
+        label=_("What the public sees of this person"),
     )
 
 

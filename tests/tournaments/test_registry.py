@@ -1,11 +1,14 @@
 """The registry's matching and writes: one person across every event."""
 
+import datetime
+
 import pytest
 from django.core.exceptions import ValidationError
 
+from scoring.models.record import Rating, RatingPoint, RecordedGame
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tournaments.models import Person
-from tournaments.services import registry
+from tournaments.services import registration, registry
 
 pytestmark = pytest.mark.django_db
 
@@ -144,10 +147,6 @@ def test_claim_and_visibility():
 
 
 def test_merge_moves_the_records_games_and_drops_the_duplicates_rating():
-    import datetime
-
-    from scoring.models.record import Rating, RatingPoint, RecordedGame
-
     keep, duplicate, rival = make(), make(first_name="Ana"), make(first_name="Ben")
     game = RecordedGame.objects.create(
         key="ref:1",
@@ -189,8 +188,6 @@ def test_merge_sends_its_signal_after_commit(django_capture_on_commit_callbacks)
 
 
 def test_import_links_on_id_number_and_never_twice_in_one_tournament():
-    from tournaments.services import registration
-
     known = make(id_number="42", club="Club X")
     tournament = TournamentFactory()
     data = (
