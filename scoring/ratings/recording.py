@@ -38,7 +38,7 @@ from scoring.engine import EngineInputError, judge_game
 from scoring.models.record import RecordedGame
 from scoring.record.disciplines import category_discipline
 from scoring.results.rules import ROUND_VALUES, game_rules, values_round
-from tournaments.models import Category, Game, Person, Player
+from tournaments.models import ENTRY_PEOPLE, Category, Entry, Game, Person, Player
 
 log = logging.getLogger(__name__)
 
@@ -46,15 +46,17 @@ log = logging.getLogger(__name__)
 RATED_SYSTEMS = frozenset({Category.ScoringSystem.NCA, Category.ScoringSystem.FIRST_TO_N})
 
 #: What a game's record reads, in one query.
-_GAME_CONTEXT = (
-    "match__stage__category__tournament",
-    "match__pool",
-    "match__entry_a__player__person",
-    "match__entry_a__team__player_one__person",
-    "match__entry_a__team__player_two__person",
-    "match__entry_b__player__person",
-    "match__entry_b__team__player_one__person",
-    "match__entry_b__team__player_two__person",
+_GAME_CONTEXT = ("match__stage__category__tournament", "match__pool")
+#: Each entry's people's persons, by entry (one small query; the players themselves are read
+#: only when one has no person yet, or a merged one).
+_PEOPLE = (
+    "pk",
+    "player__person_id",
+    "player__person__merged_into_id",
+    "team__player_one__person_id",
+    "team__player_one__person__merged_into_id",
+    "team__player_two__person_id",
+    "team__player_two__person__merged_into_id",
 )
 
 
@@ -100,10 +102,14 @@ def sync_game(game: Game | int) -> Recorded:
     """Make the record agree with the game's official result; say what that changed."""
     game_id = game if isinstance(game, int) else game.pk
     key = key_of(game_id)
-    found = Game.objects.select_related(*_GAME_CONTEXT).filter(pk=game_id).first()
+    # By primary key, without the models' default orderings (which would join the bracket).
+    found = Game.objects.select_related(*_GAME_CONTEXT).filter(pk=game_id).order_by()
+    found = next(iter(found), None)
     rounds = _official_rounds(found) if found is not None else None
     with transaction.atomic():
-        existing = RecordedGame.objects.select_for_update().filter(key=key).first()
+        existing = next(
+            iter(RecordedGame.objects.select_for_update().filter(key=key).order_by()), None
+        )
         if rounds is None:
             if existing is None:
                 return Recorded(None, Change.ABSENT)
@@ -125,16 +131,8 @@ def sync_game(game: Game | int) -> Recorded:
 
 
 def _compared(fields: dict) -> dict:
-    """The fields whose change changes a rating (foreign keys compared by id)."""
-    out = {}
-    for name, value in fields.items():
-        if isinstance(value, Person):
-            out[f"{name}_id"] = value.pk
-        elif name in ("game", "tournament"):
-            continue
-        else:
-            out[name] = value
-    return out
+    """The fields whose change changes the record (the game and tournament it links aside)."""
+    return {name: value for name, value in fields.items() if name not in ("game", "tournament")}
 
 
 def _official_rounds(game: Game) -> list[list[int]] | None:
@@ -168,8 +166,7 @@ def _fields(game: Game, rounds: list[list[int]], existing: RecordedGame | None) 
     match = game.match
     stage = match.stage
     tournament = stage.category.tournament
-    side_a = [person_of(p) for p in match.entry_a.people]
-    side_b = [person_of(p) for p in match.entry_b.people]
+    side_a, side_b = _people(match)
     played_on = existing.played_on if existing is not None else played_date(tournament)
     return {
         "game": game,
@@ -183,16 +180,40 @@ def _fields(game: Game, rounds: list[list[int]], existing: RecordedGame | None) 
         # Games of one day in the order they became official: a game recorded now is the
         # newest of its day, which lets the ratings move by it alone.
         "sequence": existing.sequence if existing is not None else _now_sequence(),
-        "person_a": side_a[0],
-        "partner_a": side_a[1] if len(side_a) > 1 else None,
-        "person_b": side_b[0],
-        "partner_b": side_b[1] if len(side_b) > 1 else None,
+        "person_a_id": side_a[0],
+        "partner_a_id": side_a[1] if len(side_a) > 1 else None,
+        "person_b_id": side_b[0],
+        "partner_b_id": side_b[1] if len(side_b) > 1 else None,
         "rounds": rounds,
         "points_a": sum(r[0] for r in rounds),
         "points_b": sum(r[1] for r in rounds),
         "twenties_a": sum(r[2] for r in rounds),
         "twenties_b": sum(r[3] for r in rounds),
     }
+
+
+def _people(match) -> tuple[list[int], list[int]]:
+    """The person ids of each side's players (A, then B), linking a person to any player who has
+    none yet (``person_of``)."""
+    found = {
+        row[0]: row[1:]
+        for row in Entry.objects.filter(pk__in=[match.entry_a_id, match.entry_b_id])
+        .order_by()
+        .values_list(*_PEOPLE)
+    }
+    sides = []
+    for entry_id in (match.entry_a_id, match.entry_b_id):
+        single, single_merged, one, one_merged, two, two_merged = found[entry_id]
+        pairs = [(single, single_merged)] if one is None else [(one, one_merged), (two, two_merged)]
+        if (single is None and one is None) or any(
+            person is None or merged is not None for person, merged in pairs
+        ):
+            # A player without a person, or a merged one: read the players and link them.
+            entry = Entry.objects.select_related(*ENTRY_PEOPLE).get(pk=entry_id)
+            sides.append([person_of(p).pk for p in entry.people])
+        else:
+            sides.append([person for person, _merged in pairs])
+    return sides[0], sides[1]
 
 
 def _now_sequence() -> int:

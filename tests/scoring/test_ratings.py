@@ -240,7 +240,7 @@ def test_an_older_game_or_a_withdrawn_result_is_replayed_in_full(committed):
     assert services.update_by(recorded) is False
     # The full replay (queued, eager here) puts it first.
     later.rounds.all().delete()
-    assert services.game_changed(later.pk).done == "recompute"
+    assert committed(services.game_changed, later.pk).done == "recompute"
     figures = _figures()
     services.recompute(Discipline.SINGLES)
     assert figures == _figures()
