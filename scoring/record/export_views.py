@@ -10,8 +10,8 @@ from scoring.record.exporting import event_csv, export_filename, export_refusal
 from tournaments.models import Tournament
 from tournaments.views.access import refuse, tournament_page
 
-#: The media type of the download (untranslated: HTTP).
-CSV_TYPE = "text/csv; charset=utf-8"
+#: The media type of the download.
+CSV_TYPE = "text/csv; charset=utf-8"  # untranslated: a media type
 
 
 def csv_response(tournament: Tournament) -> HttpResponse:

@@ -8,10 +8,13 @@ lines by number) with the button that writes it. Both ask the declared steps
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from scoring.engine.reference_csv import ReferenceGame, write
 from scoring.models.record import RecordImport
 from scoring.record import importing
 from scoring.record.import_actions import confirm_record_import, preview_record_import
@@ -21,6 +24,22 @@ from tournaments.views.access import refuse
 
 #: Imports listed under the form.
 RECENT = 20
+#: The layout's header and a line of the WCC's 2009 final, shown beside the form.
+EXAMPLE = write(
+    [
+        ReferenceGame(
+            played_on=date(2009, 6, 6),
+            event="WCC",
+            stage="Final G1",
+            pool="1v2",
+            number=1,
+            side_a=("Nathan Walsh",),  # untranslated: a name
+            side_b=("Brian Cook",),  # untranslated: a name
+            rounds=((0, 2, 3, 4), (2, 0, 2, 2), (2, 0, 6, 4), (0, 2, 0, 1), (0, 2, 2, 3)),
+            first=0,
+        )
+    ]
+)
 
 
 def record_import(request: HttpRequest) -> HttpResponse:
@@ -48,7 +67,7 @@ def record_import(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "scoring/record/import.html",
-        {"form": form, "recent": recent},
+        {"form": form, "recent": recent, "example": EXAMPLE},
         status=400 if form.errors else 200,
     )
 
