@@ -342,3 +342,21 @@ def test_the_command_refuses_a_file_it_cannot_read(tmp_path):
     with pytest.raises(CommandError) as missing:
         call_command("import_record", str(tmp_path / "none.csv"))
     assert missing.value.returncode == 2 and "Cannot read" in str(missing.value)
+
+
+def test_the_api_takes_an_uploaded_file_too(client, record_keeper):
+    client.force_login(record_keeper)
+    upload = io.BytesIO(f"{HEADER}\n2010-01-02,Club,,,1,Ann Lee,Bob Roy,,2,0,1,0\n".encode())
+    upload.name = "club.csv"
+    created = client.post(reverse("api:record-imports"), {"file": upload, "discipline": "cue"})
+    assert created.status_code == 201
+    assert created.json()["filename"] == "club.csv"
+    assert created.json()["summary"]["discipline"] == "cue"
+    wrong = client.post(
+        reverse("api:record-imports"),
+        {"content": "x", "discipline": "feet"},
+        content_type="application/json",
+    )
+    assert wrong.status_code == 400 and "choose fingers or cue" in wrong.json()["discipline"][0]
+    empty = client.post(reverse("api:record-imports"), {}, content_type="application/json")
+    assert empty.status_code == 400 and "file" in empty.json()
