@@ -71,6 +71,9 @@ class AppExport:
     skipped: list[LineError] = field(default_factory=list)
     lines: int = 0
     people: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: This site signed the file: its event may be this site's own, whose games the record
+    #: holds already under their own keys (``game:<id>``).
+    signed_here: bool = False
 
 
 @dataclass
@@ -94,7 +97,7 @@ def _day(value: Any) -> date | None:
 def read(text: str) -> AppExport:
     """The finished games of an export file, without writing anything."""
     try:
-        header, lines, _end, _signed = read_file(text)
+        header, lines, _end, signed = read_file(text)
     except ImportFileError as exc:
         raise Refused(
             _("This is not a tournament export this site can read. %(problem)s")
@@ -102,7 +105,7 @@ def read(text: str) -> AppExport:
             kind=Kind.INVALID,
             field="file",
         ) from None
-    found = AppExport(lines=len(lines) + 2)
+    found = AppExport(lines=len(lines) + 2, signed_here=signed)
     objects: dict[str, dict[Any, _Object]] = defaultdict(dict)
     for line in lines:
         model, number, fields = line.data.get("model"), line.data.get("id"), line.data.get("fields")

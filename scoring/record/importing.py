@@ -86,6 +86,8 @@ class Reading:
     #: A person's fields for the registry by the name the games write (an app export keeps
     #: first and last name apart, and the club); other names are split at their last space.
     people: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: What the record keeper should know before confirming (nothing wrong with a line).
+    warnings: list[str] = field(default_factory=list)
 
     def person_fields(self, name: str) -> dict[str, str]:
         """What ``find_matches`` and ``person_for`` are given for ``name``."""
@@ -146,6 +148,15 @@ def read_upload(text: str, layout: str) -> Reading:
             skipped=found.skipped,
             lines=found.lines,
             people=found.people,
+            warnings=[
+                _(
+                    "This export was made on this site: if its tournament is still here, its "
+                    "verified games are in the record already and would count twice. Import "
+                    "exports of events played elsewhere."
+                )
+            ]
+            if found.signed_here
+            else [],
         )
     raise RecordFileError(
         _("Unknown layout “%(layout)s”; known: %(known)s.")
@@ -227,6 +238,7 @@ def summarize(reading: Reading, discipline: str = "fingers") -> dict[str, Any]:
         "errors": [_line(e) for e in reading.errors[:MAX_LISTED]],
         "skipped_count": len(reading.skipped),
         "skipped": [_line(e) for e in reading.skipped[:MAX_LISTED]],
+        "warnings": reading.warnings,
     }
 
 

@@ -181,6 +181,7 @@ def test_a_tournament_export_imports_its_finished_games_without_a_tournament(sma
 
     preview = importing.preview(content=data, layout=RecordImport.Layout.APP_EXPORT)
     assert preview.summary["new_games"] == 1 and preview.summary["error_count"] == 0
+    assert "would count twice" in preview.summary["warnings"][0]  # signed by this site
     player = small_event.player.player
     assert preview.summary["new_people"][0]["name"] == player.full_name
     importing.confirm(None, preview)
