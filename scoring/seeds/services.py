@@ -388,7 +388,9 @@ def write_seeds(category: Category) -> list[Entry]:
             _("%(category)s has no active entries to seed.") % {"category": category.name},
             kind=Kind.CONFLICT,
         )
-    return seeding.set_seeds(category=category, seeds=seeds)
+    return seeding.set_seeds(
+        category=category, seeds=seeds, reason=seeding.SEEDS_FROM_RATINGS_REASON
+    )
 
 
 def apply(category: Category, by) -> list[Entry]:

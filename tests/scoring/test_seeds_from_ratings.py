@@ -282,6 +282,9 @@ def test_use_these_seeds_then_override_one_in_the_seed_editor(client, organizer,
     # the strongest (registered last) is seed 1
     seeds = {e.pk: e.seed for e in Entry.objects.filter(category=category)}
     assert [seeds[e.pk] for e in field] == [6, 5, 4, 3, 2, 1]
+    # the audit says where the seeds came from
+    told = field[0].history.order_by("-history_date").first().history_change_reason
+    assert told == "Seed set from the players' ratings."
 
     # the organizer overrides one seed in the existing editor; the others stay
     weakest = field[0]
@@ -292,6 +295,8 @@ def test_use_these_seeds_then_override_one_in_the_seed_editor(client, organizer,
     assert "Open singles: seeds saved (1 changed)." in [str(m) for m in saved.context["messages"]]
     after = {e.pk: e.seed for e in Entry.objects.filter(category=category)}
     assert after == seeds | {weakest.pk: 9}
+    told = weakest.history.order_by("-history_date").first().history_change_reason
+    assert told == "Seed set on the seed editor."
     assert "Seed from ratings" in saved.content.decode()  # the way back to the proposal
 
 

@@ -36,6 +36,8 @@ from tournaments.services.draws import (
 #: Why an entry's history row changed, as the audit page shows it (at most 100 characters;
 #: written in the language of whoever sets the seed: ``gettext(SEED_REASON)``).
 SEED_REASON = gettext_noop("Seed set on the seed editor.")
+#: The same, for seeds written from the people's ratings (``scoring.seeds``).
+SEEDS_FROM_RATINGS_REASON = gettext_noop("Seed set from the players' ratings.")
 
 
 def seed_table(category: Category) -> list[Entry]:
@@ -46,7 +48,9 @@ def seed_table(category: Category) -> list[Entry]:
 
 
 @transaction.atomic
-def set_seeds(*, category: Category, seeds: Mapping[int, int | None]) -> list[Entry]:
+def set_seeds(
+    *, category: Category, seeds: Mapping[int, int | None], reason: str = SEED_REASON
+) -> list[Entry]:
     """Give the entries of ``category`` their seeds (entry id to seed; ``None`` clears one) and
     return the entries whose seed changed.
 
@@ -101,7 +105,7 @@ def set_seeds(*, category: Category, seeds: Mapping[int, int | None]) -> list[En
     for pk, seed in seeds.items():
         entry = rows[pk]
         if entry.seed != seed:
-            entry._change_reason = _(SEED_REASON)
+            entry._change_reason = _(reason)
             entry_services.update_entry(entry=entry, seed=seed)
             changed.append(entry)
     return changed
