@@ -225,6 +225,10 @@ def run(people: int, games: int, updates: int) -> dict[str, float]:
         f"full recompute: {recompute_s:.2f} s ({done.games:,} games, {done.people:,} ratings, "
         f"{done.points:,} rating points; target < {TARGET_RECOMPUTE_S:.0f} s)"
     )
+    print(
+        f"  of which reading and replaying {recompute_s - done.write_seconds:.2f} s, writing "
+        f"{done.write_seconds:.2f} s"
+    )
     assert Rating.objects.filter(discipline="singles").count() == done.people
 
     played = tournament_games(ids, updates)

@@ -32,7 +32,10 @@ LOCK_SECONDS = 30
 
 
 def position(played_on, sequence: int, game_id: int) -> list:
-    return [played_on.isoformat(), int(sequence), int(game_id)]
+    """A game's place in the record's order, comparable across processes (a date or the
+    database's ISO text of it)."""
+    day = played_on if isinstance(played_on, str) else played_on.isoformat()
+    return [day, int(sequence), int(game_id)]
 
 
 def state_of(book: RatingBook) -> dict[str, Any]:
