@@ -78,7 +78,10 @@ def side_rounds(rounds: Sequence[Sequence[int | None]], side: int) -> tuple[Side
     ``side`` (0 for A, 1 for B)."""
     out = []
     for line in rounds:
-        points_a, points_b, twenties_a, twenties_b = (int(v or 0) for v in line[:4])
+        # A short or partly empty line counts its missing numbers as 0 rather than failing a
+        # whole profile on one odd imported round.
+        numbers = [int(v or 0) for v in line[:4]] + [0] * (4 - len(line[:4]))
+        points_a, points_b, twenties_a, twenties_b = numbers
         first = line[4] if len(line) > 4 else None
         hammer = None if first not in (0, 1) else first != side
         if side == 0:

@@ -46,6 +46,11 @@ def test_the_hammer_is_the_side_that_did_not_shoot_first():
     assert (b[0].points_for, b[0].points_against, b[0].twenties_for) == (0, 2, 1)
 
 
+def test_a_short_or_empty_round_line_counts_its_missing_numbers_as_zero():
+    (r,) = side_rounds([[2, None]], 0)
+    assert (r.points_for, r.points_against, r.twenties_for, r.hammer) == (2, 0, 0, None)
+
+
 def test_a_game_seen_from_each_side():
     rounds = [[2, 0, 3, 1, 1], [2, 0, 2, 0, 0], [2, 0, 2, 0, 1], [0, 2, 0, 2, 0]]
     a = summarise([side_game(0, (6, 2), (7, 3), rounds)])
