@@ -215,6 +215,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Choice sets of the same field name in several models, named apart in the schema.
+    "ENUM_NAME_OVERRIDES": {
+        "CardRowStatusEnum": "scoring.models.scorecards.CardRow.Status",
+        "EntryRequestStatusEnum": "tournaments.models.registrations.EntryRequest.Status",
+        "PersonDisciplineEnum": "tournaments.models.registry.Person.Discipline",
+        "RatingDisciplineEnum": "scoring.models.record.Discipline",
+        "CategoryDisciplineEnum": "tournaments.models.categories.Category.Discipline",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.openapi.add_error_responses",
