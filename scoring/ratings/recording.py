@@ -106,7 +106,7 @@ def sync_game(game: Game | int) -> Recorded:
     found = Game.objects.select_related(*_GAME_CONTEXT).filter(pk=game_id).order_by()
     found = next(iter(found), None)
     rounds = _official_rounds(found) if found is not None else None
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):
         existing = next(
             iter(RecordedGame.objects.select_for_update().filter(key=key).order_by()), None
         )

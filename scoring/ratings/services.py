@@ -40,6 +40,8 @@ BATCH = 5000
 PROGRESS_EVERY = 10_000
 
 Progress = Callable[[int, int], None]
+#: Rows from which ``COPY`` pays (below, a plain ``executemany``: one game's two points).
+COPY_FROM = 100
 #: The columns of a rating point, as the writes give them.
 POINT_COLUMNS = ("person_id", "discipline", "game_id", "played_on", "mu", "sigma")
 #: What a replay reads of each recorded game.
@@ -340,7 +342,7 @@ def insert_rows(model, columns: Sequence[str], rows: list[tuple], *, adapt: bool
     table = connection.ops.quote_name(model._meta.db_table)
     names = [connection.ops.quote_name(model._meta.get_field(c).column) for c in columns]
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
+        if connection.vendor == "postgresql" and len(rows) > COPY_FROM:
             raw = cursor.cursor  # psycopg's own cursor
             with raw.copy(f"COPY {table} ({', '.join(names)}) FROM STDIN") as copy:
                 for row in rows:
