@@ -125,8 +125,10 @@ def test_claim_with_the_private_link_while_logged_in(client):
     person = anna()
     entry = EntryFactory(player=PlayerFactory(person=person))
     token = link_of(entry).token
-    client.get(reverse("scoring:private_link", args=[entry.category.tournament.slug, token]))
+    page = client.get(reverse("scoring:private_link", args=[entry.category.tournament.slug, token]))
     claim = reverse("registry-claim", args=[person.pk])
+    # the private-link page leads to the claim
+    assert f'href="{claim}"' in page.content.decode()
     # the link alone is no account: the page says to log in first
     assert "Log in (or create an account) first" in client.get(claim).content.decode()
     user = User.objects.create_user("anna-at-home")
