@@ -249,7 +249,7 @@ def game_row(game: RecordedGame, person_id: int) -> GameRow:
     )
 
 
-def _discipline_label(value: str) -> str:
+def discipline_label(value: str) -> str:
     try:
         return str(Discipline(value).label)
     except ValueError:
@@ -320,7 +320,7 @@ def profile(person: Person, discipline: str | None = None) -> Profile:
     summaries = [
         DisciplineSummary(
             value,
-            _discipline_label(value),
+            discipline_label(value),
             summarise(r.game for r in by_discipline[value]),
             ratings.get(value),
         )
@@ -384,7 +384,7 @@ def head_to_head(person: Person, other: Person) -> HeadToHead:
         if mine_d:
             theirs_d = [r.game for r in theirs if r.discipline == value]
             by_discipline.append(
-                (value, _discipline_label(value), summarise(mine_d), summarise(theirs_d))
+                (value, discipline_label(value), summarise(mine_d), summarise(theirs_d))
             )
     return HeadToHead(
         person=person,
@@ -484,7 +484,7 @@ class Leaderboards:
 
     @property
     def discipline_label(self) -> str:
-        return _discipline_label(self.discipline)
+        return discipline_label(self.discipline)
 
 
 def seasons(discipline: str) -> list[int]:

@@ -96,7 +96,7 @@ def person_profile(request: HttpRequest, pk: int) -> HttpResponse:
 def _chart(data: profiles.Profile, layout: str) -> str:
     title = _("Rating of %(name)s over time (%(discipline)s), with its ±") % {
         "name": data.person.full_name,
-        "discipline": profiles._discipline_label(data.discipline),
+        "discipline": profiles.discipline_label(data.discipline),
     }
     svg = rating_chart_svg(
         data.rating_history, title=title, layout=layout, baseline=profiles.START_RATING
