@@ -16,7 +16,8 @@ What is recorded, and what is not:
 - A forfeited game (a walkover, or the head referee's ruling that a side forfeits the game) is
   not play and is not recorded; a round the head referee forfeited is recorded as the official
   2-0 it is (the official result is what the record keeps).
-- A game played by the simulation (``Game.simulated``) is not a person's play.
+- A game played by the simulation (``Game.simulated``: auto-play, dry runs) is not a person's
+  play, nor is a game of the demo tournament (``tournaments.demo``), whose people are made up.
 
 Each side's players become registry people (``Player.person``); a player not yet linked is
 linked here, to the person the registry finds for them or to a new one (``person_for``), so that
@@ -105,6 +106,8 @@ def sync_game(game: Game | int) -> Recorded:
     # By primary key, without the models' default orderings (which would join the bracket).
     found = Game.objects.select_related(*_GAME_CONTEXT).filter(pk=game_id).order_by()
     found = next(iter(found), None)
+    if found is not None and found.simulated:
+        return Recorded(None, Change.ABSENT)  # the simulation's play: never recorded
     rounds = _official_rounds(found) if found is not None else None
     with transaction.atomic(savepoint=False):
         existing = next(
@@ -138,9 +141,11 @@ def _compared(fields: dict) -> dict:
 def _official_rounds(game: Game) -> list[list[int]] | None:
     """The game's rounds as the record keeps them, ``[points_a, points_b, twenties_a,
     twenties_b, first]``; None when the game is not one the record rates now."""
+    from tournaments.demo import DEMO_SLUG
+
     match = game.match
     category = match.stage.category
-    if game.simulated or game.forfeited_by:
+    if game.simulated or game.forfeited_by or category.tournament.slug == DEMO_SLUG:
         return None
     if match.entry_b_id is None or match.entry_c_id is not None:
         return None

@@ -23,7 +23,8 @@ from tests.factories import (
     StageFactory,
     TournamentFactory,
 )
-from tournaments.models import Category, Game, Person
+from tournaments.demo import DEMO_SLUG
+from tournaments.models import Category, Game, Person, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -132,7 +133,7 @@ def test_recording_again_updates_the_same_row_and_a_withdrawn_result_deletes_it(
     assert not RecordedGame.objects.exists()
 
 
-def test_unfinished_forfeited_family_and_simulated_games_are_not_recorded():
+def test_unfinished_forfeited_family_simulated_and_demo_games_are_not_recorded():
     event = Event()
     unfinished = event.game(event.entry(), event.entry(), WIN_4_0[:3])
     assert recording.record_game(unfinished) is None
@@ -143,6 +144,9 @@ def test_unfinished_forfeited_family_and_simulated_games_are_not_recorded():
     simulated = event.game(event.entry(), event.entry(), WIN_4_0)
     Game.objects.filter(pk=simulated.pk).update(simulated=True)
     assert recording.record_game(simulated) is None
+    demo = Event()
+    Tournament.objects.filter(pk=demo.tournament.pk).update(slug=DEMO_SLUG)
+    assert recording.record_game(demo.game(demo.entry(), demo.entry(), WIN_4_0)) is None
     family = Event(system=Category.ScoringSystem.MATCH_PLAY_TO_8)
     game = family.game(family.entry(), family.entry(), WIN_4_0)
     assert recording.record_game(game) is None
