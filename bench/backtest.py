@@ -40,7 +40,19 @@ from its own chances, ties at the record's rate) says how to read the table: its
 size, about 4 points at the median for 646 games (and under 7 in 90 % of draws), so a gap well
 beyond it is the simulation's.
 
-Run: ``python bench/backtest.py [--games-per-cell N] [--workers 2]``; ends with a ``RESULT`` line.
+The rating (``scoring.engine.rating``) is chosen here too (``bench/rating_backtest.py``): each
+candidate model predicts every game from the games before it, its settings walked forward as the
+day's spread is (each game with the settings that best predicted the games before it), beside
+Elo, a logistic curve on the two players' 20s per game (their averages so far, shrunk towards the
+field's; its steepness walked forward) and TrueSkill Through Time (the whole history smoothed
+before each block of games, as a nightly run would). The sharpest candidate is the one chosen;
+its calibration table is printed as the simulation's is. Then the simulation fed with the rating:
+each player's 20s level moved towards the level their rating stands for (the app's previews'
+``belief.rated_belief``; how far, walked forward), and, apart, the two chances pooled. Last, the
+replay's speed on a synthetic record (``--speed-games`` between ``--speed-players``).
+
+Run: ``python bench/backtest.py [--games-per-cell N] [--workers 2] [--ttt-block 50]
+[--speed-games 200000]``; ends with a ``RESULT`` line.
 """
 
 from __future__ import annotations
@@ -437,7 +449,8 @@ def main() -> None:
         f"rating_worst_gap_as_listed={rating['worst_gap_listed']:.1f} "
         f"chosen={rating['chosen']} "
         + " ".join(f"brier_{name}={score:.4f}" for name, score in rating["candidates"].items())
-        + f" replay_s={rating['replay_s']:.1f} replay_games={args.speed_games} "
+        + f" replay_s={rating['replay_s']:.1f} replay_cpu_s={rating['replay_cpu_s']:.1f} "
+        f"replay_games={args.speed_games} "
         f"sharper_than_elo={int(scores['simulation'] <= scores['elo'])} "
         f"worst_calibration_gap_pts={worst:.1f} worst_gap_as_listed_pts={worst_listed:.1f} "
         f"perfect_forecaster_worst_gap_pts={np.median(noise):.1f} "
@@ -541,10 +554,10 @@ def rating_report(
         f"a perfectly calibrated forecaster would show {np.median(noise):.1f} points "
         f"(90 % under {np.percentile(noise, 90):.1f})"
     )
-    seconds = replay_speed(args.speed_games, args.speed_players)
+    seconds, cpu = replay_speed(args.speed_games, args.speed_players)
     print(
         f"\nreplay of {args.speed_games} synthetic games between {args.speed_players} players: "
-        f"{seconds:.1f} s"
+        f"{seconds:.1f} s ({cpu:.1f} s of this process's processor time)"
     )
     return {
         "rating": briers[chosen],
@@ -556,6 +569,7 @@ def rating_report(
         "chosen": chosen,
         "candidates": briers,
         "replay_s": seconds,
+        "replay_cpu_s": cpu,
     }
 
 

@@ -58,7 +58,10 @@ def belief(
 
 #: How far a player's 20s level listens to their rating (0: not at all; 1: the rating alone
 #: once it is sure) and how many 20s per 4-round game one rating point (openskill's units,
-#: ``scoring.engine.rating``) is worth; chosen by ``bench/backtest.py``.
+#: ``scoring.engine.rating``) is worth. ``bench/backtest.py`` walks both forward through the
+#: real games of 2009-2017 and ends at these; the simulation's predictions sharpen from a Brier
+#: score of 0.1547 (the 20s alone, the same spreads) to 0.1519 (pooling the simulation's chance
+#: with the rating's afterwards gave 0.1533). Fitted on singles; doubles use them as they are.
 RATING_WEIGHT = 0.5
 RATING_SLOPE = 0.4
 #: The rating's spread before any game (``scoring.engine.rating.SIGMA``): a rating this unsure
