@@ -155,7 +155,14 @@ class RecomputeView(ScoringErrorsMixin, APIView):
     @extend_schema(
         summary=gettext_lazy("Recompute every rating from the record"),
         request=None,
-        responses={202: RecomputeSerializer, **refusals(403, 409)},
+        responses={
+            202: RecomputeSerializer,
+            **refusals(403),
+            503: OpenApiResponse(
+                ErrorSerializer,
+                description=gettext_lazy("The task queue cannot be reached: nothing was queued."),
+            ),
+        },
     )
     def post(self, request: Request) -> Response:
         try:
