@@ -8,7 +8,8 @@ e.g. PostgreSQL), then:
 
 - ``recompute_s``: the full recompute (``scoring.ratings.services.recompute``): the record read
   in order, replayed by the pure core, and its 10,000 ratings and 400,000 rating points
-  rewritten in one transaction. The target: under 60 s.
+  rewritten in one transaction (the old ones deleted: the second run, as every night; the
+  first, onto empty tables, is printed beside it). The target: under 60 s.
 - ``update_ms``: one verified result, the path the app takes after its commit
   (``services.game_changed``): the tournament game recorded (its rounds read, the record row
   written) and its two people's ratings moved by it alone; the median of ``--updates`` results,
@@ -219,11 +220,15 @@ def run(people: int, games: int, updates: int) -> dict[str, float]:
     print(f"record written in {time.perf_counter() - started:.1f} s")
     cache.clear()
 
+    first = services.recompute("singles")
+    print(f"first recompute (no ratings yet): {first.seconds:.2f} s")
+    # The one that counts: every rating and point replaced, as the nightly run does.
     done = services.recompute("singles")
     recompute_s = done.seconds
     print(
-        f"full recompute: {recompute_s:.2f} s ({done.games:,} games, {done.people:,} ratings, "
-        f"{done.points:,} rating points; target < {TARGET_RECOMPUTE_S:.0f} s)"
+        f"full recompute, replacing every rating: {recompute_s:.2f} s ({done.games:,} games, "
+        f"{done.people:,} ratings, {done.points:,} rating points; "
+        f"target < {TARGET_RECOMPUTE_S:.0f} s)"
     )
     print(
         f"  of which reading and replaying {recompute_s - done.write_seconds:.2f} s, writing "
