@@ -117,7 +117,7 @@ class RankingView(APIView):
         data = {
             "discipline": chosen.value,
             "min_games": min_games(),
-            "order": "mu - 2 sigma",
+            "order": "mu - 2 sigma",  # untranslated: a formula, for programs
             "movers_since": since.taken_at if since else None,
             "rows": ranking(chosen),
         }

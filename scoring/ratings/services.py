@@ -345,10 +345,9 @@ def _update_ratings(rows: list[Rating]) -> None:
     """One parameterised ``UPDATE`` per row: ``bulk_update``'s ``CASE`` expressions cost more to
     build than the two rows of a game take to write."""
     table = connection.ops.quote_name(Rating._meta.db_table)
-    sql = (
-        f"UPDATE {table} SET mu = %s, sigma = %s, games = %s, last_played = %s, "
-        "updated_at = %s WHERE id = %s"
-    )
+    columns = ("mu", "sigma", "games", "last_played", "updated_at")
+    assigned = ", ".join(f"{name} = %s" for name in columns)
+    sql = f"UPDATE {table} SET {assigned} WHERE id = %s"  # untranslated: SQL
     values = [(r.mu, r.sigma, r.games, r.last_played, r.updated_at, r.pk) for r in rows]
     with connection.cursor() as cursor:
         cursor.executemany(sql, [_adapted(v) for v in values])
@@ -366,12 +365,13 @@ def insert_rows(model, columns: Sequence[str], rows: list[tuple], *, adapt: bool
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql" and len(rows) > COPY_FROM:
             raw = cursor.cursor  # psycopg's own cursor
-            with raw.copy(f"COPY {table} ({', '.join(names)}) FROM STDIN") as copy:
+            copy_sql = f"COPY {table} ({', '.join(names)}) FROM STDIN"  # untranslated: SQL
+            with raw.copy(copy_sql) as copy:
                 for row in rows:
                     copy.write_row(row)
             return
         marks = ", ".join(["%s"] * len(columns))
-        sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({marks})"
+        sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({marks})"  # untranslated: SQL
         for start in range(0, len(rows), BATCH):
             chunk = rows[start : start + BATCH]
             cursor.executemany(sql, [_adapted(row) for row in chunk] if adapt else chunk)
