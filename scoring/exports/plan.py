@@ -36,20 +36,20 @@ EXCLUDED: dict[str, str] = {
         "it, so it stays here (a signed file from this site makes new ones for its staff "
         "instead)"  # untranslated: a reason for the developers, never shown
     ),
-    # untranslated below: reasons for the developers, never shown
-    "tournaments.Person": (
-        "the registry is the site's, not the tournament's: a person plays many events, so a "
-        "tournament's file names its players' people by registry fields on each player, and the "
-        "site that reads it matches them to its own registry"
+    **dict.fromkeys(
+        (
+            "tournaments.Person",
+            "tournaments.HistoricalPerson",
+            "scoring.RecordImport",
+            "scoring.RecordedGame",
+            "scoring.Rating",
+            "scoring.RatingPoint",
+            "scoring.RankingSnapshot",
+        ),
+        "the record (the registry of people, their games, ratings and rankings) is the site's, "
+        "not an event's: the site that reads the file matches its players to its own registry "
+        "and records the tournament's verified games itself",  # untranslated: for developers
     ),
-    "tournaments.HistoricalPerson": "the registry's own history stays with the registry",
-    "scoring.RecordImport": "an import of past results is the site's record, not an event's",
-    "scoring.RecordedGame": (
-        "the record is made again from the tournament's verified games on the site that reads it"
-    ),
-    "scoring.Rating": "ratings are computed from the record of the site that holds it",
-    "scoring.RatingPoint": "ratings are computed from the record of the site that holds it",
-    "scoring.RankingSnapshot": "rankings are computed from the record of the site that holds it",
 }
 
 #: Models of the whole site that a tournament's rows point to without owning them: such a key is
