@@ -331,3 +331,32 @@ def test_recompute_after_import_recomputes_its_disciplines_and_keeps_the_ranking
     done = services.recompute_after_import(source)
     assert done.games == 1 and Rating.objects.count() == 2
     assert RankingSnapshot.objects.get().reason == RankingSnapshot.Reason.IMPORT
+
+
+def test_the_nightly_run_is_scheduled_and_keeps_each_ranking(settings):
+    from config.celery import app
+    from scoring.ratings.tasks import nightly_ratings
+
+    entry = settings.CELERY_BEAT_SCHEDULE["ratings-nightly"]
+    assert entry["task"] == nightly_ratings.name and entry["task"] in app.tasks
+    event = Event()
+    recording.record_game(event.game(event.entry(), event.entry(), WIN_4_0))
+    assert nightly_ratings()["games"] == 1
+    assert RankingSnapshot.objects.filter(reason=RankingSnapshot.Reason.NIGHTLY).count() == len(
+        Discipline.values
+    )
+
+
+def test_merging_two_people_replays_their_games_as_one(committed):
+    from tournaments.services.registry import merge_people
+
+    event, other = Event(), Event()  # the same human, registered twice at two events
+    a, b = event.entry(), event.entry()
+    c, d = other.entry(), other.entry()
+    committed(services.game_changed, event.game(a, b, WIN_4_0).pk)
+    committed(services.game_changed, other.game(c, d, WIN_4_0).pk)
+    keep, duplicate = person(a), person(c)
+    assert rating(keep).games == rating(duplicate).games == 1
+    committed(lambda: merge_people(keep=keep, duplicate=duplicate))
+    assert rating(keep).games == 2
+    assert not Rating.objects.filter(person=duplicate).exists()
