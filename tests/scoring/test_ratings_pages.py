@@ -230,3 +230,29 @@ def test_the_recompute_runs_on_a_worker_and_reports_progress():
     assert RankingSnapshot.objects.filter(reason=RankingSnapshot.Reason.NIGHTLY).count() == len(
         Discipline.values
     )
+
+
+def test_the_picture_puts_each_rating_inside_its_bar_on_one_scale():
+    from scoring.ratings.chart import WIDTH, ranking_chart
+    from scoring.ratings.ranking import ranking
+
+    _rated("Top", 33.0)
+    _rated("Mid", 27.0)
+    Rating.objects.create(
+        person=Person.objects.create(first_name="Wide", last_name="Rated"),
+        discipline=Discipline.SINGLES,
+        mu=25.0,
+        sigma=4.0,
+        games=12,
+    )
+    rows = ranking(Discipline.SINGLES)
+    chart = ranking_chart(rows)
+    assert len(chart.dots) == 3 and chart.width == WIDTH
+    for dot in chart.dots:
+        assert chart.plot_left <= dot.low_x < dot.x < dot.high_x <= chart.plot_right
+    # One scale: the higher rating is further right, the wider spread has the longer bar.
+    top, mid, wide = chart.dots
+    assert top.x > mid.x > wide.x
+    assert wide.high_x - wide.low_x > top.high_x - top.low_x
+    assert [t.value for t in chart.ticks] == sorted(t.value for t in chart.ticks)
+    assert ranking_chart([]) is None
