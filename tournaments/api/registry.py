@@ -256,7 +256,8 @@ class PersonViewSet(
             "first (the same federation ID, then the same name and club, then the same name)."
         ),
     )
-    @action(detail=False, methods=["get"])
+    # A short list of candidates, never paged: the schema says so too.
+    @action(detail=False, methods=["get"], pagination_class=None)
     def matches(self, request: Request) -> Response:
         params = request.query_params
         found = registry.find_matches(
