@@ -11,11 +11,25 @@ most tests log in with ``client.force_login``).
 
 from __future__ import annotations
 
+import datetime
+
 import factory
 from django.contrib.auth.models import User
 
 from scoring.engine import round_data
-from scoring.models import CardRow, RowSubmission, ScoreCard, ShootOut, ShootOutScore
+from scoring.models import (
+    CardRow,
+    Discipline,
+    RankingSnapshot,
+    Rating,
+    RatingPoint,
+    RecordedGame,
+    RecordImport,
+    RowSubmission,
+    ScoreCard,
+    ShootOut,
+    ShootOutScore,
+)
 from scoring.models.locks import ClosedStageChange, StageAdvance
 from simulation import models as sim
 from simulation.services.records import compress_record, encode_record
@@ -107,6 +121,29 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     last_name = factory.Faker("last_name")
     number = factory.Sequence(lambda n: 100 + n)
     club = "Tavistock"
+
+
+class PersonFactory(factory.django.DjangoModelFactory):
+    """A person of the site-wide registry (one human across every event)."""
+
+    class Meta:
+        model = models.Person
+
+    first_name = factory.Faker("first_name")
+    last_name = factory.Faker("last_name")
+    club = "Tavistock"
+
+
+class EntryRequestFactory(factory.django.DjangoModelFactory):
+    """A request through a category's public entry form, waiting for the organizer."""
+
+    class Meta:
+        model = models.EntryRequest
+
+    category = factory.SubFactory(CategoryFactory)
+    first_name = factory.Faker("first_name")
+    last_name = factory.Faker("last_name")
+    email = factory.Faker("email")
 
 
 class TeamFactory(factory.django.DjangoModelFactory):
@@ -308,6 +345,69 @@ class RowSubmissionFactory(factory.django.DjangoModelFactory):
     row = factory.SubFactory(CardRowFactory)
     based_on = 0
     wrote = 1
+
+
+class RecordImportFactory(factory.django.DjangoModelFactory):
+    """A previewed file of past results (one game, Crokinole Reference layout)."""
+
+    class Meta:
+        model = RecordImport
+
+    layout = RecordImport.Layout.CROKINOLE_REFERENCE
+    filename = "past.csv"
+    summary = {"games": 1, "bad_lines": []}
+    content = (
+        "date,event,stage,pool,game,player_a,player_b,first_in_round_1,points_a,points_b,"
+        "twenties_a,twenties_b\n2015-06-06,Club night,Prelim,A,1,Ann Lee,Bo Roy,,"
+        "2 2 1 0,0 0 1 2,3 2 1 0,1 0 1 2\n"
+    )
+
+
+class RecordedGameFactory(factory.django.DjangoModelFactory):
+    """A recorded singles game between two people: 5-3 (rounds 2-0, 2-0, 1-1, 0-2)."""
+
+    class Meta:
+        model = RecordedGame
+
+    key = factory.Sequence(lambda n: f"ref:test-{n}")
+    discipline = Discipline.SINGLES
+    played_on = datetime.date(2015, 6, 6)
+    event = "Club night"
+    person_a = factory.SubFactory(PersonFactory)
+    person_b = factory.SubFactory(PersonFactory)
+    rounds = [[2, 0, 3, 1, 0], [2, 0, 2, 0, 1], [1, 1, 1, 1, 0], [0, 2, 0, 2, 1]]
+    points_a, points_b, twenties_a, twenties_b = 5, 3, 6, 4
+
+
+class RatingFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Rating
+
+    person = factory.SubFactory(PersonFactory)
+    discipline = Discipline.SINGLES
+    mu, sigma, games = 26.0, 6.0, 3
+
+
+class RatingPointFactory(factory.django.DjangoModelFactory):
+    """A person's rating right after one of their recorded games."""
+
+    class Meta:
+        model = RatingPoint
+
+    game = factory.SubFactory(RecordedGameFactory)
+    person = factory.SelfAttribute("game.person_a")
+    discipline = factory.SelfAttribute("game.discipline")
+    played_on = factory.SelfAttribute("game.played_on")
+    mu, sigma = 26.0, 7.5
+
+
+class RankingSnapshotFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = RankingSnapshot
+
+    discipline = Discipline.SINGLES
+    reason = RankingSnapshot.Reason.NIGHTLY
+    rows = [{"person": 1, "rank": 1, "mu": 26.0, "sigma": 6.0, "games": 12}]
 
 
 class ShootOutFactory(factory.django.DjangoModelFactory):

@@ -147,7 +147,10 @@ def player_edit(request: HttpRequest, tournament: Tournament, player_id: int) ->
     form = PlayerForm(
         request.POST or None, tournament=tournament, initial={**initial, "country": player.country}
     )
-    del form.fields["categories"]
+    # Categories are entered elsewhere; who the player is in the registry is linked from the
+    # players page (the registry's own step), never changed by a correction of the name.
+    for name in ("categories", "federation_id", "federation", "person"):
+        del form.fields[name]
     form.fields["number"].required = True
     form.fields["number"].help_text = gettext(
         "Printed on the scorecard; another player's ID is refused."
