@@ -22,6 +22,7 @@ from scoring.models import (
     Discipline,
     RankingSnapshot,
     Rating,
+    RatingBookState,
     RatingPoint,
     RecordedGame,
     RecordImport,
@@ -399,6 +400,17 @@ class RatingPointFactory(factory.django.DjangoModelFactory):
     discipline = factory.SelfAttribute("game.discipline")
     played_on = factory.SelfAttribute("game.played_on")
     mu, sigma = 26.0, 7.5
+
+
+class RatingBookStateFactory(factory.django.DjangoModelFactory):
+    """The field state a discipline's ratings were computed with (before any game)."""
+
+    class Meta:
+        model = RatingBookState
+
+    discipline = Discipline.SINGLES
+    after = None
+    state = {"field_twenties": 0.0, "field_sides": 0}
 
 
 class RankingSnapshotFactory(factory.django.DjangoModelFactory):

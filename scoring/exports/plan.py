@@ -44,6 +44,7 @@ EXCLUDED: dict[str, str] = {
             "scoring.RecordedGame",
             "scoring.Rating",
             "scoring.RatingPoint",
+            "scoring.RatingBookState",
             "scoring.RankingSnapshot",
         ),
         "the record (the registry of people, their games, ratings and rankings) is the site's, "

@@ -183,3 +183,18 @@ class RankingSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.discipline} {self.get_reason_display()} {self.taken_at:%Y-%m-%d}"
+
+
+class RatingBookState(models.Model):
+    """What the rating book knows of a discipline's whole field after its newest rated game
+    (``scoring.ratings.book_state``): kept in the database, in the same transaction as the
+    ratings it goes with, so a one-game update on any process starts from exactly the state
+    the full replay would have reached."""
+
+    discipline = models.CharField(max_length=20, choices=Discipline.choices, unique=True)
+    #: The newest game the state includes, as ``[played_on, sequence, id]``.
+    after = models.JSONField(null=True, blank=True)
+    state = models.JSONField(default=dict)
+
+    def __str__(self) -> str:
+        return f"{self.discipline} after {self.after}"

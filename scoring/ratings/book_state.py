@@ -5,13 +5,14 @@ The pure core's ``RatingBook`` may carry state of the whole field besides the pe
 Moving the ratings by one new game (``services.update_by``) needs that state as it stood after
 every earlier game of the discipline, or it would not give what the full replay gives.
 
-It is kept in the cache (Redis in production, shared by every process), with the record's
+It is kept in the database (``RatingBookState``, one row per discipline), with the record's
 position it describes (``after``: the newest game it includes, as ``(played_on, sequence,
-id)``). A one-game update uses it only when that position is exactly the newest game of the
-discipline before the new one; anything else (the cache emptied, another process's cache, a
-game inserted earlier) falls back to the full replay, which stores it again. So the cache can
-only make an update faster, never wrong. A lock per discipline (``cache.add``) keeps two
-updates from both starting from the same state.
+id)``), written in the same transaction as the ratings it goes with. A one-game update reads the
+row locked (``select_for_update``: two results of one discipline are rated one after the other)
+and uses it only when that position is exactly the newest game of the discipline before the new
+one; anything else (a game inserted earlier, a recompute under way) falls back to the full
+replay, which writes it again. So the kept state can only make an update faster, never wrong,
+and every process (web, workers on other machines) reads the same.
 
 Generic over the core: every dataclass field of the book except ``params`` and ``beliefs`` is
 its field state (plain numbers), read and restored by name.
@@ -22,13 +23,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from django.core.cache import cache
-
 from scoring.engine.rating import RatingBook
-
-#: How long a one-game update may hold its discipline's lock (seconds): a process that died
-#: holding it delays nothing for longer than this (updates then fall back to the replay).
-LOCK_SECONDS = 30
+from scoring.models.record import RatingBookState
 
 
 def position(played_on, sequence: int, game_id: int) -> list:
@@ -51,28 +47,24 @@ def restore(book: RatingBook, state: dict[str, Any]) -> None:
         setattr(book, name, value)
 
 
-def _key(discipline: str) -> str:
-    return f"ratings:book:{discipline}"
+def hold(discipline: str) -> RatingBookState | None:
+    """The discipline's kept state, its row locked until the caller's transaction ends (taken
+    before the record is read, so that two results of one discipline are rated in turn)."""
+    return RatingBookState.objects.select_for_update().filter(discipline=discipline).first()
 
 
-def load(discipline: str, after: list | None) -> dict[str, Any] | None:
+def load(kept: RatingBookState | None, after: list | None) -> dict[str, Any] | None:
     """The field state after the game at ``after`` (None: before any game: the book's own
     start), or None when what is kept does not describe exactly that point."""
     if after is None:
         return state_of(RatingBook())
-    kept = cache.get(_key(discipline))
-    if not isinstance(kept, dict) or kept.get("after") != after:
+    if kept is None or kept.after != after:
         return None
-    return kept.get("state")
+    return kept.state
 
 
 def store(discipline: str, after: list | None, state: dict[str, Any]) -> None:
-    cache.set(_key(discipline), {"after": after, "state": state}, timeout=None)
-
-
-def lock(discipline: str) -> bool:
-    return cache.add(f"ratings:lock:{discipline}", 1, timeout=LOCK_SECONDS)
-
-
-def unlock(discipline: str) -> None:
-    cache.delete(f"ratings:lock:{discipline}")
+    """Keep the field state after ``after`` (in the caller's transaction)."""
+    RatingBookState.objects.update_or_create(
+        discipline=discipline, defaults={"after": after, "state": state}
+    )

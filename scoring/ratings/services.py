@@ -118,33 +118,21 @@ def _game_changed(game_id: int) -> Outcome:
 def update_by(game: RecordedGame) -> bool:
     """Move the ratings of ``game``'s people by it, if it is the newest game of its discipline
     and the book's field state after the game before it is at hand (``book_state``); False
-    (nothing written) otherwise. Runs in the caller's transaction, with the people's ``Rating``
-    rows locked and the discipline's update lock held until it commits."""
-    discipline = game.discipline
-    if not book_state.lock(discipline):
-        return False
-    try:
-        written = _update_by(game)
-    except BaseException:
-        book_state.unlock(discipline)
-        raise
+    (nothing written) otherwise. Runs in the caller's transaction, with the discipline's kept
+    state and the people's ``Rating`` rows locked until it commits."""
+    written = _update_by(game)
     if written is None:
-        book_state.unlock(discipline)
         return False
-
-    def kept() -> None:
-        book_state.store(
-            discipline, book_state.position(game.played_on, game.sequence, game.pk), written
-        )
-        book_state.unlock(discipline)
-
-    transaction.on_commit(kept)
+    book_state.store(
+        game.discipline, book_state.position(game.played_on, game.sequence, game.pk), written
+    )
     return True
 
 
 def _update_by(game: RecordedGame) -> dict | None:
     """The update itself; the book's field state after it, or None when it cannot be done."""
     discipline = game.discipline
+    kept = book_state.hold(discipline)
     before = (
         RecordedGame.objects.filter(discipline=discipline)
         .exclude(pk=game.pk)
@@ -154,7 +142,7 @@ def _update_by(game: RecordedGame) -> dict | None:
     )
     if before is not None and tuple(before) > (game.played_on, game.sequence, game.pk):
         return None  # not the newest game: the replay puts it in its place
-    state = book_state.load(discipline, book_state.position(*before) if before else None)
+    state = book_state.load(kept, book_state.position(*before) if before else None)
     if state is None:
         return None
     side_a, side_b = _sides(game)
@@ -316,7 +304,7 @@ def _recompute_one(discipline: str, progress: Callable[[int], None]) -> tuple[in
         else:
             state = book_state.state_of(book)
             after = book_state.position(*final) if final else None
-            transaction.on_commit(lambda: book_state.store(discipline, after, state))
+            book_state.store(discipline, after, state)
     writing = time.perf_counter() - writing
     progress(count)
     return count, len(rating_rows), len(point_rows), writing

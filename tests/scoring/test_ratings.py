@@ -9,7 +9,14 @@ import pytest
 from django.core.cache import cache
 
 from scoring.engine.rating import MU, SIGMA
-from scoring.models.record import Discipline, RankingSnapshot, Rating, RatingPoint, RecordedGame
+from scoring.models.record import (
+    Discipline,
+    RankingSnapshot,
+    Rating,
+    RatingBookState,
+    RatingPoint,
+    RecordedGame,
+)
 from scoring.ratings import recording, services
 from scoring.ratings.ranking import baseline, conservative, ranking, take_snapshot
 from scoring.ratings.tasks import recompute_ratings
@@ -27,14 +34,6 @@ from tournaments.demo import DEMO_SLUG
 from tournaments.models import Category, Game, Person, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    """The book's field state is kept in the cache between results: none from another test."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture
@@ -178,8 +177,13 @@ def test_incremental_updates_equal_a_full_recompute(committed):
         (3, 0, WIN_4_0),
     ]
     for a, b, rounds in plays:
+        # Whatever another process kept in its cache: the field state is the database's.
+        cache.clear()
         outcome = committed(services.game_changed, event.game(entries[a], entries[b], rounds).pk)
         assert outcome.done == "updated"
+    kept = RatingBookState.objects.get(discipline=Discipline.SINGLES)
+    newest = RecordedGame.objects.order_by("-played_on", "-sequence", "-id").first()
+    assert kept.after == [newest.played_on.isoformat(), newest.sequence, newest.pk]
     incremental = _figures()
     points = RatingPoint.objects.count()
     assert points == 10

@@ -8,7 +8,6 @@ import time
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.urls import reverse
 from django.utils.html import escape
 
@@ -32,13 +31,6 @@ from tournaments.models import Person, TournamentRole
 pytestmark = pytest.mark.django_db
 
 KEEPERS_ONLY = "Only the site's record keepers (its staff accounts) may recompute the ratings."
-
-
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def _rated(first: str, mu: float, games: int = 12, **kw) -> Person:
