@@ -172,7 +172,7 @@ def tournament_games(person_ids: list[int], count: int, seed: int = 11) -> list[
     day = START + datetime.timedelta(days=DAYS + 1)
     with transaction.atomic():
         tournament = Tournament.objects.create(
-            name="Bench Open", slug=f"bench-open-{rng.random():.6f}", starts_on=day
+            name="Bench Open", slug=f"bench-open-{rng.random():.6f}", starts_on=day, rated=True
         )
         category = Category.objects.create(tournament=tournament, name="Singles")
         stage = Stage.objects.create(category=category, name="Preliminary", kind="preliminary")

@@ -24,7 +24,7 @@ from scoring.api.views import ErrorSerializer, ScoringErrorsMixin, refusals
 from scoring.models.record import Discipline
 from scoring.ratings import actions as steps
 from scoring.ratings.ranking import baseline, min_games, person_ratings, ranking
-from tournaments.models import Person
+from tournaments.models import Person, Tournament
 from tournaments.permissions import MANAGE_RECORD
 
 
@@ -170,3 +170,33 @@ class RecomputeView(ScoringErrorsMixin, APIView):
         except QueueUnreachable as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
         return Response({"task": str(task_id)}, status=status.HTTP_202_ACCEPTED)
+
+
+class RatedSerializer(serializers.Serializer):
+    rated = serializers.BooleanField(
+        help_text=gettext_lazy("Whether the tournament's verified games count for the ranking.")
+    )
+
+
+class RatedAnswerSerializer(RatedSerializer):
+    disciplines = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=gettext_lazy("The rankings recomputed because of the change."),
+    )
+
+
+class TournamentRatedView(ScoringErrorsMixin, APIView):
+    """A record keeper's "counts for the ranking" switch of a tournament."""
+
+    @extend_schema(
+        summary=gettext_lazy("Say whether a tournament counts for the ranking"),
+        request=RatedSerializer,
+        responses={200: RatedAnswerSerializer, **refusals(400, 403, 404)},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = get_object_or_404(Tournament, slug=slug)
+        given = RatedSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        rated = given.validated_data["rated"]
+        disciplines = steps.rate_tournament(request.user, tournament, rated=rated)
+        return Response({"rated": rated, "disciplines": disciplines})

@@ -35,7 +35,8 @@ class SeedRowSerializer(serializers.Serializer):
         ),
     )
     plusminus = serializers.IntegerField(
-        allow_null=True, help_text=gettext_lazy("The rating's ± (two spreads: about 95 in 100 sure).")
+        allow_null=True,
+        help_text=gettext_lazy("The rating's ± (two spreads: about 95 in 100 sure)."),
     )
     games = serializers.IntegerField(
         help_text=gettext_lazy("Recorded games in the discipline (both partners' for a team).")

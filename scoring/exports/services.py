@@ -170,7 +170,8 @@ class ExportError(Exception):
 #: token travels; the claim does not, as the account does not). By model label, for the model
 #: and its history table alike; a file that carries one anyway has it ignored.
 NOT_CARRIED: dict[str, tuple[str, ...]] = {
-    "tournaments.tournament": ("live_version",),
+    # Whether its games count for the ranking is the reading site's record keepers' to say.
+    "tournaments.tournament": ("live_version", "rated"),
     # The registry is the site's: a player's person is matched again where the file is read.
     "tournaments.player": ("claimed_with", "person"),
 }

@@ -62,6 +62,21 @@ def has_rated_categories(tournament: Tournament) -> str | None:
     )
 
 
+def counts_for_the_ranking(tournament: Tournament) -> str | None:
+    if tournament.rated:
+        return None
+    return gettext_lazy(
+        "This tournament does not count for the ranking: the site's record keepers say which "
+        "events do (so that nobody moves real players' ratings with games nobody played)."
+    )
+
+
+def _set_rated(user: AbstractBaseUser, tournament: Tournament, rated: bool) -> list[str]:
+    from scoring.ratings.services import set_rated
+
+    return set_rated(tournament, bool(rated))
+
+
 def _publish(user: AbstractBaseUser, tournament: Tournament) -> str:
     return queue_recompute(
         rated_disciplines(tournament),
@@ -83,6 +98,20 @@ publish_to_ranking = Action(
     name="scoring.publish_to_ranking",
     permission=MANAGE_TOURNAMENT,
     who=gettext_lazy("Only the tournament's organizers may publish its results to the ranking."),
-    when=(has_rated_categories,),
+    when=(counts_for_the_ranking, has_rated_categories),
     run=_publish,
+)
+
+#: A record keeper says whether a tournament's verified games count for the record (ratings,
+#: the ranking, profiles): never a tournament role, which anyone allowed to create a tournament
+#: can hold.
+rate_tournament = Action(
+    name="scoring.rate_tournament",
+    permission=MANAGE_RECORD,
+    who=gettext_lazy(
+        "Only the site's record keepers (its staff accounts) say which tournaments count for "
+        "the ranking."
+    ),
+    fields=("rated",),
+    run=_set_rated,
 )

@@ -10,6 +10,8 @@
 - Movers: each person's rank against the ranking published after the last event (an ``EVENT``
   snapshot). Right after an event is published, that is the event before it (the arrows show
   what the event just did); once new games come in, it is the last one (what changed since).
+  Before the first event there is no event before it: the ranking a record keeper's import
+  left (an ``IMPORT`` snapshot) stands in, so the first event published shows its movers too.
 """
 
 from __future__ import annotations
@@ -135,7 +137,19 @@ def baseline(discipline: str) -> RankingSnapshot | None:
     ).exists()
     if newer_games:
         return latest
-    return events.exclude(pk=latest.pk).first()
+    before = events.exclude(pk=latest.pk).first()
+    if before is not None:
+        return before
+    return (
+        RankingSnapshot.objects.filter(
+            discipline=discipline,
+            reason=RankingSnapshot.Reason.IMPORT,
+            taken_at__lte=latest.taken_at,
+        )
+        .exclude(pk=latest.pk)
+        .order_by("-taken_at", "-id")
+        .first()
+    )
 
 
 def _baseline_ranks(discipline: str) -> dict[int, int]:

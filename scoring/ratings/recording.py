@@ -18,6 +18,9 @@ What is recorded, and what is not:
   2-0 it is (the official result is what the record keeps).
 - A game played by the simulation (``Game.simulated``: auto-play, dry runs) is not a person's
   play, nor is a game of the demo tournament (``tournaments.demo``), whose people are made up.
+- Only the games of a tournament the site's record keepers said counts (``Tournament.rated``):
+  whoever may create a tournament could otherwise move real people's ratings with games nobody
+  played. Saying so records its official games at once (``services.set_rated``).
 
 Each side's players become registry people (``Player.person``); a player not yet linked is
 linked here, to the person the registry finds for them or to a new one (``person_for``), so that
@@ -145,7 +148,8 @@ def _official_rounds(game: Game) -> list[list[int]] | None:
 
     match = game.match
     category = match.stage.category
-    if game.simulated or game.forfeited_by or category.tournament.slug == DEMO_SLUG:
+    tournament = category.tournament
+    if game.simulated or game.forfeited_by or not tournament.rated or tournament.slug == DEMO_SLUG:
         return None
     if match.entry_b_id is None or match.entry_c_id is not None:
         return None

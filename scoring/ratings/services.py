@@ -403,3 +403,39 @@ def recompute_after_import(record_import) -> Recomputed:
             totals.write_seconds + done.write_seconds,
         )
     return totals
+
+
+def set_rated(tournament, rated: bool) -> list[str]:
+    """Say whether a tournament's games count for the record (a record keeper's decision), and
+    bring the record into line at once: its official games recorded (or its recorded games
+    taken out), then the ratings of the disciplines they count in recomputed after commit.
+    Returns those disciplines."""
+    from django.utils.translation import gettext as _
+
+    from tournaments.models import Game, Tournament
+
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if locked.rated == rated:
+            return []
+        locked.rated = rated
+        locked._change_reason = (
+            _("Counts for the ranking") if rated else _("No longer counts for the ranking")
+        )
+        locked.save(update_fields=["rated"])
+        tournament.rated = rated
+        before = set(
+            RecordedGame.objects.filter(tournament=locked).values_list("discipline", flat=True)
+        )
+        games = Game.objects.filter(match__stage__category__tournament=locked).values_list(
+            "pk", flat=True
+        )
+        for game_id in games.order_by("pk"):
+            recording.sync_game(game_id)
+        after = set(
+            RecordedGame.objects.filter(tournament=locked).values_list("discipline", flat=True)
+        )
+        disciplines = sorted(before | after)
+        for discipline in disciplines:
+            transaction.on_commit(partial(schedule_recompute, discipline))
+    return disciplines

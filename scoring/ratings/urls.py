@@ -14,6 +14,7 @@ urlpatterns = [
         name="ranking-recompute-status",
     ),
     path("publish/<slug:slug>/", views.publish_view, name="ranking-publish"),
+    path("publish/<slug:slug>/counts/", views.rated_view, name="ranking-rated"),
     path(
         "publish/<slug:slug>/status/<str:task_id>/",
         views.publish_status,

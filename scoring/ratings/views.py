@@ -165,7 +165,8 @@ def publish_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             return redirect("ranking")
         return redirect(reverse("ranking-publish", args=[tournament.slug]) + f"?task={task_id}")
     refused = step.forbidden(request.user, tournament)
-    if refused is not None:
+    keeper = steps.rate_tournament.forbidden(request.user, tournament) is None
+    if refused is not None and not keeper:
         return refuse(request, refused.text, tournament)
     task_id = request.GET.get("task", "")
     published = RankingSnapshot.objects.filter(
@@ -176,7 +177,9 @@ def publish_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         f"{TEMPLATES}/publish.html",
         {
             "tournament": tournament,
-            "refusal": step.unmet(tournament),
+            "refusal": refused or step.unmet(tournament),
+            # The record keepers' switch: whether this event counts for the ranking at all.
+            "keeper": keeper,
             "disciplines": [Discipline(d) for d in steps.rated_disciplines(tournament)],
             "published": published.first(),
             "progress": _progress(task_id, _publish_status_url(tournament, task_id))
@@ -184,3 +187,24 @@ def publish_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             else None,
         },
     )
+
+
+@require_POST
+@tournament_page()
+def rated_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """A record keeper's "Counts for the ranking" switch of a tournament."""
+    rated = request.POST.get("rated") == "1"
+    try:
+        steps.rate_tournament(request.user, tournament, rated=rated)
+    except Forbidden as refused:
+        return refuse(request, refused.text, tournament)
+    messages.success(
+        request,
+        (
+            _("%(tournament)s counts for the ranking: its verified games are in the record.")
+            if rated
+            else _("%(tournament)s no longer counts for the ranking: its games left the record.")
+        )
+        % {"tournament": tournament},
+    )
+    return redirect("ranking-publish", slug=tournament.slug)

@@ -56,7 +56,7 @@ class Event:
     """A tournament with a singles category (or doubles), whose people play games."""
 
     def __init__(self, *, doubles: bool = False, system: str = Category.ScoringSystem.NCA):
-        self.tournament = TournamentFactory(starts_on=datetime.date(2026, 5, 1))
+        self.tournament = TournamentFactory(starts_on=datetime.date(2026, 5, 1), rated=True)
         kind = Category.Kind.DOUBLES if doubles else Category.Kind.SINGLES
         self.category = CategoryFactory(
             tournament=self.tournament,

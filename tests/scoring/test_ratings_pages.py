@@ -41,7 +41,7 @@ def _rated(first: str, mu: float, games: int = 12, **kw) -> Person:
 
 def _played(tournament=None) -> RecordedGame:
     """One verified singles game, recorded (not yet rated)."""
-    tournament = tournament or TournamentFactory(starts_on=datetime.date(2026, 3, 7))
+    tournament = tournament or TournamentFactory(starts_on=datetime.date(2026, 3, 7), rated=True)
     stage = StageFactory(category=CategoryFactory(tournament=tournament))
     game = GameFactory(match=MatchFactory(stage=stage))
     for n in range(1, 5):
@@ -137,7 +137,7 @@ def test_publishing_an_event_is_its_organizers_and_keeps_the_ranking_after_it(cl
 def test_a_tournament_without_rated_categories_is_not_offered_the_publish_button(client):
     from tournaments.models import Category
 
-    tournament = TournamentFactory()
+    tournament = TournamentFactory(rated=True)
     CategoryFactory(
         tournament=tournament,
         scoring_system=Category.ScoringSystem.DIFFERENCE_TO_100,
@@ -147,6 +147,67 @@ def test_a_tournament_without_rated_categories_is_not_offered_the_publish_button
     html = client.get(reverse("ranking-publish", args=[tournament.slug])).content.decode()
     assert "do not count for the ranking" in html
     assert steps.publish_to_ranking.unmet(tournament) is not None
+
+
+# Which events count: the record keepers' switch -------------------------------------------
+
+
+def test_an_event_counts_only_once_a_record_keeper_says_so(
+    client, django_capture_on_commit_callbacks
+):
+    """Whoever may create a tournament could otherwise move real people's ratings with games
+    nobody played: its verified games wait outside the record until a record keeper switches
+    the event on, and leave it when switched off."""
+    tournament = TournamentFactory(starts_on=datetime.date(2026, 3, 7))
+    assert _played(tournament) is None  # verified, yet not recorded
+    assert not RecordedGame.objects.exists()
+    url = reverse("ranking-publish", args=[tournament.slug])
+    switch = reverse("ranking-rated", args=[tournament.slug])
+
+    # Its organizer is told why there is nothing to publish, and cannot switch it on.
+    organizer = TournamentRoleFactory(tournament=tournament).user
+    client.force_login(organizer)
+    html = client.get(url).content.decode()
+    assert "does not count for the ranking" in html and "It counts for the ranking" not in html
+    assert client.post(url).status_code == 302 and not RankingSnapshot.objects.exists()
+    refused = client.post(switch, {"rated": "1"})
+    assert refused.status_code == 403
+    assert "record keepers (its staff accounts) say which tournaments" in refused.content.decode()
+    tournament.refresh_from_db()
+    assert not tournament.rated
+
+    # A record keeper switches it on: its verified game enters the record and is rated.
+    client.force_login(_staff())
+    assert "It counts for the ranking" in client.get(url).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(switch, {"rated": "1"}).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.rated
+    assert RecordedGame.objects.filter(tournament=tournament).count() == 1
+    assert Rating.objects.filter(discipline=Discipline.SINGLES).count() == 2
+    assert tournament.history.first().history_change_reason == "Counts for the ranking"
+
+    # ... and off again: its games leave the record, and the ratings with them.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(switch, {"rated": "0"}).status_code == 302
+    assert not RecordedGame.objects.exists() and not Rating.objects.exists()
+
+
+def test_the_api_switch_is_the_record_keepers_with_the_pages_words(client):
+    tournament = TournamentFactory(starts_on=datetime.date(2026, 3, 7))
+    _played(tournament)
+    url = reverse("api:tournament-rated", args=[tournament.slug])
+    client.force_login(TournamentRoleFactory(tournament=tournament).user)
+    refused = client.post(url, {"rated": True}, content_type="application/json")
+    assert refused.status_code == 403
+    assert "Only the site's record keepers" in refused.json()["detail"]
+    client.force_login(_staff())
+    bad = client.post(url, {"rated": "perhaps"}, content_type="application/json")
+    assert bad.status_code == 400 and "rated" in bad.json()
+    done = client.post(url, {"rated": True}, content_type="application/json")
+    assert done.status_code == 200
+    assert done.json() == {"rated": True, "disciplines": ["singles"]}
+    assert RecordedGame.objects.filter(tournament=tournament).count() == 1
 
 
 # The API -------------------------------------------------------------------------------------

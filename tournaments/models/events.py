@@ -60,6 +60,16 @@ class Tournament(models.Model):
             "List it on the front page. Drafts are listed only to their organizers."
         ),
     )
+    #: Its verified games go into the site's record (ratings, the ranking, profiles): only once
+    #: the site's record keepers say so, so that whoever may create a tournament cannot move real
+    #: people's ratings with games nobody played (``scoring.ratings``).
+    rated = models.BooleanField(
+        default=False,
+        help_text=gettext_lazy(
+            "Its verified games count for the players' ratings and the ranking (set by the "
+            "site's record keepers)."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     #: Goes up whenever something the public pages show changes; they poll it to refresh
     #: themselves (``tournaments.live``), and what is cached per version is keyed by it. It
