@@ -44,6 +44,7 @@ def ranking_page(request: HttpRequest, discipline: str = Discipline.SINGLES) -> 
     rows = ranking(chosen)
     page = Paginator(rows, PER_PAGE).get_page(request.GET.get("page"))
     since = baseline(chosen)
+    refusal = steps.recompute_ratings_step.refusal(request.user, None)
     return render(
         request,
         f"{TEMPLATES}/ranking.html",
@@ -54,8 +55,26 @@ def ranking_page(request: HttpRequest, discipline: str = Discipline.SINGLES) -> 
             "chart": ranking_chart(page.object_list),
             "min_games": min_games(),
             "since": since,
-            "recompute_refusal": steps.recompute_ratings_step.refusal(request.user, None),
+            "recompute_refusal": refusal,
+            # For the record keepers: the latest events, which count and which not yet.
+            "events": [] if refusal else latest_events(),
         },
+    )
+
+
+#: How many of the latest events the record keepers' list shows on the ranking page.
+EVENTS_LISTED = 20
+
+
+def latest_events() -> list[Tournament]:
+    """The latest tournaments (the demo's aside), each with whether it counts for the ranking:
+    where a record keeper goes to switch an event on."""
+    from tournaments.demo import DEMO_SLUG
+
+    return list(
+        Tournament.objects.exclude(slug=DEMO_SLUG)
+        .order_by("-starts_on", "-created_at")
+        .only("name", "slug", "starts_on", "rated")[:EVENTS_LISTED]
     )
 
 

@@ -193,6 +193,17 @@ def test_an_event_counts_only_once_a_record_keeper_says_so(
     assert not RecordedGame.objects.exists() and not Rating.objects.exists()
 
 
+def test_the_record_keepers_find_the_events_to_switch_on_the_ranking_page(client):
+    waiting = TournamentFactory(name="Club Night", rated=False)
+    counted = TournamentFactory(name="Provincials", rated=True)
+    assert "Club Night" not in client.get(reverse("ranking")).content.decode()
+    client.force_login(_staff())
+    html = client.get(reverse("ranking")).content.decode()
+    assert reverse("ranking-publish", args=[waiting.slug]) in html
+    assert reverse("ranking-publish", args=[counted.slug]) in html
+    assert "does not count yet" in html and "counts for the ranking" in html
+
+
 def test_the_api_switch_is_the_record_keepers_with_the_pages_words(client):
     tournament = TournamentFactory(starts_on=datetime.date(2026, 3, 7))
     _played(tournament)

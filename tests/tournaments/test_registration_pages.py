@@ -398,6 +398,23 @@ def test_a_tournament_whose_players_come_in_through_the_form_matched_to_their_pe
     assert set(EntryRequest.objects.values_list("status", flat=True)) == {Status.ACCEPTED}
 
 
+def test_the_one_person_of_that_name_is_offered_chosen_already(client, category, organizer):
+    """An organizer who just taps Accept must not make a duplicate of someone the registry
+    knows: the one person of that name is chosen already; with two, the organizer picks."""
+    known = Person.objects.create(first_name="Anna", last_name="Weber", club="Tavistock")
+    visitor = type(client)()
+    visitor.post(form_url(category), entry(category, first_name="Anna", last_name="Weber"))
+    client.force_login(organizer)
+    page = client.get(list_url(category)).content.decode()
+    assert f'name="person" value="{known.pk}" checked' in page
+    assert 'name="person" value="new" checked' not in page
+
+    Person.objects.create(first_name="Anna", last_name="Weber", club="Ayr")
+    page = client.get(list_url(category)).content.decode()
+    assert f'name="person" value="{known.pk}" checked' not in page
+    assert 'name="person" value="new" checked' in page
+
+
 def test_the_api_sets_a_categorys_form_for_its_organizers_only(category, organizer, stranger):
     url = reverse("api:category-registration", args=[category.pk])
     body = {"registration_open": True, "registration_deadline": None, "capacity": 12}
