@@ -114,6 +114,11 @@ def submitted(request: EntryRequest, site: str) -> None:
             [request.partner_email],
         )
         return
+    _new_request_to_organizers(request, site)
+
+
+def _new_request_to_organizers(request: EntryRequest, site: str) -> None:
+    """A request now waits for the organizers' decision: they are told."""
     _to_organizers(
         request,
         site,
@@ -130,12 +135,7 @@ def partner_accepted(request: EntryRequest, site: str) -> None:
         _context(request, site),
         [request.email],
     )
-    _to_organizers(
-        request,
-        site,
-        _("New request to enter %(category)s: %(request)s")
-        % {"category": request.category.name, "request": request},
-    )
+    _new_request_to_organizers(request, site)
 
 
 def partner_declined(request: EntryRequest, site: str) -> None:
