@@ -8,6 +8,7 @@ import datetime
 import pytest
 from django.core.cache import cache
 
+from config.celery import app
 from scoring.engine.rating import MU, SIGMA
 from scoring.models.record import (
     Discipline,
@@ -34,6 +35,17 @@ from tournaments.demo import DEMO_SLUG
 from tournaments.models import Category, Game, Person, Tournament
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _tasks_in_place():
+    """The ranking's tasks run in the test's own process, as where no broker is configured
+    (under CI the settings name Redis, where no worker listens to these tests); the test of a
+    real worker switches to the broker itself (``running_worker``)."""
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = eager
 
 
 @pytest.fixture
@@ -338,7 +350,6 @@ def test_recompute_after_import_recomputes_its_disciplines_and_keeps_the_ranking
 
 
 def test_the_nightly_run_is_scheduled_and_keeps_each_ranking(settings):
-    from config.celery import app
     from scoring.ratings.tasks import nightly_ratings
 
     entry = settings.CELERY_BEAT_SCHEDULE["ratings-nightly"]
