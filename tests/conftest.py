@@ -65,3 +65,16 @@ def small_event(db) -> SmallEvent:
     3 boards) and a user for every role: ``small_event.users[role]`` for each of
     ``tests.events.ROLES``; ``small_event.game`` is the player's game against the opponent."""
     return build_small_event()
+
+
+@pytest.fixture
+def tasks_in_place():
+    """Tasks run in the test's own process, as where no broker is configured: under CI the
+    settings name Redis, where no worker listens to a test that did not start one
+    (``tests.celery_support.running_worker`` switches to the broker itself)."""
+    from config.celery import app
+
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = eager

@@ -34,18 +34,9 @@ from tests.factories import (
 from tournaments.demo import DEMO_SLUG
 from tournaments.models import Category, Game, Person, Tournament
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _tasks_in_place():
-    """The ranking's tasks run in the test's own process, as where no broker is configured
-    (under CI the settings name Redis, where no worker listens to these tests); the test of a
-    real worker switches to the broker itself (``running_worker``)."""
-    eager = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = eager
+# The ranking's tasks run in place (``tasks_in_place``); the test of a real worker switches
+# to the broker itself.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tasks_in_place")]
 
 
 @pytest.fixture

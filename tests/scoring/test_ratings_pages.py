@@ -11,7 +11,6 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils.html import escape
 
-from config.celery import app
 from scoring.models.record import Discipline, RankingSnapshot, Rating, RatingPoint, RecordedGame
 from scoring.ratings import actions as steps
 from scoring.ratings import recording
@@ -29,18 +28,9 @@ from tests.factories import (
 )
 from tournaments.models import Person, TournamentRole
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _tasks_in_place():
-    """The ranking's tasks run in the test's own process, as where no broker is configured
-    (under CI the settings name Redis, where no worker listens to these tests); the test of a
-    real worker switches to the broker itself (``running_worker``)."""
-    eager = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = eager
+# The ranking's tasks run in place (``tasks_in_place``); the test of a real worker switches
+# to the broker itself.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tasks_in_place")]
 
 
 KEEPERS_ONLY = "Only the site's record keepers (its staff accounts) may recompute the ratings."
