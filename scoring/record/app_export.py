@@ -34,7 +34,7 @@ from scoring.engine.reference_csv import LineError, ReferenceGame, join_name
 from scoring.engine.rounds import TWO_ONE_ZERO
 from scoring.exports.services import ImportFileError, read_file
 from scoring.record.exporting import event_label, stage_label
-from scoring.results.rules import category_rules, values_round
+from scoring.results.rules import ROUND_VALUES, category_rules, values_round
 from tournaments.actions import Kind, Refused
 from tournaments.models import Category
 
@@ -46,17 +46,6 @@ _RULE_FIELDS = (
     "rounds_per_game",
     "scoring_system",
     "target_points",
-)
-_ROUND_FIELDS = (
-    "points_a",
-    "points_b",
-    "points_c",
-    "twenties_a",
-    "twenties_b",
-    "twenties_c",
-    "score_a",
-    "score_b",
-    "score_c",
 )
 
 
@@ -246,7 +235,7 @@ class _Reader:
         try:
             engine_rounds = [
                 values_round(
-                    *(r.fields.get(name) for name in _ROUND_FIELDS),
+                    *(r.fields.get(n) for n in ROUND_VALUES if n != "scoring"),
                     r.fields.get("scoring") or TWO_ONE_ZERO,
                 )
                 for r in stored
