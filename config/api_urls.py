@@ -126,5 +126,8 @@ urlpatterns = [
     path("", include("scoring.api.rating_urls")),
     path("", include("scoring.api.profile_urls")),
     path("", include("scoring.api.seeds_urls")),
+    path("", include("simulation.odds.api_urls")),
+    path("", include("simulation.broadcast.api_urls")),
+    path("", include("simulation.planning.api_urls")),
     *router.urls,
 ]

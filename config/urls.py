@@ -26,6 +26,10 @@ urlpatterns = [
     path("t/", include("tournaments.urls")),
     path("t/", include("scoring.urls")),
     path("t/", include("simulation.urls")),
+    # Live odds of the cut, the broadcast kit (featured matches, overlay) and event planning.
+    path("t/", include("simulation.odds.urls")),
+    path("t/", include("simulation.broadcast.urls")),
+    path("t/", include("simulation.planning.urls")),
     # Crokinole's record: the registry of people, profiles, the ranking, imports of past results.
     path("people/", include("tournaments.urls_registry")),
     path("record/", include("scoring.record.urls")),

@@ -8,6 +8,7 @@ class SimulationConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from simulation import permissions  # noqa: F401 (registers the permissions)
         from simulation.services.runs import work_under_way
         from tournaments.services import setup
 

@@ -263,3 +263,122 @@ class DryRun(models.Model):
         if self.started_at and self.finished_at:
             return (self.finished_at - self.started_at).total_seconds()
         return None
+
+
+class CutOdds(models.Model):
+    """The live odds of a stage that cuts to a later one (a preliminary): each entry's chance of
+    making the cut and of each place the event awards, the points it still needs, and the chance
+    of a shoot-out, read from many finishes of the games still to play drawn from the outcome
+    model (``simulation.outcomes``), not from the physics. Recomputed after each verified result;
+    ``results_seen`` says how many official game results the figures stand on, so a page can say
+    how fresh they are."""
+
+    stage = models.OneToOneField("tournaments.Stage", on_delete=models.CASCADE, related_name="+")
+    #: ``{"cut": 16, "places": [1, 2, 3], "entries": [{"entry": id, "cut": 0.64, "places": [...],
+    #: "shootout": 0.05, "needs": {...}}, ...]}``; the shape is the odds service's.
+    figures = models.JSONField(default=dict, blank=True)
+    results_seen = models.PositiveIntegerField(default=0)
+    finishes = models.PositiveIntegerField(default=0)
+    seconds = models.FloatField(default=0.0)
+    error = models.TextField(blank=True)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return _("Cut odds of %(stage)s") % {"stage": self.stage}
+
+
+class FeaturedMatch(models.Model):
+    """A match the organizer features on the stream: the overlay follows the queue, in
+    ``position`` order, the first one not finished being on air."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", gettext_lazy("Queued")
+        LIVE = "live", gettext_lazy("On air")
+        FINISHED = "finished", gettext_lazy("Finished")
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="+"
+    )
+    match = models.OneToOneField("tournaments.Match", on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField(default=0)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED)
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    added_at = models.DateTimeField(auto_now_add=True)
+    #: Bumped on every change of this match's live score or state: the overlay's feed and stream
+    #: send again when it moves.
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["tournament", "position", "id"]
+
+    def __str__(self) -> str:
+        return _("Featured: %(match)s") % {"match": self.match}
+
+
+class LiveRound(models.Model):
+    """One round of a featured match as the staff scorer entered it at the board, for the
+    stream and the win chance. Not the official result: that stays the verified scorecard."""
+
+    featured = models.ForeignKey(FeaturedMatch, on_delete=models.CASCADE, related_name="rounds")
+    game_number = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField()
+    points_a = models.PositiveSmallIntegerField()
+    points_b = models.PositiveSmallIntegerField()
+    twenties_a = models.PositiveSmallIntegerField(default=0)
+    twenties_b = models.PositiveSmallIntegerField(default=0)
+    #: The side that shot last in this round ("a" or "b").
+    hammer = models.CharField(max_length=1, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    entered_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["featured", "game_number", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["featured", "game_number", "number"], name="live_round_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.featured} {self.game_number}.{self.number}"
+
+
+class PlanningRun(models.Model):
+    """A planning dry run: the real entry list, boards and time limits played many times over by
+    the timing and outcome models, with each stage's finish-time distribution, the rounds the
+    clock would cut and a side-by-side of the formats the organizer weighs."""
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="+"
+    )
+    #: What was asked: the formats to compare, boards, start and end of the day, repetitions.
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    phase = models.CharField(max_length=200, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return _("Planning of %(tournament)s") % {"tournament": self.tournament}
+
+    @property
+    def percent(self) -> int:
+        if self.status == Status.DONE:
+            return 100
+        if not self.total:
+            return 0
+        return min(99, round(100 * self.done / self.total))

@@ -195,3 +195,9 @@ def store_preview(results: list[list[list[int]]], preview_id: int) -> None:
 def preview_failed(request: Any, exc: BaseException, traceback: Any, preview_id: int) -> None:
     """Errback of a preview whose games could not be played."""
     previews.fail(preview_id, _("A simulated game failed: %(error)s") % {"error": exc})
+
+
+# The tasks of the simulation's other parts, registered with the worker through this module.
+from simulation.broadcast import tasks as _broadcast_tasks  # noqa: E402,F401
+from simulation.odds import tasks as _odds_tasks  # noqa: E402,F401
+from simulation.planning import tasks as _planning_tasks  # noqa: E402,F401

@@ -16,11 +16,14 @@ handled once, after it commits (a rolled-back result changes nothing), outside i
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterable
 
 from django.db import connection, transaction
 from django.db.models.signals import post_delete, post_save
+
+logger = logging.getLogger(__name__)
 
 _pending = threading.local()
 
@@ -49,6 +52,18 @@ def _flush() -> None:
     _queue().clear()
     for game_id in ids:
         game_changed(game_id)
+    if ids:
+        _announce(ids)
+
+
+def _announce(ids: list[int]) -> None:
+    """Tell the other listeners (the live odds); one that fails is logged, never the writer's
+    error: the result is committed already."""
+    from scoring.results.signals import official_results_changed
+
+    for receiver, outcome in official_results_changed.send_robust(sender=None, game_ids=ids):
+        if isinstance(outcome, Exception):
+            logger.error("a listener of official results failed: %s", receiver, exc_info=outcome)
 
 
 def _round_changed(sender, instance, **kwargs) -> None:

@@ -1,0 +1,1 @@
+"""The broadcast kit: featured matches scored round by round, the overlay, its feed and stream."""

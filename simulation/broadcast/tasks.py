@@ -1,0 +1,1 @@
+"""Celery tasks of the simulation's broadcast (thin: they call its services)."""

@@ -1,0 +1,1 @@
+"""Planning an event before it happens: finish-time distributions and formats side by side."""

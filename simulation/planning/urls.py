@@ -1,0 +1,7 @@
+"""Pages of the simulation's planning under /t/<slug>/."""
+
+from django.urls import path  # noqa: F401 (the pages are added here)
+
+app_name = "planning"
+
+urlpatterns: list = []
