@@ -17,16 +17,18 @@ import numpy as np
 from simulation.outcomes.table import KINDS, REGULAR_ROUNDS, ROUND_SLOTS, OutcomeTable
 from tournaments.translation import _
 
-SINGLES_LEVELS = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0)
+SINGLES_LEVELS = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0)
 """The singles grid. The players' model places a record between the calibrated levels' 20s per
-game (novice 1.9 ... best 8.92) and clamps beyond them, so the grid spans them with a point just
-outside each end; a level beyond the grid is clamped to its end, as the players' model does."""
+game (novice 1.90 ... best 8.92, :data:`simulation.players.estimate.TWENTIES_PER_GAME`) and clamps
+beyond them, so the grid spans them, its ends just outside; a level beyond the grid is clamped to
+its end, as the players' model does."""
 
-DOUBLES_LEVELS = (1.0, 2.5, 4.0, 5.5, 7.0, 8.5, 10.0)
+DOUBLES_LEVELS = (1.0, 2.5, 4.0, 5.5, 7.0, 8.0, 9.0)
 """The doubles grid: coarser, a doubles game costs some two and a half singles games."""
 
-DEFAULT_GAMES_PER_CELL = {"singles": 240, "doubles": 100}
-"""Games per cell: for singles some 24 000 games, about 8 minutes on 2 cores at 20 ms a game."""
+DEFAULT_GAMES_PER_CELL = {"singles": 400, "doubles": 120}
+"""Games per cell. Singles: 32 400 games, at some 22 ms a game about 6 minutes on 2 cores;
+doubles: 5 880 games at some 55 ms, under 3 minutes."""
 
 KIND_CODES = {"singles": 1, "doubles": 2}
 

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
-from simulation.outcomes.table import KINDS, save_table
+from simulation.outcomes.table import KINDS, save_table, table_path
 from simulation.outcomes.tabulate import (
     DEFAULT_GAMES_PER_CELL,
     DOUBLES_LEVELS,
@@ -77,6 +77,11 @@ class Command(BaseCommand):
         )
         parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
         parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument(
+            "--output-dir",
+            default=None,
+            help="where to write the tables (default: the package's own, which the app reads)",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         kind = opts["kind"]
@@ -138,8 +143,9 @@ class Command(BaseCommand):
                 seed=opts["seed"],
                 progress=progress,
             )
-            path = save_table(table)
+            out = None if opts["output_dir"] is None else Path(opts["output_dir"])
+            path = save_table(table, None if out is None else out / table_path(one).name)
             self.stdout.write(
                 _("%(kind)s: written to %(path)s in %(seconds).0f s")
-                % {"kind": one, "path": path.name, "seconds": time.monotonic() - started}
+                % {"kind": one, "path": path, "seconds": time.monotonic() - started}
             )
