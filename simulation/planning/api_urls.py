@@ -1,5 +1,10 @@
 """REST API routes of the simulation's planning, mounted at /api/."""
 
-from django.urls import path  # noqa: F401 (the routes are added here)
+from django.urls import path
 
-urlpatterns: list = []
+from simulation.planning import api
+
+urlpatterns: list = [
+    path("tournaments/<slug:slug>/plans/", api.PlansView.as_view(), name="api-plans"),
+    path("tournaments/<slug:slug>/plans/<int:pk>/", api.PlanView.as_view(), name="api-plan"),
+]
