@@ -27,6 +27,8 @@ PANELS: dict[str, str | Promise] = {
     "calls": _(
         "the latest calls to players (“your match is on board 7”), for phones without notifications"
     ),
+    "odds": _("each entry's chance of making the cut, of the stage given by stage="),
+    "featured": _("the match featured on the stream"),
 }
 #: What a screen shows when its address says nothing: the calls too, since the players whose
 #: phones take no notifications (an iPhone's browser, a phone without the app) read them here.
@@ -104,6 +106,10 @@ def parse_screen_options(query: Mapping[str, Sequence[str]]) -> ScreenOptions:
     if "standings" in show and stage_id is None:
         raise ScreenOptionError(
             "stage", "", gettext("the standings panel needs the stage's number, e.g. stage=12.")
+        )
+    if "odds" in show and stage_id is None:
+        raise ScreenOptionError(
+            "stage", "", gettext("the odds panel needs the stage's number, e.g. stage=12.")
         )
     return ScreenOptions(show=show, stage_id=stage_id, seconds=_seconds(_single(query, "seconds")))
 

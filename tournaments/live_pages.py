@@ -32,6 +32,7 @@ LIVE_VIEWS = frozenset(
         "tournaments:bracket",
         "tournaments:pools",
         "scoring:standings",
+        "odds:stage",
         # The same pages framed on a club's site (tournaments.embedding).
         "tournaments:embed-bracket",
         "tournaments:embed-schedule",

@@ -1,5 +1,9 @@
 """REST API routes of the simulation's odds, mounted at /api/."""
 
-from django.urls import path  # noqa: F401 (the routes are added here)
+from django.urls import path
 
-urlpatterns: list = []
+from simulation.odds.api import StageCutOddsView
+
+urlpatterns: list = [
+    path("stages/<int:pk>/cut-odds/", StageCutOddsView.as_view(), name="stage-cut-odds"),
+]

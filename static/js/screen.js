@@ -108,6 +108,7 @@
         var fresh = template.content.querySelector("#hall-panels");
         if (fresh) {
           container().replaceWith(fresh);
+          if (window.htmx) window.htmx.process(fresh); // panels that load their own part (odds)
           stale = false;
         }
       })
