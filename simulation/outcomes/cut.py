@@ -2,12 +2,13 @@
 event awards, from where the standings are, read from the outcome tables (no physics played).
 
 Each *finish* is one way the preliminary may end: every remaining game is drawn once from the
-stored table (one vectorized :func:`~simulation.outcomes.table.sample_games` call for all games of
-all finishes), its points and 20s are added to the standings, and the finish is ranked as the WCC
-ranks a preliminary (points, then 20s, then a shoot-out: ``scoring.engine``'s chain
-``"preliminary"``), all finishes at once over a ``[finishes, entries]`` array. Entries still tied on
-points and 20s share a rank, as the engine's standings say, and a shoot-out decides between them:
-each is counted as winning it with equal chance.
+stored table (one vectorized draw for all games of all finishes, as
+:func:`~simulation.outcomes.table.sample_games` draws), its points and 20s are added to the
+standings, and the finish is ranked as the WCC ranks a preliminary (points, then 20s, then a
+shoot-out: ``scoring.engine``'s chain ``"preliminary"``), all finishes at once over a
+``[finishes, entries]`` array. Entries still tied on points and 20s share a rank, as the engine's
+standings say, and a shoot-out decides between them: each is counted as winning it with equal
+chance.
 
 Pure: numpy and the outcome model, no Django; the app turns the numbers into words.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -26,7 +28,7 @@ from simulation.outcomes.table import (
     TWENTIES_A,
     TWENTIES_B,
     OutcomeTable,
-    sample_games,
+    sample_cells,
 )
 from tournaments.translation import _
 
@@ -102,6 +104,17 @@ class Finishes:
     """``[finishes, G, 2]`` the points of each side of each remaining game."""
     game_twenties: np.ndarray
     """``[finishes, G, 2]`` the 20s of each side of each remaining game."""
+
+    def first(self, count: int) -> Finishes:
+        """The first ``count`` finishes only."""
+        return Finishes(
+            self.entries,
+            self.points[:count],
+            self.twenties[:count],
+            self.games,
+            self.game_points[:count],
+            self.game_twenties[:count],
+        )
 
 
 def rank_finishes(points: np.ndarray, twenties: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -232,6 +245,14 @@ def _check_inputs(
     return columns, points_per_game // 2
 
 
+@lru_cache(maxsize=8)
+def game_totals(table: OutcomeTable, rounds: int = REGULAR_ROUNDS) -> np.ndarray:
+    """``[L, L, N, 4]`` each tabulated game's points and 20s over its first ``rounds`` rounds: a
+    preliminary game has no extra rounds (the table's games are played the same up to the end of
+    the regular rounds, tied or not), and totals are all a finish adds up."""
+    return table.games[:, :, :, :rounds, :].astype(np.int16).sum(axis=3)
+
+
 def draw_finishes(
     standings: Sequence[Standing],
     remaining: Sequence[tuple[int, int]],
@@ -266,8 +287,9 @@ def draw_finishes(
     side_means = means[games]
     side_spreads = spreads[games]
     day = side_means + side_spreads * rng.standard_normal((finishes, count, 2))
-    drawn = sample_games(table, day[..., 0].ravel(), day[..., 1].ravel(), rng)
-    regular = drawn[:, :rounds, :].astype(np.int64).sum(axis=1).reshape(finishes, count, 4)
+    # sample_games' draw, reading each game's totals instead of its rounds (the same games).
+    i, j, k = sample_cells(table, day[..., 0].ravel(), day[..., 1].ravel(), rng)
+    regular = game_totals(table, rounds)[i, j, k].reshape(finishes, count, 4)
     game_points = regular[..., [POINTS_A, POINTS_B]]
     game_twenties = regular[..., [TWENTIES_A, TWENTIES_B]]
     flat = (np.arange(finishes)[:, None, None] * size + games[None, :, :]).ravel()

@@ -23,6 +23,11 @@ if TYPE_CHECKING:
 HALF = 0.5
 """The share of finishes in which the entry must make the cut for it to "need" that much."""
 
+NEEDS_FINISHES = 800
+"""Finishes read for what an entry needs (the first ones drawn): needs are a threshold at half the
+finishes, whose share is known to ±1.8 points (one standard error) from 800 of them, and each
+threshold is found again a dozen times; the chances themselves use every finish."""
+
 DISCS_PER_SIDE = {"singles": 8, "doubles": 12}
 """Discs a side shoots in a round (a doubles side: two players of 6): the most 20s it can sink."""
 
@@ -139,6 +144,7 @@ def entry_needs(
     :class:`~simulation.outcomes.cut.Needs`)."""
     from simulation.outcomes.cut import Needs
 
+    drawn = drawn.first(NEEDS_FINISHES)
     size = drawn.points.shape[1]
     result: list[Needs | None] = [None] * size
     playing = np.zeros(size, dtype=bool)
