@@ -5,6 +5,6 @@ from django.urls import path
 from simulation.planning import api
 
 urlpatterns: list = [
-    path("tournaments/<slug:slug>/plans/", api.PlansView.as_view(), name="api-plans"),
-    path("tournaments/<slug:slug>/plans/<int:pk>/", api.PlanView.as_view(), name="api-plan"),
+    path("tournaments/<slug:slug>/plans/", api.PlansView.as_view(), name="planning-runs"),
+    path("tournaments/<slug:slug>/plans/<int:pk>/", api.PlanView.as_view(), name="planning-run"),
 ]

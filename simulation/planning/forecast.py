@@ -9,9 +9,9 @@ plain numbers, without Django, so that it can be tested on its own and run in a 
   :data:`simulation.game.SHOT_SECONDS` per level) spread by the same lognormal
   (:data:`simulation.game.SHOT_SECONDS_SPREAD`). With a time limit the buzzer stops the first
   shot that would run past it; a side with one shot fewer takes its equalising shot after it
-  (:mod:`simulation.rules.timing`, NCA 8b, WCC); the round in play, when discs are left unshot,
-  and the rounds not begun are the rounds the clock cut, as :func:`simulation.game.play_game`
-  counts them. A playoff game goes on while tied, but not once time expired.
+  (:mod:`simulation.rules.timing`, NCA 8b, WCC); the regular round in play, when discs are
+  left unshot, and the regular rounds not begun (recorded 0-0) are the rounds the clock cut, as
+  :func:`simulation.game.play_game` counts them. A tied playoff game goes on with extra rounds.
 - Who wins, and so how many games a best-of-3 or best-of-5 takes and who meets whom later, is
   drawn by a :data:`Sampler`: the outcome model's simulated games
   (:func:`simulation.outcomes.table.sample_games`, see :func:`table_sampler`), or a plain
@@ -235,7 +235,10 @@ def game_durations(
     unshot = shots_per_round - done - equalise
     in_play = (unshot > 0).astype(int)
     not_begun = np.maximum(REGULAR_ROUNDS - cut_round - 1, 0)
-    cut = np.where(expired & (cut_round < rounds), in_play + not_begun, 0)
+    # Only the regular rounds count as cut (the rounds owed, recorded 0-0 when not begun): an
+    # extra round of a tied playoff game cut by the buzzer ends the game instead, and counting
+    # it would make a longer clock, which lets that round begin, cut more.
+    cut = np.where(expired & (cut_round < REGULAR_ROUNDS), in_play + not_begun, 0)
     return duration, cut
 
 
