@@ -282,7 +282,7 @@ def draw_finishes(
     if count == 0:
         empty = np.zeros((finishes, 0, 2), dtype=np.int64)
         return Finishes(entries, points, twenties, games, empty, empty.copy())
-    means = np.array([levels[entry][0] for entry in entries], dtype=float)
+    means = np.array([levels.get(entry, (0.0, 0.0))[0] for entry in entries], dtype=float)
     spreads = np.array([levels.get(entry, (0.0, 0.0))[1] for entry in entries], dtype=float)
     side_means = means[games]
     side_spreads = spreads[games]
