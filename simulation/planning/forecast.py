@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from simulation.game import SHOT_SECONDS_SPREAD
+from tournaments.translation import _
 
 #: Regular rounds of an NCA/WCC game; a playoff game adds rounds while tied, up to EXTRA_ROUNDS.
 REGULAR_ROUNDS = 4
@@ -102,11 +103,13 @@ class Field:
     def __post_init__(self) -> None:
         n = len(self.levels)
         if len(self.spreads) != n or len(self.seconds) != n:
-            raise ValueError("levels, spreads and seconds must have one figure per entry")
+            raise ValueError(_("levels, spreads and seconds must have one figure per entry"))
         if n < 2:
-            raise ValueError("a field needs at least two entries")
+            raise ValueError(_("a field needs at least two entries"))
         if self.kind not in SHOTS_PER_ROUND:
-            raise ValueError(f"kind must be one of {', '.join(SHOTS_PER_ROUND)}")
+            raise ValueError(
+                _("kind must be one of %(kinds)s") % {"kinds": ", ".join(SHOTS_PER_ROUND)}
+            )
 
     @property
     def size(self) -> int:
@@ -371,7 +374,7 @@ def forecast(
     midnight), games, rounds and games the clock cut, per repetition."""
     check_format(fmt, entries.size)
     if day.boards < 1:
-        raise ValueError("boards must be at least 1")
+        raise ValueError(_("boards must be at least 1"))
     rng = np.random.default_rng([seed, PLAY_STREAM])
     level_rng = np.random.default_rng([seed, LEVEL_STREAM])
     clock = np.random.default_rng([seed, CLOCK_STREAM])
@@ -407,13 +410,13 @@ def forecast(
 def check_format(fmt: Format, entries: int) -> None:
     """Raises ``ValueError`` for a format the field cannot play."""
     if fmt.prelim_games < 0 or fmt.prelim_games > entries - 1:
-        raise ValueError(f"prelim_games must be from 0 to {entries - 1}")
+        raise ValueError(_("prelim_games must be from 0 to %(most)s") % {"most": entries - 1})
     if fmt.playoff and not 2 <= fmt.playoff <= entries:
-        raise ValueError(f"playoff must be 0 or from 2 to {entries}")
+        raise ValueError(_("playoff must be 0 or from 2 to %(most)s") % {"most": entries})
     if fmt.best_of < 1 or fmt.best_of % 2 == 0:
-        raise ValueError("best_of must be odd")
+        raise ValueError(_("best_of must be odd"))
     if not fmt.prelim_games and not fmt.playoff:
-        raise ValueError("a format needs preliminary games or playoffs")
+        raise ValueError(_("a format needs preliminary games or playoffs"))
 
 
 # --- reading it ----------------------------------------------------------------------------------

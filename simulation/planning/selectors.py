@@ -6,13 +6,17 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from simulation.models import PlanningRun
 from simulation.planning import chart
 from simulation.planning.forecast import clock_time
 from tournaments.models import Tournament
 
-STAGE_NAMES = {"preliminary": "Preliminary rounds", "playoffs": "Playoffs"}
+STAGE_NAMES = {
+    "preliminary": gettext_noop("Preliminary rounds"),
+    "playoffs": gettext_noop("Playoffs"),
+}
 
 
 def runs_of(tournament: Tournament, limit: int = 10) -> QuerySet[PlanningRun]:
