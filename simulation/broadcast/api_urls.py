@@ -1,5 +1,9 @@
 """REST API routes of the simulation's broadcast, mounted at /api/."""
 
-from django.urls import path  # noqa: F401 (the routes are added here)
+from django.urls import path
 
-urlpatterns: list = []
+from simulation.broadcast.api import OverlayFeedView
+
+urlpatterns: list = [
+    path("tournaments/<slug:slug>/overlay/", OverlayFeedView.as_view(), name="overlay-feed"),
+]
