@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from simulation.models import PlanningRun, Status
-from simulation.planning import services
+from simulation.planning import selectors, services
 from simulation.planning.actions import start_plan
 from tests.factories import (
     BoardFactory,
@@ -235,3 +235,29 @@ def test_another_tournaments_organizer_may_not_plan_here(event, client):
     assert client.get(reverse("planning:plan", args=[tournament.slug])).status_code == 403
     refused = start_plan.refusal(elsewhere, tournament)
     assert refused is not None and "Organizers only" in refused.text
+
+
+def test_a_tight_clock_shows_rounds_cut_on_the_result(
+    event, tasks_in_place, django_capture_on_commit_callbacks
+):
+    tournament, _category, organizer = event
+    inputs = {
+        **services.defaults(tournament),
+        "game_minutes": 7,
+        "prelim_games": [8],
+        "playoffs": [16],
+        "best_of": [3],
+        "repetitions": 30,
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        run = start_plan(organizer, tournament, **{k: inputs[k] for k in start_plan.fields})
+    run.refresh_from_db()
+    (row,) = run.result["formats"]
+    preliminary = row["stages"][0]
+    assert preliminary["rounds_cut"] > 1  # 7 minutes hold about 40 of a game's 64 shots
+    assert 0.5 < preliminary["games_cut_share"] <= 1.0
+    shown = selectors.shown(run)
+    chart = shown["formats"][0]["stages"][0]["chart"]
+    assert len(chart.bars) == 16
+    assert all(0 <= m.x <= chart.width for m in chart.marks)
+    assert shown["formats"][0]["stages"][0]["games_cut"].endswith("%")
