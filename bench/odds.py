@@ -9,11 +9,13 @@ described as the app describes them, by the belief their games give
 games each; two moments are timed: the last round left (200 games) and three rounds left (600).
 
 Timed: :func:`simulation.outcomes.cut.cut_odds` with enough finishes for a standard error under
-1 point at 50 % (2,500 by default), pinned to one core, several repeats, the median. Baseline in
-the same process: a plain per-finish Python version (each game drawn on its own, the totals in
-dicts, each finish sorted on its own), timed on a few finishes and scaled up to as many, for the
-ratio (it leaves out what an entry needs; the timed version does not). Beside them, the machine's
-yardstick (``bench/preview.py``'s plain Python loop), to compare runs of different days.
+1 point at 50 % (2,500 by default), pinned to one core, several repeats, the median of the CPU
+seconds the process spent (the wall time beside it: on a busy machine it counts others' work).
+Baseline in the same process: a plain per-finish Python version (each game drawn on its own, the
+totals in dicts, each finish sorted on its own), timed on a few finishes and scaled up to as
+many, for the ratio (it leaves out what an entry needs; the timed version does not). Beside
+them, the machine's yardstick (``bench/preview.py``'s plain Python loop), to compare runs of
+different days.
 
 Agreement: the small event of :mod:`simulation.outcomes.physics_check` (8 players, the last
 round left, cut 4), each game left played ``--physics-games`` times by the physics (by two
@@ -173,9 +175,9 @@ def main(argv: list[str] | None = None) -> int:
     for rounds_left in (1, 3):
         standings, remaining, levels = synthetic_preliminary(table, args.players, rounds_left)
         cases[rounds_left] = (standings, remaining, levels)
-        seconds = []
+        seconds, walls = [], []
         for repeat in range(args.repeats):
-            start = time.perf_counter()
+            start, wall_start = time.process_time(), time.perf_counter()
             result = cut_odds(
                 standings,
                 remaining,
@@ -185,20 +187,22 @@ def main(argv: list[str] | None = None) -> int:
                 finishes=args.finishes,
                 seed=repeat,
             )
-            seconds.append(time.perf_counter() - start)
+            seconds.append(time.process_time() - start)
+            walls.append(time.perf_counter() - wall_start)
         timings[rounds_left] = statistics.median(seconds)
         open_entries = sum(1 for e in result.entries if 0.0 < e.cut < 1.0)
         with_needs = sum(1 for e in result.entries if e.needs is not None)
         print(
             f"  {rounds_left} round(s) left ({len(remaining)} games): median "
-            f"{timings[rounds_left]:.3f} s of {args.repeats} (min {min(seconds):.3f}); "
+            f"{timings[rounds_left]:.3f} s of one core of {args.repeats} (min {min(seconds):.3f}; "
+            f"wall {statistics.median(walls):.3f}); "
             f"{open_entries} entries neither in nor out, {with_needs} with what they need"
         )
 
     standings, remaining, levels = cases[1]
-    start = time.perf_counter()
+    start = time.process_time()
     naive = naive_cut_chances(table, standings, remaining, levels, args.cut, args.naive_finishes)
-    naive_s = (time.perf_counter() - start) * args.finishes / args.naive_finishes
+    naive_s = (time.process_time() - start) * args.finishes / args.naive_finishes
     assert abs(sum(naive.values()) - args.cut) < 1e-6
     ratio = naive_s / timings[1]
     print(
