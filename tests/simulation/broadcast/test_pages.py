@@ -73,7 +73,7 @@ def test_the_win_chance_moves_with_the_score():
 
 
 def test_the_hall_panel_and_an_empty_overlay_speak_in_words():
-    event, featured = featured_event()
+    event, _featured = featured_event()
     client = Client()
     panel = client.get(reverse("broadcast:hall_panel", args=[event.tournament.slug]))
     assert panel.status_code == 200 and "Featured match" in panel.content.decode()
@@ -122,7 +122,7 @@ def test_the_scorer_page_refuses_a_referee_who_plays_and_sends_visitors_to_log_i
 
 
 def test_the_queue_page_is_the_organizers():
-    event, featured = featured_event()
+    event, _featured = featured_event()
     url = reverse("broadcast:queue", args=[event.tournament.slug])
     assert event.login(Client(), "referee").get(url).status_code == 403
     client = event.login(Client(), "organizer")
