@@ -102,6 +102,8 @@ def _setup_django(database_url: str, redis_url: str | None) -> None:
     if redis_url:
         os.environ["REDIS_URL"] = redis_url
         os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
+        # A queue of its own: no other worker on this Redis takes the benchmark's tasks.
+        os.environ["CELERY_QUEUE"] = f"bench-{uuid.uuid4().hex[:8]}"
     else:
         os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -135,6 +137,27 @@ def _start_worker(env: dict[str, str], logfile: Path) -> subprocess.Popen:
         stdout=logfile.open("w"),
         stderr=subprocess.STDOUT,
     )
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """CPU seconds (user and system) spent so far by process ``pid`` and its children, read
+    from ``/proc``; None where there is no ``/proc``. The worker's CPU time beside the wall
+    time says how much of the two cores the event had: on a machine shared with other work
+    the wall time grows while the CPU time stays."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pending = [pid]
+    try:
+        while pending:
+            current = pending.pop()
+            stat = Path(f"/proc/{current}/stat").read_text()
+            fields = stat[stat.rindex(")") + 2 :].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+            for task in Path(f"/proc/{current}/task").iterdir():
+                pending.extend(int(c) for c in (task / "children").read_text().split())
+    except (OSError, ValueError):
+        return None
+    return total
 
 
 def _wait_for_worker(timeout: float = 90.0) -> None:
@@ -410,8 +433,13 @@ def _measure(players: int, seed: int, local: bool = False) -> dict[str, Any]:
 
         playing.warm_up()
         per_game, baseline_games = _baseline_seconds_per_game(seed)
+        worker_cpu = None
         if use_celery:
+            cpu_before = _cpu_seconds(worker.pid) if worker else None
             d, wall = _play_with_celery(players, seed)
+            cpu_after = _cpu_seconds(worker.pid) if worker else None
+            if cpu_before is not None and cpu_after is not None:
+                worker_cpu = cpu_after - cpu_before
         else:
             d, wall = _play_with_pool(players, seed)
         from simulation.models import SimulatedGame
@@ -442,6 +470,7 @@ def _measure(players: int, seed: int, local: bool = False) -> dict[str, Any]:
             "target_s": target,
             "under_target": wall < target,
             "yardstick_before_s": round(yardstick_before, 3),
+            "worker_cpu_s": None if worker_cpu is None else round(worker_cpu, 1),
             "event_minutes_on_boards": d.summary["time"]["minutes"],
             "boards": d.boards,
         }
@@ -542,6 +571,13 @@ def _print(f: dict[str, Any], *, result_line: bool = True) -> None:
         f"the mean of before and after the run; before {f['yardstick_before_s']:.2f} s)"
     )
     print(f"  wall time           {f['wall_s']:8.1f} s   (target under {f['target_s']:.0f} s)")
+    if f.get("worker_cpu_s") is not None:
+        share = f["worker_cpu_s"] / (f["workers"] * f["wall_s"])
+        print(
+            f"  workers' CPU time   {f['worker_cpu_s']:8.1f} s   ({100 * share:.0f} % of "
+            f"{f['workers']} cores over the wall time: the rest waited, or the cores were "
+            "busy with other work)"
+        )
     print(f"  games played        {f['games']:8d}")
     print(f"  shots in the games  {f['game_shots']:8d}")
     searched = f["physics_shots"] - f["game_shots"]
@@ -565,7 +601,7 @@ def _print(f: dict[str, Any], *, result_line: bool = True) -> None:
     print(
         "RESULT "
         f"dry_run_{f['players']}_s={f['wall_s']} yardstick_s={f['yardstick_s']} "
-        f"games={f['games']} shots_per_s={f['shots_per_s']} "
+        f"worker_cpu_s={f.get('worker_cpu_s')} games={f['games']} shots_per_s={f['shots_per_s']} "
         f"record_bytes={f['record_stored_bytes']} speedup={f['speedup_vs_one_process']} "
         f"under_target={int(f['under_target'])}"
     )

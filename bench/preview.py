@@ -141,6 +141,10 @@ def main() -> None:
         f"yardstick reads {YARDSTICK_DAY_S} s or less)"
     )
     print(f"  games per second     {args.games / wall:8.1f}")
+    print(
+        f"  workers' CPU time    {busy_s:8.1f} s   ({100 * busy_s / (WORKERS * wall):.0f} % of "
+        f"{WORKERS} cores over the wall time: the rest waited, or the cores did other work)"
+    )
     per_game_one = one_s / baseline_games
     speed_up = per_game_one / (wall / args.games)
     print(
@@ -171,7 +175,7 @@ def main() -> None:
         "RESULT "
         f"preview_{args.games}_s={wall:.1f} yardstick_s={loop_s:.2f} "
         f"at_yardstick_{YARDSTICK_DAY_S}_s={scaled:.1f} games={args.games} "
-        f"games_per_s={args.games / wall:.1f} "
+        f"games_per_s={args.games / wall:.1f} worker_cpu_s={busy_s:.1f} "
         f"one_process_s_per_game={per_game_one:.3f} speedup_2v1={speed_up:.2f} "
         f"search_share={search_share:.2f} search_floor_s={floor:.1f} "
         f"final_win_pct={100 * final:.1f} under_target={int(scaled < TARGET_S)}"

@@ -70,8 +70,11 @@ from tournaments.models import Game, Tournament
 
 logger = logging.getLogger(__name__)
 
-#: Batches at the workers at once: the next round of play is simulated while one is written.
-MAX_IN_FLIGHT = 2
+#: Batches at the workers at once: the next rounds of play are simulated while one is written.
+#: With two, the writer's batch (its chord body) queues behind the next round's games, and once
+#: those are taken the other worker process waits, idle, for the round the write plans; with
+#: three it plays that round meanwhile (a 400-player preliminary writes 200 games a round).
+MAX_IN_FLIGHT = 3
 #: Longest message kept on a stopped run.
 MAX_ERROR = 4000
 #: The planner of the batches a run's start put in flight (the others': the batch written).
