@@ -131,7 +131,29 @@ def test_a_start_whose_worker_died_before_sending_sends_its_batches_when_deliver
 
 
 @pytest.mark.django_db
-def test_a_batch_whose_worker_died_before_sending_the_next_sends_it_when_delivered_again():
+def test_three_rounds_drawn_ahead_are_at_the_workers_at_once_and_each_written_once():
+    """While a round is written the next two are played (``MAX_IN_FLIGHT``): no worker process
+    waits for the write. Written out of order, every game still counts once."""
+    run, stage = _preliminary(rounds=3)
+    step = runs.start(run.pk)
+    labels = [b.label[-7:] for b in step.batches]
+    assert runs.MAX_IN_FLIGHT == 3 and labels == ["round 1", "round 2", "round 3"]
+    runs.mark_sent(run.pk, [b.id for b in step.batches])
+    first, second, third = step.batches
+
+    assert runs.apply_batch(run.pk, third.id, _play(third)).batches == ()  # back first
+    assert runs.apply_batch(run.pk, third.id, _play(third)).batches == ()  # and again
+    runs.apply_batch(run.pk, first.id, _play(first))
+    runs.apply_batch(run.pk, second.id, _play(second))
+    run.refresh_from_db()
+    assert run.status == Status.DONE and run.games_played == 6 == _played(stage)
+
+
+@pytest.mark.django_db
+def test_a_batch_whose_worker_died_before_sending_the_next_sends_it_when_delivered_again(
+    monkeypatch,
+):
+    monkeypatch.setattr(runs, "MAX_IN_FLIGHT", 2)  # round 3 waits for round 1's write
     run, stage = _preliminary(rounds=3)
     first, second = runs.start(run.pk).batches  # rounds 1 and 2 out, round 3 planned later
     runs.mark_sent(run.pk, [first.id, second.id])
