@@ -31,7 +31,9 @@ def _denied(user: Any, permission: str, obj: Any) -> str | None:
     from tournaments.permissions import is_official
 
     if is_official.test(user, obj) and plays_in(user, obj):
-        return str(gettext_lazy("You play in this match: another official enters its live score."))
+        return str(
+            gettext_lazy("You play in this match: another official must enter its live score.")
+        )
     return None
 
 
