@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import pickle
 import sys
 import time
 from collections import defaultdict
@@ -138,38 +139,66 @@ def read_games(path: Path = DATA) -> list[RealGame]:
 # --- the simulation's grid ----------------------------------------------------------------------
 
 
-def _cell(task: tuple[float, float, int, int]) -> tuple[float, float, float]:
+#: The results of a game's first 4 rounds, the winner's points first (2 a round won, 1 each a
+#: round tied, so the two totals make 8).
+RESULTS = ("8-0", "7-1", "6-2", "5-3", "4-4")
+
+
+def result_index(points_a: Sequence[int], points_b: Sequence[int]) -> int | None:
+    """Which of :data:`RESULTS` the first 4 rounds make, or None for a game of fewer rounds."""
+    if len(points_a) < 4 or len(points_b) < 4:
+        return None
+    return 8 - max(sum(points_a[:4]), sum(points_b[:4]))
+
+
+def _cell(task: tuple[float, float, int, int]) -> tuple[float, float, float, np.ndarray]:
     """P(A wins) + P(tie)/2 over ``games`` simulated games of A (x_a 20s per game) against B,
-    seats alternated so that neither side always shoots first."""
+    seats alternated so that neither side always shoots first, and the games' shares of
+    :data:`RESULTS`."""
     from simulation.game import play_game
     from simulation.players.estimate import profile_from_twenties
 
     x_a, x_b, games, seed = task
     a, b = profile_from_twenties(x_a), profile_from_twenties(x_b)
     score = 0.0
+    results = np.zeros(len(RESULTS))
     for n in range(games):
         flip = n % 2 == 1
         record = play_game([b, a] if flip else [a, b], seed=seed + n, events=False)
         points = record["points"][::-1] if flip else record["points"]
         score += 1.0 if points[0] > points[1] else 0.0 if points[0] < points[1] else 0.5
-    return x_a, x_b, score / games
+        index = result_index(*zip(*(r["points"][:2] for r in record["rounds"]), strict=True))
+        if index is not None:
+            results[index] += 1
+    return x_a, x_b, score / games, results / max(results.sum(), 1.0)
 
 
-def simulate_grid(games_per_cell: int, workers: int) -> dict[tuple[float, float], float]:
-    """The simulated chance of A against B at every pair of levels (A's side; B's is 1 - it)."""
+#: Each pair of levels' shares of :data:`RESULTS` (the same both ways round).
+ShareGrid = dict[tuple[float, float], np.ndarray]
+
+
+def simulate_grid(
+    games_per_cell: int, workers: int, shares: ShareGrid | None = None
+) -> dict[tuple[float, float], float]:
+    """The simulated chance of A against B at every pair of levels (A's side; B's is 1 - it);
+    each pair's shares of :data:`RESULTS` go into ``shares`` when given (then the pairs of
+    equal levels are played too)."""
     tasks = [
         (x_a, x_b, games_per_cell, 1000 * i + 100 * j)
         for i, x_a in enumerate(LEVELS)
         for j, x_b in enumerate(LEVELS)
-        if i < j
+        if i < j or (i == j and shares is not None)
     ]
     # A player against their like wins half the time, by symmetry: no simulation can say
     # better, and a few dozen games would only say it with their noise.
     grid: dict[tuple[float, float], float] = {(x, x): 0.5 for x in LEVELS}
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for x_a, x_b, p in pool.map(_cell, tasks):
-            grid[(x_a, x_b)] = p
-            grid[(x_b, x_a)] = 1.0 - p
+        for x_a, x_b, p, results in pool.map(_cell, tasks):
+            if shares is not None:
+                shares[(x_a, x_b)] = shares[(x_b, x_a)] = results
+            if x_a != x_b:
+                grid[(x_a, x_b)] = p
+                grid[(x_b, x_a)] = 1.0 - p
     return grid
 
 
@@ -231,6 +260,92 @@ def expected_score(grid, a: tuple[float, float], b: tuple[float, float]) -> floa
         for x_b, w_b in zip(b[0] + b[1] * nodes, weights, strict=True):
             total += w_a * w_b * interpolate(grid, float(x_a), float(x_b))
     return total
+
+
+def expected_shares(
+    shares: ShareGrid, a: tuple[float, float], b: tuple[float, float]
+) -> np.ndarray:
+    """The shares of :data:`RESULTS` averaged over both players' beliefs (mean, sd), as a
+    preview playing each game at levels drawn from them sees them."""
+    nodes, weights = np.polynomial.hermite_e.hermegauss(QUADRATURE)
+    weights = weights / weights.sum()
+    total = np.zeros(len(RESULTS))
+    for x_a, w_a in zip(a[0] + a[1] * nodes, weights, strict=True):
+        for x_b, w_b in zip(b[0] + b[1] * nodes, weights, strict=True):
+            total += w_a * w_b * interpolate(shares, float(x_a), float(x_b))  # type: ignore[arg-type]
+    return total
+
+
+#: A pairing is even when the simulation gives the favourite less than this chance.
+EVEN_BELOW = 0.65
+
+
+@dataclass(frozen=True)
+class ShareCheck:
+    """Simulated against real shares of :data:`RESULTS` (fractions), over the complete games."""
+
+    games: int
+    simulated: np.ndarray
+    real: np.ndarray
+    #: The same for the even pairings (favourite under :data:`EVEN_BELOW`) and the others.
+    split: dict[str, tuple[int, np.ndarray, np.ndarray]]
+
+    @property
+    def worst_gap(self) -> float:
+        """The widest gap, in points, between a simulated and a real share (all games)."""
+        return float(np.max(np.abs(self.simulated - self.real)) * 100)
+
+
+def result_shares(
+    games: Sequence[RealGame],
+    grid,
+    shares: ShareGrid,
+    spread: Spread = RECORD_SPREAD,
+    *,
+    first: int = 0,
+) -> ShareCheck:
+    """Each complete game's simulated shares of :data:`RESULTS` between its players (the games
+    from the ``first``-th on), described by their record before it as the app's previews
+    describe them (``belief``, the app's spreads), against what the games ended."""
+    twenties: dict[str, list[float]] = defaultdict(list)
+    field = [PRIOR_TWENTIES, 1]
+    simulated, real, favourite = [], [], []
+    for number, g in enumerate(games):
+        index = result_index([r[0] for r in g.detail], [r[1] for r in g.detail])
+        if index is not None and number >= first:
+            a, b = (
+                belief(_mean(twenties[name]), len(twenties[name]), field[0] / field[1], spread)
+                for name in (g.a, g.b)
+            )
+            simulated.append(expected_shares(shares, a, b))
+            real.append(np.eye(len(RESULTS))[index])
+            p = expected_score(grid, a, b)
+            favourite.append(max(p, 1.0 - p))
+        x_a, x_b = per_four(g)
+        twenties[g.a].append(x_a)
+        twenties[g.b].append(x_b)
+        field[0] += x_a + x_b
+        field[1] += 2
+    sim, act, fav = np.array(simulated), np.array(real), np.array(favourite)
+    split = {}
+    for name, mask in (("even", fav < EVEN_BELOW), ("uneven", fav >= EVEN_BELOW)):
+        if mask.any():
+            split[name] = (int(mask.sum()), sim[mask].mean(axis=0), act[mask].mean(axis=0))
+    return ShareCheck(len(sim), sim.mean(axis=0), act.mean(axis=0), split)
+
+
+def print_shares(check: ShareCheck, label: str) -> None:
+    print(
+        f"\nresults of the first 4 rounds, {label} ({check.games} complete games): "
+        "simulated / real, percent"
+    )
+    print("  " + "  ".join(f"{r:>11}" for r in RESULTS))
+    rows = [("all", check.games, check.simulated, check.real)]
+    rows += [(name, n, sim, act) for name, (n, sim, act) in check.split.items()]
+    for name, n, sim, act in rows:
+        cells = "  ".join(f"{s * 100:5.1f}/{r * 100:5.1f}" for s, r in zip(sim, act, strict=True))
+        print(f"  {cells}   {name} ({n})")
+    print(f"  worst gap {check.worst_gap:.1f} points (the aim: within 5 in every share)")
 
 
 # --- the forecasts ------------------------------------------------------------------------------
@@ -382,12 +497,37 @@ def main() -> None:
     )
     parser.add_argument("--speed-games", type=int, default=200_000)
     parser.add_argument("--speed-players", type=int, default=10_000)
+    parser.add_argument(
+        "--later",
+        type=Path,
+        default=None,
+        help="real games after 2017 (a CSV of the same layout), kept apart: their results' "
+        "shares are checked the same way, each game predicted from all the games before it",
+    )
+    parser.add_argument(
+        "--grid-file",
+        type=Path,
+        default=None,
+        help="a pickle of the simulated grid: read when it exists, written after simulating "
+        "when not (the grid depends on play only, so changes to the beliefs reuse it)",
+    )
+    parser.add_argument(
+        "--shares-only",
+        action="store_true",
+        help="stop after the results' shares and the Brier scores (a quick check of a change)",
+    )
     args = parser.parse_args()
     games = read_games(args.data)
     print(f"{len(games)} real games, {games[0].date} to {games[-1].date}")
     started = time.perf_counter()
-    grid = simulate_grid(args.games_per_cell, args.workers)
-    cells = len(LEVELS) * (len(LEVELS) - 1) // 2
+    shares: ShareGrid = {}
+    if args.grid_file is not None and args.grid_file.exists():
+        grid, shares = pickle.loads(args.grid_file.read_bytes())
+    else:
+        grid = simulate_grid(args.games_per_cell, args.workers, shares)
+        if args.grid_file is not None:
+            args.grid_file.write_bytes(pickle.dumps((grid, shares)))
+    cells = len(LEVELS) * (len(LEVELS) + 1) // 2
     print(
         f"simulated {cells} pairs of levels x {args.games_per_cell} games in "
         f"{time.perf_counter() - started:.0f} s"
@@ -412,6 +552,33 @@ def main() -> None:
     )
     for name, score in scores.items():
         print(f"Brier {name:11} {score:.4f}")
+    check = result_shares(games, grid, shares)
+    print_shares(check, "2009-2017")
+    if args.later is None:
+        later_gap = "none"
+        print("no later games given (--later): the check on games after 2017 was not run")
+    else:
+        later = read_games(args.later)
+        # Only the later games are checked; the earlier ones are the record they start from.
+        check_later = result_shares(games + later, grid, shares, first=len(games))
+        print_shares(check_later, f"after 2017 ({args.later.name})")
+        later_gap = f"{check_later.worst_gap:.1f}"
+    share_fields = (
+        " ".join(
+            f"share_{r.replace('-', '_')}_sim={s * 100:.1f} "
+            f"share_{r.replace('-', '_')}_real={a * 100:.1f}"
+            for r, s, a in zip(RESULTS, check.simulated, check.real, strict=True)
+        )
+        + f" share_worst_gap_pts={check.worst_gap:.1f} later_share_worst_gap_pts={later_gap}"
+    )
+    if args.shares_only:
+        print(
+            f"RESULT games={len(games)} brier_elo={scores['elo']:.4f} "
+            f"brier_simulation={scores['simulation']:.4f} "
+            f"worst_calibration_gap_pts="
+            f"{worst_gap(predicted['simulation'], observed):.1f} {share_fields}"
+        )
+        return
     mine = predicted["simulation"]
     print("\nsimulation's calibration, player A as listed: tenth, games, predicted, observed")
     worst_listed = _print_calibration(mine, observed)
@@ -455,7 +622,7 @@ def main() -> None:
         f"worst_calibration_gap_pts={worst:.1f} worst_gap_as_listed_pts={worst_listed:.1f} "
         f"perfect_forecaster_worst_gap_pts={np.median(noise):.1f} "
         f"form_measured={spread.form:.2f} form_fitted={fit.whole_record:.2f} "
-        f"form_app={RECORD_SPREAD.form:.2f}"
+        f"form_app={RECORD_SPREAD.form:.2f} {share_fields}"
     )
 
 
