@@ -1,5 +1,6 @@
 """The stored outcome tables, how a game is drawn from them, and how they are tabulated."""
 
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -105,12 +106,15 @@ def test_at_a_grid_level_the_games_drawn_are_the_cells():
 
 
 def test_the_games_drawn_favour_the_stronger_player_more_as_their_level_rises():
+    """Against a player of the grid's middle level, at 5 levels from its bottom to its top."""
     table = load_table("singles")
     rng = np.random.default_rng(4)
     middle = float(np.median(table.levels))
     rising = np.linspace(table.levels[0], table.levels[-1], 5)
     shares = [a_share(sample_games(table, np.full(20_000, x), middle, rng)) for x in rising]
-    assert shares == sorted(shares), shares
+    # Rising within the noise of a cell's games (the lowest levels play nearly alike: novice and
+    # recreational players make 2-3 20s a game whatever their record says).
+    assert all(later > earlier - 0.08 for earlier, later in pairwise(shares)), shares
     assert shares[-1] - shares[0] > 0.4
 
 
@@ -192,3 +196,19 @@ def test_bad_options_exit_2_saying_which(options, word):
     with pytest.raises(CommandError, match=word) as caught:
         call_command("tabulate_outcomes", *options)
     assert caught.value.returncode == 2
+
+
+@pytest.mark.parametrize("kind", STORED)
+def test_over_the_regular_rounds_the_first_shooter_has_no_edge(kind):
+    """Each side has the hammer in two of the 4 regular rounds: A at level x against B at y wins
+    as often as B at x against A at y (within the noise of the cells' games). Only past round 4
+    do the two differ (the first shooter of round 1 shoots first in round 5 too), which is why
+    every cell is tabulated rather than read from its mirror."""
+    table = load_table(kind)
+    regular = table.games[:, :, :, :REGULAR_ROUNDS].astype(int)
+    diff = (regular[..., 0] - regular[..., 1]).sum(axis=-1)
+    a_wins = (diff > 0).mean(axis=2)
+    b_wins = (diff < 0).mean(axis=2)
+    edge = a_wins - b_wins.T
+    noise = np.sqrt(0.5 / table.games_per_cell / edge.size)
+    assert abs(edge.mean()) < 4 * noise + 0.005, edge.mean()
