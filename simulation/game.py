@@ -247,6 +247,10 @@ def play_game(
     (how many rounds the buzzer cut short: the round in play when it sounded, if discs were left
     unshot, and the rounds not begun), per round ``"cut_short"`` and ``"unshot"`` (discs left
     unshot), and per shot ``"seconds"`` (its time) and ``"equalising"`` (shot after the buzzer).
+    A timed ``playoff`` game level when its regular rounds are over (the rounds the buzzer kept
+    from being begun record 0-0) plays its deciding rounds in full with the clock stopped, until
+    the scoring engine's tally says it is over; each such round is marked ``"after_buzzer"`` and
+    its shots carry no time (WCC: "a winner has to be determined in these games").
     ``events=False`` leaves the physics events out of every outcome (``simulate_shot``'s
     ``events``): the same game, shot for shot, at less cost, when only its results are kept.
     Raises ``ValueError`` for bad arguments.
@@ -327,9 +331,14 @@ def play_game(
                 % {"rounds": MOST_ROUNDS, "system": system.name}
             )
         # WCC: a round in which no disc was shot before time expired records a zero; only the
-        # regular rounds of an NCA game are owed, no playoff round and no first-to round.
-        if clock.expired and (not isinstance(system, Nca) or len(played_points) >= system.rounds):
+        # regular rounds of an NCA game are owed, no first-to round. A championship game still
+        # level after its regular rounds gets its deciding rounds in full, the clock stopped
+        # (WCC: "a winner has to be determined in these games").
+        deciding = clock.expired and len(played_points) >= getattr(system, "rounds", 0)
+        owed = deciding and playoff and isinstance(system, Nca)
+        if clock.expired and (not isinstance(system, Nca) or deciding) and not owed:
             break
+        timed = clock.limit is not None and not deciding
         turn = round_first_turn(seats, first_seat, index)
         first = turn_cycle(seats)[turn]
         order = turn_order(seats, first, discs_per_player, turn)
@@ -343,7 +352,7 @@ def play_game(
         for number, seat in enumerate(order):
             side = seats[seat]
             equalising = False
-            if clock.limit is not None:
+            if timed:
                 seconds = float(means[seat] * clock_rng.lognormal(0.0, SHOT_SECONDS_SPREAD))
                 if not clock.release(seconds):
                     if not equalising_shot_due(numbered, side):
@@ -365,7 +374,7 @@ def play_game(
             for twenty in outcome["twenties"]:
                 made[twenty["side"]] += 1
             entry = {"seat": seat, "shot": shot, "outcome": outcome, "aim": aim_record(choice)}
-            if clock.limit is not None:
+            if timed:
                 entry["seconds"] = round(seconds, 3)
                 entry["equalising"] = equalising
             shots.append(entry)
@@ -390,6 +399,8 @@ def play_game(
             record["cut_short"] = unshot > 0
             record["unshot"] = unshot
             cut_short += unshot > 0
+            if deciding:
+                record["after_buzzer"] = True
         records.append(record)
         index += 1
     result: dict[str, Any] = {

@@ -165,9 +165,11 @@ class CategoryForm(ModelFieldsForm):
         "rounds_per_game",
         "scoring_system",
         "target_points",
+        "game_minutes",
     ]
     widgets = {
         "discs_per_player": forms.NumberInput(attrs={"min": 1, "max": 12}),
+        "game_minutes": forms.NumberInput(attrs={"min": 1, "max": 180}),
         "rounds_per_game": forms.NumberInput(attrs={"min": 1, "max": 20}),
     }
 

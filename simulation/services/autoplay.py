@@ -394,8 +394,7 @@ def _batch(run: AutoPlay, stage: Stage, matches: Sequence[Match]) -> Batch | Non
                 "discs_per_player": category.discs_per_player,
                 "scoring": category.scoring_system,
                 "target": category.target_points,
-                "time_limit": playing.time_limit(category.tournament.game_minutes),
-                "rules": "nca",
+                **playing.category_play(category),
                 "games": [
                     {
                         "game_id": g.id,

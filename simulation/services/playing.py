@@ -26,6 +26,7 @@ from simulation.services.records import encode_record
 __all__ = [
     "cannot_preview",
     "card_rounds",
+    "category_play",
     "derive_seed",
     "game_summary",
     "play_match_job",
@@ -126,6 +127,17 @@ def time_limit(game_minutes: int | None) -> int | None:
     """The ``time_limit`` of ``play_game`` for a tournament's game time: its minutes (WCC: "a
     buzzer will be used to begin and end play"); 0 or None for untimed games."""
     return game_minutes or None
+
+
+def category_play(category: Any) -> dict[str, Any]:
+    """How a category's games are played, as ``play_game`` takes it: its clock (the category's
+    one decision, :meth:`Category.time_limit_minutes`: a family-rulebook category is untimed
+    unless the organizer set a clock) and its rules of play (the family rulebook's for its
+    systems, the NCA's otherwise)."""
+    return {
+        "time_limit": time_limit(category.time_limit_minutes()),
+        "rules": category.rules_of_play,
+    }
 
 
 def card_rounds(record: Mapping[str, Any]) -> list[dict[str, Any]]:

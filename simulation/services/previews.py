@@ -157,8 +157,7 @@ def start(preview_id: int) -> PreviewJob | None:
                 "scoring": category.scoring_system,
                 "target": category.target_points,
                 "playoff": match.games.filter(is_playoff=True).exists(),
-                "time_limit": playing.time_limit(category.tournament.game_minutes),
-                "rules": "nca",
+                **playing.category_play(category),
             }
             seeds = [playing.derive_seed(preview.seed, "preview", n) for n in range(preview.games)]
             preview.status = Status.RUNNING

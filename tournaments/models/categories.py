@@ -1,9 +1,17 @@
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext, gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from tournaments.presets import PRESETS
+
+#: The longest clock a category may set for its games, in minutes.
+MAX_GAME_MINUTES = 180
+
+#: The family rulebook's systems: its games are played without a clock unless the organizer
+#: sets one for the category, and by its rules of play.
+FAMILY_SYSTEMS = frozenset({"difference-to-100", "match-play-to-8", "three-player"})
 
 
 class Category(models.Model):
@@ -50,6 +58,23 @@ class Category(models.Model):
         null=True,
         blank=True,
         help_text=gettext_lazy("N for first-to-N (and 100/8 for the family systems)."),
+    )
+    #: The category's own clock. Empty: an NCA or first-to-N category takes the tournament's game
+    #: time, a family-rulebook category plays untimed (the family rulebook has no clock).
+    game_minutes = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[
+            MinValueValidator(1, gettext_lazy("A game's clock is at least 1 minute.")),
+            MaxValueValidator(
+                MAX_GAME_MINUTES,
+                gettext_lazy("A game's clock is at most %(limit_value)s minutes."),
+            ),
+        ],
+        help_text=gettext_lazy(
+            "Time limit per game for this category, in minutes. Empty: the tournament's game "
+            "time, or no clock for the family rulebook's systems."
+        ),
     )
     #: The public entry form (``EntryRequest``): open or not, until when, for how many entries
     #: (beyond it, a waitlist promoted in order when someone withdraws).
@@ -101,6 +126,30 @@ class Category(models.Model):
     def shootout_shots_per_player(self) -> int:
         """WCC Shoot-Out Procedure: 12 opportunities, 6 each for doubles."""
         return 12 // self.players_per_side
+
+    @property
+    def is_family_system(self) -> bool:
+        """Scored by one of the family rulebook's systems, so played by its rules of play."""
+        return self.scoring_system in FAMILY_SYSTEMS
+
+    @property
+    def rules_of_play(self) -> str:
+        """The simulation's rule set for this category's games: the family rulebook's for its
+        systems, the NCA's for the others."""
+        return "family" if self.is_family_system else "nca"
+
+    def time_limit_minutes(self) -> int | None:
+        """The one place that decides a game's clock in this category (None: untimed).
+
+        The category's own clock when the organizer set one; otherwise the tournament's game
+        time for NCA and first-to-N play (WCC timing rule), and none for the family rulebook's
+        systems, whose games are played to the end.
+        """
+        if self.game_minutes:
+            return self.game_minutes
+        if self.is_family_system:
+            return None
+        return self.tournament.game_minutes or None
 
     def clean(self) -> None:
         if self.scoring_system == self.ScoringSystem.FIRST_TO_N and not self.target_points:

@@ -25,6 +25,7 @@ CATEGORY_FIELDS = (
     "rounds_per_game",
     "scoring_system",
     "target_points",
+    "game_minutes",
 )
 #: Settings the drawn matches and the cards filled for them were made for.
 PLAY_FIELDS = (

@@ -1,0 +1,107 @@
+"""Family-rulebook categories are auto-played by the family rules of play and, unless the
+organizer sets a clock for the category, untimed; NCA categories keep the tournament's clock."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from simulation.models import AutoPlay, SimulatedGame, Status
+from simulation.services import autoplay, playing
+from simulation.tasks import run_autoplay
+from tests.simulation.app.support import add_stage, make_tournament
+from tournaments.models import Category, Game, Stage
+from tournaments.services.categories import update_category
+
+
+def _family(system: str, *, players: int = 4, discs: int = 4):
+    tournament, category = make_tournament(f"fam-{system}", players=players, discs=discs)
+    category.scoring_system = system
+    category.save(update_fields=["scoring_system"])
+    return tournament, category
+
+
+def _autoplay(tournament, stage) -> AutoPlay:
+    run = autoplay.create_autoplay(
+        tournament=tournament, scope=AutoPlay.Scope.STAGE, stage=stage, seed=5
+    )
+    run_autoplay(run.pk)
+    run.refresh_from_db()
+    return run
+
+
+@pytest.mark.django_db
+def test_the_category_decides_its_clock():
+    tournament, category = make_tournament("clock")
+    assert tournament.game_minutes == 20
+    assert category.time_limit_minutes() == 20 and category.rules_of_play == "nca"
+    category.scoring_system = Category.ScoringSystem.FIRST_TO_N
+    assert category.time_limit_minutes() == 20
+    for system in ("difference-to-100", "match-play-to-8", "three-player"):
+        category.scoring_system = system
+        assert category.time_limit_minutes() is None, system
+        assert category.rules_of_play == "family"
+    category.game_minutes = 25
+    assert category.time_limit_minutes() == 25
+    category.scoring_system = Category.ScoringSystem.NCA
+    assert category.time_limit_minutes() == 25
+    assert playing.category_play(category) == {"time_limit": 25, "rules": "nca"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("minutes", [0, 181, -3])
+def test_a_clock_out_of_range_is_refused_on_the_field(minutes):
+    _, category = make_tournament("bad-clock")
+    with pytest.raises(ValidationError) as caught:
+        update_category(category=category, game_minutes=minutes)
+    assert "game_minutes" in caught.value.message_dict
+    category.refresh_from_db()
+    assert category.game_minutes is None
+
+
+@pytest.mark.django_db
+def test_the_organizer_sets_and_clears_the_category_clock():
+    _, category = make_tournament("set-clock")
+    update_category(category=category, game_minutes=12)
+    category.refresh_from_db()
+    assert category.game_minutes == 12 and category.time_limit_minutes() == 12
+    update_category(category=category, game_minutes=None)
+    category.refresh_from_db()
+    assert category.time_limit_minutes() == 20
+
+
+@pytest.mark.django_db
+@pytest.mark.slow
+@pytest.mark.parametrize("system", ["difference-to-100", "match-play-to-8"])
+def test_a_family_preliminary_is_auto_played_untimed_by_the_family_rules(system, tasks_in_place):
+    tournament, category = _family(system)
+    stage = add_stage(category, 1, Stage.Kind.PRELIMINARY, games_per_entry=1)
+
+    run = _autoplay(tournament, stage)
+
+    assert run.status == Status.DONE, run.error
+    games = list(Game.objects.filter(match__stage=stage))
+    assert games and run.games_played == len(games)
+    for game in games:
+        record = SimulatedGame.objects.get(game=game).record_json()
+        assert record["rules"] == "family"
+        assert "time" not in record
+        official = [(r.points_a, r.points_b) for r in game.rounds.all()]
+        assert len(official) == len(record["rounds"])
+        a, b = (sum(p[0] for p in official), sum(p[1] for p in official))
+        goal = 100 if system == "difference-to-100" else 8
+        assert max(a, b) >= goal and a != b
+
+
+@pytest.mark.django_db
+@pytest.mark.slow
+def test_a_family_category_with_a_clock_is_timed(tasks_in_place):
+    tournament, category = _family("match-play-to-8", players=2)
+    update_category(category=category, game_minutes=40)
+    stage = add_stage(category, 1, Stage.Kind.PRELIMINARY, games_per_entry=1)
+
+    run = _autoplay(tournament, stage)
+
+    assert run.status == Status.DONE, run.error
+    record = SimulatedGame.objects.get(game__match__stage=stage).record_json()
+    assert record["rules"] == "family" and record["time"]["limit_minutes"] == 40
