@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scoring.api.views import refusals
 from simulation.odds.selectors import api_data, stage_odds
 from tournaments.models import Stage
 
@@ -64,7 +65,14 @@ class StageCutOddsView(APIView):
 
     @extend_schema(
         summary=_("A stage's cut odds"),
-        responses={200: CutOddsSerializer},
+        description=_(
+            "Every entry's chance of making the cut and of each place the event awards, the "
+            "chance of a shoot-out at the cut line and what it still needs, read from finishes "
+            "of the games still to play drawn from the outcome model after each verified "
+            "result. A stage without odds answers its status and, in reason, why, in the "
+            "page's words."
+        ),
+        responses={200: CutOddsSerializer, **refusals(404)},
     )
     def get(self, request: Request, pk: int) -> Response:
         stage = get_object_or_404(Stage.objects.select_related("category__tournament"), pk=pk)

@@ -9,7 +9,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from simulation.odds import services
-from tests.e2e.browsing import LAPTOP, PHONE, Story, Visitor
+from tests.e2e.browsing import HALL, LAPTOP, PHONE, Story, Visitor
 from tests.simulation.odds.support import games_to_play, play_round, preliminary
 from tests.tournaments.test_stages import record
 
@@ -53,9 +53,10 @@ def test_the_odds_on_the_standings_page_move_after_a_verified_result(
         before[visitor.who] = shown_odds(visitor)
         assert set(before[visitor.who]) == {e.id for e in entries}
         assert visitor.overflow() == 0
-        # Every figure is on the screen: the table needs no sideways scrolling either.
+        # Every figure is on the screen: the table needs no sideways scrolling either (a pixel
+        # of rounding aside).
         wrap = visitor.page.locator("#cut-odds .table-wrap")
-        assert wrap.evaluate("w => w.scrollWidth - w.clientWidth") <= 0
+        assert wrap.evaluate("w => w.scrollWidth - w.clientWidth") <= 1
         visitor.shot("cut-odds-before", at=visitor.page.locator("#cut-odds"))
     assert before["fan"] == before["coach"]
 
@@ -85,6 +86,22 @@ def test_the_odds_on_the_standings_page_move_after_a_verified_result(
     assert phone.overflow() == 0
     phone.shot("cut-odds-page")
 
-    for visitor in visitors:
+    # The winner's own page gives its line of the odds, as the stage's page says it.
+    winner_entry = next(e for e in entries if e.id == winner)
+    phone.go(reverse("tournaments:player", args=[slug, winner_entry.player.number]))
+    line = phone.page.locator(f'[data-odds-entry="{winner}"]')
+    expect(line).to_contain_text(f"Makes the top 4 in {shown_odds(visitors[1])[winner]}")
+    assert phone.overflow() == 0
+    phone.shot("cut-odds-player-line", at=line)
+
+    # The hall screen's odds panel: every entry, with its bar.
+    hall = story.visitor("hall screen", HALL)
+    hall.go(reverse("tournaments:screen", args=[slug]) + f"?show=odds&stage={stage.id}")
+    panel = hall.page.locator('[data-panel="odds"]')
+    expect(panel.locator("svg.odds-bar")).to_have_count(len(entries))
+    expect(panel).to_contain_text("after 5 results")
+    hall.shot("cut-odds-hall-screen")
+
+    for visitor in (*visitors, hall):
         visitor.close()
     assert not story.problems, story.problems

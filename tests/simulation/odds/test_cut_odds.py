@@ -7,6 +7,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from hypothesis import given
+from hypothesis import strategies as st
 
 from simulation.models import CutOdds
 from simulation.odds import services, words
@@ -199,3 +201,24 @@ def test_the_needs_sentence():
         "Makes the top 16 in 64% of finishes; needs 5 of its last 8 points or 4 and 6 more 20s."
     )
     assert words.needs_sentence(16, 1.0, None) == "Makes the top 16 in 100% of finishes."
+
+
+@given(st.floats(min_value=0, max_value=1))
+def test_a_percent_says_0_or_100_only_when_the_finishes_all_agree(chance):
+    said = words.percent(chance)
+    assert (said == "0") == (chance == 0)
+    assert (said == "100") == (chance == 1)
+    if said not in ("<1", ">99"):
+        assert abs(int(said) - 100 * chance) <= 0.5
+
+
+def test_a_finished_preliminary_has_certain_odds_but_its_ties_across_the_cut():
+    stage, _ = preliminary(6, advance=3)
+    for round_of_play in (1, 2, 3):
+        play_round(stage, round_of_play)
+    odds = services.refresh_cut_odds(stage, finishes=FEW)
+    assert odds.figures["remaining"] == 0
+    for row in odds.figures["entries"]:
+        assert row["needs"] is None
+        if row["shootout"] == 0:
+            assert row["cut"] in (0, 1)
