@@ -208,13 +208,15 @@ def game_durations(
     """Seconds each game takes and the rounds its clock cut, for games of ``rounds`` rounds
     (regular ones first) between sides whose shots take ``seconds_a`` and ``seconds_b`` on
     average. Sides alternate shots; A shoots first in the first round, B in the second, and so
-    on. The shot times are drawn for every slot (the most rounds) whatever is played, so that
-    the same ``rng`` gives the same shots under any time limit."""
+    on. The shot times are drawn for every slot up to the longest game's rounds whatever the
+    clock stops, so that the same ``rng`` gives the same shots under any time limit."""
     seconds_a = np.asarray(seconds_a, dtype=float)
     seconds_b = np.asarray(seconds_b, dtype=float)
     rounds = np.asarray(rounds, dtype=int)
     n = len(rounds)
-    most = REGULAR_ROUNDS + EXTRA_ROUNDS
+    # Shots are drawn for the longest game's rounds: the rounds come from who wins, never from
+    # the clock or the boards, so the draws stay the same under any limit or number of boards.
+    most = max(int(rounds.max(initial=REGULAR_ROUNDS)), REGULAR_ROUNDS)
     total_shots = most * shots_per_round
     slot = np.arange(total_shots)
     side_b = ((slot % shots_per_round) + slot // shots_per_round) % 2 == 1
