@@ -104,6 +104,7 @@ def test_a_featured_match_scored_round_by_round_updates_its_overlay_and_win_chan
         "data-win-chance", str(after_one)
     )
     assert public.overflow() == 0
+    public.shot("featured-match")
 
     lower = story.visitor("lower-third", HALL)
     lower.page.route("**/overlay/events/", lambda route: route.fulfill(status=204, body=""))
