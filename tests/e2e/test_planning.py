@@ -7,6 +7,7 @@ planning form, asks for 100 entries with the formats offered (8 or 10 preliminar
 24 to the playoffs, best of 3 or 5), starts the run and lands on its result: a histogram of
 finish times per stage with its median and 90th percentile marked, and the eight formats side
 by side, the page never wider than the phone. On a laptop the same result reads whole.
+Screenshots are left in tests/artifacts/e2e/planning/.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from simulation.models import PlanningRun, Status
-from tests.e2e.browsing import LAPTOP, PHONE, Story
+from tests.e2e.browsing import LAPTOP, PHONE, Screenshots, Story
+from tests.e2e.conftest import SCREENSHOT_DIR
 from tests.factories import BoardFactory, CategoryFactory, EntryFactory, StageFactory
 from tournaments.models import Stage, Tournament, TournamentRole
 
@@ -46,12 +48,22 @@ def hundred_player_event() -> Tournament:
     return tournament
 
 
+@pytest.fixture
+def planning_shots() -> Screenshots:
+    """The story's screenshots in tests/artifacts/e2e/planning/, emptied first."""
+    folder = SCREENSHOT_DIR / "planning"
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.png"):
+        old.unlink()
+    return Screenshots(folder)
+
+
 def test_a_hundred_player_day_is_planned_on_a_phone_and_read_on_a_laptop(
-    chromium, server, screenshots, settings, tasks_in_place, fast_passwords
+    chromium, server, planning_shots, settings, tasks_in_place, fast_passwords
 ):
     settings.LONG_WORK_IN_REQUEST = True  # the run's task runs in the request, as tasks do here
     tournament = hundred_player_event()
-    story = Story(chromium, server, screenshots)
+    story = Story(chromium, server, planning_shots)
 
     phone = story.visitor("planner", PHONE)
     hub = reverse("simulation:hub", args=[tournament.slug])
