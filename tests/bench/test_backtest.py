@@ -124,3 +124,61 @@ def test_the_day_spread_is_chosen_on_earlier_games_only():
     again = backtest.walk_forward(by_form, flipped, first=1.2, warm_up=50)
     assert again.predicted[:301] == fit.predicted[:301]
     assert again.chosen[:301] == fit.chosen[:301]
+
+
+@pytest.mark.parametrize(
+    ("points_a", "points_b", "result"),
+    [
+        ((2, 2, 2, 2), (0, 0, 0, 0), "8-0"),
+        ((0, 0, 0, 1), (2, 2, 2, 1), "7-1"),
+        ((2, 0, 2, 2), (0, 2, 0, 0), "6-2"),
+        ((1, 2, 0, 2, 0), (1, 0, 2, 0, 2), "5-3"),  # an extra round does not count
+        ((2, 0, 1, 1), (0, 2, 1, 1), "4-4"),
+    ],
+)
+def test_a_game_result_is_read_from_its_first_four_rounds(points_a, points_b, result):
+    assert backtest.RESULTS[backtest.result_index(points_a, points_b)] == result
+    assert backtest.result_index(points_a[:3], points_b[:3]) is None
+
+
+def _share_grid() -> dict[tuple[float, float], np.ndarray]:
+    """Shares that grow more decisive with the gap between the levels."""
+    even, lopsided = np.array([0.1, 0.1, 0.3, 0.2, 0.3]), np.array([0.6, 0.1, 0.2, 0.1, 0.0])
+    top = max(backtest.LEVELS) - min(backtest.LEVELS)
+    return {
+        (a, b): even + (lopsided - even) * abs(a - b) / top
+        for a in backtest.LEVELS
+        for b in backtest.LEVELS
+    }
+
+
+def _game(day: int, a: str, b: str, points_a, points_b, twenties=(5, 5)) -> object:
+    detail = tuple((pa, pb, 0, 0) for pa, pb in zip(points_a, points_b, strict=True))
+    score = 1.0 if sum(points_a) > sum(points_b) else 0.0 if sum(points_a) < sum(points_b) else 0.5
+    return backtest.RealGame(f"2010-01-{day:02}", a, b, score, twenties, len(points_a), detail)
+
+
+def test_result_shares_set_simulated_against_real_games_and_split_by_evenness():
+    """Each complete game counts once in the real shares; the simulated shares are the grid's
+    read over the players' beliefs, more decisive for the uneven pairings; games before
+    ``first`` only feed the record (the check of later games kept apart)."""
+    games = [
+        _game(1, "p", "q", (2, 2, 2, 2), (0, 0, 0, 0), twenties=(16, 0)),
+        _game(2, "p", "q", (2, 0, 1, 1), (0, 2, 1, 1), twenties=(16, 0)),
+        _game(3, "p", "q", (2, 2, 2), (0, 0, 0), twenties=(16, 0)),  # 3 rounds: not counted
+        _game(4, "r", "s", (2, 2, 0, 2), (0, 0, 2, 0)),
+    ]
+    grid, shares = _grid(1.0), _share_grid()
+    check = backtest.result_shares(games, grid, shares, SPREAD)
+    assert check.games == 3
+    assert check.real == pytest.approx([1 / 3, 0, 1 / 3, 0, 1 / 3])
+    assert check.simulated.sum() == pytest.approx(1.0)
+    assert check.worst_gap == pytest.approx(np.max(np.abs(check.simulated - check.real)) * 100)
+    assert sum(n for n, _, _ in check.split.values()) == 3
+    later = backtest.result_shares(games, grid, shares, SPREAD, first=3)
+    assert later.games == 1
+    assert later.real == pytest.approx([0, 0, 1, 0, 0])
+    assert later.split["even"][1] == pytest.approx(later.simulated)
+    # p has beaten q twice with many more 20s: their third game reads as uneven and lopsided.
+    lopsided = backtest.expected_shares(shares, (9.0, 0.5), (2.0, 0.5))
+    assert lopsided[0] > later.simulated[0]
