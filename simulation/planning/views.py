@@ -51,8 +51,16 @@ class PlanForm(forms.Form):
     boards = forms.IntegerField(
         label=gettext_lazy("Boards"), required=False, min_value=1, max_value=services.MAX_BOARDS
     )
-    day_start = forms.CharField(label=gettext_lazy("Start of the day"), max_length=5)
-    day_end = forms.CharField(label=gettext_lazy("Latest acceptable end"), max_length=5)
+    day_start = forms.CharField(
+        label=gettext_lazy("Start of the day"),
+        max_length=5,
+        widget=forms.TextInput(attrs={"type": "time"}),
+    )
+    day_end = forms.CharField(
+        label=gettext_lazy("Latest acceptable end"),
+        max_length=5,
+        widget=forms.TextInput(attrs={"type": "time"}),
+    )
     game_minutes = forms.IntegerField(
         label=gettext_lazy("Game time limit (minutes)"), min_value=1, max_value=180
     )
