@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from simulation.models import FeaturedMatch, LiveRound
 from tests.e2e.browsing import HALL, LAPTOP, PHONE, Story
 from tests.events import build_small_event
+from tournaments.services import clock as clocks
 
 pytestmark = [
     pytest.mark.browser,
@@ -53,6 +55,13 @@ def test_a_featured_match_scored_round_by_round_updates_its_overlay_and_win_chan
     featured = FeaturedMatch.objects.get(match=event.match)
     organizer.shot("stream-queue")
 
+    clocks.set_up(
+        tournament=event.tournament,
+        user=event.users["referee"],
+        duration_s=1200,
+        label="Round of play 1",
+        now=timezone.now(),
+    )
     overlay = story.visitor("overlay", HALL)
     overlay.page.route("**/overlay/events/", lambda route: route.fulfill(status=204, body=""))
     overlay.go(reverse("broadcast:overlay", args=[slug]) + "?layout=full")
@@ -60,6 +69,8 @@ def test_a_featured_match_scored_round_by_round_updates_its_overlay_and_win_chan
     expect(panel).to_contain_text(a)
     expect(panel).to_contain_text(b)
     expect(overlay.page.locator("[data-ov-points-a]")).to_have_text("0")
+    expect(overlay.page.locator("[data-round-clock]")).to_contain_text("Round of play 1")
+    expect(overlay.page.locator("[data-clock-face]")).to_have_text("20:00")
     chance = overlay.page.locator("[data-ov-chance]")
     before = int(chance.get_attribute("data-ov-chance"))
     assert overlay.page.evaluate("() => getComputedStyle(document.body).backgroundColor") in (
