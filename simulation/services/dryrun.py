@@ -260,6 +260,7 @@ def _copy_category(
         rounds_per_game=source.rounds_per_game,
         scoring_system=source.scoring_system,
         target_points=source.target_points,
+        game_minutes=source.game_minutes,
     )
     if preset is not None:
         _add_stages(category, preset.stages, seed)
@@ -399,7 +400,9 @@ def summary(dry_run: DryRun) -> dict[str, Any]:
 
 
 def time_on_boards(tournament: Tournament, boards: int) -> dict[str, Any]:
-    """How long the event would take on ``boards`` boards with the tournament's game time limit.
+    """How long the event would take on ``boards`` boards with each category's game time limit
+    (:meth:`Category.time_limit_minutes`; an untimed category is counted at the tournament's game
+    time, the nearest figure there is).
 
     Per round of play: its matches fill ``ceil(matches / boards)`` slots one after the other,
     and a slot lasts as many game times as the longest match of the round needed games (a
@@ -417,7 +420,7 @@ def time_on_boards(tournament: Tournament, boards: int) -> dict[str, Any]:
     stages = (
         Stage.objects.filter(category__tournament=tournament)
         .exclude(kind=Stage.Kind.SHOOTOUT)
-        .select_related("category")
+        .select_related("category__tournament")
         .order_by("category__name", "order")
     )
     out = []
@@ -428,7 +431,7 @@ def time_on_boards(tournament: Tournament, boards: int) -> dict[str, Any]:
             if stage_id != stage.id:
                 continue
             slots = math.ceil(len(games) / max(boards, 1))
-            length = slots * max(games) * minutes
+            length = slots * max(games) * (stage.category.time_limit_minutes() or minutes)
             rounds.append(
                 {
                     "round": number,

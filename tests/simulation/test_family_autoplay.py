@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 
 from simulation.models import AutoPlay, SimulatedGame, Status
 from simulation.services import autoplay, playing
+from simulation.services.dryrun import time_on_boards
 from simulation.tasks import run_autoplay
 from tests.simulation.app.support import add_stage, make_tournament
 from tournaments.models import Category, Game, Stage
@@ -105,3 +106,47 @@ def test_a_family_category_with_a_clock_is_timed(tasks_in_place):
     assert run.status == Status.DONE, run.error
     record = SimulatedGame.objects.get(game__match__stage=stage).record_json()
     assert record["rules"] == "family" and record["time"]["limit_minutes"] == 40
+    # The dry run's time on the boards counts the category's clock, not the tournament's 20.
+    assert time_on_boards(tournament, boards=1)["minutes"] == 40
+
+
+@pytest.mark.django_db
+def test_the_organizer_sets_the_clock_on_the_category_page_and_in_the_api(client):
+    from django.urls import reverse
+    from rest_framework.test import APIClient
+
+    from tests.simulation.app.support import organizer_of
+
+    tournament, category = make_tournament("page-clock")
+    organizer = organizer_of(tournament)
+    client.force_login(organizer)
+    page = reverse("tournaments:manage-category-edit", args=[tournament.slug, category.pk])
+    fields = {
+        "name": category.name,
+        "kind": "singles",
+        "discipline": "fingers",
+        "discs_per_player": category.discs_per_player,
+        "rounds_per_game": category.rounds_per_game,
+        "scoring_system": "difference-to-100",
+    }
+    assert 'name="game_minutes"' in client.get(page).content.decode()
+    refused = client.post(page, {**fields, "game_minutes": 500})
+    assert refused.status_code == 400
+    assert "at most 180 minutes" in refused.content.decode()
+    category.refresh_from_db()
+    assert category.game_minutes is None and category.scoring_system == "nca"
+    saved = client.post(page, {**fields, "game_minutes": 45})
+    assert saved.status_code == 302
+    category.refresh_from_db()
+    assert category.game_minutes == 45 and category.time_limit_minutes() == 45
+
+    api = APIClient()
+    api.force_authenticate(organizer)
+    address = f"/api/categories/{category.pk}/"
+    bad = api.patch(address, {"game_minutes": 0}, format="json")
+    assert bad.status_code == 400 and "game_minutes" in bad.json()
+    cleared = api.patch(address, {"game_minutes": None}, format="json")
+    assert cleared.status_code == 200, cleared.json()
+    assert cleared.json()["game_minutes"] is None
+    category.refresh_from_db()
+    assert category.time_limit_minutes() is None  # a game to 100 has no clock of its own
