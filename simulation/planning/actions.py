@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
@@ -51,7 +50,7 @@ def _start(user: Any, tournament: Tournament, **inputs: Any) -> PlanningRun:
 
 def _fail(run_id: int, error: str) -> None:
     PlanningRun.objects.filter(pk=run_id, status=Status.QUEUED).update(
-        status=Status.FAILED, error=error, finished_at=timezone.now(), done=F("done")
+        status=Status.FAILED, error=error, finished_at=timezone.now()
     )
 
 

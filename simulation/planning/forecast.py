@@ -157,7 +157,7 @@ def logistic_sampler(scale: float = 2.0, tie: float = 0.1, tie_on: float = 0.3) 
         tied = rng.random(n) < tie
         rounds = np.full(n, REGULAR_ROUNDS)
         if playoff:
-            extra = np.where(tied, 1 + rng.geometric(1.0 - tie_on, n) - 1, 0)
+            extra = np.where(tied, rng.geometric(1.0 - tie_on, n), 0)
             rounds = rounds + np.minimum(extra, EXTRA_ROUNDS)
         else:
             won = np.where(tied, 0.5, won)
