@@ -31,6 +31,32 @@ correlation of 0.01 and a largest gap of 5.8 points in a share; at 0.3 with its 
 0.2 with its refit, 0.44 and about 2.3; at 0.12, 0.38 and 2.3. 0.2 fits the correlation too."""
 
 
+ROUND_OWN_FORM_SD = 0.0
+"""The spread of each player's own form in a round, on top of the shared one: a player's errors
+in a round are multiplied by ``exp(ROUND_OWN_FORM_SD * z)`` too, ``z`` drawn per player and per
+round (:func:`round_forms`), so that one player may have a good round while the other has a bad
+one. Not in play yet (0: no draw, the seeded games unchanged); measured on the backtest
+(``bench/backtest.py``, the shares of results 8-0 ... 4-4 of the first 4 rounds of simulated
+games between the real games' players, 24-32 games per pair of levels, against the real 21.6 /
+6.1 / 36.2 / 12.0 / 24.1 %): without it the simulated games end 8-0 31.7 % and 4-4 13.8 % (a
+worst gap of 10.4 points; Brier 0.1546 with the app's day's spread of 2.0, Elo 0.1732), and
+shrinking the day's spread alone does not mend it (at 0: 26.9 % and 15.1 %, Brier 0.1602); at
+0.35 the worst gap falls to 7.4 points (6.1 with a day's spread of 1.0) and the Brier score to
+0.1543-0.1546. Putting it in play needs the round loop to give each player their own factor and
+the 20s tables and the rounds' correlation (:data:`ROUND_FORM_SD`) refitted with it."""
+
+
+def round_forms(rng: np.random.Generator, players: int) -> list[float]:
+    """Each player's factor on their errors for one round: the shared form times their own
+    (:data:`ROUND_OWN_FORM_SD`; while it is 0, the shared form alone, from the same one draw
+    as :func:`round_form`)."""
+    shared = float(round_form(rng))
+    if ROUND_OWN_FORM_SD == 0.0:
+        return [shared] * players
+    normals = rng.standard_normal(players).tolist()
+    return [shared * math.exp(ROUND_OWN_FORM_SD * z) for z in normals]
+
+
 def round_form(rng: np.random.Generator, n: int | None = None) -> float | np.ndarray:
     """One round's shared form (or ``n`` of them): the factor on every hand's errors.
 

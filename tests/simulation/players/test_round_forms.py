@@ -1,0 +1,24 @@
+"""Each player's form in a round (``simulation.players.noise.round_forms``): the shared form
+alone while the own form is not in play, so that the seeded games stay the same; with it, each
+player's factor moves apart from the other's by the own spread."""
+
+import math
+
+import numpy as np
+import pytest
+
+from simulation.players import noise
+
+
+def test_without_own_form_every_player_gets_the_shared_form_from_the_same_draw():
+    assert noise.ROUND_OWN_FORM_SD == 0.0
+    forms = noise.round_forms(np.random.default_rng(5), 4)
+    assert forms == [noise.round_form(np.random.default_rng(5))] * 4
+
+
+def test_own_form_sets_the_players_apart_by_its_spread(monkeypatch):
+    monkeypatch.setattr(noise, "ROUND_OWN_FORM_SD", 0.35)
+    rng = np.random.default_rng(9)
+    logs = np.log([noise.round_forms(rng, 2) for _ in range(4000)])
+    assert np.std(logs[:, 0] - logs[:, 1]) == pytest.approx(0.35 * math.sqrt(2), rel=0.05)
+    assert np.std(logs[:, 0]) == pytest.approx(math.hypot(0.35, noise.ROUND_FORM_SD), rel=0.05)
