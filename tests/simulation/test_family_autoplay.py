@@ -150,3 +150,31 @@ def test_the_organizer_sets_the_clock_on_the_category_page_and_in_the_api(client
     assert cleared.json()["game_minutes"] is None
     category.refresh_from_db()
     assert category.time_limit_minutes() is None  # a game to 100 has no clock of its own
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("system", "minutes", "expected"),
+    [
+        ("difference-to-100", None, {"time_limit": None, "rules": "family"}),
+        ("match-play-to-8", 15, {"time_limit": 15, "rules": "family"}),
+        ("nca", None, {"time_limit": 20, "rules": "nca"}),
+    ],
+)
+def test_a_preview_plays_the_category_s_rules_and_clock(system, minutes, expected):
+    from simulation.services import previews
+    from tournaments.services.draws import draw_stage
+
+    _, category = _family(system, players=2)
+    if minutes:
+        update_category(category=category, game_minutes=minutes)
+    stage = add_stage(category, 1, Stage.Kind.PRELIMINARY, games_per_entry=1)
+    draw_stage(stage)
+    match = stage.matches.exclude(entry_b=None).get()
+    preview = previews.create_preview(match=match, games=previews.MIN_GAMES, seed=3)
+
+    job = previews.start(preview.pk)
+
+    assert job is not None
+    assert {key: job.spec[key] for key in expected} == expected
+    assert job.spec["scoring"] == system
