@@ -16,11 +16,10 @@ logger = logging.getLogger(__name__)
 
 def stages_with_odds(game_ids: Iterable[int]) -> list[int]:
     """The preliminaries the games belong to (one query): the only stages with cut odds."""
-    return sorted(
-        Game.objects.filter(id__in=list(game_ids), match__stage__kind=Stage.Kind.PRELIMINARY)
-        .values_list("match__stage_id", flat=True)
-        .distinct()
-    )
+    games = Game.objects.filter(
+        id__in=list(game_ids), match__stage__kind=Stage.Kind.PRELIMINARY
+    ).order_by()
+    return sorted(set(games.values_list("match__stage_id", flat=True)))
 
 
 def results_changed(sender=None, game_ids: Iterable[int] = (), **kwargs) -> None:

@@ -82,7 +82,7 @@ def stage_state(stage: Stage) -> StageState:
     decided = Game.objects.filter(match__stage=stage).filter(
         Q(rounds__isnull=False) | ~Q(forfeited_by="")
     )
-    decided_matches = set(decided.values_list("match_id", flat=True).distinct())
+    decided_matches = set(decided.order_by().values_list("match_id", flat=True))
     remaining = tuple(
         (a, b)
         for match_id, a, b in matches.order_by("id").values_list("id", "entry_a_id", "entry_b_id")
@@ -93,7 +93,7 @@ def stage_state(stage: Stage) -> StageState:
     return StageState(
         standings=standings,
         remaining=remaining,
-        results_seen=decided.values("id").distinct().count(),
+        results_seen=decided.order_by().values("id").distinct().count(),
         fingerprint=digest,
     )
 

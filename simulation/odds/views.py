@@ -3,7 +3,7 @@ line and the hall screen's panel. Reads only (results are public), as the standi
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
@@ -40,11 +40,10 @@ def stage_block(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
 
 @require_GET
 def entry_line(request: HttpRequest, slug: str, stage_id: int, entry_id: int) -> HttpResponse:
-    """One entry's odds, for the player's page (an empty answer where the stage has none)."""
+    """One entry's odds, for the player's page: an empty answer where the stage has none, or
+    none for this entry yet (one drawn after they were worked out), so the page stays as it is."""
     odds = _read(request, slug, stage_id)
     line = odds.line_of(entry_id)
-    if line is None and odds.lines:
-        raise Http404
     context = {**_context(odds), "line": line}
     return render(request, f"{TEMPLATES}/_entry.html", context)
 

@@ -222,3 +222,16 @@ def test_a_finished_preliminary_has_certain_odds_but_its_ties_across_the_cut():
         assert row["needs"] is None
         if row["shootout"] == 0:
             assert row["cut"] in (0, 1)
+
+
+def test_only_the_games_of_a_preliminary_queue_odds():
+    from simulation.odds.hooks import stages_with_odds
+    from tournaments.models import Game, Match, Stage
+
+    stage, entries = preliminary(6, advance=2)
+    knockout = Stage.objects.get(category=stage.category, kind="knockout")
+    final = Match.objects.create(stage=knockout, entry_a=entries[0], entry_b=entries[1])
+    final_game = Game.objects.create(match=final, number=1)
+    prelim_games = list(Game.objects.filter(match__stage=stage).values_list("id", flat=True))
+    assert stages_with_odds([*prelim_games, final_game.id]) == [stage.id]
+    assert stages_with_odds([final_game.id]) == []
