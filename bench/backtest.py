@@ -51,8 +51,17 @@ each player's 20s level moved towards the level their rating stands for (the app
 ``belief.rated_belief``; how far, walked forward), and, apart, the two chances pooled. Last, the
 replay's speed on a synthetic record (``--speed-games`` between ``--speed-players``).
 
+How games end is checked too, not only who wins them: the shares of games whose first 4 rounds
+end 8-0, 7-1, 6-2, 5-3 and 4-4 (the winner's points first) in simulated games between each real
+game's players, described as the previews describe them, against the real games' shares, for
+all the complete games and apart for the even pairings (the simulation's favourite under
+``EVEN_BELOW``) and the others; the aim: every share within 5 points. Games after 2017 are kept
+apart: ``--later FILE`` (the same layout) checks their shares the same way, each predicted from
+all the games before it; without it the output says that none was given.
+
 Run: ``python bench/backtest.py [--games-per-cell N] [--workers 2] [--ttt-block 50]
-[--speed-games 200000]``; ends with a ``RESULT`` line.
+[--speed-games 200000] [--later FILE] [--grid-file PICKLE] [--shares-only]``; ends with a
+``RESULT`` line (``share_<result>_sim`` / ``_real`` per share, ``share_worst_gap_pts``).
 """
 
 from __future__ import annotations

@@ -38,7 +38,15 @@ measures and prints them). ``game`` and ``field`` are measured on the 20s counts
 from one event to the next, but read with that the simulated games between described players
 were too sure of the favourite (the backtest's worst tenth 8 to 10 points off); the spread that
 best predicts the results (the lowest Brier score, walking forward through the record, and over
-the whole of it) is ±2.0: a day's level is more than its 20s."""
+the whole of it) is ±2.0: a day's level is more than its 20s.
+
+It does not make the games end as real ones do: between the real games' players so described,
+the simulated games' first 4 rounds end 8-0 31.7 % of the time and 4-4 13.8 % (the real games:
+21.6 % and 24.1 %; ``bench/backtest.py``, 32 games per pair of levels), and a smaller spread
+mends little (at 1.0: 28.5 % and 14.6 %, Brier 0.1567 against 0.1546; at 0: 26.9 % and 15.1 %,
+Brier 0.1602): rounds within a game go too much one player's way. A form of each player's own
+per round (``simulation.players.noise.ROUND_OWN_FORM_SD``) is what moves them: at 0.6 with this
+spread the shares are all within 4.5 points of the real ones (Brier 0.1564; 0.1552 at 1.5)."""
 
 
 def belief(
