@@ -532,15 +532,16 @@ def main() -> None:
     shares: ShareGrid = {}
     if args.grid_file is not None and args.grid_file.exists():
         grid, shares = pickle.loads(args.grid_file.read_bytes())
+        print(f"the simulated grid read from {args.grid_file.name} (as simulated before)")
     else:
         grid = simulate_grid(args.games_per_cell, args.workers, shares)
         if args.grid_file is not None:
             args.grid_file.write_bytes(pickle.dumps((grid, shares)))
-    cells = len(LEVELS) * (len(LEVELS) + 1) // 2
-    print(
-        f"simulated {cells} pairs of levels x {args.games_per_cell} games in "
-        f"{time.perf_counter() - started:.0f} s"
-    )
+        cells = len(LEVELS) * (len(LEVELS) + 1) // 2
+        print(
+            f"simulated {cells} pairs of levels x {args.games_per_cell} games in "
+            f"{time.perf_counter() - started:.0f} s"
+        )
     spread = spread_of(games)
     print(
         f"20s per game in the record: a game about the player's average \u00b1{spread.game:.2f}, "
