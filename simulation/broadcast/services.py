@@ -39,22 +39,23 @@ SIDES = ("a", "b")
 # --- the queue -----------------------------------------------------------------------------
 
 
-def _bump(featured: list[FeaturedMatch]) -> None:
-    """Give each of ``featured`` a version above every other of its tournament's."""
+def _top_version(tournament_id: int) -> int:
+    found = FeaturedMatch.objects.filter(tournament_id=tournament_id).aggregate(top=Max("version"))
+    return found["top"] or 0
+
+
+def _bump(featured: list[FeaturedMatch], floor: int = 0) -> None:
+    """Give each of ``featured`` a version above every other of its tournament's (and above
+    ``floor``: the version of a row just removed, so that the number never goes back)."""
     if not featured:
         return
-    top = (
-        FeaturedMatch.objects.filter(tournament_id=featured[0].tournament_id).aggregate(
-            top=Max("version")
-        )["top"]
-        or 0
-    )
+    top = max(_top_version(featured[0].tournament_id), floor)
     for step, item in enumerate(featured, 1):
         item.version = top + step
         FeaturedMatch.objects.filter(pk=item.pk).update(version=item.version)
 
 
-def _settle(tournament_id: int) -> list[FeaturedMatch]:
+def _settle(tournament_id: int, floor: int = 0) -> list[FeaturedMatch]:
     """Number the queue 1, 2, ... in its order and put the first match not finished on air;
     the rows whose position or state moved get a new version."""
     items = list(FeaturedMatch.objects.select_for_update().filter(tournament_id=tournament_id))
@@ -71,7 +72,7 @@ def _settle(tournament_id: int) -> list[FeaturedMatch]:
             changed.append(item)
     if not changed and items:
         changed = items[:1]  # a removal changes nothing here but must still move the version
-    _bump(changed)
+    _bump(changed, floor)
     return items
 
 
@@ -102,8 +103,10 @@ def add_to_queue(tournament: Tournament, match: Match, user: Any) -> FeaturedMat
 def remove_from_queue(featured: FeaturedMatch) -> None:
     """Take a match off the queue (its live rounds go with it; the scorecard is untouched)."""
     tournament_id = featured.tournament_id
+    list(FeaturedMatch.objects.select_for_update().filter(tournament_id=tournament_id))
+    floor = _top_version(tournament_id)
     FeaturedMatch.objects.filter(pk=featured.pk).delete()
-    _settle(tournament_id)
+    _settle(tournament_id, floor)
 
 
 MOVES = ("up", "down", "on_air")
