@@ -165,6 +165,7 @@ def compare(
 
 def describe(agreement: Agreement) -> Sequence[str]:
     """Lines of a table a benchmark prints: entry, physics, table, gap, standard errors."""
+    # untranslated: a benchmark's table header
     lines = ["  entry  physics  table   gap  (se physics, table; points)"]
     for index, entry in enumerate(agreement.entries):
         physics, table = 100 * agreement.physics[index], 100 * agreement.table[index]

@@ -121,6 +121,12 @@ def own_format(category: Category | None) -> tuple[int | None, int | None, int |
     )
 
 
+def _clock_of(category: Category | None, tournament: Tournament) -> int | None:
+    """The game clock a plan starts from: the category's own, as play decides it
+    (``Category.time_limit_minutes``: none for the family rulebook's systems unless set)."""
+    return category.time_limit_minutes() if category else tournament.game_minutes
+
+
 def defaults(tournament: Tournament) -> dict[str, Any]:
     """What the form starts from: the busiest category, its active entries, the boards in
     service, the tournament's game time, and its own format beside the alternatives."""
@@ -133,7 +139,7 @@ def defaults(tournament: Tournament) -> dict[str, Any]:
         "boards": tournament.boards.filter(in_service=True).count() or None,
         "day_start": "09:00",
         "day_end": "18:00",
-        "game_minutes": tournament.game_minutes,
+        "game_minutes": _clock_of(category, tournament),
         "break_minutes": 5,
         "prelim_games": sorted({*(p for p in (prelim,) if p), *PRELIM_CHOICES}),
         "playoffs": sorted({*(p for p in (playoff,) if p), *PLAYOFF_CHOICES}),
@@ -181,7 +187,7 @@ def check_options(tournament: Tournament, data: Mapping[str, Any]) -> dict[str, 
         "boards": boards,
         "day_start": start,
         "day_end": end,
-        "game_minutes": _whole(data, "game_minutes", 1, 180, tournament.game_minutes),
+        "game_minutes": _whole(data, "game_minutes", 1, 180, _clock_of(category, tournament)),
         "break_minutes": _whole(data, "break_minutes", 0, 120, 5),
         "prelim_games": _choices(data, "prelim_games", 0, 30),
         "playoffs": _choices(data, "playoffs", 0, 256),
@@ -338,7 +344,7 @@ def _work(run: PlanningRun) -> dict[str, Any]:
         boards=int(options["boards"]),
         start=float(options["day_start"]),
         end=float(options["day_end"]),
-        game_minutes=float(options["game_minutes"]),
+        game_minutes=(None if options["game_minutes"] is None else float(options["game_minutes"])),
         break_minutes=float(options["break_minutes"]),
     )
     formats = _formats(options)

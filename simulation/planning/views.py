@@ -62,7 +62,11 @@ class PlanForm(forms.Form):
         widget=forms.TextInput(attrs={"type": "time"}),
     )
     game_minutes = forms.IntegerField(
-        label=gettext_lazy("Game time limit (minutes)"), min_value=1, max_value=180
+        label=gettext_lazy("Game time limit (minutes)"),
+        help_text=gettext_lazy("Empty: untimed games, played to the end."),
+        min_value=1,
+        max_value=180,
+        required=False,
     )
     break_minutes = forms.IntegerField(
         label=gettext_lazy("Break after each round (minutes)"), min_value=0, max_value=120
