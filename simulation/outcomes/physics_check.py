@@ -165,8 +165,9 @@ def compare(
 
 def describe(agreement: Agreement) -> Sequence[str]:
     """Lines of a table a benchmark prints: entry, physics, table, gap, standard errors."""
-    # untranslated: a benchmark's table header
-    lines = ["  entry  physics  table   gap  (se physics, table; points)"]
+    lines = [
+        "  entry  physics  table   gap  (se physics, table; points)",  # untranslated: bench
+    ]
     for index, entry in enumerate(agreement.entries):
         physics, table = 100 * agreement.physics[index], 100 * agreement.table[index]
         lines.append(
