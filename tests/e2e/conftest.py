@@ -126,11 +126,17 @@ class SerialRequestHandler(QuietWSGIRequestHandler):
                 self.lock.release()
 
 
+#: The paths of the event streams, which last: the round clock's
+#: (tournaments.views.clock_events) and the broadcast overlay's (simulation.broadcast.events).
+STREAM_PATHS = ("/clock/events/", "/overlay/events/")
+
+
 def is_clock_stream(request_line: bytes | str) -> bool:
-    """The round clock's event stream (tournaments.views.clock_events), from its request line
-    or its path."""
+    """An event stream (the round clock's or the overlay's), from its request line or its
+    path."""
     text = request_line.decode("latin-1") if isinstance(request_line, bytes) else request_line
-    return "/clock/events/" in text.split("?", 1)[0]
+    path = text.split("?", 1)[0]
+    return any(stream in path for stream in STREAM_PATHS)
 
 
 class LockedStream:
@@ -218,9 +224,11 @@ def serving() -> Iterator[str]:
 
 @contextmanager
 def clock_watcher_serial(shared: dict) -> Iterator[None]:
-    """The round clock's watcher thread (tournaments.views.clock_events) reads the database as
-    one more request of this server: through its shared connection, under its lock. At the end
-    the open streams end, so none outlives the server and its database."""
+    """The watcher threads of the event streams (the round clock's,
+    tournaments.views.clock_events, and the overlay's, simulation.broadcast.events) read the
+    database as one more request of this server: through its shared connection, under its lock.
+    At the end the open streams end, so none outlives the server and its database."""
+    from simulation.broadcast.events import WATCHER as OVERLAY_WATCHER
     from tournaments.views.clock_events import WATCHER
 
     @contextmanager
@@ -234,13 +242,16 @@ def clock_watcher_serial(shared: dict) -> Iterator[None]:
             finally:
                 connections["default"] = own
 
-    WATCHER.around_fetch = around_fetch
+    watchers = (WATCHER, OVERLAY_WATCHER)
+    for watcher in watchers:
+        watcher.around_fetch = around_fetch
     try:
         yield
     finally:
-        WATCHER.end_streams()
-        WATCHER.join(timeout=5)
-        WATCHER.around_fetch = nullcontext
+        for watcher in watchers:
+            watcher.end_streams()
+            watcher.join(timeout=5)
+            watcher.around_fetch = nullcontext
 
 
 @pytest.fixture

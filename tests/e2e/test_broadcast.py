@@ -3,10 +3,9 @@ pages on a laptop; a referee scores its rounds on a phone with the big buttons a
 steppers; the overlay, open at 1920x1080 as a streaming program's browser source, shows each new
 round's points and a changed win chance without a reload.
 
-The overlay follows the match through its polls of the JSON feed here: the test server answers
-one request at a time and knows only the round clock's stream as one that lasts, so the overlay's
-stream is answered 204 (what ends an ``EventSource`` for good) and the page falls back as it does
-behind a buffering proxy. The stream itself is tested in tests/simulation/broadcast/.
+The full overlay follows the match through its event stream, and never polls the JSON feed
+while the stream speaks; the lower third is opened with its stream refused (answered 204, what
+ends an ``EventSource`` for good, as behind a buffering proxy) and falls back to polling the feed.
 """
 
 from __future__ import annotations
@@ -63,7 +62,8 @@ def test_a_featured_match_scored_round_by_round_updates_its_overlay_and_win_chan
         now=timezone.now(),
     )
     overlay = story.visitor("overlay", HALL)
-    overlay.page.route("**/overlay/events/", lambda route: route.fulfill(status=204, body=""))
+    asked: list[str] = []
+    overlay.page.on("request", lambda request: asked.append(request.url))
     overlay.go(reverse("broadcast:overlay", args=[slug]) + "?layout=full")
     panel = overlay.page.locator("[data-overlay-panel]")
     expect(panel).to_contain_text(a)
@@ -100,6 +100,9 @@ def test_a_featured_match_scored_round_by_round_updates_its_overlay_and_win_chan
     expect(overlay.page.locator("[data-ov-points-a]")).to_have_text("4", timeout=10_000)
     after_two = int(chance.get_attribute("data-ov-chance"))
     assert after_two > after_one
+    # the changes came through the stream: the feed was never polled
+    assert any("/overlay/events/" in url for url in asked), asked
+    assert not any("/api/" in url for url in asked), asked
     overlay.shot("overlay-full")
 
     # a wrong tap is taken back, and the overlay follows
