@@ -550,3 +550,45 @@ class DryRunFactory(factory.django.DjangoModelFactory):
     preset = "club"
     entries = 8
     boards = 2
+
+
+class CutOddsFactory(factory.django.DjangoModelFactory):
+    """A stage's cut odds, not worked out yet."""
+
+    class Meta:
+        model = sim.CutOdds
+
+    stage = factory.SubFactory(StageFactory)
+
+
+class FeaturedMatchFactory(factory.django.DjangoModelFactory):
+    """A match in its tournament's stream queue."""
+
+    class Meta:
+        model = sim.FeaturedMatch
+
+    match = factory.SubFactory(MatchFactory)
+    tournament = factory.LazyAttribute(lambda o: o.match.stage.category.tournament)
+
+
+class LiveRoundFactory(factory.django.DjangoModelFactory):
+    """A featured match's first round, won 2-0 by side A with the hammer on side B."""
+
+    class Meta:
+        model = sim.LiveRound
+
+    featured = factory.SubFactory(FeaturedMatchFactory)
+    game_number = 1
+    number = factory.Sequence(lambda n: n + 1)
+    points_a = 2
+    points_b = 0
+    hammer = "b"
+
+
+class PlanningRunFactory(factory.django.DjangoModelFactory):
+    """A queued planning run of a tournament."""
+
+    class Meta:
+        model = sim.PlanningRun
+
+    tournament = factory.SubFactory(TournamentFactory)
