@@ -258,7 +258,7 @@ def play_game(
     # On first use: these load the compiled physics.
     from simulation.api import play_shot
     from simulation.players.estimate import open_20_rate_of
-    from simulation.players.noise import round_form
+    from simulation.players.noise import round_forms
     from simulation.players.player import aim_record
     from simulation.players.situation import situation_from_state
 
@@ -343,8 +343,9 @@ def play_game(
         first = turn_cycle(seats)[turn]
         order = turn_order(seats, first, discs_per_player, turn)
         board = BoardState(seats={seat: side for seat, side in sorted(seats.items())})
-        form = round_form(form_rng)
-        for player in seated:
+        # Each player's own form times the round's shared one: one may have a good round
+        # while the other has a bad one (``simulation.players.noise.ROUND_OWN_FORM_SD``).
+        for player, form in zip(seated, round_forms(form_rng, len(seated)), strict=True):
             player.in_form(form)
         made = [0] * sides
         numbered = [0] * sides

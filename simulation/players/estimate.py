@@ -23,10 +23,13 @@ from simulation.players.profiles import LEVELS, OPEN_20_TARGETS, PROFILES, Skill
 from tournaments.translation import _
 
 TWENTIES_PER_GAME: Mapping[str, float] = MappingProxyType(
-    {"novice": 1.90, "recreational": 3.23, "competitive": 6.58, "top": 7.71, "best": 8.92}
+    {"novice": 3.10, "recreational": 5.04, "competitive": 6.38, "top": 9.38, "best": 11.55}
 )
 """20s per player per 4-round game of each level against itself, in simulation: ``python -m
-simulation.players.calibrate --fit --games 300 --jobs 2`` (300 seeded games of each level)."""
+simulation.players.calibrate --games 200 --jobs 2`` (200 seeded games of each level), with
+each player's own round form in play (``noise.ROUND_OWN_FORM_SD``; with the shared form alone the
+ladder was 1.90, 3.23, 6.58, 7.71, 8.92). Wider than the real ladder at both ends: only the
+competitive level's open-board weight was refitted with the own form (``profiles.OPEN_BOARD``)."""
 
 
 def profile_from_twenties(twenties_per_game: float) -> dict[str, Any]:

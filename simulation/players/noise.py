@@ -28,14 +28,26 @@ the simulation), then the open-20 rates and the open-board weights refitted with
 open-20 rate is its mean over rounds). Measured over seeded competitive games: without it, a
 correlation of 0.01 and a largest gap of 5.8 points in a share; at 0.3 with its refit, 0.48 and
 3.8 to 4.1 (too many rounds with no 20 and too few with two: rounds too unlike each other); at
-0.2 with its refit, 0.44 and about 2.3; at 0.12, 0.38 and 2.3. 0.2 fits the correlation too."""
+0.2 with its refit, 0.44 and about 2.3; at 0.12, 0.38 and 2.3. 0.2 fits the correlation too.
+
+Kept at 0.2 when each player's own form (:data:`ROUND_OWN_FORM_SD`, 0.5) came into play, with the
+open-20 direction errors, the competitive open-board weight and the ladder refitted with both
+(``calibrate``'s ``_draws`` scales each attempt by the shared form times an own one). Refitted
+so, the correlation is 0.34 (200 competitive games), not the 0.24 of the own form without a
+refit, and a larger shared form does not raise it: over 400 seeded competitive games, 0.2 gave
+0.31 (largest gap in a share 7.0 points) and 0.3 gave 0.28 (5.7); over 200, 0.1 gave 0.28
+(5.6), all within a sample's noise of each other. The own form costs the 20s tables their close
+fit: the largest gap is 6.2 points (200 games; about 2.3 without it), too many player-rounds
+with no 20 (about 30 % against 24 %) and too few with two (18 % against 22 %), the price of
+games that end as real ones do."""
 
 
-ROUND_OWN_FORM_SD = 0.0
+ROUND_OWN_FORM_SD = 0.5
 """The spread of each player's own form in a round, on top of the shared one: a player's errors
 in a round are multiplied by ``exp(ROUND_OWN_FORM_SD * z)`` too, ``z`` drawn per player and per
 round (:func:`round_forms`), so that one player may have a good round while the other has a bad
-one. Not in play yet (0: no draw, the seeded games unchanged); measured on the backtest
+one: the spread of results then comes from play, not only from the levels drawn. Measured on the
+backtest
 (``bench/backtest.py``, the shares of results 8-0 ... 4-4 of the first 4 rounds of simulated
 games between the real games' players, 24-32 games per pair of levels, against the real 21.6 /
 6.1 / 36.2 / 12.0 / 24.1 %): without it the simulated games end 8-0 31.7 % and 4-4 13.8 % (a
@@ -45,19 +57,22 @@ shrinking the day's spread alone does not mend it (at 0: 26.9 % and 15.1 %, Brie
 0.1543-0.1546; at 0.5 every share is within 4.1 points (22.0 / 6.4 / 37.6 / 14.0 / 20.1 %) and
 the Brier score is 0.1555 (the 20s logistic 0.1567, Elo 0.1732), the worst tenth of the
 calibration 5.2 points (3.9 without; the table's own noise 4.4); at 0.6, 8-0 falls to 16-18 %
-and 5-3 rises to 16.6 %. Putting it in play needs the round loop to give each player their own
-factor (``round_forms`` in place of the one shared ``round_form``) and, since a player's errors
-then grow on average by ``exp(sd**2 / 2)``, the levels' 20s per game (``estimate``), the 20s
-tables and the rounds' correlation (:data:`ROUND_FORM_SD`) refitted with it: at 0.5 without a
-refit (``python -m simulation.players.calibrate --games 30``, competitive players), the two
-players' 20s in a round correlate at 0.24 (real 0.45) and the largest gap in a share of the
-20s tables is 9.3 points (about 2.3 today)."""
+and 5-3 rises to 16.6 %. In play at 0.5: the round loop gives each player their own factor
+(``round_forms``) and, since a player's errors then grow on average by ``exp(sd**2 / 2)``, the
+levels were refitted with it (the open-20 direction errors of ``profiles.PROFILES``, the
+competitive open-board weight ``profiles.OPEN_BOARD``, the ladder ``estimate.TWENTIES_PER_GAME``;
+see :data:`ROUND_FORM_SD` for the 20s tables and the correlation). So refitted, the backtest
+(60 games per pair of levels) gives 21.9 / 6.3 / 37.7 / 12.0 / 22.1 % (worst gap 2.0 points),
+a Brier score of 0.1564 (the 20s logistic 0.1567, Elo 0.1732) and a worst tenth of the
+calibration 7.2 points (a perfect forecaster's 5.1 on the same games). Without the refit the two
+players' 20s in a round correlated at 0.24 (real 0.45) and the 20s tables' largest gap was 9.3
+points."""
 
 
 def round_forms(rng: np.random.Generator, players: int) -> list[float]:
     """Each player's factor on their errors for one round: the shared form times their own
-    (:data:`ROUND_OWN_FORM_SD`; while it is 0, the shared form alone, from the same one draw
-    as :func:`round_form`)."""
+    (:data:`ROUND_OWN_FORM_SD`; at 0, the shared form alone, from the same one draw as
+    :func:`round_form`)."""
     shared = float(round_form(rng))
     if ROUND_OWN_FORM_SD == 0.0:
         return [shared] * players

@@ -63,8 +63,9 @@ class AIPlayer:
         return cls(get_profile(spec), **options)
 
     def in_form(self, form: float) -> None:
-        """Play the next round in a shared form that multiplies every hand's errors by ``form``
-        (see ``simulation.game.ROUND_FORM_SD``); the player reads the board knowing it."""
+        """Play the next round in a form that multiplies this hand's errors by ``form`` (the
+        round's shared form times the player's own: ``simulation.players.noise.round_forms``);
+        the player reads the board knowing it."""
         self.hand = self.profile
         if form != 1.0:
             self.hand = replace(

@@ -110,6 +110,7 @@ def _round_correlation(games: int, seed: int) -> float:
 def test_the_two_players_20s_in_a_round_go_together():
     """Real rounds come in kinds (open-20 trades, rounds where discs stick): the two players'
     20s in a round correlate at about 0.45 in the real tables. The simulation gives about 0.42
-    (the rounds' shared form, and how readily the fitted competitive player clears the board);
-    before both, about 0.05. 240 rounds: the standard error of the correlation is about 0.06."""
+    with the rounds' shared form alone, about 0.3 with each player's own form in play and the
+    refit (0.24 without the refit); before both, about 0.05. 240 rounds: the standard error of
+    the correlation is about 0.06."""
     assert _round_correlation(60, GAME_SEED + 70_000) > 0.25

@@ -25,7 +25,7 @@ def _novices(seed: int, minutes: float = 15, playoff: bool = True) -> dict:
 def _deciding_seed() -> tuple[int, dict]:
     for seed in range(200):
         record = _novices(seed)
-        if any(r.get("after_buzzer") for r in record["rounds"]):
+        if len(record["rounds"]) > 4 and record["rounds"][4].get("after_buzzer"):
             return seed, record
     raise AssertionError("no game of 200 went to a deciding round after the buzzer")
 

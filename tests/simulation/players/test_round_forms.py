@@ -1,6 +1,6 @@
 """Each player's form in a round (``simulation.players.noise.round_forms``): the shared form
-alone while the own form is not in play, so that the seeded games stay the same; with it, each
-player's factor moves apart from the other's by the own spread."""
+alone when the own form's spread is 0, from the same one draw; with it, each player's factor
+moves apart from the other's by the own spread."""
 
 import math
 
@@ -10,8 +10,8 @@ import pytest
 from simulation.players import noise
 
 
-def test_without_own_form_every_player_gets_the_shared_form_from_the_same_draw():
-    assert noise.ROUND_OWN_FORM_SD == 0.0
+def test_without_own_form_every_player_gets_the_shared_form_from_the_same_draw(monkeypatch):
+    monkeypatch.setattr(noise, "ROUND_OWN_FORM_SD", 0.0)
     forms = noise.round_forms(np.random.default_rng(5), 4)
     assert forms == [noise.round_form(np.random.default_rng(5))] * 4
 
@@ -22,3 +22,14 @@ def test_own_form_sets_the_players_apart_by_its_spread(monkeypatch):
     logs = np.log([noise.round_forms(rng, 2) for _ in range(4000)])
     assert np.std(logs[:, 0] - logs[:, 1]) == pytest.approx(0.35 * math.sqrt(2), rel=0.05)
     assert np.std(logs[:, 0]) == pytest.approx(math.hypot(0.35, noise.ROUND_FORM_SD), rel=0.05)
+
+
+def test_the_own_form_is_in_play_and_the_players_of_a_game_get_it():
+    """In play (the refit of the levels assumes it): two players' factors in a round differ."""
+    from simulation.game import play_game
+
+    assert noise.ROUND_OWN_FORM_SD == 0.5
+    forms = noise.round_forms(np.random.default_rng(5), 2)
+    assert forms[0] != forms[1]
+    record = play_game(["competitive", "competitive"], seed=11, rounds=1)
+    assert len(record["rounds"]) == 1
