@@ -168,10 +168,10 @@ def test_a_printed_playoff_card_keeps_room_for_extra_rounds(bracket):
     assert cards and all(card.rounds == 6 and card.regular == 4 for card in cards)
 
 
-@pytest.mark.parametrize("seed", [*range(8), 36])
+@pytest.mark.parametrize("seed", [*range(8), 56])
 def test_a_simulated_playoff_game_never_ends_tied(seed):
     """One-disc, one-round games are often level, so deciding rounds come within a few seeds
-    (seed 36 plays three rounds: the 2nd round was tied as well)."""
+    (seed 56 plays four rounds: the 2nd and 3rd were tied as well)."""
     record = play_game(["novice", "novice"], seed=seed, rounds=1, playoff=True, discs_per_player=1)
     assert record["points"][0] != record["points"][1]
     totals = [0, 0]
@@ -179,5 +179,5 @@ def test_a_simulated_playoff_game_never_ends_tied(seed):
         totals = [totals[0] + round_["points"][0], totals[1] + round_["points"][1]]
         if number < len(record["rounds"]):
             assert totals[0] == totals[1]  # it went on only while level
-    if seed == 36:
-        assert len(record["rounds"]) == 3
+    if seed == 56:
+        assert len(record["rounds"]) == 4
