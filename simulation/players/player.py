@@ -17,7 +17,7 @@ import numpy as np
 from simulation.players.candidates import KINDS
 from simulation.players.evaluate import DEFAULT_WEIGHTS, Weights
 from simulation.players.noise import execute
-from simulation.players.profiles import SkillProfile, get_profile
+from simulation.players.profiles import MAX_ANGLE_SD, MAX_SPEED_SD, SkillProfile, get_profile
 from simulation.players.reference import choose as reference_choose
 from simulation.players.search import DEFAULT_BUDGET, Budget, Choice, budget_for, choose
 from simulation.players.situation import Situation
@@ -67,6 +67,13 @@ class AIPlayer:
         round's shared form times the player's own: ``simulation.players.noise.round_forms``);
         the player reads the board knowing it."""
         self.hand = self.profile
+        # A round in a form so bad (a draw far in the tail, once in a million rounds) that the
+        # errors would pass what any player makes is played at the worst a player can be.
+        form = min(
+            form,
+            MAX_ANGLE_SD / max(self.profile.angle_sd, 1e-12),
+            MAX_SPEED_SD / max(self.profile.speed_sd, 1e-12),
+        )
         if form != 1.0:
             self.hand = replace(
                 self.profile,

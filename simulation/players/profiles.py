@@ -110,6 +110,11 @@ def level_label(level: str) -> str:
     return _(LEVEL_LABELS[level]) if level in LEVEL_LABELS else level
 
 
+#: The most a hand's errors can be and still be a player's (degrees; a fraction of the speed).
+MAX_ANGLE_SD = 45.0
+MAX_SPEED_SD = 1.0
+
+
 @dataclass(frozen=True)
 class SkillProfile:
     """A player's execution noise (direction error in degrees, relative speed error) and how
@@ -157,7 +162,7 @@ class SkillProfile:
                 _("open_board must be a finite number or null, not %(value)r")
                 % {"value": self.open_board}
             )
-        if self.angle_sd > 45 or self.speed_sd > 1:
+        if self.angle_sd > MAX_ANGLE_SD or self.speed_sd > MAX_SPEED_SD:
             raise ValueError(
                 _(
                     "noise too large to be a player (angle_sd %(angle_sd)s degrees, speed_sd "

@@ -33,3 +33,20 @@ def test_the_own_form_is_in_play_and_the_players_of_a_game_get_it():
     assert forms[0] != forms[1]
     record = play_game(["competitive", "competitive"], seed=11, rounds=1)
     assert len(record["rounds"]) == 1
+
+
+def test_a_form_far_in_the_tail_plays_at_the_worst_a_player_can_be():
+    """A round's factor of 13 on a novice's errors (a draw about once in a million rounds) would
+    pass what any player makes; the hand is held at the worst a player can be instead of the
+    game failing."""
+    from simulation.players.player import AIPlayer
+    from simulation.players.profiles import MAX_ANGLE_SD, MAX_SPEED_SD, get_profile
+
+    player = AIPlayer(get_profile("novice"))
+    player.in_form(13.0)
+    assert player.hand.angle_sd <= MAX_ANGLE_SD and player.hand.speed_sd <= MAX_SPEED_SD
+    assert max(player.hand.angle_sd / MAX_ANGLE_SD, player.hand.speed_sd / MAX_SPEED_SD) == (
+        pytest.approx(1.0)
+    )
+    player.in_form(1.5)
+    assert player.hand.angle_sd == pytest.approx(1.5 * player.profile.angle_sd)
