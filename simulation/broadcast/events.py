@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Max
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
@@ -33,8 +33,9 @@ from tournaments.views.clock_events import (
     HEARTBEAT_S,
     RETRY_MS,
     ClockWatcher,
-    CountedStream,
     _version,
+    busy_response,
+    stream_response,
     stream_seconds,
 )
 
@@ -121,22 +122,11 @@ def events(request: HttpRequest, slug: str) -> HttpResponse:
     top = FeaturedMatch.objects.filter(tournament=tournament).aggregate(top=Max("version"))
     first = Mark(tournament.pk, top["top"] or 0)
     if not WATCHER.watch(tournament.pk, first):
-        busy = HttpResponse(
-            gettext("Too many screens follow the overlay here: it asks again by itself."),
-            status=503,
-            content_type="text/plain; charset=utf-8",  # untranslated: a media type
+        return busy_response(
+            gettext("Too many screens follow the overlay here: it asks again by itself.")
         )
-        busy["Retry-After"] = "60"
-        return busy
-    if not connection.in_atomic_block:
-        connection.close()
-    response = StreamingHttpResponse(
-        CountedStream(
-            tournament.pk,
-            overlay_stream(tournament, first, stream_seconds(), WATCHER),  # type: ignore[arg-type]
-            WATCHER,  # type: ignore[arg-type]
-        ),
-        content_type="text/event-stream; charset=utf-8",  # untranslated: a media type
+    return stream_response(
+        WATCHER,  # type: ignore[arg-type]
+        tournament.pk,
+        overlay_stream(tournament, first, stream_seconds(), WATCHER),  # type: ignore[arg-type]
     )
-    response["X-Accel-Buffering"] = "no"
-    return response

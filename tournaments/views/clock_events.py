@@ -313,23 +313,35 @@ def events(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404(gettext("There is no tournament “%(slug)s”.") % {"slug": slug})
     first = RoundClock.objects.filter(tournament=tournament).first()
     if not WATCHER.watch(tournament.id, first):
-        busy = HttpResponse(
-            gettext("Too many screens follow the clock here: ask again in a minute."),
-            status=503,
-            content_type="text/plain; charset=utf-8",  # untranslated: a media type
+        return busy_response(
+            gettext("Too many screens follow the clock here: ask again in a minute.")
         )
-        busy["Retry-After"] = "60"
-        return busy
-    # The stream waits on the watcher from here on: give the database connection back now
-    # rather than hold it for the stream's lifetime (SQLite's in-memory test database keeps it).
+    return stream_response(
+        WATCHER, tournament.id, clock_stream(tournament.id, first, stream_seconds(), WATCHER)
+    )
+
+
+def busy_response(message: str) -> HttpResponse:
+    """A process with its fill of streams: 503, and the page polls instead."""
+    busy = HttpResponse(
+        message,
+        status=503,
+        content_type="text/plain; charset=utf-8",  # untranslated: a media type
+    )
+    busy["Retry-After"] = "60"
+    return busy
+
+
+def stream_response(watcher: Any, key: int, stream: Iterator[str]) -> StreamingHttpResponse:
+    """An event stream that waits on ``watcher`` from here on, counted as one of its open
+    streams; the database connection is given back now rather than held for the stream's
+    lifetime (SQLite's in-memory test database keeps it), and no proxy may buffer it."""
     if not connection.in_atomic_block:
         connection.close()
     response = StreamingHttpResponse(
-        CountedStream(
-            tournament.id, clock_stream(tournament.id, first, stream_seconds(), WATCHER), WATCHER
-        ),
+        CountedStream(key, stream, watcher),
         content_type="text/event-stream; charset=utf-8",  # untranslated: a media type
     )
-    # No proxy may buffer it (nginx reads this header; Caddy flushes event streams by itself).
+    # nginx reads this header; Caddy flushes event streams by itself.
     response["X-Accel-Buffering"] = "no"
     return response
