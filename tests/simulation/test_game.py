@@ -107,9 +107,10 @@ each player's own round form came into play (``noise.ROUND_OWN_FORM_SD``) with i
 
 
 def test_a_seed_gives_the_same_games_on_any_machine(singles, doubles):
-    """The design (design.md): "The same seed gives the same result, on any machine." Pinned
-    here, so that a machine that computes the games otherwise fails instead of replaying other
-    games quietly (as numpy's own exponential, which processors with AVX-512 get, can:
+    """The design (design.md): the same seed gives the same result on any machine whose C
+    library computes the same maths (glibc on processors with FMA, as servers of the last decade
+    have). Pinned here, so that a machine that computes the games otherwise fails instead of
+    replaying other games quietly (as numpy's own exponential, which processors with AVX-512 get, can:
     ``simulation.players.noise.round_form``). A deliberate change of play (physics, players,
     profiles, a refit) pins the new digest and says so."""
     import hashlib
@@ -119,7 +120,8 @@ def test_a_seed_gives_the_same_games_on_any_machine(singles, doubles):
     digest = hashlib.sha256(text.encode()).hexdigest()
     assert digest == SEEDED_GAMES_SHA256, (
         "these seeded games are not the ones this code played where the digest was pinned: "
-        "either play changed (pin the new digest) or this machine computes them differently"
+        "either play changed (pin the new digest, then run manage.py tabulate_outcomes) or this "
+        "machine's C library computes the maths differently (glibc with FMA plays the pinned games)"
     )
 
 
