@@ -110,9 +110,9 @@ def test_a_seed_gives_the_same_games_on_any_machine(singles, doubles):
     """The design (design.md): the same seed gives the same result on any machine whose C
     library computes the same maths (glibc on processors with FMA, as servers of the last decade
     have). Pinned here, so that a machine that computes the games otherwise fails instead of
-    replaying other games quietly (as numpy's own exponential, which processors with AVX-512 get, can:
-    ``simulation.players.noise.round_form``). A deliberate change of play (physics, players,
-    profiles, a refit) pins the new digest and says so."""
+    replaying other games quietly (as numpy's own exponential, which processors with AVX-512
+    get, can: ``simulation.players.noise.round_form``). A deliberate change of play (physics,
+    players, profiles, a refit) pins the new digest and says so."""
     import hashlib
 
     timed = play_game(["competitive", {"twenties_per_game": 5.5}], seed=4, time_limit=30)
