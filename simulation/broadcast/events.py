@@ -27,6 +27,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from simulation.broadcast.selectors import live_state, on_air
+from simulation.broadcast.services import stream_version
 from simulation.models import FeaturedMatch
 from tournaments.models import Tournament
 from tournaments.views.clock_events import (
@@ -119,8 +120,7 @@ def overlay_stream(
 def events(request: HttpRequest, slug: str) -> HttpResponse:
     """The overlay's event stream (``text/event-stream``): public, like the overlay."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    top = FeaturedMatch.objects.filter(tournament=tournament).aggregate(top=Max("version"))
-    first = Mark(tournament.pk, top["top"] or 0)
+    first = Mark(tournament.pk, stream_version(tournament.pk))
     if not WATCHER.watch(tournament.pk, first):
         return busy_response(
             gettext("Too many screens follow the overlay here: it asks again by itself.")

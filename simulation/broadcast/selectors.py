@@ -13,12 +13,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from simulation.broadcast.services import LiveGame, games_won, live_games
+from simulation.broadcast.services import LiveGame, games_won, live_games, stream_version
 from simulation.models import FeaturedMatch
-from tournaments.models import Category, Entry, Tournament
+from simulation.services.profiles import entry_levels
+from tournaments.models import Category, Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -44,25 +44,6 @@ def on_air(tournament: Tournament) -> FeaturedMatch | None:
     return items[-1] if items else None
 
 
-def stream_version(tournament_id: int) -> int:
-    """One number that moves with any change of the tournament's queue or live score."""
-    found = FeaturedMatch.objects.filter(tournament_id=tournament_id).aggregate(top=Max("version"))
-    return found["top"] or 0
-
-
-def entry_levels(entries: list[Entry], category: Category) -> dict[int, tuple[float, float]]:
-    """Each entry's (mean, spread) of 20s per game as the previews describe it; a team plays
-    at its partners' mean level with the larger spread."""
-    from simulation.outcomes.levels import level_of
-    from simulation.services.profiles import entry_players
-
-    levels = {}
-    for entry_id, players in entry_players(entries, category).items():
-        pairs = [level_of(p) for p in players.players]
-        levels[entry_id] = (sum(m for m, _s in pairs) / len(pairs), max(s for _m, s in pairs))
-    return levels
-
-
 def win_course(featured: FeaturedMatch, games: list[LiveGame]) -> tuple[list[float] | None, str]:
     """A's chance of winning the match before the first round and after each round entered,
     or None with the reason in words."""
@@ -71,9 +52,8 @@ def win_course(featured: FeaturedMatch, games: list[LiveGame]) -> tuple[list[flo
 
     match = featured.match
     category = match.stage.category
-    kind = "doubles" if category.players_per_side == 2 else "singles"
     try:
-        table = load_table(kind)
+        table = load_table(category.kind)
         levels = entry_levels([match.entry_a, match.entry_b], category)
     except (FileNotFoundError, ValueError, KeyError, OSError):
         logger.info("No win chance for featured match %s", featured.pk, exc_info=True)

@@ -39,7 +39,9 @@ SIDES = ("a", "b")
 # --- the queue -----------------------------------------------------------------------------
 
 
-def _top_version(tournament_id: int) -> int:
+def stream_version(tournament_id: int) -> int:
+    """One number that moves with any change of the tournament's queue or live score: the
+    highest of its featured matches' versions (the feed, the stream and each write read it)."""
     found = FeaturedMatch.objects.filter(tournament_id=tournament_id).aggregate(top=Max("version"))
     return found["top"] or 0
 
@@ -49,7 +51,7 @@ def _bump(featured: list[FeaturedMatch], floor: int = 0) -> None:
     ``floor``: the version of a row just removed, so that the number never goes back)."""
     if not featured:
         return
-    top = max(_top_version(featured[0].tournament_id), floor)
+    top = max(stream_version(featured[0].tournament_id), floor)
     for step, item in enumerate(featured, 1):
         item.version = top + step
         FeaturedMatch.objects.filter(pk=item.pk).update(version=item.version)
@@ -104,7 +106,7 @@ def remove_from_queue(featured: FeaturedMatch) -> None:
     """Take a match off the queue (its live rounds go with it; the scorecard is untouched)."""
     tournament_id = featured.tournament_id
     list(FeaturedMatch.objects.select_for_update().filter(tournament_id=tournament_id))
-    floor = _top_version(tournament_id)
+    floor = stream_version(tournament_id)
     FeaturedMatch.objects.filter(pk=featured.pk).delete()
     _settle(tournament_id, floor)
 

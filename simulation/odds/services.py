@@ -23,8 +23,9 @@ from django.utils import timezone
 
 from scoring.standings.selectors import AWARDED_PLACES, StageStandings, stage_standings
 from simulation.models import CutOdds
+from simulation.services.profiles import entry_levels
 from tournaments import live
-from tournaments.models import Category, Entry, Game, Match, Stage
+from tournaments.models import Category, Game, Match, Stage
 from tournaments.selectors import next_stage
 
 logger = logging.getLogger(__name__)
@@ -96,21 +97,6 @@ def stage_state(stage: Stage) -> StageState:
         results_seen=decided.order_by().values("id").distinct().count(),
         fingerprint=digest,
     )
-
-
-def entry_levels(entries: list[Entry], category: Category) -> dict[int, tuple[float, float]]:
-    """Each entry's level (mean and spread of 20s per game) as the previews describe it
-    (``simulation.services.profiles``); a doubles team plays at its partners' mean level, with
-    the larger of their spreads."""
-    from simulation.outcomes.levels import level_of
-    from simulation.services.profiles import entry_players
-
-    levels: dict[int, tuple[float, float]] = {}
-    for entry_id, players in entry_players(entries, category).items():
-        pairs = [level_of(player) for player in players.players]
-        mean = sum(m for m, _ in pairs) / len(pairs)
-        levels[entry_id] = (mean, max(s for _, s in pairs))
-    return levels
 
 
 def refresh_cut_odds(stage: Stage, *, finishes: int = FINISHES, seed: int = 0) -> CutOdds:

@@ -279,7 +279,7 @@ def field_of(tournament: Tournament, options: Mapping[str, Any]) -> forecast.Fie
     kind = "singles"
     default = "competitive"
     if category is not None:
-        kind = "doubles" if category.players_per_side == 2 else "singles"
+        kind = category.kind
         default = category_level(category)
         entries = list(category.entries.filter(withdrawn=False).order_by("pk"))
         for players in entry_players(entries, category).values():

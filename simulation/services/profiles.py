@@ -229,3 +229,17 @@ def entry_players(
             [default] * per_side, _("%(category)s default") % {"category": category.name}
         )
     return out
+
+
+def entry_levels(entries: Sequence[Entry], category: Category) -> dict[int, tuple[float, float]]:
+    """Each entry's level as the outcome model reads it, (mean, spread) of 20s per game, from
+    the profiles above (``simulation.outcomes.levels.level_of``): a doubles team plays at its
+    partners' mean level, with the larger of their spreads. The live odds and the featured
+    match's win chance read it here."""
+    from simulation.outcomes.levels import level_of
+
+    levels: dict[int, tuple[float, float]] = {}
+    for entry_id, players in entry_players(entries, category).items():
+        pairs = [level_of(player) for player in players.players]
+        levels[entry_id] = (sum(m for m, _s in pairs) / len(pairs), max(s for _m, s in pairs))
+    return levels
