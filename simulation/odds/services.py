@@ -99,13 +99,19 @@ def stage_state(stage: Stage) -> StageState:
     )
 
 
-def refresh_cut_odds(stage: Stage, *, finishes: int = FINISHES, seed: int = 0) -> CutOdds:
+def refresh_cut_odds(
+    stage: Stage,
+    *,
+    finishes: int = FINISHES,
+    seed: int = 0,
+    read: tuple[str, StageState | None] | None = None,
+) -> CutOdds:
     """Work out the stage's cut odds from its official results and store them (one row per
-    stage); a stage without odds stores why, and the pages say it."""
+    stage); a stage without odds stores why, and the pages say it. ``read``: the stage's
+    status and state as :func:`_read` just read them, so that they are not read twice."""
     stage = Stage.objects.select_related("category__tournament").get(pk=stage.pk)
-    status = why_no_odds(stage)
+    status, state = read if read is not None else _read(stage)
     figures: dict = {"status": status}
-    state = stage_state(stage) if status == OK else None
     error = ""
     started = time.perf_counter()
     if state is not None:
@@ -189,13 +195,32 @@ def _draw(stage: Stage, state: StageState, *, finishes: int, seed: int) -> dict:
     }
 
 
-def stale(stage: Stage) -> bool:
-    """Whether the stored odds no longer stand on the stage's results (or were never worked
-    out): what the task asks before doing the work again."""
+def _read(stage: Stage) -> tuple[str, StageState | None]:
+    """The stage's status and, when it can have odds, its standings and games still to play."""
+    status = why_no_odds(stage)
+    return status, stage_state(stage) if status == OK else None
+
+
+def _stale(stage: Stage, status: str, state: StageState | None) -> bool:
     stored = CutOdds.objects.filter(stage=stage).values_list("figures", flat=True).first()
     if stored is None:
         return True
-    status = why_no_odds(stage)
-    if status != OK:
+    if state is None:
         return stored.get("status") != status
-    return stage_state(stage).fingerprint != stored.get("fingerprint")
+    return state.fingerprint != stored.get("fingerprint")
+
+
+def stale(stage: Stage) -> bool:
+    """Whether the stored odds no longer stand on the stage's results (or were never worked
+    out)."""
+    return _stale(stage, *_read(stage))
+
+
+def refresh_if_stale(stage: Stage) -> CutOdds | None:
+    """What the task does after a result: the odds worked out again unless they already stand
+    on the stage's results (a burst of results queues one task each, and all but the first find
+    nothing to do); the stage is read once for both."""
+    status, state = _read(stage)
+    if not _stale(stage, status, state):
+        return None
+    return refresh_cut_odds(stage, read=(status, state))

@@ -13,6 +13,5 @@ def refresh_stage_odds(stage_id: int) -> None:
     """Work the stage's cut odds out again, unless they already stand on its results: a burst
     of results queues one task each, and all but the first find nothing to do."""
     stage = Stage.objects.select_related("category__tournament").filter(pk=stage_id).first()
-    if stage is None or not services.stale(stage):
-        return
-    services.refresh_cut_odds(stage)
+    if stage is not None:
+        services.refresh_if_stale(stage)
